@@ -1,0 +1,99 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "rates-relay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "rates-relay", targets: ["rates-relay"]),
+        .library(name: "RatesCore", targets: ["RatesCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // Currency codes, dates, exact decimal cross-rate math, the publication calendar. No I/O.
+        .target(name: "RatesCore", swiftSettings: strictSettings),
+        // Provider adapters (ECB first): HTTP fetch, parsing and validation of published files.
+        .target(
+            name: "RatesUpstream",
+            dependencies: [
+                "RatesCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // SQLite schema, migrations, the ingest transaction, change log and queries.
+        .target(
+            name: "RatesStore",
+            dependencies: [
+                "RatesCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The Hummingbird application: routes, response cache, fetch scheduler.
+        .target(
+            name: "RatesServer",
+            dependencies: [
+                "RatesCore", "RatesUpstream", "RatesStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources/eurofxref-hist.zip"), .copy("Resources/openapi.yaml")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "rates-relay",
+            dependencies: [
+                "RatesServer", "RatesStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "RatesCoreTests", dependencies: ["RatesCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RatesUpstreamTests",
+            dependencies: ["RatesUpstream"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RatesStoreTests",
+            dependencies: ["RatesStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RatesServerTests",
+            dependencies: [
+                "RatesServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

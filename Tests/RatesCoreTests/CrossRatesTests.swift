@@ -1,0 +1,52 @@
+import Foundation
+import RatesCore
+import Testing
+
+@Suite("Cross rates")
+struct CrossRatesTests {
+    // The ECB's publication of 2026-10-30.
+    let table = CrossRates(providerBase: .euro, published: [
+        CurrencyCode("USD")!: "1.1172", CurrencyCode("GBP")!: "0.8338", CurrencyCode("JPY")!: "175.68",
+        CurrencyCode("ISK")!: "136", CurrencyCode("IDR")!: "20275.17",
+    ])
+
+    func code(_ text: String) -> CurrencyCode { CurrencyCode(text)! }
+
+    @Test("a rate from the provider's base is the published text, untouched")
+    func publishedUntouched() {
+        #expect(table.rate(from: .euro, to: code("GBP")) == .published("0.8338"))
+        #expect(table.rate(from: .euro, to: code("ISK"))?.description == "136")
+    }
+
+    @Test("a cross rate is quote / base, rounded to 8 significant digits")
+    func crossRate() throws {
+        // 0.8338 / 1.1172 = 0.746330110991... → 0.74633011
+        #expect(table.rate(from: code("USD"), to: code("GBP"))?.description == "0.74633011")
+        // 175.68 / 0.8338 = 210.698009114... → 210.69801
+        #expect(table.rate(from: code("GBP"), to: code("JPY"))?.description == "210.69801")
+        // 1 / 20275.17 = 0.0000493214113617... → 0.000049321411 (8 significant digits)
+        #expect(table.rate(from: code("IDR"), to: .euro)?.description == "0.000049321411")
+    }
+
+    @Test("a currency to itself is exactly 1, and unknown currencies have no rate")
+    func identityAndUnknown() {
+        #expect(table.rate(from: code("USD"), to: code("USD"))?.description == "1")
+        #expect(table.rate(from: code("USD"), to: code("XYZ")) == nil)
+        #expect(table.rate(from: code("XYZ"), to: .euro) == nil)
+    }
+
+    @Test("scaling by an amount is exact")
+    func scaling() throws {
+        let rate = try #require(table.rate(from: .euro, to: code("USD")))
+        #expect(rate.scaled(by: Decimal(string: "1234.56")!).description == "1379.250432")
+        #expect(rate.scaled(by: 1) == rate)
+    }
+
+    @Test("rounding to significant digits rounds half away from zero at every magnitude")
+    func rounding() {
+        #expect(Decimal(string: "123456785")!.rounded(significantDigits: 8).description == "123456790")
+        #expect(Decimal(string: "0.000123456785")!.rounded(significantDigits: 8).description == "0.00012345679")
+        #expect(Decimal(string: "1.5")!.rounded(significantDigits: 1).description == "2")
+        #expect(Decimal(string: "9.99999999")!.rounded(significantDigits: 8).description == "10")
+    }
+}
