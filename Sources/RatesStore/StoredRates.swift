@@ -1,0 +1,17 @@
+import RatesCore
+
+/// Everything the database holds, read in one consistent snapshot.
+public struct StoredRates: Sendable {
+    /// The database's epoch: random, created with the database, never reused.
+    public var epoch: String
+    /// The dataset version: the sequence number of the newest change (0 when empty).
+    public var version: Int64
+    /// Every stored day, ascending.
+    public var days: [DailyRates]
+
+    public init(epoch: String, version: Int64, days: [DailyRates]) {
+        self.epoch = epoch
+        self.version = version
+        self.days = days
+    }
+}
