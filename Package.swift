@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "rates-relay",
             dependencies: [
-                "RatesServer", "RatesStore",
+                "RatesServer", "RatesStore", "RatesCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

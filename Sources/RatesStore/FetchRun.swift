@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// One attempt to bring rates into the database: an upstream fetch, the bundled seed, or a file import.
+/// One attempt to change the stored rates: an upstream fetch, the bundled seed, a file import, or maintenance.
 ///
 /// Every ingest writes one, in the same transaction as the rates it changed; failed and
 /// rejected attempts are recorded too, with the reason, and change nothing else.
@@ -14,6 +14,8 @@ public struct FetchRun: Codable, Hashable, Sendable, FetchableRecord, MutablePer
         case `import`
         /// The upstream provider over HTTP.
         case upstream
+        /// An operator's maintenance command (`rates-relay prune`).
+        case maintenance
     }
 
     /// What the attempt achieved.

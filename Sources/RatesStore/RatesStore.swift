@@ -9,7 +9,7 @@ import RatesCore
 /// `change` row per changed (day, currency) with a monotonically increasing sequence
 /// number, and the `fetchRun` record: a crash leaves all of it or none of it.
 public final class RatesStore: Sendable {
-    private let pool: DatabasePool
+    let pool: DatabasePool
     /// The database's epoch, created at random with the database.
     public let epoch: String
 
@@ -46,7 +46,7 @@ public final class RatesStore: Sendable {
                         id INTEGER PRIMARY KEY AUTOINCREMENT,
                         startedAt DATETIME NOT NULL,
                         finishedAt DATETIME NOT NULL,
-                        source TEXT NOT NULL CHECK (source IN ('seed', 'import', 'upstream')),
+                        source TEXT NOT NULL CHECK (source IN ('seed', 'import', 'upstream', 'maintenance')),
                         file TEXT NOT NULL,
                         httpStatus INTEGER,
                         outcome TEXT NOT NULL CHECK (outcome IN ('updated', 'unchanged', 'notModified', 'failed', 'rejected')),
@@ -217,12 +217,14 @@ extension RatesStore {
         }
     }
 
-    /// The source of the data now stored: that of the newest run that changed it, `nil` when empty.
+    /// The source of the data now stored: that of the newest run that brought data in, `nil` when none did.
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func dataOrigin() throws -> FetchRun.Source? {
         try pool.read { db in
-            try FetchRun.filter(Column("outcome") == FetchRun.Outcome.updated.rawValue).order(Column("id").desc).fetchOne(db)?.source
+            try FetchRun
+                .filter(Column("outcome") == FetchRun.Outcome.updated.rawValue && Column("source") != FetchRun.Source.maintenance.rawValue)
+                .order(Column("id").desc).fetchOne(db)?.source
         }
     }
 

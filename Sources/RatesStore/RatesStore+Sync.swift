@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import RatesCore
+
+/// One page of the delta feed: what changed after a sequence number, coalesced per (day, currency).
+public struct ChangePage: Sendable, Equatable {
+    /// New or changed values: day → currency → rate text.
+    public var upserts: [Day: [CurrencyCode: String]] = [:]
+    /// Withdrawn values: day → currencies.
+    public var deletes: [Day: [CurrencyCode]] = [:]
+    /// The sequence number this page brings a client up to.
+    public var throughSequence: Int64
+    /// Whether more changes follow this page.
+    public var more: Bool
+}
+
+/// One page of the full state: complete days in ascending order.
+public struct StatePage: Sendable, Equatable {
+    public var days: [DailyRates]
+    /// Whether more days follow the last one in this page.
+    public var more: Bool
+}
+
+extension RatesStore {
+    /// Changes with a sequence number above `sequence` for days on or after `from`, oldest first,
+    /// at most `limit` change rows per page, coalesced so each (day, currency) appears once.
+    ///
+    /// - Throws: `DatabaseError` when the read fails.
+    public func changes(after sequence: Int64, from: Day?, limit: Int) throws -> ChangePage {
+        try pool.read { db in
+            let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT seq, day, currency, value FROM change WHERE seq > ? AND day >= ? ORDER BY seq LIMIT ?",
+                arguments: [sequence, from?.description ?? "", limit + 1])
+            let more = rows.count > limit
+            var latest: [Day: [CurrencyCode: String?]] = [:]
+            for row in rows.prefix(limit) {
+                guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String) else { continue }
+                latest[day, default: [:]][currency] = .some(row[3] as String?)
+            }
+            var page = ChangePage(throughSequence: more ? rows[limit - 1][0] : version, more: more)
+            for (day, values) in latest {
+                for (currency, value) in values {
+                    if let value { page.upserts[day, default: [:]][currency] = value } else { page.deletes[day, default: []].append(currency) }
+                }
+            }
+            for day in page.deletes.keys { page.deletes[day]?.sort() }
+            return page
+        }
+    }
+
+    /// Complete days after `afterDay` (and on or after `from`), ascending, about `limit` values per page.
+    ///
+    /// A page always ends at a day boundary, so it may hold up to one day more than `limit` values.
+    /// - Throws: `DatabaseError` when the read fails.
+    public func state(after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage {
+        try pool.read { db in
+            let lowerBound = max(afterDay.map { $0.adding(days: 1) } ?? Day(dayNumber: .min / 2), from ?? Day(dayNumber: .min / 2))
+            let lower = afterDay == nil && from == nil ? "" : lowerBound.description
+            // The day holding the limit-th value: the page runs through the end of that day.
+            let lastDay = try String.fetchOne(
+                db, sql: "SELECT day FROM rate WHERE day >= ? ORDER BY day LIMIT 1 OFFSET ?", arguments: [lower, max(limit - 1, 0)])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT day, currency, value FROM rate WHERE day >= ? AND day <= ? ORDER BY day",
+                arguments: [lower, lastDay ?? "9999-12-31"])
+            var days: [DailyRates] = []
+            while let row = try rows.next() {
+                guard let day = Day(row[0] as String), let currency = CurrencyCode(row[1] as String) else { continue }
+                if days.last?.day != day { days.append(DailyRates(day: day, rates: [:])) }
+                days[days.count - 1].rates[currency] = row[2] as String
+            }
+            let more = try lastDay.map { try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE day > ?)", arguments: [$0]) ?? false } ?? false
+            return StatePage(days: days, more: more)
+        }
+    }
+
+    /// The lowest sequence number a cursor may hold: changes at or below it may have been compacted away.
+    ///
+    /// - Throws: `DatabaseError` when the read fails.
+    public func retentionFloor() throws -> Int64 {
+        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'retentionFloor'") ?? 0 }
+    }
+
+    /// Deletes every rate for days before `day`, logging each deletion as a tombstone, in one transaction.
+    ///
+    /// - Returns: The recorded run (`rowsChanged` is the number of values removed).
+    /// - Throws: `DatabaseError` when the transaction fails; nothing is removed then.
+    @discardableResult
+    public func prune(before day: Day, now: Date = Date()) throws -> FetchRun {
+        try pool.write { db in
+            var run = FetchRun(startedAt: now, source: .maintenance, file: "prune --before \(day)", outcome: .unchanged)
+            try run.insert(db)
+            try db.execute(
+                sql: "INSERT INTO change (day, currency, value, fetchRunId) SELECT day, currency, NULL, ? FROM rate WHERE day < ? ORDER BY day, currency",
+                arguments: [run.id, day.description])
+            try db.execute(sql: "DELETE FROM rate WHERE day < ?", arguments: [day.description])
+            run.rowsChanged = db.changesCount
+            if run.rowsChanged > 0 {
+                run.outcome = .updated
+                try run.update(db)
+            }
+            return run
+        }
+    }
+}
