@@ -1,0 +1,50 @@
+import Hummingbird
+import RatesStore
+
+/// Operator endpoints, behind a bearer token. Without a configured token they do not exist (404).
+struct AdminController<Context: RequestContext>: Sendable {
+    let token: String?
+    let coordinator: FetchCoordinator
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.post("/v1/admin/refresh") { request, _ in try await refresh(request) }
+        return routes
+    }
+
+    /// Fetches now, joining a fetch already running, and answers with its outcome.
+    func refresh(_ request: Request) async throws(Problem) -> Response {
+        try authorize(request)
+        let run = await coordinator.refresh().run
+        var json = JSONWriter()
+        json.object { json in
+            json.field("outcome", string: run.outcome.rawValue)
+            json.field("latestDate", optionalString: run.latestDay)
+            json.field("rowsChanged", number: String(run.rowsChanged))
+            json.field("detail", optionalString: run.detail)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: json.buffer))
+    }
+
+    private func authorize(_ request: Request) throws(Problem) {
+        guard let token else { throw Problem(.notFound, "Operator endpoints are off: no admin token is configured.") }
+        let presented = request.headers[.authorization].flatMap { header -> Substring? in
+            let parts = header.split(separator: " ", maxSplits: 1)
+            return parts.count == 2 && parts[0].lowercased() == "bearer" ? parts[1] : nil
+        }
+        guard let presented, Self.constantTimeEquals(presented.utf8, token.utf8) else {
+            throw Problem(.unauthorized, "A valid 'Authorization: Bearer <token>' header is required.",
+                          headers: [.wwwAuthenticate: "Bearer realm=\"rates-relay\""])
+        }
+    }
+
+    /// Compares without an early exit, so timing does not reveal how much of the token matched.
+    static func constantTimeEquals(_ presented: some Collection<UInt8>, _ expected: some Collection<UInt8>) -> Bool {
+        let presented = Array(presented)
+        var difference = presented.count ^ expected.count
+        for (index, byte) in expected.enumerated() {
+            difference |= Int(byte ^ (index < presented.count ? presented[index] : 0))
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,83 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import RatesCore
+import RatesStore
+import RatesUpstream
+import ServiceLifecycle
+
+/// Builds the server: opens the database, seeds it if empty, and wires routes, cache and scheduler.
+///
+/// Start-up work that must finish before the first request (seeding, loading the snapshot)
+/// runs in `beforeServerStarts`; the fetch scheduler is a service of the application.
+///
+/// - Throws: When the database cannot be opened or migrated.
+public func buildApplication(_ configuration: ServerConfiguration, logger: Logger) throws -> some ApplicationProtocol {
+    // Opening, seeding and loading happen before the server or the scheduler can run, so
+    // neither ever sees a half-initialized state; on an existing database this is one read.
+    let store = try RatesStore(path: configuration.databasePath)
+    if configuration.seed { try SeedData.seedIfEmpty(store, now: configuration.now(), logger: logger) }
+    let state = try ServerState(loadingFrom: store)
+    let calendar = PublicationCalendar()
+    let httpClient = ECBClient.makeHTTPClient()
+    let client = ECBClient(baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout)
+    let coordinator = FetchCoordinator(store: store, client: client, state: state, calendar: calendar, now: configuration.now, logger: logger)
+
+    let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: ProblemMiddleware())
+    let cache = ResponseCache()
+    router.addRoutes(
+        RatesController(state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes)
+            .endpoints)
+    router.addRoutes(
+        SyncController(store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration).endpoints)
+    router.addRoutes(AdminController(token: configuration.adminToken, coordinator: coordinator).endpoints)
+
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay"),
+        logger: logger)
+    app.addServices(HTTPClientService(client: httpClient))
+    if configuration.schedule {
+        app.addServices(FetchScheduler(coordinator: coordinator, state: state, calendar: calendar, configuration: configuration, logger: logger))
+    }
+    return app
+}
+
+extension ServerState {
+    /// A state holding what `store` holds: its rates and the record of its last fetches.
+    convenience init(loadingFrom store: RatesStore) throws {
+        let stored = try store.snapshot()
+        self.init(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, days: stored.days))
+        let lastRun = try store.lastRun(source: .upstream)
+        let lastSuccess = try store.lastSuccessfulRun(source: .upstream)
+        let origin = try store.dataOrigin()
+        updateFetchStatus { status in
+            status.lastRun = lastRun
+            status.lastSuccessfulFetchAt = lastSuccess?.finishedAt
+            status.dataOrigin = origin
+        }
+    }
+}
+
+/// Shuts the shared HTTP client down when the application stops.
+struct HTTPClientService: Service {
+    let client: HTTPClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
+}
+
+/// The contract, `openapi.yaml`, as written, bundled with the binary.
+enum OpenAPIDocument {
+    static let bytes: ByteBuffer = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else {
+            return ByteBuffer(string: "openapi.yaml is missing from this build\n")
+        }
+        return ByteBuffer(bytes: data)
+    }()
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import RatesCore
+import RatesStore
+import ServiceLifecycle
+
+/// Fetches after each expected ECB publication, catching up at once after downtime.
+///
+/// On start it fetches when the data is behind the publication calendar (or only seeded).
+/// After each expected publication time it polls every `pollInterval` until the new day
+/// appears or `pollWindow` has passed, then sleeps until the next publication. Failures
+/// back off by the `RetryPolicy`, honouring the upstream's `Retry-After`.
+struct FetchScheduler: Service {
+    let coordinator: FetchCoordinator
+    let state: ServerState
+    let calendar: PublicationCalendar
+    let configuration: ServerConfiguration
+    let logger: Logger
+
+    func run() async throws {
+        var failures = 0
+        var firstRound = true
+        while !Task.isCancelledOrShuttingDown {
+            let now = configuration.now()
+            let expected = calendar.latestPublication(asOf: now)
+            let delay: TimeInterval
+            if needsFetch(expected: expected, now: now, firstRound: firstRound) {
+                let report = await coordinator.refresh()
+                if report.run.outcome.isSuccess {
+                    failures = 0
+                    delay = idleDelay(now: configuration.now())
+                } else {
+                    failures += 1
+                    delay = retryPolicy.delay(afterFailures: failures, retryAfter: report.retryAfter)
+                }
+            } else {
+                delay = idleDelay(now: now)
+            }
+            firstRound = false
+            let wakeUp = configuration.now().addingTimeInterval(delay)
+            state.updateFetchStatus { $0.nextFetchAt = wakeUp }
+            logger.debug("next fetch check", metadata: ["rates.nextFetchAt": "\(wakeUp)"])
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(delay)) }
+        }
+    }
+
+    /// Whether the stored data lacks a publication that should be out, and trying now makes sense.
+    private func needsFetch(expected: Day, now: Date, firstRound: Bool) -> Bool {
+        let status = state.fetchStatus
+        let behind = (state.snapshot.latest?.day).map { $0 < expected } ?? true
+        let confirmed = status.lastSuccessfulFetchAt != nil || status.dataOrigin == .upstream
+        if firstRound { return behind || !confirmed }
+        guard behind else { return false }
+        // Within the window after the expected publication time, keep polling; later, wait for the next one.
+        return now < calendar.publicationTime(of: expected).addingTimeInterval(configuration.pollWindow.seconds)
+            || status.lastRun.map { !$0.outcome.isSuccess } ?? true
+    }
+
+    /// Time until the next check when nothing failed: the poll interval while a publication is due, else the next publication.
+    private func idleDelay(now: Date) -> TimeInterval {
+        let expected = calendar.latestPublication(asOf: now)
+        let behind = (state.snapshot.latest?.day).map { $0 < expected } ?? true
+        if behind && now < calendar.publicationTime(of: expected).addingTimeInterval(configuration.pollWindow.seconds) {
+            return configuration.pollInterval.seconds
+        }
+        // A minute after the expected time: the ECB is rarely early.
+        let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
+        return max(1, next.timeIntervalSince(now))
+    }
+
+    private var retryPolicy: RetryPolicy {
+        RetryPolicy(initial: configuration.retryDelay.seconds, maximum: configuration.maxRetryDelay.seconds)
+    }
+}
+
+extension Duration {
+    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+extension Task where Success == Never, Failure == Never {
+    static var isCancelledOrShuttingDown: Bool { isCancelled || isShuttingDownGracefully }
+}

@@ -1,0 +1,83 @@
+import NIOCore
+
+/// Writes JSON straight into a `ByteBuffer`, with numbers given as exact decimal text.
+///
+/// Rates are decimals published as text; writing the text as the JSON number keeps every
+/// digit, which a round trip through `Double` would not.
+struct JSONWriter {
+    private(set) var buffer = ByteBufferAllocator().buffer(capacity: 256)
+    private var needsComma = false
+
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        buffer.writeStaticString("{")
+        needsComma = false
+        body(&self)
+        buffer.writeStaticString("}")
+        needsComma = true
+    }
+
+    /// A field whose value is an object.
+    mutating func field(_ key: String, object body: (inout JSONWriter) -> Void) {
+        writeKey(key)
+        object(body)
+    }
+
+    mutating func field(_ key: String, string value: String) {
+        writeKey(key)
+        writeString(value)
+    }
+
+    mutating func field(_ key: String, optionalString value: String?) {
+        if let value { field(key, string: value) } else { field(key, raw: "null") }
+    }
+
+    /// A number given as valid JSON number text (a decimal's plain text).
+    mutating func field(_ key: String, number text: String) {
+        field(key, raw: text)
+    }
+
+    /// A field whose value is an array of strings.
+    mutating func field(_ key: String, strings values: [String]) {
+        writeKey(key)
+        buffer.writeStaticString("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            writeString(value)
+        }
+        buffer.writeStaticString("]")
+        needsComma = true
+    }
+
+    mutating func field(_ key: String, bool value: Bool) {
+        field(key, raw: value ? "true" : "false")
+    }
+
+    private mutating func field(_ key: String, raw: String) {
+        writeKey(key)
+        buffer.writeString(raw)
+        needsComma = true
+    }
+
+    private mutating func writeKey(_ key: String) {
+        if needsComma { buffer.writeStaticString(",") }
+        writeString(key)
+        buffer.writeStaticString(":")
+        needsComma = false
+    }
+
+    private mutating func writeString(_ value: String) {
+        buffer.writeStaticString("\"")
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")
+            case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                buffer.writeBytes([UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: buffer.writeInteger(byte)
+            }
+        }
+        buffer.writeStaticString("\"")
+        needsComma = true
+    }
+}

@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import RatesCore
+import RatesStore
+import RatesUpstream
+
+/// One-shot operator tasks behind the `fetch`, `import` and `status` commands.
+public enum Operations {
+    /// Fetches from the upstream once, as the scheduler would, and returns the recorded run.
+    ///
+    /// - Throws: When the database cannot be opened. Upstream failures are recorded and returned, not thrown.
+    public static func fetch(_ configuration: ServerConfiguration, logger: Logger) async throws -> FetchRun {
+        let store = try RatesStore(path: configuration.databasePath)
+        let state = try ServerState(loadingFrom: store)
+        let httpClient = ECBClient.makeHTTPClient()
+        let client = ECBClient(baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout)
+        let coordinator = FetchCoordinator(
+            store: store, client: client, state: state, calendar: PublicationCalendar(), now: configuration.now, logger: logger)
+        let report = await coordinator.refresh()
+        try await httpClient.shutdown()
+        return report.run
+    }
+
+    /// Loads an ECB history file (`.xml`, `.csv`, or the ECB's `.zip`) into the database in one transaction.
+    ///
+    /// - Parameter progress: Called with a short message at each stage.
+    /// - Throws: `UpstreamDataError` when the file is invalid (nothing is stored), or database errors.
+    public static func importHistory(from file: URL, databasePath: String, progress: @escaping (String) -> Void) throws -> FetchRun {
+        let started = Date()
+        progress("reading \(file.lastPathComponent)")
+        let batch = try ECBHistoryFile.read(contentsOf: file)
+        try RatesValidation.validate(batch, notAfter: Day(containing: started).adding(days: 1))
+        progress("validated \(batch.days.count) days, \(batch.valueCount) rates (\(batch.days.first?.day.description ?? "-") to \(batch.latestDay?.description ?? "-"))")
+        let store = try RatesStore(path: databasePath)
+        progress("writing to \(databasePath)")
+        return try store.ingest(batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated)) { done, total in
+            progress("stored \(done) of \(total) days")
+        }
+    }
+
+    /// Removes every rate before `day` (retention); each removal reaches sync clients as a tombstone.
+    ///
+    /// - Throws: When the database cannot be opened or written; nothing is removed then.
+    public static func prune(databasePath: String, before day: Day) throws -> FetchRun {
+        try RatesStore(path: databasePath).prune(before: day)
+    }
+
+    /// Rebuilds the database file from its own rates, under a new epoch: every sync client resets.
+    ///
+    /// The new database is written beside the old one and renamed over it, so the file is
+    /// never half-written. Stop the server first: it keeps the old file open.
+    /// - Returns: The old and the new epoch.
+    /// - Throws: When either database cannot be opened or written; the old file is untouched then.
+    public static func rebuild(databasePath: String) throws -> (old: String, new: String) {
+        let files = FileManager.default
+        let temporary = databasePath + ".rebuild"
+        for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
+        let (oldEpoch, newEpoch) = try {
+            let old = try RatesStore(path: databasePath)
+            let rates = try old.snapshot()
+            let new = try RatesStore(path: temporary)
+            try new.ingest(RatesBatch(base: .euro, days: rates.days), run: FetchRun(startedAt: Date(), source: .maintenance, file: "rebuild", outcome: .updated))
+            return (old.epoch, new.epoch)
+        }()
+        // Both pools are closed here; the rebuilt file checkpointed its WAL on close.
+        for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: databasePath + suffix) }
+        if rename(temporary, databasePath) != 0 { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: databasePath]) }
+        for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
+        return (oldEpoch, newEpoch)
+    }
+
+    /// A human summary of what the database holds.
+    ///
+    /// - Throws: When the database cannot be opened or read.
+    public static func describe(databasePath: String) throws -> String {
+        let store = try RatesStore(path: databasePath)
+        let snapshot = try store.snapshot()
+        let calendar = PublicationCalendar()
+        let expected = calendar.latestPublication(asOf: Date())
+        var lines = [
+            "database:       \(databasePath)",
+            "epoch:          \(snapshot.epoch)",
+            "version:        \(snapshot.version)",
+            "days:           \(snapshot.days.count) (\(snapshot.days.first?.day.description ?? "-") to \(snapshot.days.last?.day.description ?? "-"))",
+            "rates:          \(snapshot.days.reduce(0) { $0 + $1.rates.count })",
+            "expected latest: \(expected)" + ((snapshot.days.last?.day).map { $0 < expected ? " (behind)" : " (current)" } ?? " (empty)"),
+            "data origin:    \(try store.dataOrigin()?.rawValue ?? "empty")",
+        ]
+        if let run = try store.lastRun() {
+            lines.append("last run:       \(run.startedAt.formatted(.iso8601)) \(run.source.rawValue) \(run.file) → \(run.outcome.rawValue)"
+                + (run.httpStatus.map { " HTTP \($0)" } ?? "") + " (\(run.rowsChanged) changed)" + (run.detail.map { ": \($0)" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

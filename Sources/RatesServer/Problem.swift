@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// A client-facing error, answered as `application/problem+json` (RFC 9457).
+///
+/// Every error the server answers goes through this type: handlers throw it, and
+/// `RatesResponder` maps anything else (unknown routes, framework errors) onto it.
+public struct Problem: Error, Sendable, Equatable {
+    /// The stable problem kinds; each is a `type` URI `urn:rates-relay:problem:<kind>`.
+    public enum Kind: String, Sendable {
+        case invalidParameter = "invalid-parameter"
+        case dateInFuture = "date-in-future"
+        case invalidRange = "invalid-range"
+        case unknownCurrency = "unknown-currency"
+        case dateBeforeData = "date-before-data"
+        case notFound = "not-found"
+        case methodNotAllowed = "method-not-allowed"
+        case unauthorized = "unauthorized"
+        case noData = "no-data"
+        case badRequest = "bad-request"
+        case internalError = "internal-error"
+
+        var status: HTTPResponse.Status {
+            switch self {
+            case .invalidParameter, .dateInFuture, .invalidRange, .badRequest: return .badRequest
+            case .unknownCurrency, .dateBeforeData, .notFound: return .notFound
+            case .methodNotAllowed: return .methodNotAllowed
+            case .unauthorized: return .unauthorized
+            case .noData: return .serviceUnavailable
+            case .internalError: return .internalServerError
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .invalidParameter: return "Invalid parameter"
+            case .dateInFuture: return "Date in the future"
+            case .invalidRange: return "Invalid date range"
+            case .unknownCurrency: return "Unknown currency"
+            case .dateBeforeData: return "No data for that date"
+            case .notFound: return "Not found"
+            case .methodNotAllowed: return "Method not allowed"
+            case .unauthorized: return "Unauthorized"
+            case .noData: return "No data yet"
+            case .badRequest: return "Bad request"
+            case .internalError: return "Internal error"
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// What went wrong, for a human.
+    public var detail: String
+    /// The query or path parameter at fault.
+    public var parameter: String?
+    /// Extra headers (`Retry-After`, `WWW-Authenticate`).
+    public var headers: HTTPFields = [:]
+
+    public init(_ kind: Kind, _ detail: String, parameter: String? = nil, headers: HTTPFields = [:]) {
+        self.kind = kind
+        self.detail = detail
+        self.parameter = parameter
+        self.headers = headers
+    }
+
+    public static func invalid(_ parameter: String, _ detail: String) -> Problem {
+        Problem(.invalidParameter, detail, parameter: parameter)
+    }
+
+    /// The problem document.
+    var body: ByteBuffer {
+        var json = JSONWriter()
+        json.object { json in
+            json.field("type", string: "urn:rates-relay:problem:\(kind.rawValue)")
+            json.field("title", string: kind.title)
+            json.field("status", number: String(kind.status.code))
+            json.field("detail", string: detail)
+            if let parameter { json.field("parameter", string: parameter) }
+        }
+        return json.buffer
+    }
+
+    /// The complete response.
+    public var response: Response {
+        var fields = headers
+        fields[.contentType] = "application/problem+json"
+        fields[.cacheControl] = "no-store"
+        return Response(status: kind.status, headers: fields, body: .init(byteBuffer: body))
+    }
+}

@@ -1,0 +1,31 @@
+import Hummingbird
+import Logging
+
+/// Turns every error into an `application/problem+json` answer, so clients never see another error format.
+///
+/// `Problem`s pass through as they are; the framework's errors (unknown route, bad request)
+/// keep their status; anything else is logged and answered 500, which no input should reach.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem {
+            return problem.response
+        } catch let error as any HTTPResponseError {
+            switch error.status {
+            case .notFound:
+                return Problem(.notFound, "No endpoint at \(request.method) \(request.uri.path); see /openapi.yaml.").response
+            case .methodNotAllowed:
+                return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path).").response
+            case let status where (400..<500).contains(status.code):
+                return Problem(.badRequest, status.reasonPhrase).response
+            default:
+                context.logger.error("request failed", metadata: ["error": "\(error)"])
+                return Problem(.internalError, "The server failed to answer; the error was logged.").response
+            }
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(error)"])
+            return Problem(.internalError, "The server failed to answer; the error was logged.").response
+        }
+    }
+}

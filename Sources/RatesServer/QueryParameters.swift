@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import RatesCore
+
+/// Strict readers for query and path parameters: each failure is a `Problem` naming the parameter.
+struct QueryParameters {
+    let request: Request
+
+    /// The single value of `name`, `nil` when absent. Repeating it is an error; an empty value counts as absent.
+    func single(_ name: String) throws(Problem) -> String? {
+        let values = request.uri.queryParameters.getAll(name)
+        guard values.count <= 1 else { throw .invalid(name, "'\(name)' was given \(values.count) times; give it once.") }
+        guard let value = values.first, !value.isEmpty else { return nil }
+        return value
+    }
+
+    func currency(_ name: String) throws(Problem) -> CurrencyCode? {
+        guard let text = try single(name) else { return nil }
+        return try Self.currency(text, parameter: name)
+    }
+
+    func requiredCurrency(_ name: String) throws(Problem) -> CurrencyCode {
+        guard let code = try currency(name) else { throw .invalid(name, "'\(name)' is required: a three-letter currency code such as USD.") }
+        return code
+    }
+
+    /// A comma-separated list of currency codes; `nil` when absent.
+    func symbols() throws(Problem) -> [CurrencyCode]? {
+        guard let text = try single("symbols") else { return nil }
+        var codes: [CurrencyCode] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let code = try Self.currency(part, parameter: "symbols")
+            if !codes.contains(code) { codes.append(code) }
+        }
+        return codes
+    }
+
+    /// A positive decimal amount: up to 15 integer and 8 fraction digits. Defaults to 1.
+    func amount() throws(Problem) -> Decimal {
+        guard let text = try single("amount") else { return 1 }
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+        guard parts.allSatisfy(isDigits), parts[0].count <= 15, parts.count == 1 || parts[1].count <= 8,
+              let value = Decimal(string: String(text), locale: nil), value > 0
+        else {
+            throw .invalid("amount", "'amount' must be a positive decimal number with at most 15 integer and 8 fraction digits, such as 10 or 99.95; got '\(text.prefix(40))'.")
+        }
+        return value
+    }
+
+    func day(_ name: String) throws(Problem) -> Day? {
+        guard let text = try single(name) else { return nil }
+        return try Self.day(text, parameter: name)
+    }
+
+    static func day(_ text: some StringProtocol, parameter: String) throws(Problem) -> Day {
+        guard let day = Day(text) else {
+            throw .invalid(parameter, "'\(parameter)' must be a real calendar date written YYYY-MM-DD; got '\(text.prefix(40))'.")
+        }
+        return day
+    }
+
+    static func currency(_ text: some StringProtocol, parameter: String) throws(Problem) -> CurrencyCode {
+        guard let code = CurrencyCode(text) else {
+            throw .invalid(parameter, "'\(parameter)' must be three capital letters such as USD; got '\(text.prefix(40))'.")
+        }
+        return code
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import RatesCore
+import RatesStore
+
+/// The public JSON endpoints: rates, conversion, currencies, status, health and the contract.
+///
+/// Data answers are built from the current `RatesSnapshot`, stored per normalized request in
+/// the `ResponseCache`, and carry the snapshot's `ETag` (304 on `If-None-Match`) and a
+/// `Cache-Control` that expires at the next expected publication.
+struct RatesController<Context: RequestContext>: Sendable {
+    let state: ServerState
+    let cache: ResponseCache
+    let calendar: PublicationCalendar
+    let configuration: ServerConfiguration
+    let openAPIDocument: ByteBuffer
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get("/v1/latest") { request, _ in try latest(request) }
+        routes.get("/v1/rates/:date") { request, context in try rates(request, date: context.parameters.get("date") ?? "") }
+        routes.get("/v1/timeseries") { request, _ in try timeseries(request) }
+        routes.get("/v1/convert") { request, _ in try convert(request) }
+        routes.get("/v1/currencies") { request, _ in try currencies(request) }
+        routes.get("/v1/status") { request, _ in status(request) }
+        routes.get("/healthz") { _, _ in jsonResponse(status: .ok) { $0.field("status", string: "ok") } }
+        routes.get("/readyz") { _, _ in try ready() }
+        routes.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"], body: .init(byteBuffer: openAPIDocument))
+        }
+        return routes
+    }
+
+    // MARK: - Data endpoints
+
+    func latest(_ request: Request) throws(Problem) -> Response {
+        try dataResponse(request) { snapshot throws(Problem) in
+            let query = QueryParameters(request: request)
+            let base = try query.currency("base") ?? snapshot.base
+            let symbols = try query.symbols()
+            let amount = try query.amount()
+            guard let publication = snapshot.latest else { throw Self.noData }
+            return try ratesBody(publication, requested: nil, base: base, symbols: symbols, amount: amount, snapshot: snapshot)
+        }
+    }
+
+    func rates(_ request: Request, date: String) throws(Problem) -> Response {
+        try dataResponse(request) { snapshot throws(Problem) in
+            let query = QueryParameters(request: request)
+            let requested = try QueryParameters.day(date, parameter: "date")
+            let base = try query.currency("base") ?? snapshot.base
+            let symbols = try query.symbols()
+            let amount = try query.amount()
+            let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
+            return try ratesBody(publication, requested: requested, base: base, symbols: symbols, amount: amount, snapshot: snapshot)
+        }
+    }
+
+    func timeseries(_ request: Request) throws(Problem) -> Response {
+        try dataResponse(request) { snapshot throws(Problem) in
+            let query = QueryParameters(request: request)
+            guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
+            let end = try query.day("end") ?? today
+            let base = try query.currency("base") ?? snapshot.base
+            let symbols = try query.symbols()
+            let amount = try query.amount()
+            guard end <= today else { throw Problem(.dateInFuture, "'end' \(end) is after today (\(today)).", parameter: "end") }
+            guard start <= end else { throw Problem(.invalidRange, "'start' \(start) is after 'end' \(end).", parameter: "start") }
+            _ = try publication(on: end, parameter: "end", snapshot: snapshot)
+
+            let publications = snapshot.publications(from: start, through: end)
+            let seen = publications.reduce(into: Set<CurrencyCode>()) { $0.formUnion($1.rates.keys) }.union([snapshot.base])
+            for code in [base] + (symbols ?? []) where !seen.contains(code) {
+                throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "between \(start) and \(end)", snapshot: snapshot)
+            }
+            var json = JSONWriter()
+            json.object { json in
+                json.field("amount", number: amount.plainText)
+                json.field("base", string: base.rawValue)
+                json.field("start", string: (publications.first?.day ?? start).description)
+                json.field("end", string: (publications.last?.day ?? end).description)
+                json.field("rates") { json in
+                    for publication in publications {
+                        let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
+                        guard table.currencies.contains(base) else { continue }
+                        json.field(publication.day.description) { json in
+                            for code in symbols ?? table.currencies.sorted() where code != base || symbols != nil {
+                                if let rate = table.rate(from: base, to: code) { json.field(code.rawValue, number: rate.scaled(by: amount).description) }
+                            }
+                        }
+                    }
+                }
+            }
+            return json.buffer
+        }
+    }
+
+    func convert(_ request: Request) throws(Problem) -> Response {
+        try dataResponse(request) { snapshot throws(Problem) in
+            let query = QueryParameters(request: request)
+            let from = try query.requiredCurrency("from")
+            let to = try query.requiredCurrency("to")
+            let amount = try query.amount()
+            let requested = try query.day("date")
+            let publication: DailyRates
+            if let requested {
+                publication = try self.publication(on: requested, parameter: "date", snapshot: snapshot)
+            } else {
+                guard let latest = snapshot.latest else { throw Self.noData }
+                publication = latest
+            }
+            let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
+            for (code, parameter) in [(from, "from"), (to, "to")] where !table.currencies.contains(code) {
+                throw unknownCurrency(code, parameter: parameter, within: "on \(publication.day)", snapshot: snapshot)
+            }
+            let rate = table.rate(from: from, to: to) ?? .computed(0)
+            var json = JSONWriter()
+            json.object { json in
+                json.field("query") { json in
+                    json.field("from", string: from.rawValue)
+                    json.field("to", string: to.rawValue)
+                    json.field("amount", number: amount.plainText)
+                }
+                json.field("info") { json in json.field("rate", number: rate.description) }
+                json.field("historical", bool: requested != nil)
+                json.field("date", string: publication.day.description)
+                if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
+                json.field("result", number: rate.scaled(by: amount).description)
+            }
+            return json.buffer
+        }
+    }
+
+    func currencies(_ request: Request) throws(Problem) -> Response {
+        try dataResponse(request) { snapshot in
+            var json = JSONWriter()
+            json.object { json in
+                for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
+            }
+            return json.buffer
+        }
+    }
+
+    // MARK: - Operational endpoints
+
+    func status(_ request: Request) -> Response {
+        let snapshot = state.snapshot
+        let fetch = state.fetchStatus
+        let now = configuration.now()
+        let expected = calendar.latestPublication(asOf: now)
+        let dateText = { (date: Date?) in date?.formatted(.iso8601) }
+        var json = JSONWriter()
+        json.object { json in
+            json.field("source", string: "ECB")
+            json.field("base", string: snapshot.base.rawValue)
+            json.field("upstreamURL", string: configuration.upstreamURL)
+            json.field("epoch", string: snapshot.epoch)
+            json.field("datasetVersion", number: String(snapshot.version))
+            json.field("firstDate", optionalString: snapshot.firstDay?.description)
+            json.field("latestDate", optionalString: snapshot.latest?.day.description)
+            json.field("days", number: String(snapshot.days.count))
+            json.field("expectedLatestDate", string: expected.description)
+            json.field("stale", bool: isStale(snapshot: snapshot, expected: expected))
+            json.field("dataOrigin", string: snapshot.isEmpty ? "empty" : (fetch.dataOrigin?.rawValue ?? "upstream"))
+            if let run = fetch.lastRun {
+                json.field("lastFetch") { json in
+                    json.field("startedAt", string: run.startedAt.formatted(.iso8601))
+                    json.field("finishedAt", string: run.finishedAt.formatted(.iso8601))
+                    json.field("file", string: run.file)
+                    json.field("httpStatus", number: run.httpStatus.map(String.init) ?? "null")
+                    json.field("outcome", string: run.outcome.rawValue)
+                    json.field("detail", optionalString: run.detail)
+                    json.field("rowsChanged", number: String(run.rowsChanged))
+                }
+            } else {
+                json.field("lastFetch", number: "null")
+            }
+            json.field("lastSuccessfulFetchAt", optionalString: dateText(fetch.lastSuccessfulFetchAt))
+            json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch.nextFetchAt) : nil)
+            json.field("fetching", bool: fetch.fetching)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "no-cache", .eTag: "\"s\(json.buffer.readableBytesView.hashValue & 0xFFFF_FFFF)\""],
+            body: .init(byteBuffer: json.buffer))
+    }
+
+    func ready() throws(Problem) -> Response {
+        guard let latest = state.snapshot.latest else { throw Self.noData }
+        return jsonResponse(status: .ok) { json in
+            json.field("status", string: "ready")
+            json.field("latestDate", string: latest.day.description)
+        }
+    }
+
+    /// Whether a publication is missing, or the data has not yet been confirmed by the upstream (seed or import only).
+    func isStale(snapshot: RatesSnapshot, expected: Day) -> Bool {
+        guard let latest = snapshot.latest?.day, latest >= expected else { return true }
+        let fetch = state.fetchStatus
+        return fetch.dataOrigin != .upstream && fetch.lastSuccessfulFetchAt == nil
+    }
+
+    // MARK: - Helpers
+
+    /// The latest day any client may ask for: today in the earliest time zone (UTC+14).
+    var today: Day { Day(containing: configuration.now(), utcOffset: 14 * 3600) }
+
+    static var noData: Problem {
+        Problem(.noData, "No rates have been loaded yet; the first fetch is under way.", headers: [.retryAfter: "30"])
+    }
+
+    /// A data answer: the cached body for this request and dataset version, with validators.
+    func dataResponse(_ request: Request, build: (RatesSnapshot) throws(Problem) -> ByteBuffer) throws(Problem) -> Response {
+        let snapshot = state.snapshot
+        guard !snapshot.isEmpty else { throw Self.noData }
+        let entry = try cache.entry(for: request.uri.description, version: snapshot.version) { () throws(Problem) in
+            ResponseCache.Entry(body: try build(snapshot))
+        }
+        return Self.conditionalResponse(request, body: entry.body, etag: snapshot.etag, cacheControl: cacheControl(snapshot: snapshot))
+    }
+
+    /// 304 when `If-None-Match` matches `etag`, else 200 with the JSON body; both with the validators.
+    static func conditionalResponse(_ request: Request, body: ByteBuffer, etag: String, cacheControl: String) -> Response {
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl]
+        if let condition = request.headers[.ifNoneMatch], matches(condition, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// Public caching until a minute after the next expected publication; a minute while one is overdue.
+    func cacheControl(snapshot: RatesSnapshot) -> String {
+        let now = configuration.now()
+        let expected = calendar.latestPublication(asOf: now)
+        guard let latest = snapshot.latest?.day, latest >= expected else { return "public, max-age=60" }
+        let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
+        return "public, max-age=\(max(60, Int(next.timeIntervalSince(now))))"
+    }
+
+    /// `If-None-Match` semantics (RFC 9110 §13.1.2): weak comparison against any listed tag, or `*`.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        condition.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    func publication(on requested: Day, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DailyRates {
+        guard requested <= today else {
+            throw Problem(.dateInFuture, "'\(parameter)' \(requested) is after today (\(today)).", parameter: parameter)
+        }
+        guard let publication = snapshot.publication(onOrBefore: requested) else {
+            throw Problem(.dateBeforeData, "No rates before \(snapshot.firstDay?.description ?? "the first publication").", parameter: parameter)
+        }
+        return publication
+    }
+
+    func ratesBody(
+        _ publication: DailyRates, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: Decimal, snapshot: RatesSnapshot
+    ) throws(Problem) -> ByteBuffer {
+        let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
+        for code in [base] + (symbols ?? []) where !table.currencies.contains(code) {
+            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on \(publication.day)", snapshot: snapshot)
+        }
+        var json = JSONWriter()
+        json.object { json in
+            json.field("amount", number: amount.plainText)
+            json.field("base", string: base.rawValue)
+            json.field("date", string: publication.day.description)
+            if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
+            json.field("rates") { json in
+                for code in symbols ?? table.currencies.sorted() where code != base || symbols != nil {
+                    if let rate = table.rate(from: base, to: code) { json.field(code.rawValue, number: rate.scaled(by: amount).description) }
+                }
+            }
+        }
+        return json.buffer
+    }
+
+    func unknownCurrency(_ code: CurrencyCode, parameter: String, within period: String, snapshot: RatesSnapshot) -> Problem {
+        let detail =
+            snapshot.currencies.contains(code)
+            ? "\(code) has no published rate \(period)."
+            : "\(code) is not a currency with published rates; GET /v1/currencies lists them."
+        return Problem(.unknownCurrency, detail, parameter: parameter)
+    }
+
+    func jsonResponse(status: HTTPResponse.Status, _ fields: (inout JSONWriter) -> Void) -> Response {
+        var json = JSONWriter()
+        json.object(fields)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: json.buffer))
+    }
+}

@@ -1,0 +1,46 @@
+import NIOCore
+import Synchronization
+
+/// Response bodies prepared once per normalized request and dataset version.
+///
+/// The data changes about once a day, so a body is computed on first request and then
+/// served as stored bytes until the dataset version changes, which empties the cache.
+final class ResponseCache: Sendable {
+    /// A prepared answer.
+    struct Entry: Sendable {
+        var body: ByteBuffer
+        /// Whether the answer can never change within the epoch (a complete page of the change log).
+        var immutable = false
+    }
+
+    private struct Storage {
+        var version: Int64 = -1
+        var bodies: [String: Entry] = [:]
+    }
+
+    private let storage = Mutex(Storage())
+    /// Most bodies kept; past it the cache starts over (a cheap bound against unbounded key sets).
+    let capacity: Int
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// The answer stored for `key` at `version`, building and storing it when missing.
+    ///
+    /// - Throws: Whatever `build` throws; nothing is stored then.
+    func entry<Failure: Error>(for key: String, version: Int64, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
+        let cached = storage.withLock { storage -> Entry? in
+            storage.version == version ? storage.bodies[key] : nil
+        }
+        if let cached { return cached }
+        let entry = try build()
+        storage.withLock { storage in
+            if storage.version != version || storage.bodies.count >= capacity {
+                storage = Storage(version: version, bodies: [:])
+            }
+            storage.bodies[key] = entry
+        }
+        return entry
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Logging
+import RatesCore
+import RatesStore
+import RatesUpstream
+
+/// The ECB history bundled with the binary, so a new install serves real data before its first fetch.
+public enum SeedData {
+    /// The bundled ECB history file (`eurofxref-hist.zip`, as the ECB publishes it).
+    public static var historyURL: URL? { Bundle.module.url(forResource: "eurofxref-hist", withExtension: "zip") }
+
+    /// Loads the bundled history into `store` when it holds no rates.
+    ///
+    /// - Returns: The recorded run, or `nil` when the store already had data.
+    /// - Throws: When the bundle is missing or unreadable, or the database write fails.
+    @discardableResult
+    public static func seedIfEmpty(_ store: RatesStore, now: Date, logger: Logger) throws -> FetchRun? {
+        guard try store.latestDay() == nil else { return nil }
+        guard let url = historyURL else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "eurofxref-hist.zip"]) }
+        let batch = try ECBHistoryFile.read(contentsOf: url)
+        try RatesValidation.validate(batch, notAfter: Day(containing: now).adding(days: 1))
+        let run = try store.ingest(batch, run: FetchRun(startedAt: now, source: .seed, file: "eurofxref-hist.zip (bundled)", outcome: .updated))
+        logger.info("seeded from bundled history", metadata: ["rates.latestDate": "\(batch.latestDay?.description ?? "-")", "rates.rowsChanged": "\(run.rowsChanged)"])
+        return run
+    }
+}

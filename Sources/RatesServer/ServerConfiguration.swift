@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import RatesCore
+
+/// Everything `buildApplication` needs to know, resolved from flags, environment and defaults by the caller.
+///
+/// - Configuration keys (flag / environment variable, type, default):
+///   - `--host` / `HOST` (string, default `127.0.0.1`): address to listen on.
+///   - `--port` / `PORT` (int, default `8080`): port to listen on; 0 picks a free one.
+///   - `--db` / `DB` (path, default `rates.sqlite`): the SQLite database file.
+///   - `--upstream-url` / `UPSTREAM_URL` (URL, default `https://www.ecb.europa.eu/stats/eurofxref/`): where the ECB files are.
+///   - `--admin-token` / `ADMIN_TOKEN` (string, secret, default none): bearer token for `POST /v1/admin/refresh`; unset turns it off.
+///   - `--no-seed` (flag): keep an empty database empty until the first fetch instead of loading the bundled history.
+///   - `--no-schedule` (flag): never fetch on a schedule (fetch only on `POST /v1/admin/refresh`).
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    public var databasePath: String = "rates.sqlite"
+    public var upstreamURL: String = ServerConfiguration.ecbURL
+    /// Bearer token for operator endpoints; `nil` turns them off.
+    public var adminToken: String?
+    /// Whether an empty database is seeded from the history bundled with the binary.
+    public var seed: Bool = true
+    /// Whether fetches run on the publication schedule (otherwise only on request).
+    public var schedule: Bool = true
+    /// Time between polls while a due publication has not appeared.
+    public var pollInterval: Duration = .seconds(300)
+    /// How long after the expected publication time polling goes on before waiting for the next one.
+    public var pollWindow: Duration = .seconds(8 * 3600)
+    /// First delay after a failed fetch; it doubles per failure, with jitter, up to `maxRetryDelay`.
+    public var retryDelay: Duration = .seconds(30)
+    public var maxRetryDelay: Duration = .seconds(1800)
+    /// Limit for one upstream request, body included.
+    public var upstreamTimeout: Duration = .seconds(60)
+    /// The clock; tests set a fixed instant.
+    public var now: @Sendable () -> Date = { Date() }
+
+    /// The ECB's directory of euro reference rate files.
+    public static let ecbURL = "https://www.ecb.europa.eu/stats/eurofxref/"
+
+    public init() {}
+}

@@ -1,0 +1,47 @@
+import Foundation
+import RatesCore
+import RatesStore
+import Synchronization
+
+/// What the running server knows right now: the current snapshot and the fetch status.
+///
+/// Handlers read it on every request; the fetch coordinator and scheduler replace parts of it.
+public final class ServerState: Sendable {
+    /// The fetch side of `/v1/status`.
+    public struct FetchStatus: Sendable {
+        public var lastRun: FetchRun?
+        public var lastSuccessfulFetchAt: Date?
+        public var dataOrigin: FetchRun.Source?
+        public var nextFetchAt: Date?
+        public var fetching = false
+    }
+
+    private let current: Mutex<RatesSnapshot>
+    private let fetch = Mutex(FetchStatus())
+    /// Subscribers to new publications (`/v1/events`).
+    public let events = PublicationEvents()
+
+    public init(snapshot: RatesSnapshot) {
+        current = Mutex(snapshot)
+    }
+
+    /// The snapshot handlers answer from.
+    public var snapshot: RatesSnapshot { current.withLock { $0 } }
+
+    /// Makes `snapshot` the one handlers answer from, and announces it when the dataset changed.
+    public func replace(snapshot: RatesSnapshot) {
+        let previous = current.withLock { current in
+            defer { current = snapshot }
+            return current
+        }
+        guard previous.version != snapshot.version || previous.epoch != snapshot.epoch, let latest = snapshot.latest else { return }
+        let cursor = SyncCursor(epoch: snapshot.epoch, sequence: snapshot.version, from: nil, position: .changes)
+        events.publish(.init(epoch: snapshot.epoch, cursor: cursor.encoded, latestDate: latest.day.description))
+    }
+
+    public var fetchStatus: FetchStatus { fetch.withLock { $0 } }
+
+    public func updateFetchStatus(_ body: (inout FetchStatus) -> Void) {
+        fetch.withLock { body(&$0) }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import RatesCore
+import RatesStore
+import ServiceLifecycle
+
+/// The delta-sync feed (`GET /v1/sync`) and publication events (`GET /v1/events`).
+///
+/// Without a cursor a client gets the full state for its window, paged by whole days; with
+/// one, only what changed since, coalesced per (day, currency), withdrawals as tombstones.
+/// A cursor from another epoch (the database was rebuilt) or below the retention floor gets
+/// `reset: true` and a new snapshot. Answers are cached per request and dataset version;
+/// an up-to-date client gets 304.
+struct SyncController<Context: RequestContext>: Sendable {
+    let store: RatesStore
+    let state: ServerState
+    let cache: ResponseCache
+    let events: PublicationEvents
+    let calendar: PublicationCalendar
+    let configuration: ServerConfiguration
+    /// Most values (snapshot) or change rows (delta) per page.
+    var pageSize = 5_000
+    /// Time between keep-alive comments on the event stream.
+    var keepAliveInterval: Duration = .seconds(15)
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get("/v1/sync") { request, _ in try sync(request) }
+        routes.get("/v1/events") { _, _ in eventStream() }
+        return routes
+    }
+
+    func sync(_ request: Request) throws(Problem) -> Response {
+        let query = QueryParameters(request: request)
+        let cursorText = try query.single("cursor")
+        let cursor = try cursorText.map { text throws(Problem) -> SyncCursor in
+            guard let cursor = SyncCursor(encoded: text) else {
+                throw Problem.invalid("cursor", "'cursor' is not a cursor this server issued; sync without one to start over.")
+            }
+            return cursor
+        }
+        let from = try query.day("from")
+        let snapshot = state.snapshot
+        guard !snapshot.isEmpty else { throw RatesController<Context>.noData }
+        let entry = try cache.entry(for: request.uri.description, version: snapshot.version) { () throws(Problem) in
+            try page(after: cursor, from: from, snapshot: snapshot)
+        }
+        let cacheControl = entry.immutable ? "public, max-age=31536000, immutable" : "public, max-age=60, stale-while-revalidate=300, stale-if-error=86400"
+        return RatesController<Context>.conditionalResponse(request, body: entry.body, etag: snapshot.etag, cacheControl: cacheControl)
+    }
+
+    /// The next page for a client at `cursor` (or a new client with window `from`).
+    func page(after cursor: SyncCursor?, from requestedFrom: Day?, snapshot: RatesSnapshot) throws(Problem) -> ResponseCache.Entry {
+        do {
+            let floor = try store.retentionFloor()
+            var reset = false
+            var position = cursor?.position
+            var sequence = cursor?.sequence ?? snapshot.version
+            let from = cursor?.from ?? requestedFrom
+            if let cursor, cursor.epoch != snapshot.epoch || cursor.sequence < floor || cursor.sequence > snapshot.version {
+                reset = true
+                position = nil
+                sequence = snapshot.version
+            }
+            var json = SyncPageWriter(epoch: snapshot.epoch, reset: reset, snapshot: snapshot, nextUpdateAfter: nextUpdateAfter())
+            switch position {
+            case nil, .snapshot?:
+                let afterDay: Day? = if case .snapshot(let day)? = position { day } else { nil }
+                let page = try store.state(after: afterDay, from: from, limit: pageSize)
+                let next: SyncCursor.Position = page.more ? .snapshot(afterDay: page.days.last?.day ?? afterDay ?? Day(dayNumber: 0)) : .changes
+                let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: sequence, from: from, position: next)
+                return ResponseCache.Entry(body: json.write(cursor: nextCursor, more: page.more, upserts: page.days, deletes: [:]))
+            case .changes?:
+                let page = try store.changes(after: sequence, from: from, limit: pageSize)
+                let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: page.throughSequence, from: from, position: .changes)
+                let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
+                let body = json.write(cursor: nextCursor, more: page.more, upserts: days, deletes: page.deletes)
+                // A full page of the change log covers a fixed range of an append-only log: it never changes.
+                return ResponseCache.Entry(body: body, immutable: page.more)
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(.noData, "The database could not be read; try again shortly.", headers: [.retryAfter: "5"])
+        }
+    }
+
+    /// When the next publication is expected.
+    func nextUpdateAfter() -> Date {
+        calendar.publicationTime(of: calendar.nextPublication(after: configuration.now()))
+    }
+
+    // MARK: - Events
+
+    /// `text/event-stream`: a `publication` event per new dataset version, keep-alive comments in between.
+    func eventStream() -> Response {
+        let events = events
+        let interval = keepAliveInterval
+        let body = ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 10000\n: connected\n\n"))
+            // One stream carries publications and keep-alive ticks (nil); it ends on graceful shutdown.
+            let (ticks, tick) = AsyncStream.makeStream(of: PublicationEvents.Event?.self, bufferingPolicy: .bufferingNewest(8))
+            let publications = events.subscribe()
+            let forwarding = Task {
+                for await event in publications { tick.yield(event) }
+                tick.finish()
+            }
+            let keepAlive = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    tick.yield(nil)
+                }
+            }
+            let shutdown = Task {
+                try? await gracefulShutdown()
+                tick.finish()
+            }
+            defer {
+                forwarding.cancel()
+                keepAlive.cancel()
+                shutdown.cancel()
+            }
+            for await event in ticks {
+                if let event {
+                    try await writer.write(ByteBuffer(string:
+                        "event: publication\ndata: {\"epoch\":\"\(event.epoch)\",\"cursor\":\"\(event.cursor)\",\"latestDate\":\"\(event.latestDate)\"}\n\n"))
+                } else {
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+}
+
+/// Writes one sync page: rates as decimal strings exactly as stored, days and codes in order.
+struct SyncPageWriter {
+    let epoch: String
+    let reset: Bool
+    let snapshot: RatesSnapshot
+    let nextUpdateAfter: Date
+
+    mutating func write(cursor: SyncCursor, more: Bool, upserts: [DailyRates], deletes: [Day: [CurrencyCode]]) -> ByteBuffer {
+        var json = JSONWriter()
+        json.object { json in
+            json.field("epoch", string: epoch)
+            json.field("cursor", string: cursor.encoded)
+            json.field("more", bool: more)
+            json.field("reset", bool: reset)
+            json.field("base", string: snapshot.base.rawValue)
+            json.field("latestDate", optionalString: snapshot.latest?.day.description)
+            json.field("nextUpdateAfter", string: nextUpdateAfter.formatted(.iso8601))
+            json.field("upserts") { json in
+                for daily in upserts {
+                    json.field(daily.day.description) { json in
+                        for code in daily.rates.keys.sorted() { json.field(code.rawValue, string: daily.rates[code]!) }
+                    }
+                }
+            }
+            json.field("deletes") { json in
+                for day in deletes.keys.sorted() {
+                    json.field(day.description, strings: deletes[day]!.map(\.rawValue))
+                }
+            }
+        }
+        return json.buffer
+    }
+}

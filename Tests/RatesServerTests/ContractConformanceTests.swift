@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RatesCore
+import RatesServer
+import Testing
+
+@Suite("Responses follow openapi.yaml")
+struct ContractConformanceTests {
+    /// Requests covering every endpoint, every documented status and the error shapes.
+    static let requests: [(method: HTTPRequest.Method, uri: String, headers: HTTPFields)] = [
+        (.get, "/v1/latest", [:]),
+        (.get, "/v1/latest?base=USD&symbols=EUR,GBP,JPY&amount=12.5", [:]),
+        (.get, "/v1/latest?base=usd", [:]),
+        (.get, "/v1/latest?symbols=XYZ", [:]),
+        (.get, "/v1/rates/2026-10-24", [:]),
+        (.get, "/v1/rates/2022-03-01?base=RUB", [:]),
+        (.get, "/v1/rates/2026-12-24", [:]),
+        (.get, "/v1/rates/1990-01-01", [:]),
+        (.get, "/v1/rates/2024-02-30", [:]),
+        (.get, "/v1/timeseries?start=2026-10-01&end=2026-10-30&base=GBP&symbols=USD,JPY", [:]),
+        (.get, "/v1/timeseries?start=2026-10-30&end=2026-10-01", [:]),
+        (.get, "/v1/convert?from=USD&to=JPY&amount=100", [:]),
+        (.get, "/v1/convert?from=USD&to=JPY&amount=100&date=2026-10-25", [:]),
+        (.get, "/v1/convert?from=USD", [:]),
+        (.get, "/v1/currencies", [:]),
+        (.get, "/v1/status", [:]),
+        (.get, "/healthz", [:]),
+        (.get, "/readyz", [:]),
+        (.get, "/openapi.yaml", [:]),
+        (.head, "/v1/latest", [:]),
+        (.post, "/v1/admin/refresh", [:]),
+        (.post, "/v1/admin/refresh", [.authorization: "Bearer wrong"]),
+        (.get, "/nowhere", [:]),
+    ]
+
+    @Test("every response of a server with data conforms to the contract")
+    func withData() async throws {
+        let contract = try OpenAPIContract.repository()
+        try await withSeededServer { client in
+            var checked = 0
+            for request in Self.requests {
+                let response = try await client.request(request.uri, method: request.method, headers: request.headers)
+                if request.uri == "/nowhere" {
+                    #expect(response.status == .notFound && response.headers[.contentType] == "application/problem+json")
+                    continue
+                }
+                let violations = contract.violations(
+                    method: request.method.rawValue, path: request.uri, status: Int(response.status.code),
+                    contentType: response.headers[.contentType], body: Array(response.body.readableBytesView))
+                #expect(violations.isEmpty, "\(request.method) \(request.uri) → \(response.status.code): \(violations)")
+                checked += 1
+            }
+            // A conditional request that hits: 304.
+            let etag = try #require(try await client.request("/v1/latest").headers[.eTag])
+            let notModified = try await client.request("/v1/latest", headers: [.ifNoneMatch: etag])
+            #expect(contract.violations(method: "GET", path: "/v1/latest", status: 304, contentType: notModified.headers[.contentType],
+                                        body: Array(notModified.body.readableBytesView)).isEmpty)
+            #expect(checked == Self.requests.count - 1)
+        }
+    }
+
+    @Test("the answers of a server without data conform to the contract")
+    func withoutData() async throws {
+        let contract = try OpenAPIContract.repository()
+        let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: "http://127.0.0.1:9/")
+        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+            for uri in ["/v1/latest", "/v1/rates/2020-01-02", "/v1/timeseries?start=2020-01-01", "/v1/convert?from=USD&to=EUR", "/v1/currencies",
+                        "/v1/status", "/readyz", "/healthz"] {
+                let response = try await client.request(uri)
+                let violations = contract.violations(
+                    method: "GET", path: uri, status: Int(response.status.code), contentType: response.headers[.contentType],
+                    body: Array(response.body.readableBytesView))
+                #expect(violations.isEmpty, "\(uri) → \(response.status.code): \(violations)")
+            }
+            let refresh = try await client.refresh()
+            let violations = contract.violations(
+                method: "POST", path: "/v1/admin/refresh", status: Int(refresh.status.code), contentType: refresh.headers[.contentType],
+                body: Array(refresh.body.readableBytesView))
+            #expect(violations.isEmpty, "refresh → \(refresh.status.code): \(violations)")
+            let status = try await client.request("/v1/status")
+            #expect(contract.violations(method: "GET", path: "/v1/status", status: 200, contentType: status.headers[.contentType],
+                                        body: Array(status.body.readableBytesView)).isEmpty, "status with a failed fetch")
+        }
+    }
+}

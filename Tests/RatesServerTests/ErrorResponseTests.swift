@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RatesServer
+import Testing
+
+@Suite("Error answers")
+struct ErrorResponseTests {
+    /// Requests a client can get wrong, the status they must get, the problem type and the parameter named.
+    static let badRequests: [(uri: String, status: Int, type: String, parameter: String?)] = [
+        ("/v1/latest?base=usd", 400, "invalid-parameter", "base"),
+        ("/v1/latest?base=XYZ", 404, "unknown-currency", "base"),
+        ("/v1/latest?symbols=USD,,GBP", 400, "invalid-parameter", "symbols"),
+        ("/v1/latest?symbols=USD,XXX", 404, "unknown-currency", "symbols"),
+        ("/v1/latest?symbols=RUB", 404, "unknown-currency", "symbols"),
+        ("/v1/latest?amount=-5", 400, "invalid-parameter", "amount"),
+        ("/v1/latest?amount=0", 400, "invalid-parameter", "amount"),
+        ("/v1/latest?amount=1e5", 400, "invalid-parameter", "amount"),
+        ("/v1/latest?amount=NaN", 400, "invalid-parameter", "amount"),
+        ("/v1/latest?amount=1234567890123456", 400, "invalid-parameter", "amount"),
+        ("/v1/latest?amount=1.123456789", 400, "invalid-parameter", "amount"),
+        ("/v1/latest?base=USD&base=GBP", 400, "invalid-parameter", "base"),
+        ("/v1/rates/0000-00-00", 400, "invalid-parameter", "date"),
+        ("/v1/rates/2024-02-30", 400, "invalid-parameter", "date"),
+        ("/v1/rates/yesterday", 400, "invalid-parameter", "date"),
+        ("/v1/rates/2026-11-05", 400, "date-in-future", "date"),
+        ("/v1/rates/1998-12-31", 404, "date-before-data", "date"),
+        ("/v1/rates/%E2%82%AC%00%FF", 400, "invalid-parameter", "date"),
+        ("/v1/timeseries", 400, "invalid-parameter", "start"),
+        ("/v1/timeseries?start=2026-10-30&end=2026-10-01", 400, "invalid-range", "start"),
+        ("/v1/timeseries?start=2026-10-01&end=2027-01-01", 400, "date-in-future", "end"),
+        ("/v1/timeseries?start=1990-01-01&end=1990-02-01", 404, "date-before-data", "end"),
+        ("/v1/timeseries?start=2024-01-01&end=2024-02-01&symbols=HRK", 404, "unknown-currency", "symbols"),
+        ("/v1/convert?to=USD", 400, "invalid-parameter", "from"),
+        ("/v1/convert?from=USD", 400, "invalid-parameter", "to"),
+        ("/v1/convert?from=USD&to=EUR&amount=ten", 400, "invalid-parameter", "amount"),
+        ("/v1/convert?from=USD&to=HRK", 404, "unknown-currency", "to"),
+        ("/v1/convert?from=USD&to=EUR&date=2026-02-30", 400, "invalid-parameter", "date"),
+        ("/v1/nothing-here", 404, "not-found", nil),
+        ("/v2/latest", 404, "not-found", nil),
+    ]
+
+    @Test("every bad request gets a 4xx problem+json naming the parameter")
+    func badRequestsAreProblems() async throws {
+        try await withSeededServer { client in
+            for bad in Self.badRequests {
+                let response = try await client.request(bad.uri)
+                #expect(Int(response.status.code) == bad.status, "\(bad.uri)")
+                #expect(response.headers[.contentType] == "application/problem+json", "\(bad.uri)")
+                let problem = response.json
+                #expect(problem["type"] as? String == "urn:rates-relay:problem:\(bad.type)", "\(bad.uri)")
+                #expect(problem["status"] as? Int == bad.status, "\(bad.uri)")
+                #expect(problem["parameter"] as? String == bad.parameter, "\(bad.uri)")
+                #expect((problem["detail"] as? String)?.isEmpty == false, "\(bad.uri)")
+            }
+        }
+    }
+
+    @Test("odd methods, long and garbled queries never produce a 5xx")
+    func nothingProducesServerErrors() async throws {
+        let longQuery = "/v1/latest?" + Array(repeating: "symbols=USD", count: 300).joined(separator: "&")
+        let garbage = "/v1/latest?base=%ZZ%&symbols=%00&amount=%FF%FE&x=" + String(repeating: "%41", count: 500)
+        try await withSeededServer { client in
+            for uri in [longQuery, garbage, "/v1/latest?=&&&=&", "/v1/convert?from=&to=&amount=", "/v1/rates/", "/v1/rates/2020-01-02/extra"] {
+                let response = try await client.request(uri)
+                #expect(response.status.code < 500, "\(uri)")
+            }
+            for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+                let response = try await client.request("/v1/latest", method: method)
+                #expect((400..<500).contains(response.status.code), "\(method)")
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+        }
+    }
+
+    @Test("the admin endpoint refuses a missing or wrong token and does nothing")
+    func adminNeedsToken() async throws {
+        try await withSeededServer { client in
+            let missing = try await client.request("/v1/admin/refresh", method: .post)
+            #expect(missing.status == .unauthorized)
+            #expect(missing.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            let wrong = try await client.refresh(token: "test-tokem")
+            #expect(wrong.status == .unauthorized)
+            let prefix = try await client.refresh(token: "test")
+            #expect(prefix.status == .unauthorized)
+            #expect(try await client.request("/v1/status").json["lastFetch"] is NSNull, "no fetch was attempted")
+        }
+    }
+
+    @Test("without a configured token the admin endpoint does not exist")
+    func adminOff() async throws {
+        var configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
+        configuration.adminToken = nil
+        let app = try buildApplication(configuration, logger: TestServer.logger)
+        try await app.test(.live) { client in
+            let response = try await client.refresh()
+            #expect(response.status == .notFound)
+            #expect(response.headers[.contentType] == "application/problem+json")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import RatesCore
+import RatesServer
+import RatesUpstream
+import Synchronization
+
+/// A real HTTP server on loopback that publishes the ECB's files the way the ECB does.
+///
+/// It holds the ECB's real published history (the bundled `eurofxref-hist.zip`) and serves
+/// `eurofxref-daily.xml`, `eurofxref-hist-90d.xml` and `eurofxref-hist.xml` in the ECB's XML
+/// layout for the days published so far. Tests move the publication date forward, make it fail
+/// on demand, and count what was asked.
+final class FakeUpstream: Sendable {
+    /// A way to misbehave, for the next requests until cleared.
+    enum Fault: Sendable {
+        /// Answer this status (with an optional `Retry-After`).
+        case status(Int, retryAfter: String? = nil)
+        /// Answer 200 with this body instead of the real file.
+        case body(String)
+        /// Answer 200 with the real file cut in half.
+        case truncated
+        /// Wait this long before answering normally.
+        case delay(Duration)
+    }
+
+    private struct State {
+        var publishedThrough: Day
+        var fault: Fault?
+        var requests: [String] = []
+    }
+
+    /// The ECB's real history, ascending.
+    static let history: [DailyRates] = {
+        guard let url = SeedData.historyURL, let batch = try? ECBHistoryFile.read(contentsOf: url) else {
+            fatalError("the bundled ECB history is missing")
+        }
+        return batch.days
+    }()
+
+    /// The ECB's currency order in its files.
+    static let currencyOrder = "USD JPY BGN CYP CZK DKK EEK GBP HUF LTL LVL MTL PLN ROL RON SEK SIT SKK CHF ISK NOK HRK RUB TRL TRY AUD BRL CAD CNY HKD IDR ILS INR KRW MXN MYR NZD PHP SGD THB ZAR"
+        .split(separator: " ").compactMap(CurrencyCode.init)
+
+    private let state: Mutex<State>
+    private let bodies = Mutex<[String: ByteBuffer]>([:])
+    /// The first day it ever published: tests that need no 1999 data start later and run faster.
+    let firstDay: Day
+
+    init(publishedThrough: Day, firstDay: Day = Day("1999-01-04")!) {
+        state = Mutex(State(publishedThrough: publishedThrough))
+        self.firstDay = firstDay
+    }
+
+    /// Publishes every real day up to and including `day`.
+    func publish(through day: Day) { state.withLock { $0.publishedThrough = day } }
+
+    /// Misbehaves from now on (`nil` to behave again).
+    func inject(_ fault: Fault?) { state.withLock { $0.fault = fault } }
+
+    /// Paths requested so far, in order.
+    var requests: [String] { state.withLock { $0.requests } }
+
+    func requestCount(_ file: ECBFile) -> Int { requests.filter { $0 == "/" + file.rawValue }.count }
+
+    /// Runs the server on a free loopback port for the duration of `body`, passing its base URL.
+    func run<Value: Sendable>(_ body: @Sendable (String) async throws -> Value) async throws -> Value {
+        let router = Router()
+        router.get("/:file") { request, context in try await self.respond(to: request, file: context.parameters.get("file") ?? "") }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        return try await app.test(.live) { client in
+            try await body("http://127.0.0.1:\(client.port!)/")
+        }
+    }
+
+    private func respond(to request: Request, file name: String) async throws -> Response {
+        let (through, fault) = state.withLock { state in
+            state.requests.append(request.uri.path)
+            return (state.publishedThrough, state.fault)
+        }
+        guard let file = ECBFile(rawValue: name) else { return Response(status: .notFound) }
+        let etag = "\"\(file.rawValue)-\(through)\""
+        switch fault {
+        case .status(let code, let retryAfter):
+            var headers: HTTPFields = [:]
+            if let retryAfter { headers[.retryAfter] = retryAfter }
+            return Response(status: .init(code: code), headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<html>error</html>")))
+        case .body(let text):
+            return Response(status: .ok, headers: [.contentType: "text/xml"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        case .truncated:
+            var document = xml(file, through: through)
+            document.moveWriterIndex(to: document.writerIndex / 2)
+            return Response(status: .ok, headers: [.contentType: "text/xml"], body: .init(byteBuffer: document))
+        case .delay(let duration):
+            try await Task.sleep(for: duration)
+        case nil:
+            break
+        }
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: [.eTag: etag]) }
+        return Response(status: .ok, headers: [.contentType: "text/xml", .eTag: etag], body: .init(byteBuffer: xml(file, through: through)))
+    }
+
+    /// The file as the ECB would publish it with data up to `through`.
+    func xml(_ file: ECBFile, through: Day) -> ByteBuffer {
+        let key = "\(file.rawValue)-\(through)"
+        if let cached = bodies.withLock({ $0[key] }) { return cached }
+        let published = Self.history.filter { $0.day >= firstDay && $0.day <= through }
+        let days: ArraySlice<DailyRates> =
+            switch file {
+            case .daily: published.suffix(1)
+            case .ninetyDays: published.drop { $0.day <= through.adding(days: -90) }
+            case .history: published[...]
+            }
+        let body = ByteBuffer(string: Self.document(days: days.reversed()))
+        bodies.withLock { $0[key] = body }
+        return body
+    }
+
+    /// The ECB's XML layout: newest day first, currencies in the ECB's order.
+    static func document(days: some Sequence<DailyRates>) -> String {
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+            \t<gesmes:subject>Reference rates</gesmes:subject>
+            \t<gesmes:Sender>
+            \t\t<gesmes:name>European Central Bank</gesmes:name>
+            \t</gesmes:Sender>
+            \t<Cube>
+
+            """
+        for day in days {
+            xml += "\t\t<Cube time='\(day.day)'>\n"
+            for code in currencyOrder { if let rate = day.rates[code] { xml += "\t\t\t<Cube currency='\(code)' rate='\(rate)'/>\n" } }
+            xml += "\t\t</Cube>\n"
+        }
+        xml += "\t</Cube>\n</gesmes:Envelope>\n"
+        return xml
+    }
+}
