@@ -16,7 +16,10 @@ import RatesCore
 /// (the XML declaration, processing instructions, comments, CDATA sections, tags with single-
 /// or double-quoted attributes, self-closing tags, balanced nesting, declared namespace
 /// prefixes, entity and character references, UTF-8 and the characters XML allows), then
-/// the layout. It does not read document type declarations: ECB files have none.
+/// the layout. Simplifications, all on the strict side or outside ECB files: a document type
+/// declaration (`<!DOCTYPE`, as HTML pages have) is reported as an unexpected document; any
+/// non-ASCII byte counts as a name character; a tag may have at most 32 attributes and at most
+/// 32 namespace declarations may be in scope, so that hostile input costs linear time.
 public enum ECBXML {
     /// Parses an ECB eurofxref XML document (daily, 90-day or full history).
     ///

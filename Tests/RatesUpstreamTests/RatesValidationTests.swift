@@ -1,0 +1,118 @@
+import RatesCore
+import RatesUpstream
+import Testing
+
+@Suite("Rates validation")
+struct RatesValidationTests {
+    // MARK: - Rate text
+
+    @Test("accepts rates as providers publish them", arguments: [
+        "1.1097", "0.84163", "136", "20275.17", "0.0001", "1", "0.5", "1.1000", "372816", "123456789.123456789",
+    ])
+    func validRateText(_ text: String) {
+        #expect(RatesValidation.isValidRateText(text))
+    }
+
+    @Test("rejects anything but a plain positive decimal", arguments: [
+        "", "0", "0.0", "00.5", "01", "-1.1", "+1.1", "1e5", "1E5", "1.5e-3", "NaN", "nan", "inf", "Infinity",
+        ".5", "1.", "1.2.3", " 1.1", "1.1 ", "1,1", "1 000", "0x1A", "١٢", "１", "1234567890123456789",
+        "0." + String(repeating: "0", count: 40) + "1",
+    ])
+    func invalidRateText(_ text: String) {
+        #expect(!RatesValidation.isValidRateText(text))
+    }
+
+    @Test("counts significant digits from the first non-zero digit")
+    func significantDigits() {
+        #expect(RatesValidation.isValidRateText("0.000123456789012345678"))  // 18 significant digits
+        #expect(!RatesValidation.isValidRateText("0.0001234567890123456789"))  // 19
+        #expect(RatesValidation.isValidRateText("123456789012345678"))
+        #expect(!RatesValidation.isValidRateText("1234567890123456789"))
+    }
+
+    @Test("works on substrings too")
+    func substrings() {
+        let text = "rate=1.1097;"
+        #expect(RatesValidation.isValidRateText(text.dropFirst(5).dropLast()))
+    }
+
+    // MARK: - Batches
+
+    @Test("accepts a batch of real-looking days up to notAfter")
+    func validBatch() throws {
+        let batch = RatesBatch(base: .euro, days: [daily("1999-01-04"), daily("2026-10-30"), daily("2026-10-31")])
+        try RatesValidation.validate(batch, notAfter: day("2026-10-31"))
+    }
+
+    @Test("rejects a day after notAfter")
+    func dayAfterNotAfter() {
+        let batch = RatesBatch(base: .euro, days: [daily("2026-10-30"), daily("2026-11-02")])
+        #expect(throws: UpstreamDataError.dayOutOfRange(day("2026-11-02"))) {
+            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+        }
+    }
+
+    @Test("rejects a day before the first publication on 1999-01-04")
+    func dayBeforeFirstPublication() {
+        let batch = RatesBatch(base: .euro, days: [daily("1999-01-01"), daily("1999-01-04")])
+        #expect(throws: UpstreamDataError.dayOutOfRange(day("1999-01-01"))) {
+            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+        }
+    }
+
+    @Test("rejects everything when notAfter is before the first publication")
+    func notAfterBeforeFirstDay() {
+        let batch = RatesBatch(base: .euro, days: [daily("1999-01-04")])
+        #expect(throws: UpstreamDataError.dayOutOfRange(day("1999-01-04"))) {
+            try RatesValidation.validate(batch, notAfter: day("1998-12-31"))
+        }
+    }
+
+    @Test("rejects an empty batch")
+    func emptyBatch() {
+        #expect(throws: UpstreamDataError.empty) {
+            try RatesValidation.validate(RatesBatch(base: .euro, days: []), notAfter: day("2026-11-01"))
+        }
+    }
+
+    @Test("rejects a day without rates")
+    func emptyDay() {
+        let batch = RatesBatch(base: .euro, days: [DailyRates(day: day("2025-04-03"), rates: [:])])
+        #expect(throws: UpstreamDataError.emptyDay(day("2025-04-03"))) {
+            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+        }
+    }
+
+    @Test("rejects a day given twice")
+    func duplicateDay() {
+        let batch = RatesBatch(base: .euro, days: [daily("2025-04-03"), daily("2025-04-04"), daily("2025-04-03")])
+        #expect(throws: UpstreamDataError.duplicateDay(day("2025-04-03"))) {
+            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+        }
+    }
+
+    @Test("rejects bad rate text, naming the alphabetically first bad currency")
+    func invalidRate() {
+        let rates = [code("USD"): "1e5", code("GBP"): "-0.8", code("JPY"): "162.17", code("ZAR"): "NaN"]
+        let batch = RatesBatch(base: .euro, days: [DailyRates(day: day("2025-04-03"), rates: rates)])
+        #expect(throws: UpstreamDataError.invalidRate(currency: code("GBP"), day: day("2025-04-03"), text: "-0.8")) {
+            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+        }
+    }
+
+    // MARK: - Errors
+
+    @Test("describes each error with what was wrong and where")
+    func descriptions() {
+        let day = day("2025-04-03")
+        #expect(UpstreamDataError.invalidRate(currency: code("USD"), day: day, text: "1e5").description.contains("\"1e5\" for USD on 2025-04-03"))
+        #expect(UpstreamDataError.malformedCSV(line: 12, reason: "3 fields").description == "malformed CSV at line 12: 3 fields")
+        #expect(UpstreamDataError.dayOutOfRange(day).description.contains("2025-04-03"))
+        #expect(UpstreamDataError.invalidDay("2024-02-30\n").description.contains(#""2024-02-30\n""#))
+    }
+}
+
+/// One day with a single valid rate.
+private func daily(_ text: String) -> DailyRates {
+    DailyRates(day: day(text), rates: [code("USD"): "1.1"])
+}
