@@ -7,6 +7,7 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     public let rawValue: String
 
     /// Creates a code from exactly three ASCII capital letters; `nil` for anything else.
+    @inlinable
     public init?(_ text: some StringProtocol) {
         let utf8 = text.utf8
         guard utf8.count == 3, utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return nil }

@@ -26,7 +26,7 @@ public enum Operations {
     ///
     /// - Parameter progress: Called with a short message at each stage.
     /// - Throws: `UpstreamDataError` when the file is invalid (nothing is stored), or database errors.
-    public static func importHistory(from file: URL, databasePath: String, progress: @escaping (String) -> Void) throws -> FetchRun {
+    public static func importHistory(from file: URL, databasePath: String, progress: (String) -> Void) throws -> FetchRun {
         let started = Date()
         progress("reading \(file.lastPathComponent)")
         let batch = try ECBHistoryFile.read(contentsOf: file)
@@ -34,9 +34,9 @@ public enum Operations {
         progress("validated \(batch.days.count) days, \(batch.valueCount) rates (\(batch.days.first?.day.description ?? "-") to \(batch.latestDay?.description ?? "-"))")
         let store = try RatesStore(path: databasePath)
         progress("writing to \(databasePath)")
-        return try store.ingest(batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated)) { done, total in
-            progress("stored \(done) of \(total) days")
-        }
+        let run = try store.ingest(batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated))
+        progress("stored \(run.rowsChanged) changed rates in one transaction")
+        return run
     }
 
     /// Removes every rate before `day` (retention); each removal reaches sync clients as a tombstone.
@@ -60,7 +60,9 @@ public enum Operations {
             let old = try RatesStore(path: databasePath)
             let rates = try old.snapshot()
             let new = try RatesStore(path: temporary)
-            try new.ingest(RatesBatch(base: .euro, days: rates.days), run: FetchRun(startedAt: Date(), source: .maintenance, file: "rebuild", outcome: .updated))
+            // The rebuilt data keeps its origin (seed, import or upstream) for /v1/status.
+            let origin = try old.dataOrigin() ?? .maintenance
+            try new.ingest(RatesBatch(base: .euro, days: rates.days), run: FetchRun(startedAt: Date(), source: origin, file: "rebuild", outcome: .updated))
             return (old.epoch, new.epoch)
         }()
         // Both pools are closed here; the rebuilt file checkpointed its WAL on close.
