@@ -34,6 +34,11 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     router.addRoutes(
         SyncController(store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinator: coordinator).endpoints)
+    let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
+                    "/healthz", "/readyz", "/openapi.yaml"]
+    router.addRoutes(
+        MethodNotAllowedRoutes(allowed: Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) }).merging(["/v1/admin/refresh": [.post]]) { $1 })
+            .endpoints)
 
     var app = Application(
         router: router,

@@ -182,7 +182,7 @@ struct RatesController<Context: RequestContext>: Sendable {
         }
         return Response(
             status: .ok,
-            headers: [.contentType: "application/json", .cacheControl: "no-cache", .eTag: "\"s\(json.buffer.readableBytesView.hashValue & 0xFFFF_FFFF)\""],
+            headers: [.contentType: "application/json", .cacheControl: "no-cache", .eTag: Self.contentTag(json.buffer)],
             body: .init(byteBuffer: json.buffer))
     }
 
@@ -237,6 +237,13 @@ struct RatesController<Context: RequestContext>: Sendable {
         guard let latest = snapshot.latest?.day, latest >= expected else { return "public, max-age=60" }
         let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
         return "public, max-age=\(max(60, Int(next.timeIntervalSince(now))))"
+    }
+
+    /// A strong entity tag derived from the bytes themselves (FNV-1a), for answers that change without a new dataset version.
+    static func contentTag(_ body: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body.readableBytesView { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\"s" + String(hash, radix: 16) + "\""
     }
 
     /// `If-None-Match` semantics (RFC 9110 §13.1.2): weak comparison against any listed tag, or `*`.

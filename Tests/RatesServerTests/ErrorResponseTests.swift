@@ -67,9 +67,12 @@ struct ErrorResponseTests {
             }
             for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
                 let response = try await client.request("/v1/latest", method: method)
-                #expect((400..<500).contains(response.status.code), "\(method)")
+                #expect(response.status == .methodNotAllowed, "\(method)")
+                #expect(response.headers[.allow] == "GET, HEAD")
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
+            let getRefresh = try await client.request("/v1/admin/refresh")
+            #expect(getRefresh.status == .methodNotAllowed && getRefresh.headers[.allow] == "POST")
         }
     }
 
