@@ -180,10 +180,7 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch.nextFetchAt) : nil)
             json.field("fetching", bool: fetch.fetching)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json", .cacheControl: "no-cache", .eTag: Self.contentTag(json.buffer)],
-            body: .init(byteBuffer: json.buffer))
+        return Self.conditionalResponse(request, body: json.buffer, etag: Self.contentTag(json.buffer), cacheControl: "no-cache")
     }
 
     func ready() throws(Problem) -> Response {
