@@ -86,10 +86,21 @@ let package = Package(
             dependencies: ["RatesStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // What the server and client tests share: the real server on a temporary database and a fake ECB.
+        .target(
+            name: "RatesTestSupport",
+            dependencies: [
+                "RatesServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/RatesTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RatesServerTests",
             dependencies: [
                 "RatesServer",
+                "RatesTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import RatesCore
 import RatesServer
+import RatesTestSupport
 import Testing
 
 @Suite("Responses follow openapi.yaml")

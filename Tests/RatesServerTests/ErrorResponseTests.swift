@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import RatesServer
+import RatesTestSupport
 import Testing
 
 @Suite("Error answers")

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import RatesCore
 import RatesServer
+import RatesTestSupport
 import Testing
 
 /// Runs `body` against a server holding the ECB's real history (1999-01-04 to 2026-10-30), clock at 2026-10-30 18:00 UTC.

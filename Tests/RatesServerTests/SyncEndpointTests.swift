@@ -7,6 +7,7 @@ import NIOHTTP1
 import RatesCore
 import RatesServer
 import RatesStore
+import RatesTestSupport
 import RatesUpstream
 import Testing
 

@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import RatesCore
 @testable import RatesServer
+import RatesTestSupport
 import RatesUpstream
 import Testing
 

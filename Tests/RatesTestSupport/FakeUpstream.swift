@@ -13,9 +13,9 @@ import Synchronization
 /// `eurofxref-daily.xml`, `eurofxref-hist-90d.xml` and `eurofxref-hist.xml` in the ECB's XML
 /// layout for the days published so far. Tests move the publication date forward, make it fail
 /// on demand, and count what was asked.
-final class FakeUpstream: Sendable {
+package final class FakeUpstream: Sendable {
     /// A way to misbehave, for the next requests until cleared.
-    enum Fault: Sendable {
+    package enum Fault: Sendable {
         /// Answer this status (with an optional `Retry-After`).
         case status(Int, retryAfter: String? = nil)
         /// Answer 200 with this body instead of the real file.
@@ -33,7 +33,7 @@ final class FakeUpstream: Sendable {
     }
 
     /// The ECB's real history, ascending.
-    static let history: [DailyRates] = {
+    package static let history: [DailyRates] = {
         guard let url = SeedData.historyURL, let batch = try? ECBHistoryFile.read(contentsOf: url) else {
             fatalError("the bundled ECB history is missing")
         }
@@ -41,32 +41,32 @@ final class FakeUpstream: Sendable {
     }()
 
     /// The ECB's currency order in its files.
-    static let currencyOrder = "USD JPY BGN CYP CZK DKK EEK GBP HUF LTL LVL MTL PLN ROL RON SEK SIT SKK CHF ISK NOK HRK RUB TRL TRY AUD BRL CAD CNY HKD IDR ILS INR KRW MXN MYR NZD PHP SGD THB ZAR"
+    package static let currencyOrder = "USD JPY BGN CYP CZK DKK EEK GBP HUF LTL LVL MTL PLN ROL RON SEK SIT SKK CHF ISK NOK HRK RUB TRL TRY AUD BRL CAD CNY HKD IDR ILS INR KRW MXN MYR NZD PHP SGD THB ZAR"
         .split(separator: " ").compactMap(CurrencyCode.init)
 
     private let state: Mutex<State>
     private let bodies = Mutex<[String: ByteBuffer]>([:])
     /// The first day it ever published: tests that need no 1999 data start later and run faster.
-    let firstDay: Day
+    package let firstDay: Day
 
-    init(publishedThrough: Day, firstDay: Day = Day("1999-01-04")!) {
+    package init(publishedThrough: Day, firstDay: Day = Day("1999-01-04")!) {
         state = Mutex(State(publishedThrough: publishedThrough))
         self.firstDay = firstDay
     }
 
     /// Publishes every real day up to and including `day`.
-    func publish(through day: Day) { state.withLock { $0.publishedThrough = day } }
+    package func publish(through day: Day) { state.withLock { $0.publishedThrough = day } }
 
     /// Misbehaves from now on (`nil` to behave again).
-    func inject(_ fault: Fault?) { state.withLock { $0.fault = fault } }
+    package func inject(_ fault: Fault?) { state.withLock { $0.fault = fault } }
 
     /// Paths requested so far, in order.
-    var requests: [String] { state.withLock { $0.requests } }
+    package var requests: [String] { state.withLock { $0.requests } }
 
-    func requestCount(_ file: ECBFile) -> Int { requests.filter { $0 == "/" + file.rawValue }.count }
+    package func requestCount(_ file: ECBFile) -> Int { requests.filter { $0 == "/" + file.rawValue }.count }
 
     /// Runs the server on a free loopback port for the duration of `body`, passing its base URL.
-    func run<Value: Sendable>(_ body: @Sendable (String) async throws -> Value) async throws -> Value {
+    package func run<Value: Sendable>(_ body: @Sendable (String) async throws -> Value) async throws -> Value {
         let router = Router()
         router.get("/:file") { request, context in try await self.respond(to: request, file: context.parameters.get("file") ?? "") }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -103,7 +103,7 @@ final class FakeUpstream: Sendable {
     }
 
     /// The file as the ECB would publish it with data up to `through`.
-    func xml(_ file: ECBFile, through: Day) -> ByteBuffer {
+    package func xml(_ file: ECBFile, through: Day) -> ByteBuffer {
         let key = "\(file.rawValue)-\(through)"
         if let cached = bodies.withLock({ $0[key] }) { return cached }
         let published = Self.history.filter { $0.day >= firstDay && $0.day <= through }
@@ -119,7 +119,7 @@ final class FakeUpstream: Sendable {
     }
 
     /// The ECB's XML layout: newest day first, currencies in the ECB's order.
-    static func document(days: some Sequence<DailyRates>) -> String {
+    package static func document(days: some Sequence<DailyRates>) -> String {
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">

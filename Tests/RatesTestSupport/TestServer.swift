@@ -8,19 +8,19 @@ import RatesServer
 import RatesStore
 
 /// Builds and runs the real server for tests, against a real SQLite file and a fake upstream.
-enum TestServer {
+package enum TestServer {
     /// 18:00 UTC on 2026-10-30: after that day's publication, the last day of the bundled history.
-    static let afterLastPublication = try! Date("2026-10-30T18:00:00Z", strategy: .iso8601)
+    package static let afterLastPublication = try! Date("2026-10-30T18:00:00Z", strategy: .iso8601)
 
     /// A fresh database path in a new temporary directory.
-    static func newDatabasePath() -> String {
+    package static func newDatabasePath() -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rates-relay-tests-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("rates.sqlite").path
     }
 
     /// A database already holding the bundled ECB history (seeded once per test run, then copied).
-    static func seededDatabasePath() throws -> String {
+    package static func seededDatabasePath() throws -> String {
         let path = newDatabasePath()
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: seededTemplate + suffix) {
             try FileManager.default.copyItem(atPath: seededTemplate + suffix, toPath: path + suffix)
@@ -35,7 +35,7 @@ enum TestServer {
         return path
     }()
 
-    static func configuration(database: String, upstream: String, now: Date = afterLastPublication) -> ServerConfiguration {
+    package static func configuration(database: String, upstream: String, now: Date = afterLastPublication) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -52,7 +52,7 @@ enum TestServer {
         return configuration
     }
 
-    static var logger: Logger {
+    package static var logger: Logger {
         var logger = Logger(label: "rates-relay-test")
         logger.logLevel = .warning
         return logger
@@ -62,27 +62,27 @@ enum TestServer {
 extension TestClientProtocol {
     /// GET (or another method) returning the response.
     @discardableResult
-    func request(_ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> TestResponse {
+    package func request(_ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> TestResponse {
         try await execute(uri: uri, method: method, headers: headers, body: nil)
     }
 
     /// POST /v1/admin/refresh with the test token.
     @discardableResult
-    func refresh(token: String = "test-token") async throws -> TestResponse {
+    package func refresh(token: String = "test-token") async throws -> TestResponse {
         try await request("/v1/admin/refresh", method: .post, headers: [.authorization: "Bearer \(token)"])
     }
 }
 
 extension TestResponse {
     /// The body parsed as a JSON object.
-    var json: [String: Any] {
+    package var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])) as? [String: Any] ?? [:]
     }
 
-    var text: String { String(buffer: body) }
+    package var text: String { String(buffer: body) }
 
     /// A number field read back as the exact decimal text it was written with.
-    func decimalText(_ path: String...) -> String? {
+    package func decimalText(_ path: String...) -> String? {
         // JSONSerialization would turn numbers into Double; read the raw text instead.
         let text = self.text
         guard let key = path.last else { return nil }
