@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "rates-relay", targets: ["rates-relay"]),
         .library(name: "RatesCore", targets: ["RatesCore"]),
+        .library(name: "RatesClient", targets: ["RatesClient"]),
+        .executable(name: "rates", targets: ["rates"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -75,6 +77,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The SDK apps import: sync engine, local SQLite cache, offline reads, observation. No server code.
+        .target(
+            name: "RatesClient",
+            dependencies: ["RatesCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        // A command-line converter built only on RatesClient.
+        .executableTarget(
+            name: "rates",
+            dependencies: [
+                "RatesClient", "RatesCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "RatesCoreTests", dependencies: ["RatesCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "RatesUpstreamTests",
@@ -103,6 +120,19 @@ let package = Package(
                 "RatesTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RatesClientTests",
+            dependencies: [
+                "RatesClient",
+                // End-to-end tests run the real server over loopback; the SDK itself never imports it.
+                "RatesServer",
+                "RatesTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+extension RatesCache {
+    /// The cache schema. Migrations are never edited once shipped and never use app types.
+    ///
+    /// - `rate`: the visible data, the server's rate text per (day, currency).
+    /// - `stagedRate`: pages of a snapshot in progress, swapped into `rate` by its last page.
+    /// - `syncState`: one row — where the cache stands in the server's feed.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE rate (
+                    day TEXT NOT NULL CHECK (length(day) = 10),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (day, currency)
+                ) WITHOUT ROWID;
+                CREATE TABLE stagedRate (
+                    day TEXT NOT NULL CHECK (length(day) = 10),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (day, currency)
+                ) WITHOUT ROWID;
+                CREATE TABLE syncState (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    cursor TEXT,
+                    epoch TEXT,
+                    etag TEXT,
+                    snapshotInProgress BOOLEAN NOT NULL DEFAULT 0,
+                    base TEXT NOT NULL DEFAULT 'EUR',
+                    latestDate TEXT,
+                    nextUpdateAfter DATETIME,
+                    lastSuccessfulSync DATETIME,
+                    "window" TEXT,
+                    generation INTEGER NOT NULL DEFAULT 0
+                );
+                INSERT INTO syncState (id) VALUES (1);
+                """)
+        }
+        return migrator
+    }
+}
+
+/// The `syncState` row: the cursor and everything stored with it.
+struct SyncState: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "syncState"
+
+    var id: Int64 = 1
+    /// The cursor to send next; `nil` before the first page.
+    var cursor: String?
+    /// The server epoch the cursor belongs to.
+    var epoch: String?
+    /// The tail page's ETag (`nil` while pages are pending), sent as `If-None-Match`.
+    var etag: String?
+    /// Whether `stagedRate` holds the first pages of a snapshot not yet swapped in.
+    var snapshotInProgress = false
+    /// The provider base the visible rates are relative to.
+    var base = "EUR"
+    /// The server's newest day as of the last page.
+    var latestDate: String?
+    /// When the server expects its next publication.
+    var nextUpdateAfter: Date?
+    /// When a sync last completed.
+    var lastSuccessfulSync: Date?
+    /// The `from` the cursor was issued for (`nil`: all history).
+    var window: String?
+    /// Bumped by every transaction that changes `rate`; lets in-memory caches (of any process) notice.
+    var generation: Int64 = 0
+}

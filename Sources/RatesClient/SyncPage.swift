@@ -1,0 +1,130 @@
+import Foundation
+import RatesCore
+
+/// One page of `GET /v1/sync`, decoded and checked: days, codes and rate texts are valid.
+///
+/// Rates stay the server's decimal text (never parsed into binary floating point) until
+/// `CrossRates` computes with them.
+struct SyncPage: Sendable, Equatable {
+    var epoch: String
+    var cursor: String
+    var more: Bool
+    var reset: Bool
+    var base: CurrencyCode
+    var latestDate: Day?
+    var nextUpdateAfter: Date?
+    var upserts: [Day: [CurrencyCode: String]]
+    var deletes: [Day: [CurrencyCode]]
+
+    init(
+        epoch: String, cursor: String, more: Bool = false, reset: Bool = false, base: CurrencyCode = .euro, latestDate: Day? = nil,
+        nextUpdateAfter: Date? = nil, upserts: [Day: [CurrencyCode: String]] = [:], deletes: [Day: [CurrencyCode]] = [:]
+    ) {
+        self.epoch = epoch
+        self.cursor = cursor
+        self.more = more
+        self.reset = reset
+        self.base = base
+        self.latestDate = latestDate
+        self.nextUpdateAfter = nextUpdateAfter
+        self.upserts = upserts
+        self.deletes = deletes
+    }
+
+    /// How many values the page upserts.
+    var upsertCount: Int { upserts.values.reduce(0) { $0 + $1.count } }
+    /// How many tombstones the page carries.
+    var deleteCount: Int { deletes.values.reduce(0) { $0 + $1.count } }
+
+    // MARK: - Decoding
+
+    /// The JSON exactly as the server writes it.
+    private struct Wire: Decodable {
+        var epoch: String
+        var cursor: String
+        var more: Bool
+        var reset: Bool
+        var base: String
+        var latestDate: String?
+        var nextUpdateAfter: String?
+        var upserts: [String: [String: String]]?
+        var deletes: [String: [String]]?
+    }
+
+    /// Decodes and validates a page body.
+    init(json data: Data) throws(RatesClientError) {
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: data)
+        } catch {
+            throw .invalidResponse("sync page: \(Self.describe(error))")
+        }
+        guard let base = CurrencyCode(wire.base) else { throw .invalidResponse("sync page: base '\(wire.base)' is not a currency code") }
+        guard !wire.cursor.isEmpty else { throw .invalidResponse("sync page: empty cursor") }
+        var latest: Day?
+        if let text = wire.latestDate {
+            guard let day = Day(text) else { throw .invalidResponse("sync page: latestDate '\(text)' is not a day") }
+            latest = day
+        }
+        var next: Date?
+        if let text = wire.nextUpdateAfter {
+            guard let date = Self.instant(text) else { throw .invalidResponse("sync page: nextUpdateAfter '\(text)' is not an ISO 8601 instant") }
+            next = date
+        }
+        var upserts: [Day: [CurrencyCode: String]] = [:]
+        for (dayText, values) in wire.upserts ?? [:] {
+            guard let day = Day(dayText) else { throw .invalidResponse("sync page: '\(dayText)' is not a day") }
+            var rates: [CurrencyCode: String] = [:]
+            rates.reserveCapacity(values.count)
+            for (codeText, value) in values {
+                guard let code = CurrencyCode(codeText) else { throw .invalidResponse("sync page: '\(codeText)' is not a currency code") }
+                guard Self.isDecimalText(value) else { throw .invalidResponse("sync page: \(codeText) on \(dayText) is '\(value)', not a positive decimal") }
+                rates[code] = value
+            }
+            upserts[day] = rates
+        }
+        var deletes: [Day: [CurrencyCode]] = [:]
+        for (dayText, codes) in wire.deletes ?? [:] {
+            guard let day = Day(dayText) else { throw .invalidResponse("sync page: '\(dayText)' is not a day") }
+            deletes[day] = try codes.map { text throws(RatesClientError) in
+                guard let code = CurrencyCode(text) else { throw .invalidResponse("sync page: '\(text)' is not a currency code") }
+                return code
+            }
+        }
+        self.init(
+            epoch: wire.epoch, cursor: wire.cursor, more: wire.more, reset: wire.reset, base: base, latestDate: latest, nextUpdateAfter: next,
+            upserts: upserts, deletes: deletes)
+    }
+
+    /// `2026-11-02T15:00:00Z`, with or without fractional seconds.
+    static func instant(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// Plain positive decimal text: digits with at most one dot, and not all zeros.
+    static func isDecimalText(_ text: String) -> Bool {
+        var digits = 0
+        var nonZero = false
+        var dots = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0"): digits += 1
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): digits += 1; nonZero = true
+            case UInt8(ascii: "."): dots += 1
+            default: return false
+            }
+        }
+        return digits > 0 && dots <= 1 && nonZero && text.utf8.count <= 40
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted: return "not JSON"
+        default: return String(describing: error)
+        }
+    }
+}

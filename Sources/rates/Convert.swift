@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import RatesClient
+import RatesCore
+
+/// `rates convert 100 USD EUR [--date D]`
+struct Convert: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert an amount between two currencies.",
+        discussion: "Uses the newest cached rates, or those of --date (the nearest earlier publication on weekends and holidays).")
+
+    @Argument(help: "The amount, e.g. 100 or 12.50.")
+    var amount: String
+
+    @Argument(help: "The currency to convert from, e.g. USD.")
+    var from: CurrencyCode
+
+    @Argument(help: "The currency to convert to, e.g. EUR.")
+    var to: CurrencyCode
+
+    @Option(help: ArgumentHelp("Use the rates of this day.", valueName: "YYYY-MM-DD"))
+    var date: Day?
+
+    @OptionGroup var options: CommonOptions
+
+    func run() async throws {
+        try await commandLine { try body() }
+    }
+
+    func body() throws {
+        guard let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")), value.isFinite,
+              amount.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" })
+        else { throw ValidationError("'\(amount)' is not an amount; write it like 100 or 12.50.") }
+        let client = try options.client()
+        let conversion = try client.convert(value, from: from, to: to, on: date)
+        print("\(amount) \(from) = \(conversion.result.plainText) \(to)")
+        print("1 \(from) = \(conversion.rate) \(to)")
+        var note = ""
+        if let requested = conversion.requestedDate { note = " (no publication on \(requested))" }
+        print(Freshness.line(for: try client.status(), date: conversion.date) + note)
+    }
+}

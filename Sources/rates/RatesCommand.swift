@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `rates`: a currency converter that answers from a local cache of a Rates Relay server.
+@main
+struct RatesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rates",
+        abstract: "Convert currencies with exchange rates cached from a Rates Relay server.",
+        discussion: """
+            Every command but `sync` answers from the local cache, without the network, and says \
+            how old its rates are. Run `rates sync` once (and whenever you want newer rates); \
+            afterwards everything works offline.
+
+            Environment: RATES_SERVER (server URL), RATES_CACHE (cache file), RATES_API_KEY (API key, if the server wants one).
+            Exit status: 0 on success, 1 on errors, 75 when `sync` could not reach the server.
+            """,
+        subcommands: [Convert.self, Latest.self, History.self, Currencies.self, Sync.self, Status.self]
+    )
+}
