@@ -195,9 +195,9 @@ struct EndToEndTests {
 
             upstream.publish(through: Self.lastDay)
             try await server.refresh()
-            try await waitUntil { (try? client.latest()?.date) == Self.lastDay }
-            #expect(try client.latest()?.date == Self.lastDay)
+            try await waitUntil { reports.withLock { $0.count } == 2 }
             #expect(reports.withLock { $0.map(\.outcome) } == [.updated, .updated])
+            #expect(try client.latest()?.date == Self.lastDay)
         }
     }
 
