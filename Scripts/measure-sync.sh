@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Measures delta sync on release builds, over loopback, against real ECB data:
+#   - the /v1/sync body for a client one publication behind (identity and gzip-accepting),
+#   - the 304 for an up-to-date client,
+#   - the SDK: first sync of a 90-day window, applying one publication, local conversions.
+#
+# Setup: the server's database holds the bundled ECB history minus its last day; a local
+# HTTP server plays the ECB and publishes that day when POST /v1/admin/refresh asks.
+#
+# Usage: Scripts/measure-sync.sh [runs]   (default 10; builds both release products first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-10}
+
+swift build -c release --scratch-path .build-release --product rates-relay >/dev/null
+swift build -c release --package-path Benchmarks --scratch-path .build-benchmarks >/dev/null
+server_binary=.build-release/release/rates-relay
+benchmark=.build-benchmarks/release/client-sync-benchmark
+
+work=$(mktemp -d)
+trap 'kill ${server:-} ${upstream:-} 2>/dev/null || true; rm -rf "$work"' EXIT
+port=$((20000 + RANDOM % 20000))
+upstream_port=$((port + 1))
+token=measure-$RANDOM
+base="http://127.0.0.1:$port"
+
+# The ECB's files: history without its newest day (imported), and the daily and 90-day
+# files that publish it.
+mkdir -p "$work/ecb"
+latest=$(python3 - "$work" <<'PY'
+import io, sys, zipfile
+work = sys.argv[1]
+csv = zipfile.ZipFile("Sources/RatesServer/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode()
+header, *rows = [line for line in csv.splitlines() if line]
+open(f"{work}/behind.csv", "w").write("\n".join([header] + rows[1:]) + "\n")
+codes = header.split(",")[1:]
+def cube(row):
+    fields = row.split(",")
+    rates = "".join(f"\t\t\t<Cube currency='{c}' rate='{v}'/>\n" for c, v in zip(codes, fields[1:]) if c and v not in ("", "N/A"))
+    return f"\t\t<Cube time='{fields[0]}'>\n{rates}\t\t</Cube>\n"
+def document(rows):
+    return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gesmes:Envelope xmlns:gesmes=\"http://www.gesmes.org/xml/2002-08-01\" "
+            "xmlns=\"http://www.ecb.int/vocabulary/2002-08-01/eurofxref\">\n\t<gesmes:subject>Reference rates</gesmes:subject>\n"
+            "\t<gesmes:Sender>\n\t\t<gesmes:name>European Central Bank</gesmes:name>\n\t</gesmes:Sender>\n\t<Cube>\n"
+            + "".join(cube(r) for r in rows) + "\t</Cube>\n</gesmes:Envelope>\n")
+open(f"{work}/ecb/eurofxref-daily.xml", "w").write(document(rows[:1]))
+open(f"{work}/ecb/eurofxref-hist-90d.xml", "w").write(document(rows[:64]))
+print(rows[0].split(",")[0])
+PY
+)
+window=$(date -u -d "$latest -90 days" +%F)
+"$server_binary" import "$work/behind.csv" --db "$work/server.sqlite" >/dev/null
+(cd "$work/ecb" && exec python3 -m http.server "$upstream_port" --bind 127.0.0.1 >/dev/null 2>&1) &
+upstream=$!
+"$server_binary" serve --db "$work/server.sqlite" --port "$port" --upstream-url "http://127.0.0.1:$upstream_port/" \
+    --admin-token "$token" --no-schedule >"$work/server.log" 2>&1 &
+server=$!
+until curl -fs -o /dev/null "$base/readyz"; do sleep 0.05; done
+
+echo "== machine: $(nproc) cores, $(uname -m); window $window .. $latest"
+echo "== SDK, one publication behind the ECB"
+"$benchmark" first --server "$base" --dir "$work/caches" --window "$window" --runs "$runs"
+
+# The cursor of a client holding everything but the newest day.
+cursor=$(python3 - "$base" "$window" <<'PY'
+import json, sys, urllib.request
+base, window = sys.argv[1:]
+query = f"from={window}"
+while True:
+    page = json.load(urllib.request.urlopen(f"{base}/v1/sync?{query}"))
+    if not page["more"]:
+        print(page["cursor"]); break
+    query = f"cursor={page['cursor']}"
+PY
+)
+
+curl -fs -o /dev/null -X POST -H "Authorization: Bearer $token" "$base/v1/admin/refresh"
+echo "== server: /v1/sync for a client one publication behind (latest now $(curl -fs "$base/v1/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["latestDate"])'))"
+curl -fs -o "$work/delta.json" -D "$work/delta.headers" -w "identity: %{http_code}, %{size_download} bytes\n" "$base/v1/sync?cursor=$cursor"
+curl -fs -o /dev/null -D "$work/gzip.headers" -H "Accept-Encoding: gzip" -w "Accept-Encoding gzip: %{http_code}, %{size_download} bytes on the wire" "$base/v1/sync?cursor=$cursor"
+grep -qi '^content-encoding: gzip' "$work/gzip.headers" && echo " (gzip)" || echo " (sent uncompressed)"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print("  days:", list(p["upserts"]), "values:", sum(map(len, p["upserts"].values())), "deletes:", len(p["deletes"]))' "$work/delta.json"
+next=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cursor"])' "$work/delta.json")
+etag=$(curl -fs -D - -o /dev/null "$base/v1/sync?cursor=$next" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
+curl -s -o /dev/null -H "If-None-Match: $etag" -w "up-to-date client (If-None-Match): %{http_code}, %{size_download} bytes\n" "$base/v1/sync?cursor=$next"
+
+echo "== SDK, after the publication"
+"$benchmark" apply --server "$base" --dir "$work/caches" --window "$window" --runs "$runs"
