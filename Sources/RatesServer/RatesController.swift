@@ -214,17 +214,41 @@ struct RatesController<Context: RequestContext>: Sendable {
         let entry = try cache.entry(for: request.uri.description, version: snapshot.version) { () throws(Problem) in
             ResponseCache.Entry(body: try build(snapshot))
         }
-        return Self.conditionalResponse(request, body: entry.body, etag: snapshot.etag, cacheControl: cacheControl(snapshot: snapshot))
+        return Self.conditionalResponse(
+            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, cacheControl: cacheControl(snapshot: snapshot))
     }
 
     /// 304 when `If-None-Match` matches `etag`, else 200 with the JSON body; both with the validators.
-    static func conditionalResponse(_ request: Request, body: ByteBuffer, etag: String, cacheControl: String) -> Response {
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl]
-        if let condition = request.headers[.ifNoneMatch], matches(condition, etag: etag) {
+    ///
+    /// With a `gzipped` body and a client that accepts gzip, the compressed bytes go out with
+    /// `Content-Encoding: gzip` and their own entity tag (the `etag` with `-gzip` inside the
+    /// quotes); either tag makes a 304. Answers that have a compressed form say `Vary: Accept-Encoding`.
+    static func conditionalResponse(_ request: Request, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, cacheControl: String) -> Response {
+        let compressed = gzipped.flatMap { acceptsGzip(request.headers[values: .acceptEncoding]) ? $0 : nil }
+        let tag = compressed == nil ? etag : gzipTag(etag)
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: cacheControl]
+        if gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        if let condition = request.headers[.ifNoneMatch], matches(condition, etag: etag) || matches(condition, etag: gzipTag(etag)) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        if compressed != nil { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: compressed ?? body))
+    }
+
+    /// The entity tag of the gzip-compressed form of the answer tagged `etag`.
+    static func gzipTag(_ etag: String) -> String {
+        etag.hasSuffix("\"") ? etag.dropLast() + "-gzip\"" : etag + "-gzip"
+    }
+
+    /// Whether `Accept-Encoding` (RFC 9110 §12.5.3) lists `gzip` or `*` with a non-zero weight.
+    static func acceptsGzip(_ values: [String]) -> Bool {
+        values.lazy.flatMap { $0.split(separator: ",") }.contains { element in
+            let parameters = element.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parameters.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            let weight = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
+        }
     }
 
     /// Public caching until a minute after the next expected publication; a minute while one is overdue.

@@ -1,16 +1,39 @@
+import CompressNIO
 import NIOCore
 import Synchronization
 
 /// Response bodies prepared once per normalized request and dataset version.
 ///
 /// The data changes about once a day, so a body is computed on first request and then
-/// served as stored bytes until the dataset version changes, which empties the cache.
+/// served as stored bytes until the dataset version changes, which empties the cache. Each
+/// body is gzip-compressed once, when it is stored, for the clients that accept it.
 final class ResponseCache: Sendable {
     /// A prepared answer.
     struct Entry: Sendable {
         var body: ByteBuffer
         /// Whether the answer can never change within the epoch (a complete page of the change log).
         var immutable = false
+        /// `body` gzip-compressed; `nil` when compressing would not pay (small bodies).
+        var gzipped: ByteBuffer?
+
+        init(body: ByteBuffer, immutable: Bool = false) {
+            self.body = body
+            self.immutable = immutable
+        }
+
+        /// Bodies smaller than this go out as they are: the gzip header and a round trip of
+        /// CPU cost more than the bytes saved.
+        static let compressionThreshold = 512
+
+        /// This entry with ``gzipped`` filled in when it saves bytes.
+        func compressed() -> Entry {
+            guard body.readableBytes >= Self.compressionThreshold else { return self }
+            var source = body
+            guard let gzipped = try? source.compress(with: .gzip()), gzipped.readableBytes < body.readableBytes else { return self }
+            var entry = self
+            entry.gzipped = gzipped
+            return entry
+        }
     }
 
     private struct Storage {
@@ -34,7 +57,7 @@ final class ResponseCache: Sendable {
             storage.version == version ? storage.bodies[key] : nil
         }
         if let cached { return cached }
-        let entry = try build()
+        let entry = try build().compressed()
         storage.withLock { storage in
             if storage.version != version || storage.bodies.count >= capacity {
                 storage = Storage(version: version, bodies: [:])

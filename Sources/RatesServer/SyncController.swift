@@ -47,7 +47,8 @@ struct SyncController<Context: RequestContext>: Sendable {
             try page(after: cursor, from: from, snapshot: snapshot)
         }
         let cacheControl = entry.immutable ? "public, max-age=31536000, immutable" : "public, max-age=60, stale-while-revalidate=300, stale-if-error=86400"
-        return RatesController<Context>.conditionalResponse(request, body: entry.body, etag: snapshot.etag, cacheControl: cacheControl)
+        return RatesController<Context>.conditionalResponse(
+            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, cacheControl: cacheControl)
     }
 
     /// The next page for a client at `cursor` (or a new client with window `from`).

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -150,6 +151,37 @@ struct RatesEndpointTests {
             #expect(other.status == .notModified)
             let stale = try await client.request("/v1/latest?base=USD", headers: [.ifNoneMatch: "\"old\""])
             #expect(stale.status == .ok && stale.body.readableBytes > 0)
+        }
+    }
+
+    @Test("clients that accept gzip get the same JSON compressed, under its own ETag; q=0 refuses it")
+    func gzip() async throws {
+        try await withSeededServer { client in
+            let month = "/v1/timeseries?start=2026-10-01&end=2026-10-30"
+            let plain = try await client.request(month)
+            let etag = try #require(plain.headers[.eTag])
+            #expect(plain.headers[.contentEncoding] == nil)
+            #expect(plain.headers[.vary] == "Accept-Encoding")
+
+            let compressed = try await client.request(month, headers: [.acceptEncoding: "br;q=1.0, gzip;q=0.8"])
+            #expect(compressed.headers[.contentEncoding] == "gzip")
+            #expect(compressed.headers[.vary] == "Accept-Encoding")
+            let gzipTag = try #require(compressed.headers[.eTag])
+            #expect(gzipTag != etag)
+            #expect(compressed.body.readableBytes < plain.body.readableBytes / 2)
+            var body = compressed.body
+            #expect(try body.decompress(with: .gzip()) == plain.body)
+
+            // Either tag proves the client holds the current answer.
+            for tag in [etag, gzipTag] {
+                let again = try await client.request(month, headers: [.acceptEncoding: "gzip", .ifNoneMatch: tag])
+                #expect(again.status == .notModified && again.body.readableBytes == 0)
+            }
+            let refused = try await client.request(month, headers: [.acceptEncoding: "gzip;q=0, identity"])
+            #expect(refused.headers[.contentEncoding] == nil && refused.body == plain.body)
+            // Small answers are not worth compressing.
+            let small = try await client.request("/v1/latest?symbols=USD", headers: [.acceptEncoding: "gzip"])
+            #expect(small.headers[.contentEncoding] == nil && small.headers[.vary] == nil)
         }
     }
 
