@@ -215,30 +215,29 @@ struct RatesController<Context: RequestContext>: Sendable {
             ResponseCache.Entry(body: try build(snapshot))
         }
         return Self.conditionalResponse(
-            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, cacheControl: cacheControl(snapshot: snapshot))
+            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
+            cacheControl: cacheControl(snapshot: snapshot))
     }
 
-    /// 304 when `If-None-Match` matches `etag`, else 200 with the JSON body; both with the validators.
+    /// 304 when `If-None-Match` matches `etag` (or `gzipEtag`), else 200 with the JSON body; both with the validators.
     ///
     /// With a `gzipped` body and a client that accepts gzip, the compressed bytes go out with
-    /// `Content-Encoding: gzip` and their own entity tag (the `etag` with `-gzip` inside the
-    /// quotes); either tag makes a 304. Answers that have a compressed form say `Vary: Accept-Encoding`.
-    static func conditionalResponse(_ request: Request, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, cacheControl: String) -> Response {
-        let compressed = gzipped.flatMap { acceptsGzip(request.headers[values: .acceptEncoding]) ? $0 : nil }
-        let tag = compressed == nil ? etag : gzipTag(etag)
-        var headers: HTTPFields = [.eTag: tag, .cacheControl: cacheControl]
+    /// `Content-Encoding: gzip` under `gzipEtag`. Either tag makes a 304, whichever form this
+    /// answer has: a client that got the compressed form of another answer of the same
+    /// dataset version holds current data too. Answers with a compressed form say `Vary: Accept-Encoding`.
+    static func conditionalResponse(
+        _ request: Request, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, gzipEtag: String? = nil, cacheControl: String
+    ) -> Response {
+        let sendsGzip = gzipped != nil && acceptsGzip(request.headers[values: .acceptEncoding])
+        var headers: HTTPFields = [.eTag: sendsGzip ? gzipEtag ?? etag : etag, .cacheControl: cacheControl]
         if gzipped != nil { headers[.vary] = "Accept-Encoding" }
-        if let condition = request.headers[.ifNoneMatch], matches(condition, etag: etag) || matches(condition, etag: gzipTag(etag)) {
+        if let condition = request.headers[.ifNoneMatch], matches(condition, etag: etag) || gzipEtag.map({ matches(condition, etag: $0) }) == true {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
-        if compressed != nil { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: compressed ?? body))
-    }
-
-    /// The entity tag of the gzip-compressed form of the answer tagged `etag`.
-    static func gzipTag(_ etag: String) -> String {
-        etag.hasSuffix("\"") ? etag.dropLast() + "-gzip\"" : etag + "-gzip"
+        guard sendsGzip, let gzipped else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: body)) }
+        headers[.contentEncoding] = "gzip"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzipped))
     }
 
     /// Whether `Accept-Encoding` (RFC 9110 §12.5.3) lists `gzip` or `*` with a non-zero weight.
@@ -269,7 +268,8 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     /// `If-None-Match` semantics (RFC 9110 §13.1.2): weak comparison against any listed tag, or `*`.
     static func matches(_ condition: String, etag: String) -> Bool {
-        condition.split(separator: ",").contains { candidate in
+        if condition == etag { return true }   // the common case, without splitting
+        return condition.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/" + etag
         }

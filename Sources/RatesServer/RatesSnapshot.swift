@@ -13,6 +13,8 @@ public final class RatesSnapshot: Sendable {
     public let currencies: Set<CurrencyCode>
     /// The strong entity tag of every data response built from this snapshot.
     public let etag: String
+    /// The entity tag of the gzip-compressed form of an answer (`"<epoch>-<version>-gzip"`).
+    public let gzipEtag: String
     public let base: CurrencyCode
 
     public init(epoch: String, version: Int64, days: [DailyRates], base: CurrencyCode = .euro) {
@@ -24,6 +26,7 @@ public final class RatesSnapshot: Sendable {
         for day in days { currencies.formUnion(day.rates.keys) }
         self.currencies = currencies
         self.etag = "\"\(epoch)-\(version)\""
+        self.gzipEtag = "\"\(epoch)-\(version)-gzip\""
     }
 
     public var isEmpty: Bool { days.isEmpty }

@@ -32,23 +32,23 @@ struct SyncController<Context: RequestContext>: Sendable {
     }
 
     func sync(_ request: Request) throws(Problem) -> Response {
-        let query = QueryParameters(request: request)
-        let cursorText = try query.single("cursor")
-        let cursor = try cursorText.map { text throws(Problem) -> SyncCursor in
-            guard let cursor = SyncCursor(encoded: text) else {
-                throw Problem.invalid("cursor", "'cursor' is not a cursor this server issued; sync without one to start over.")
-            }
-            return cursor
-        }
-        let from = try query.day("from")
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw RatesController<Context>.noData }
+        // The parameters are read only when the answer is not prepared yet: the same request
+        // always gets the same answer within a dataset version, and failures are never stored.
         let entry = try cache.entry(for: request.uri.description, version: snapshot.version) { () throws(Problem) in
-            try page(after: cursor, from: from, snapshot: snapshot)
+            let query = QueryParameters(request: request)
+            let cursor = try query.single("cursor").map { text throws(Problem) -> SyncCursor in
+                guard let cursor = SyncCursor(encoded: text) else {
+                    throw Problem.invalid("cursor", "'cursor' is not a cursor this server issued; sync without one to start over.")
+                }
+                return cursor
+            }
+            return try page(after: cursor, from: try query.day("from"), snapshot: snapshot)
         }
         let cacheControl = entry.immutable ? "public, max-age=31536000, immutable" : "public, max-age=60, stale-while-revalidate=300, stale-if-error=86400"
         return RatesController<Context>.conditionalResponse(
-            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, cacheControl: cacheControl)
+            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag, cacheControl: cacheControl)
     }
 
     /// The next page for a client at `cursor` (or a new client with window `from`).

@@ -179,9 +179,12 @@ struct RatesEndpointTests {
             }
             let refused = try await client.request(month, headers: [.acceptEncoding: "gzip;q=0, identity"])
             #expect(refused.headers[.contentEncoding] == nil && refused.body == plain.body)
-            // Small answers are not worth compressing.
+            // Small answers are not worth compressing; the tag of a compressed answer still proves
+            // the client holds this dataset version (sync clients send the last page's tag with the next cursor).
             let small = try await client.request("/v1/latest?symbols=USD", headers: [.acceptEncoding: "gzip"])
             #expect(small.headers[.contentEncoding] == nil && small.headers[.vary] == nil)
+            let smallAgain = try await client.request("/v1/latest?symbols=USD", headers: [.acceptEncoding: "gzip", .ifNoneMatch: gzipTag])
+            #expect(smallAgain.status == .notModified)
         }
     }
 

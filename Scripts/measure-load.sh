@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Compares the release server with nginx serving the same response bytes as static files, in
+# the same run on the same machine: wrk, 64 connections, for /v1/latest, an up-to-date client's
+# /v1/sync (its tail page) and the same request with If-None-Match (304). Reports requests per
+# second, p99 latency, their ratios to nginx, and the server's RSS after the load.
+#
+# Needs nginx and wrk (apt-get install nginx wrk).
+# Usage: Scripts/measure-load.sh [seconds per run, default 10]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${1:-10}
+command -v nginx >/dev/null && command -v wrk >/dev/null || { echo "needs nginx and wrk: apt-get install nginx wrk" >&2; exit 1; }
+
+swift build -c release --scratch-path .build-release --product rates-relay >/dev/null
+binary=.build-release/release/rates-relay
+
+work=$(mktemp -d)
+chmod 755 "$work"   # nginx's workers run as an unprivileged user and must read the files
+trap 'kill ${server:-} 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
+port=$((20000 + RANDOM % 20000))
+nginx_port=$((port + 1))
+
+"$binary" import Sources/RatesServer/Resources/eurofxref-hist.zip --db "$work/rates.sqlite" >/dev/null
+"$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url http://127.0.0.1:9/ --no-schedule >"$work/server.log" 2>&1 &
+server=$!
+wait_for() { for _ in $(seq 200); do curl -fs -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
+wait_for "http://127.0.0.1:$port/readyz"
+
+# The exact bytes our server answers, as nginx's static files.
+mkdir -p "$work/www"
+curl -fs "http://127.0.0.1:$port/v1/latest" -o "$work/www/latest.json"
+cursor=$(curl -fs "http://127.0.0.1:$port/v1/sync?from=2026-10-30" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cursor"])')
+sync_path="/v1/sync?cursor=$cursor"
+curl -fs "http://127.0.0.1:$port$sync_path" -o "$work/www/sync.json"
+our_etag=$(curl -fsI "http://127.0.0.1:$port$sync_path" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
+
+cat >"$work/nginx.conf" <<NGINX
+worker_processes auto;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp; uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+    server {
+        listen 127.0.0.1:$nginx_port;
+        default_type application/json;
+        location = /v1/latest { alias $work/www/latest.json; }
+        location = /v1/sync { alias $work/www/sync.json; }
+    }
+}
+NGINX
+mkdir -p "$work/tmp"
+nginx -c "$work/nginx.conf" -e "$work/nginx-error.log" 2>/dev/null || nginx -c "$work/nginx.conf"
+wait_for "http://127.0.0.1:$nginx_port/v1/latest"
+nginx_etag=$(curl -fsI "http://127.0.0.1:$nginx_port$sync_path" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
+
+# wrk's summary → "requests/s p99-ms non-2xx/3xx"
+run() {
+    local url=$1; shift
+    wrk -t2 -c64 -d"${duration}s" --latency "$@" "$url" | python3 -c '
+import re, sys
+text = sys.stdin.read()
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", text)
+scale = {"us": 0.001, "ms": 1, "s": 1000}[p99.group(2)]
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+print(f"{rps:.0f} {float(p99.group(1)) * scale:.2f} {errors.group(1) if errors else 0}")'
+}
+
+echo "machine: $(nproc) cores, $(uname -m); wrk -t2 -c64 -d${duration}s; nginx $(nginx -v 2>&1 | sed 's/.*\///')"
+printf "%-34s %12s %12s %9s %9s %10s %10s\n" request "ours req/s" "nginx req/s" ratio "ours p99" "nginx p99" "p99 ratio"
+compare() {
+    local label=$1 path=$2 ours_header=$3 nginx_header=$4
+    read -r ours_rps ours_p99 ours_errors < <(run "http://127.0.0.1:$port$path" ${ours_header:+-H "$ours_header"})
+    read -r nginx_rps nginx_p99 _ < <(run "http://127.0.0.1:$nginx_port$path" ${nginx_header:+-H "$nginx_header"})
+    python3 -c 'import sys; l,a,b,c,d,e=sys.argv[1:]; a,b,c,d=map(float,(a,b,c,d)); print(f"{l:<34} {a:12.0f} {b:12.0f} {a/b:8.2f}x {c:7.2f}ms {d:8.2f}ms {c/d:9.2f}x" + (f"  ({e} errors)" if e != "0" else ""))' \
+        "$label" "$ours_rps" "$nginx_rps" "$ours_p99" "$nginx_p99" "$ours_errors"
+}
+compare "GET /v1/latest" /v1/latest "" ""
+compare "GET /v1/sync (up-to-date cursor)" "$sync_path" "" ""
+compare "GET /v1/sync + If-None-Match (304)" "$sync_path" "If-None-Match: $our_etag" "If-None-Match: $nginx_etag"
+echo "server RSS after the load: $(awk '/VmRSS/ {printf "%.1f MB", $2/1024}' /proc/$server/status) (peak $(awk '/VmHWM/ {printf "%.1f MB", $2/1024}' /proc/$server/status))"
