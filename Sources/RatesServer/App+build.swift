@@ -23,19 +23,25 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let calendar = PublicationCalendar()
     let httpClient = ECBClient.makeHTTPClient()
     let client = ECBClient(baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout)
-    let coordinator = FetchCoordinator(store: store, client: client, state: state, calendar: calendar, now: configuration.now, logger: logger)
+    let metrics = ServerMetrics()
+    let coordinator = FetchCoordinator(
+        store: store, client: client, state: state, calendar: calendar, now: configuration.now, logger: logger, metrics: metrics)
 
     let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: ProblemMiddleware())
-    let cache = ResponseCache()
+    let cache = ResponseCache(metrics: metrics)
     router.addRoutes(
         RatesController(state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes)
             .endpoints)
     router.addRoutes(
-        SyncController(store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration).endpoints)
+        SyncController(
+            store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics
+        ).endpoints)
+    router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinator: coordinator).endpoints)
     let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
-                    "/healthz", "/readyz", "/openapi.yaml"]
+                    "/healthz", "/readyz", "/metrics", "/openapi.yaml"]
     router.addRoutes(
         MethodNotAllowedRoutes(allowed: Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) }).merging(["/v1/admin/refresh": [.post]]) { $1 })
             .endpoints)

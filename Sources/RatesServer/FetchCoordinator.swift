@@ -23,15 +23,21 @@ public actor FetchCoordinator {
     private let calendar: PublicationCalendar
     private let now: @Sendable () -> Date
     private let logger: Logger
+    private let metrics: ServerMetrics?
     private var running: Task<Report, Never>?
 
-    public init(store: RatesStore, client: ECBClient, state: ServerState, calendar: PublicationCalendar, now: @escaping @Sendable () -> Date, logger: Logger) {
+    /// A coordinator; `metrics`, when given, counts every fetch by outcome.
+    public init(
+        store: RatesStore, client: ECBClient, state: ServerState, calendar: PublicationCalendar, now: @escaping @Sendable () -> Date, logger: Logger,
+        metrics: ServerMetrics? = nil
+    ) {
         self.store = store
         self.client = client
         self.state = state
         self.calendar = calendar
         self.now = now
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Fetches now, or joins the fetch already running, and returns its report.
@@ -93,6 +99,7 @@ public actor FetchCoordinator {
             if let recorded = try? store.record(run) { run = recorded }
         }
         let finished = run
+        metrics?.recordFetch(finished.outcome)
         state.updateFetchStatus { status in
             status.lastRun = finished
             if finished.outcome.isSuccess { status.lastSuccessfulFetchAt = finished.finishedAt }

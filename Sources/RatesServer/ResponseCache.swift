@@ -45,8 +45,12 @@ final class ResponseCache: Sendable {
     /// Most bodies kept; past it the cache starts over (a cheap bound against unbounded key sets).
     let capacity: Int
 
-    init(capacity: Int = 4096) {
+    /// Counts hits and misses when given.
+    let metrics: ServerMetrics?
+
+    init(capacity: Int = 4096, metrics: ServerMetrics? = nil) {
         self.capacity = capacity
+        self.metrics = metrics
     }
 
     /// The answer stored for `key` at `version`, building and storing it when missing.
@@ -56,6 +60,7 @@ final class ResponseCache: Sendable {
         let cached = storage.withLock { storage -> Entry? in
             storage.version == version ? storage.bodies[key] : nil
         }
+        metrics?.recordCacheLookup(hit: cached != nil)
         if let cached { return cached }
         let entry = try build().compressed()
         storage.withLock { storage in

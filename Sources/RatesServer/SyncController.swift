@@ -19,6 +19,7 @@ struct SyncController<Context: RequestContext>: Sendable {
     let events: PublicationEvents
     let calendar: PublicationCalendar
     let configuration: ServerConfiguration
+    let metrics: ServerMetrics?
     /// Most values (snapshot) or change rows (delta) per page.
     var pageSize = 5_000
     /// Time between keep-alive comments on the event stream.
@@ -47,8 +48,10 @@ struct SyncController<Context: RequestContext>: Sendable {
             return try page(after: cursor, from: try query.day("from"), snapshot: snapshot)
         }
         let cacheControl = entry.immutable ? "public, max-age=31536000, immutable" : "public, max-age=60, stale-while-revalidate=300, stale-if-error=86400"
-        return RatesController<Context>.conditionalResponse(
+        let response = RatesController<Context>.conditionalResponse(
             request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag, cacheControl: cacheControl)
+        metrics?.recordSync(notModified: response.status == .notModified)
+        return response
     }
 
     /// The next page for a client at `cursor` (or a new client with window `from`).

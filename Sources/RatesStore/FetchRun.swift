@@ -19,7 +19,7 @@ public struct FetchRun: Codable, Hashable, Sendable, FetchableRecord, MutablePer
     }
 
     /// What the attempt achieved.
-    public enum Outcome: String, Codable, Sendable {
+    public enum Outcome: String, Codable, Sendable, CaseIterable {
         /// New or changed rates were stored.
         case updated
         /// The payload was valid and identical to what was stored.

@@ -1,0 +1,20 @@
+import Hummingbird
+import RatesCore
+
+/// `GET /metrics`: the Prometheus text exposition of ``ServerMetrics``.
+struct MetricsController<Context: RequestContext>: Sendable {
+    let metrics: ServerMetrics
+    let state: ServerState
+    let calendar: PublicationCalendar
+    let configuration: ServerConfiguration
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: metrics.exposition(state: state, calendar: calendar, now: configuration.now())))
+        }
+        return routes
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import NIOCore
+import Prometheus
+import RatesCore
+import RatesStore
+import Synchronization
+
+/// The server's Prometheus metrics, served as text at `GET /metrics`.
+///
+/// Each server owns its registry (no process-wide bootstrap), so several servers in one
+/// process — tests — keep separate counts.
+///
+/// | metric | type | labels |
+/// |---|---|---|
+/// | `rates_relay_http_requests_total` | counter | `route` (the route pattern; `NotFound` for paths no route matches), `method`, `status` |
+/// | `rates_relay_http_request_duration_seconds` | histogram | `route` |
+/// | `rates_relay_upstream_fetches_total` | counter | `outcome`: `updated`, `unchanged`, `not_modified`, `failed`, `rejected` |
+/// | `rates_relay_last_successful_fetch_timestamp_seconds` | gauge | (0 before any) |
+/// | `rates_relay_latest_publication_timestamp_seconds` | gauge | the newest day's publication time |
+/// | `rates_relay_data_age_seconds` | gauge | time since that publication |
+/// | `rates_relay_sync_responses_total` | counter | `result`: `page`, `not_modified` |
+/// | `rates_relay_response_cache_lookups_total` | counter | `result`: `hit`, `miss` |
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let cacheHits: Counter
+    private let cacheMisses: Counter
+    private let syncPages: Counter
+    private let syncNotModified: Counter
+    private let lastSuccessfulFetch: Gauge
+    private let latestPublication: Gauge
+    private let dataAge: Gauge
+    /// Handles by (route, method, status): a dictionary lookup instead of the registry's label matching on every request.
+    private let requestHandles = Mutex<[RequestKey: (count: Counter, duration: DurationHistogram)]>([:])
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    /// Request latency buckets, in seconds: prepared answers take well under a millisecond.
+    static let latencyBuckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5), .milliseconds(5),
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(5),
+    ]
+
+    /// A registry with every metric that has no labels to vary already present (at zero).
+    public init() {
+        cacheHits = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "hit")])
+        cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
+        syncPages = registry.makeCounter(descriptor: Self.syncResponses, labels: [("result", "page")])
+        syncNotModified = registry.makeCounter(descriptor: Self.syncResponses, labels: [("result", "not_modified")])
+        lastSuccessfulFetch = registry.makeGauge(descriptor: .init(
+            namespace: "rates_relay", metricName: "last_successful_fetch_timestamp", unitName: "seconds",
+            helpText: "Unix time of the last successful upstream fetch (0: none yet)."))
+        latestPublication = registry.makeGauge(descriptor: .init(
+            namespace: "rates_relay", metricName: "latest_publication_timestamp", unitName: "seconds",
+            helpText: "Unix time at which the newest stored day was published (16:00 CET)."))
+        dataAge = registry.makeGauge(descriptor: .init(
+            namespace: "rates_relay", metricName: "data_age", unitName: "seconds", helpText: "Time since the newest stored day was published."))
+        for outcome in FetchRun.Outcome.allCases { _ = fetches(outcome) }
+    }
+
+    // MARK: - Recording
+
+    /// Counts one answered request and its latency.
+    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        let key = RequestKey(route: route, method: method, status: status)
+        let handles = requestHandles.withLock { handles in
+            if let known = handles[key] { return known }
+            let made = (
+                registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]),
+                registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.latencyBuckets))
+            handles[key] = made
+            return made
+        }
+        handles.count.increment()
+        handles.duration.record(duration)
+    }
+
+    /// Counts one finished upstream fetch.
+    func recordFetch(_ outcome: FetchRun.Outcome) { fetches(outcome).increment() }
+
+    /// Counts one lookup of a prepared answer.
+    func recordCacheLookup(hit: Bool) { (hit ? cacheHits : cacheMisses).increment() }
+
+    /// Counts one answer to a sync client.
+    func recordSync(notModified: Bool) { (notModified ? syncNotModified : syncPages).increment() }
+
+    private func fetches(_ outcome: FetchRun.Outcome) -> Counter {
+        registry.makeCounter(descriptor: Self.upstreamFetches, labels: [("outcome", Self.snakeCase(outcome.rawValue))])
+    }
+
+    // MARK: - Exposition
+
+    /// The Prometheus text exposition, with the gauges read from `state` as of `now`.
+    func exposition(state: ServerState, calendar: PublicationCalendar, now: Date) -> ByteBuffer {
+        lastSuccessfulFetch.set(state.fetchStatus.lastSuccessfulFetchAt?.timeIntervalSince1970 ?? 0)
+        if let latest = state.snapshot.latest?.day {
+            let published = calendar.publicationTime(of: latest)
+            latestPublication.set(published.timeIntervalSince1970)
+            dataAge.set(max(0, now.timeIntervalSince(published)))
+        }
+        return ByteBuffer(bytes: registry.emitToBuffer())
+    }
+
+    // MARK: - Names
+
+    private static var requests: MetricNameDescriptor {
+        .init(
+            namespace: "rates_relay", subsystem: "http", metricName: "requests", unitName: "total", helpText: "HTTP requests answered, by route, method and status.")
+    }
+    private static var requestDuration: MetricNameDescriptor {
+        .init(
+            namespace: "rates_relay", subsystem: "http", metricName: "request_duration", unitName: "seconds", helpText: "Time to answer a request, by route.")
+    }
+    private static var upstreamFetches: MetricNameDescriptor {
+        .init(
+            namespace: "rates_relay", metricName: "upstream_fetches", unitName: "total", helpText: "Upstream fetches, by outcome.")
+    }
+    private static var syncResponses: MetricNameDescriptor {
+        .init(
+            namespace: "rates_relay", metricName: "sync_responses", unitName: "total", helpText: "Answers to /v1/sync: pages sent, and 304s to up-to-date clients.")
+    }
+    private static var cacheLookups: MetricNameDescriptor {
+        .init(
+            namespace: "rates_relay", metricName: "response_cache_lookups", unitName: "total", helpText: "Lookups of prepared answers: hits, and misses that built one.")
+    }
+
+    /// `notModified` → `not_modified`.
+    static func snakeCase(_ text: String) -> String {
+        text.reduce(into: "") { result, character in
+            if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
+        }
+    }
+}
