@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import RatesCore
@@ -27,9 +28,16 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let coordinator = FetchCoordinator(
         store: store, client: client, state: state, calendar: calendar, now: configuration.now, logger: logger, metrics: metrics)
 
-    let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
+    // Outermost first: count every answer, tag it with its request ID, let allowed browser
+    // origins read it (errors included), turn errors into problems, then check access.
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    router.add(middleware: RequestIDMiddleware())
+    if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSOriginsMiddleware(origins: configuration.corsOrigins)) }
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: AccessMiddleware(
+        maxURILength: configuration.maxURILength, apiKeys: configuration.apiKeys,
+        rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
     let cache = ResponseCache(metrics: metrics)
     router.addRoutes(
         RatesController(state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes)
@@ -46,8 +54,13 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         MethodNotAllowedRoutes(allowed: Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) }).merging(["/v1/admin/refresh": [.post]]) { $1 })
             .endpoints)
 
+    let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
+        maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
     var app = Application(
         router: router,
+        server: .http1(configuration: .init(
+            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000),
+            httpDecoderConfiguration: headerLimits)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay"),
         logger: logger)
     app.addServices(HTTPClientService(client: httpClient))

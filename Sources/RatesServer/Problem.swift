@@ -19,6 +19,8 @@ public struct Problem: Error, Sendable, Equatable {
         case unauthorized = "unauthorized"
         case noData = "no-data"
         case badRequest = "bad-request"
+        case uriTooLong = "uri-too-long"
+        case tooManyRequests = "too-many-requests"
         case internalError = "internal-error"
 
         var status: HTTPResponse.Status {
@@ -28,6 +30,8 @@ public struct Problem: Error, Sendable, Equatable {
             case .methodNotAllowed: return .methodNotAllowed
             case .unauthorized: return .unauthorized
             case .noData: return .serviceUnavailable
+            case .uriTooLong: return .uriTooLong
+            case .tooManyRequests: return .tooManyRequests
             case .internalError: return .internalServerError
             }
         }
@@ -44,6 +48,8 @@ public struct Problem: Error, Sendable, Equatable {
             case .unauthorized: return "Unauthorized"
             case .noData: return "No data yet"
             case .badRequest: return "Bad request"
+            case .uriTooLong: return "Request target too long"
+            case .tooManyRequests: return "Too many requests"
             case .internalError: return "Internal error"
             }
         }

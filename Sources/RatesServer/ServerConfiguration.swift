@@ -12,6 +12,11 @@ import RatesCore
 ///   - `--admin-token` / `ADMIN_TOKEN` (string, secret, default none): bearer token for `POST /v1/admin/refresh`; unset turns it off.
 ///   - `--no-seed` (flag): keep an empty database empty until the first fetch instead of loading the bundled history.
 ///   - `--no-schedule` (flag): never fetch on a schedule (fetch only on `POST /v1/admin/refresh`).
+///   - `--cors-origins` / `CORS_ORIGINS` (comma-separated origins or `*`, default none): browser origins allowed to call.
+///   - `--api-keys-file` / `API_KEYS_FILE` (path, one key a line) or `API_KEYS` (comma-separated, secret; default none):
+///     when set, `/v1/` data endpoints need `X-API-Key`.
+///   - `--rate-limit` / `RATE_LIMIT` (requests per second per client, default none) and `--rate-limit-burst` /
+///     `RATE_LIMIT_BURST` (int, default 60): beyond them `/v1/` answers 429 with `Retry-After`.
 public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
@@ -32,6 +37,20 @@ public struct ServerConfiguration: Sendable {
     public var maxRetryDelay: Duration = .seconds(1800)
     /// Limit for one upstream request, body included.
     public var upstreamTimeout: Duration = .seconds(60)
+    /// Browser origins allowed by CORS (`https://app.example.com`); empty: no CORS headers; `["*"]`: any origin.
+    public var corsOrigins: [String] = []
+    /// Client API keys; when any are set, the `/v1/` data endpoints require one in `X-API-Key`.
+    public var apiKeys: Set<String> = []
+    /// Sustained requests per second each client (its API key, else its IP address) may send to `/v1/`; `nil`: no limit.
+    public var rateLimit: Double?
+    /// Requests a client may send at once before `rateLimit` applies.
+    public var rateLimitBurst: Int = 60
+    /// Longest request target (path and query) accepted; longer ones get 414.
+    public var maxURILength = 2048
+    /// Longest request header block accepted; a larger one closes the connection.
+    public var maxHeaderBytes = 16 * 1024
+    /// Connections idle this long are closed, so idle or stalled clients cannot hold them.
+    public var idleTimeout: Duration = .seconds(60)
     /// The clock; tests set a fixed instant.
     public var now: @Sendable () -> Date = { Date() }
 

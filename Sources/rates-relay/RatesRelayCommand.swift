@@ -51,6 +51,18 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-schedule"), help: "Do not fetch on a schedule; only on POST /v1/admin/refresh.")
     var noSchedule = false
 
+    @Option(name: .customLong("cors-origins"), help: "Browser origins allowed to call, comma-separated, or * (env CORS_ORIGINS; default none).")
+    var corsOrigins: String?
+
+    @Option(name: .customLong("api-keys-file"), help: "File of client API keys, one a line; /v1/ then needs X-API-Key (env API_KEYS_FILE, or API_KEYS=k1,k2).")
+    var apiKeysFile: String?
+
+    @Option(name: .customLong("rate-limit"), help: "Requests per second each client may send to /v1/ (env RATE_LIMIT; default unlimited).")
+    var rateLimit: Double?
+
+    @Option(name: .customLong("rate-limit-burst"), help: "Requests a client may send at once (env RATE_LIMIT_BURST; default 60).")
+    var rateLimitBurst: Int?
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -62,8 +74,37 @@ struct Serve: AsyncParsableCommand {
         configuration.adminToken = (adminToken ?? environment["ADMIN_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
         configuration.seed = !noSeed
         configuration.schedule = !noSchedule
+        if let origins = corsOrigins ?? environment["CORS_ORIGINS"] { configuration.corsOrigins = Self.list(origins) }
+        if let path = apiKeysFile ?? environment["API_KEYS_FILE"] {
+            do {
+                configuration.apiKeys = Set(try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+            } catch {
+                throw ValidationError("cannot read the API keys file '\(path)': \(error.localizedDescription)")
+            }
+        } else if let keys = environment["API_KEYS"] {
+            configuration.apiKeys = Set(Self.list(keys))
+        }
+        if let rate = try rateLimit ?? environment["RATE_LIMIT"].map({ try Self.number($0, "RATE_LIMIT") }) {
+            guard rate > 0 else { throw ValidationError("the rate limit must be above 0 requests per second.") }
+            configuration.rateLimit = rate
+        }
+        if let burst = try rateLimitBurst ?? environment["RATE_LIMIT_BURST"].map({ Int(try Self.number($0, "RATE_LIMIT_BURST")) }) {
+            guard burst >= 1 else { throw ValidationError("the rate limit burst must be at least 1.") }
+            configuration.rateLimitBurst = burst
+        }
         let app = try buildApplication(configuration, logger: makeLogger())
         try await app.runService()
+    }
+
+    /// `a, b,,c` → `["a", "b", "c"]`.
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func number(_ text: String, _ name: String) throws -> Double {
+        guard let value = Double(text), value.isFinite else { throw ValidationError("\(name) must be a number; got '\(text)'.") }
+        return value
     }
 
     private func parsePort(_ text: String) throws -> Int {

@@ -1,0 +1,47 @@
+import HTTPTypes
+import Hummingbird
+
+/// Checks every request before routing: request target length, and for `/v1/` data endpoints
+/// the client's API key (when keys are configured) and its rate limit.
+///
+/// Operator endpoints (`/v1/admin/`) have their own bearer token and no rate limit; health,
+/// readiness, metrics and the contract are open. Refusals are problems (401, 414, 429) that
+/// ``ProblemMiddleware`` answers.
+struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+    let maxURILength: Int
+    let apiKeys: Set<String>
+    let rateLimiter: RateLimiter?
+
+    /// The header carrying a client's API key.
+    static var apiKeyHeader: HTTPField.Name { HTTPField.Name("X-API-Key")! }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.string.utf8.count <= maxURILength else {
+            throw Problem(.uriTooLong, "The request target is longer than \(maxURILength) bytes.")
+        }
+        let path = request.uri.path
+        guard path.hasPrefix("/v1/"), !path.hasPrefix("/v1/admin/") else { return try await next(request, context) }
+        let key = request.headers[Self.apiKeyHeader]
+        if !apiKeys.isEmpty {
+            guard let key, apiKeys.contains(where: { AdminController<Context>.constantTimeEquals(key.utf8, $0.utf8) }) else {
+                throw Problem(.unauthorized, "A valid API key is required in the 'X-API-Key' header.", headers: [.wwwAuthenticate: "ApiKey realm=\"rates-relay\""])
+            }
+        }
+        if let rateLimiter {
+            // A known key identifies the client across addresses; otherwise its address does.
+            let client = (apiKeys.isEmpty ? nil : key).map { "key:" + $0 } ?? "ip:" + Self.host(of: context)
+            if let wait = rateLimiter.acquire(for: client) {
+                let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+                throw Problem(
+                    .tooManyRequests, "More than \(rateLimiter.describe) from this client; retry after \(seconds) s.",
+                    headers: [.retryAfter: String(seconds)])
+            }
+        }
+        return try await next(request, context)
+    }
+
+    /// The peer's IP address without its port.
+    static func host(of context: Context) -> String {
+        context.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

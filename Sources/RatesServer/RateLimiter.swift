@@ -1,0 +1,53 @@
+import Synchronization
+
+/// Token buckets per client: `burst` requests at once, refilled at `rate` per second.
+///
+/// Memory is bounded: past `maxClients` buckets, those that have refilled completely (clients
+/// that went quiet) are dropped; a full bucket and a missing one behave the same.
+final class RateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    let rate: Double
+    let burst: Double
+    let maxClients: Int
+    private let buckets = Mutex<[String: Bucket]>([:])
+
+    init(rate: Double, burst: Int, maxClients: Int = 100_000) {
+        self.rate = rate
+        self.burst = Double(max(1, burst))
+        self.maxClients = maxClients
+    }
+
+    /// "10 requests per second (bursts of 60)".
+    var describe: String {
+        "\(rate == rate.rounded() ? String(Int(rate)) : String(rate)) requests per second (bursts of \(Int(burst)))"
+    }
+
+    /// Takes a token for `client`: `nil` when granted, else how long until one is available.
+    func acquire(for client: String, now: ContinuousClock.Instant = .now) -> Duration? {
+        buckets.withLock { buckets in
+            var bucket = buckets[client] ?? Bucket(tokens: burst, updated: now)
+            let elapsed = bucket.updated.duration(to: now)
+            bucket.tokens = min(burst, bucket.tokens + rate * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            bucket.updated = now
+            guard bucket.tokens >= 1 else {
+                buckets[client] = bucket
+                return .seconds((1 - bucket.tokens) / rate)
+            }
+            bucket.tokens -= 1
+            if buckets[client] == nil && buckets.count >= maxClients { Self.dropRefilled(&buckets, now: now, rate: rate, burst: burst) }
+            buckets[client] = bucket
+            return nil
+        }
+    }
+
+    private static func dropRefilled(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant, rate: Double, burst: Double) {
+        buckets = buckets.filter { _, bucket in
+            let elapsed = bucket.updated.duration(to: now)
+            return bucket.tokens + rate * Double(elapsed.components.seconds) < burst
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOHTTP1
+import RatesServer
+import RatesTestSupport
+import Testing
+
+@Suite("Access: API keys, rate limits, CORS, request limits and IDs")
+struct AccessTests {
+    /// Runs `body` against a seeded server configured by `configure`.
+    func withServer(_ configure: (inout ServerConfiguration) -> Void, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        var configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
+        configure(&configuration)
+        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in try await body(client) }
+    }
+
+    static let apiKey = HTTPField.Name("X-API-Key")!
+    static let requestID = HTTPField.Name("X-Request-ID")!
+
+    @Test("with API keys configured, /v1/ data needs a valid X-API-Key; health, metrics and operators do not")
+    func apiKeys() async throws {
+        try await withServer({ $0.apiKeys = ["key-one", "key-two"] }) { client in
+            for headers: HTTPFields in [[:], [Self.apiKey: "key-three"], [Self.apiKey: ""]] {
+                let refused = try await client.request("/v1/latest", headers: headers)
+                #expect(refused.status == .unauthorized)
+                #expect(refused.headers[.contentType] == "application/problem+json")
+                #expect(refused.json["type"] as? String == "urn:rates-relay:problem:unauthorized")
+            }
+            #expect(try await client.request("/v1/latest", headers: [Self.apiKey: "key-two"]).status == .ok)
+            #expect(try await client.request("/v1/sync?from=2026-10-01", headers: [Self.apiKey: "key-one"]).status == .ok)
+            for open in ["/healthz", "/readyz", "/metrics", "/openapi.yaml"] {
+                #expect(try await client.request(open).status == .ok, "\(open)")
+            }
+            #expect(try await client.refresh(token: "wrong").status == .unauthorized, "operators use their own token")
+        }
+    }
+
+    @Test("a client over its rate gets 429 with Retry-After; other endpoints and other clients are not limited")
+    func rateLimit() async throws {
+        try await withServer({
+            $0.rateLimit = 0.01   // one request per 100 s after the burst: slow test machines refill nothing
+            $0.rateLimitBurst = 3
+        }) { client in
+            for _ in 0..<3 { #expect(try await client.request("/v1/latest").status == .ok) }
+            let limited = try await client.request("/v1/latest?base=USD")
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.contentType] == "application/problem+json")
+            #expect(limited.headers[.retryAfter].flatMap(Int.init).map { (90...100).contains($0) } == true)
+            #expect(limited.json["type"] as? String == "urn:rates-relay:problem:too-many-requests")
+            #expect(try await client.request("/healthz").status == .ok)
+        }
+    }
+
+    @Test("allowed browser origins get CORS headers, on errors too, and preflights are answered; others get none")
+    func cors() async throws {
+        try await withServer({ $0.corsOrigins = ["https://app.example", "https://other.example"] }) { client in
+            let allowed = try await client.request("/v1/latest", headers: [.origin: "https://app.example"])
+            #expect(allowed.headers[.accessControlAllowOrigin] == "https://app.example")
+            #expect(allowed.headers[.accessControlExposeHeaders]?.contains("ETag") == true)
+            let error = try await client.request("/v1/latest?base=XXX", headers: [.origin: "https://other.example"])
+            #expect(error.status == .notFound && error.headers[.accessControlAllowOrigin] == "https://other.example")
+
+            let preflight = try await client.request("/v1/sync", method: .options, headers: [
+                .origin: "https://app.example", .accessControlRequestMethod: "GET", .accessControlRequestHeaders: "x-api-key, if-none-match",
+            ])
+            #expect((200..<300).contains(preflight.status.code))
+            #expect(preflight.headers[.accessControlAllowMethods]?.contains("GET") == true)
+            #expect(preflight.headers[.accessControlAllowHeaders]?.lowercased().contains("x-api-key") == true)
+
+            let foreign = try await client.request("/v1/latest", headers: [.origin: "https://evil.example"])
+            #expect(foreign.status == .ok && foreign.headers[.accessControlAllowOrigin] == nil)
+        }
+    }
+
+    @Test("an overlong request target is 414 problem+json; an oversized header block is refused without a 5xx")
+    func requestLimits() async throws {
+        try await withServer({ _ in }) { client in
+            let long = try await client.request("/v1/latest?symbols=" + String(repeating: "USD,", count: 600))
+            #expect(long.status == .uriTooLong)
+            #expect(long.headers[.contentType] == "application/problem+json")
+
+            // A fresh connection each: a refused header block may close the connection it came on.
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let base = "http://127.0.0.1:\(try #require(client.port))"
+            var oversized = HTTPClientRequest(url: base + "/v1/latest")
+            oversized.headers.add(name: "X-Padding", value: String(repeating: "a", count: 20_000))
+            if let response = try? await http.execute(oversized, timeout: .seconds(10)) {
+                #expect((400..<500).contains(Int(response.status.code)), "\(response.status)")
+            }   // else: the connection was closed without an answer, which is a refusal too
+            let health = try await http.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(10))
+            #expect(health.status == .ok, "the server still answers")
+            try await http.shutdown()
+        }
+    }
+
+    @Test("every answer carries a request ID; a sane incoming one is kept, anything else replaced")
+    func requestIDs() async throws {
+        try await withServer({ _ in }) { client in
+            let fresh = try await client.request("/v1/latest")
+            #expect(fresh.headers[Self.requestID]?.isEmpty == false)
+            let kept = try await client.request("/v1/latest?base=XXX", headers: [Self.requestID: "trace-42.a:b_c"])
+            #expect(kept.headers[Self.requestID] == "trace-42.a:b_c")
+            let replaced = try await client.request("/v1/latest", headers: [Self.requestID: "bad id\"\\n"])
+            #expect(replaced.headers[Self.requestID].map { $0 != "bad id\"\\n" && !$0.isEmpty } == true)
+        }
+    }
+}
