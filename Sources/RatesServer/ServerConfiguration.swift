@@ -2,21 +2,12 @@ import Foundation
 import Logging
 import RatesCore
 
-/// Everything `buildApplication` needs to know, resolved from flags, environment and defaults by the caller.
+/// Everything `buildApplication` needs to know.
 ///
-/// - Configuration keys (flag / environment variable, type, default):
-///   - `--host` / `HOST` (string, default `127.0.0.1`): address to listen on.
-///   - `--port` / `PORT` (int, default `8080`): port to listen on; 0 picks a free one.
-///   - `--db` / `DB` (path, default `rates.sqlite`): the SQLite database file.
-///   - `--upstream-url` / `UPSTREAM_URL` (URL, default `https://www.ecb.europa.eu/stats/eurofxref/`): where the ECB files are.
-///   - `--admin-token` / `ADMIN_TOKEN` (string, secret, default none): bearer token for `POST /v1/admin/refresh`; unset turns it off.
-///   - `--no-seed` (flag): keep an empty database empty until the first fetch instead of loading the bundled history.
-///   - `--no-schedule` (flag): never fetch on a schedule (fetch only on `POST /v1/admin/refresh`).
-///   - `--cors-origins` / `CORS_ORIGINS` (comma-separated origins or `*`, default none): browser origins allowed to call.
-///   - `--api-keys-file` / `API_KEYS_FILE` (path, one key a line) or `API_KEYS` (comma-separated, secret; default none):
-///     when set, `/v1/` data endpoints need `X-API-Key`.
-///   - `--rate-limit` / `RATE_LIMIT` (requests per second per client, default none) and `--rate-limit-burst` /
-///     `RATE_LIMIT_BURST` (int, default 60): beyond them `/v1/` answers 429 with `Retry-After`.
+/// `rates-relay serve` fills it with ``init(reading:)`` from flags, environment variables and an
+/// optional JSON config file (``keys`` lists every setting; README's Configuration table
+/// documents them); tests set the properties directly. Settings not read from outside
+/// (poll timing, retry delays, limits, the clock) keep the defaults given here.
 public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
@@ -51,8 +42,17 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderBytes = 16 * 1024
     /// Connections idle this long are closed, so idle or stalled clients cannot hold them.
     public var idleTimeout: Duration = .seconds(60)
+    /// Lowest level logged.
+    public var logLevel: Logger.Level = .info
+    /// Log lines as text (`text`) or one JSON object a line (`json`).
+    public var logFormat: LogFormat = .text
     /// The clock; tests set a fixed instant.
     public var now: @Sendable () -> Date = { Date() }
+
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, CaseIterable {
+        case text, json
+    }
 
     /// The ECB's directory of euro reference rate files.
     public static let ecbURL = "https://www.ecb.europa.eu/stats/eurofxref/"

@@ -1,10 +1,12 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import Hummingbird
 import Logging
 import RatesCore
 import RatesServer
 import RatesStore
+import SystemPackage
 
 /// `rates-relay`: serve, fetch, import and inspect ECB reference rates.
 @main
@@ -16,9 +18,10 @@ struct RatesRelayCommand: AsyncParsableCommand {
         defaultSubcommand: Serve.self)
 }
 
-/// Options shared by the commands that touch the database and the upstream.
+/// Options shared by every command: where the database and the upstream are, and the config file.
 ///
-/// Each option falls back to an environment variable, then to its default.
+/// Settings are layered: a flag wins over its environment variable, which wins over the
+/// config file (`--config`, JSON), which wins over the default. README lists every key.
 struct CommonOptions: ParsableArguments {
     @Option(help: "SQLite database file (env DB, default rates.sqlite).")
     var db: String?
@@ -26,10 +29,33 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("upstream-url"), help: "Directory of the ECB files (env UPSTREAM_URL).")
     var upstreamURL: String?
 
-    func apply(to configuration: inout ServerConfiguration) {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = db ?? environment["DB"] { configuration.databasePath = path }
-        if let url = upstreamURL ?? environment["UPSTREAM_URL"] { configuration.upstreamURL = url }
+    @Option(help: "JSON config file with any of the settings (env CONFIG_FILE); flags and environment win over it.")
+    var config: String?
+
+    /// The settings from the flags given (`extra` holds a command's own), the environment and the config file.
+    func configuration(_ extra: [String: ConfigContent?] = [:]) async throws -> ServerConfiguration {
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        let given = extra.merging(["db": db.map(ConfigContent.string), "upstream.url": upstreamURL.map(ConfigContent.string)]) { first, _ in first }
+        for (key, content) in given {
+            guard let content else { continue }
+            let isSecret = ServerConfiguration.keys.first { $0.name == key }?.isSecret ?? false
+            flags[AbsoluteConfigKey(stringLiteral: key)] = ConfigValue(content, isSecret: isSecret)
+        }
+        let environment = EnvironmentVariablesProvider(
+            secretsSpecifier: .specific(Set(ServerConfiguration.keys.filter(\.isSecret).map(\.environment))))
+        var providers: [any ConfigProvider] = [InMemoryProvider(name: "flags", values: flags), environment]
+        if let path = config ?? ProcessInfo.processInfo.environment["CONFIG_FILE"] {
+            do {
+                providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(path)))
+            } catch {
+                throw ValidationError("cannot read the config file '\(path)': \(error)")
+            }
+        }
+        do {
+            return try await ServerConfiguration(reading: ConfigReader(providers: providers))
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }
 
@@ -65,51 +91,33 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @Option(name: .customLong("admin-token-file"), help: "File holding the admin token (env ADMIN_TOKEN_FILE); wins over --admin-token.")
+    var adminTokenFile: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    @Option(name: .customLong("log-format"), help: "text or json, one object a line (env LOG_FORMAT; default text).")
+    var logFormat: String?
+
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        var configuration = ServerConfiguration()
-        common.apply(to: &configuration)
-        if let host = host ?? environment["HOST"] { configuration.host = host }
-        if let port = try port ?? environment["PORT"].map(parsePort) { configuration.port = port }
-        configuration.adminToken = (adminToken ?? environment["ADMIN_TOKEN"]).flatMap { $0.isEmpty ? nil : $0 }
-        configuration.seed = !noSeed
-        configuration.schedule = !noSchedule
-        if let origins = corsOrigins ?? environment["CORS_ORIGINS"] { configuration.corsOrigins = Self.list(origins) }
-        if let path = apiKeysFile ?? environment["API_KEYS_FILE"] {
-            do {
-                configuration.apiKeys = Set(try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
-            } catch {
-                throw ValidationError("cannot read the API keys file '\(path)': \(error.localizedDescription)")
-            }
-        } else if let keys = environment["API_KEYS"] {
-            configuration.apiKeys = Set(Self.list(keys))
-        }
-        if let rate = try rateLimit ?? environment["RATE_LIMIT"].map({ try Self.number($0, "RATE_LIMIT") }) {
-            guard rate > 0 else { throw ValidationError("the rate limit must be above 0 requests per second.") }
-            configuration.rateLimit = rate
-        }
-        if let burst = try rateLimitBurst ?? environment["RATE_LIMIT_BURST"].map({ Int(try Self.number($0, "RATE_LIMIT_BURST")) }) {
-            guard burst >= 1 else { throw ValidationError("the rate limit burst must be at least 1.") }
-            configuration.rateLimitBurst = burst
-        }
-        let app = try buildApplication(configuration, logger: makeLogger())
+        var flags: [String: ConfigContent?] = [
+            "host": host.map(ConfigContent.string), "port": port.map(ConfigContent.int),
+            "admin.token": adminToken.map(ConfigContent.string), "admin.token.file": adminTokenFile.map(ConfigContent.string),
+            "cors.origins": corsOrigins.map { .stringArray(Self.list($0)) }, "api.keys.file": apiKeysFile.map(ConfigContent.string),
+            "rate.limit": rateLimit.map(ConfigContent.double), "rate.limit.burst": rateLimitBurst.map(ConfigContent.int),
+            "log.level": logLevel.map(ConfigContent.string), "log.format": logFormat.map(ConfigContent.string),
+        ]
+        if noSeed { flags["seed"] = .bool(false) }
+        if noSchedule { flags["schedule"] = .bool(false) }
+        let configuration = try await common.configuration(flags)
+        let app = try buildApplication(configuration, logger: makeLogger(configuration))
         try await app.runService()
     }
 
     /// `a, b,,c` → `["a", "b", "c"]`.
     static func list(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    static func number(_ text: String, _ name: String) throws -> Double {
-        guard let value = Double(text), value.isFinite else { throw ValidationError("\(name) must be a number; got '\(text)'.") }
-        return value
-    }
-
-    private func parsePort(_ text: String) throws -> Int {
-        guard let port = Int(text), (0...65535).contains(port) else { throw ValidationError("PORT must be a number from 0 to 65535; got '\(text)'.") }
-        return port
     }
 }
 
@@ -119,9 +127,8 @@ struct Fetch: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        common.apply(to: &configuration)
-        let run = try await Operations.fetch(configuration, logger: makeLogger())
+        let configuration = try await common.configuration()
+        let run = try await Operations.fetch(configuration, logger: makeLogger(configuration))
         print("\(run.file): \(run.outcome.rawValue)" + (run.httpStatus.map { ", HTTP \($0)" } ?? "") + ", \(run.rowsChanged) rates changed"
             + (run.latestDay.map { ", latest \($0)" } ?? "") + (run.detail.map { "\n\($0)" } ?? ""))
         if !run.outcome.isSuccess { throw ExitCode.failure }
@@ -138,8 +145,7 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        common.apply(to: &configuration)
+        let configuration = try await common.configuration()
         let started = Date()
         let run = try Operations.importHistory(from: URL(fileURLWithPath: file), databasePath: configuration.databasePath) { message in
             print(message)
@@ -154,8 +160,7 @@ struct Status: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        common.apply(to: &configuration)
+        let configuration = try await common.configuration()
         print(try Operations.describe(databasePath: configuration.databasePath))
     }
 }
@@ -171,8 +176,7 @@ struct Prune: AsyncParsableCommand {
 
     func run() async throws {
         guard let day = Day(before) else { throw ValidationError("--before must be a date written YYYY-MM-DD; got '\(before)'.") }
-        var configuration = ServerConfiguration()
-        common.apply(to: &configuration)
+        let configuration = try await common.configuration()
         let run = try Operations.prune(databasePath: configuration.databasePath, before: day)
         print("removed \(run.rowsChanged) rates before \(day)")
     }
@@ -185,17 +189,19 @@ struct Rebuild: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        common.apply(to: &configuration)
+        let configuration = try await common.configuration()
         let epochs = try Operations.rebuild(databasePath: configuration.databasePath)
         print("rebuilt \(configuration.databasePath): epoch \(epochs.old) → \(epochs.new)")
     }
 }
 
-/// The process-wide logger: stderr, level from `LOG_LEVEL` (default info).
-func makeLogger() -> Logger {
-    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+/// The process-wide logger: standard error, as text or JSON lines, at the configured level.
+func makeLogger(_ configuration: ServerConfiguration) -> Logger {
+    switch configuration.logFormat {
+    case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    case .json: LoggingSystem.bootstrap(JSONLogHandler.standardError)
+    }
     var logger = Logger(label: "rates-relay")
-    logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    logger.logLevel = configuration.logLevel
     return logger
 }

@@ -1,0 +1,116 @@
+import Configuration
+import Foundation
+import Logging
+
+extension ServerConfiguration {
+    /// One setting: its key in a JSON config file (dots are nesting: `upstream.url` is
+    /// `{"upstream": {"url": …}}`), its environment variable and its flag.
+    public struct Key: Sendable {
+        /// The key, as a config file spells it.
+        public var name: String
+        /// The environment variable (the key in capitals, dots as underscores).
+        public var environment: String { name.uppercased().replacingOccurrences(of: ".", with: "_") }
+        /// The command-line flag of `rates-relay serve`, if it has one.
+        public var flag: String?
+        /// Whether the value is a secret: never logged, never reported.
+        public var isSecret = false
+    }
+
+    /// Every setting `init(reading:)` reads, in the order the README's table lists them.
+    public static let keys: [Key] = [
+        Key(name: "host", flag: "--host"), Key(name: "port", flag: "--port"), Key(name: "db", flag: "--db"),
+        Key(name: "upstream.url", flag: "--upstream-url"),
+        Key(name: "admin.token", flag: "--admin-token", isSecret: true), Key(name: "admin.token.file", flag: "--admin-token-file"),
+        Key(name: "seed", flag: "--no-seed"), Key(name: "schedule", flag: "--no-schedule"),
+        Key(name: "cors.origins", flag: "--cors-origins"),
+        Key(name: "api.keys", isSecret: true), Key(name: "api.keys.file", flag: "--api-keys-file"),
+        Key(name: "rate.limit", flag: "--rate-limit"), Key(name: "rate.limit.burst", flag: "--rate-limit-burst"),
+        Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
+    ]
+
+    /// A setting whose value cannot be used; the message names the key and how to fix it.
+    public struct InvalidSetting: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads every setting from `config`, whose providers the caller layered (for
+    /// `rates-relay serve`: flags, then environment variables, then the config file); what no
+    /// provider has keeps its default.
+    ///
+    /// Secrets (`admin.token`, `api.keys`) are read as secrets, so access reports redact them;
+    /// each may instead come from a file (`admin.token.file`, `api.keys.file`: one key a line,
+    /// `#` comments), which wins over the inline value.
+    ///
+    /// - Throws: ``InvalidSetting`` naming the key when a value has the wrong type or range,
+    ///   or a secrets file cannot be read.
+    public init(reading config: ConfigReader) async throws(InvalidSetting) {
+        self.init()
+        host = try await Self.read("host") { try await config.fetchString(forKey: "host") } ?? host
+        if let port = try await Self.read("port", { try await config.fetchInt(forKey: "port") }) {
+            guard (0...65535).contains(port) else { throw Self.invalid("port", "must be from 0 to 65535; got \(port)") }
+            self.port = port
+        }
+        databasePath = try await Self.read("db") { try await config.fetchString(forKey: "db") } ?? databasePath
+        upstreamURL = try await Self.read("upstream.url") { try await config.fetchString(forKey: "upstream.url") } ?? upstreamURL
+        seed = try await Self.read("seed") { try await config.fetchBool(forKey: "seed") } ?? seed
+        schedule = try await Self.read("schedule") { try await config.fetchBool(forKey: "schedule") } ?? schedule
+
+        if let file = try await Self.read("admin.token.file", { try await config.fetchString(forKey: "admin.token.file") }) {
+            adminToken = try Self.secretLines(file, key: "admin.token.file").first
+        } else {
+            adminToken = try await Self.read("admin.token") { try await config.fetchString(forKey: "admin.token", isSecret: true) }
+        }
+        if adminToken?.isEmpty == true { adminToken = nil }
+
+        corsOrigins = try await Self.read("cors.origins") { try await config.fetchStringArray(forKey: "cors.origins") }?
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        if let file = try await Self.read("api.keys.file", { try await config.fetchString(forKey: "api.keys.file") }) {
+            apiKeys = Set(try Self.secretLines(file, key: "api.keys.file"))
+        } else if let keys = try await Self.read("api.keys", { try await config.fetchStringArray(forKey: "api.keys", isSecret: true) }) {
+            apiKeys = Set(keys.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
+        if let rate = try await Self.read("rate.limit", { try await config.fetchDouble(forKey: "rate.limit") }) {
+            guard rate > 0, rate.isFinite else { throw Self.invalid("rate.limit", "must be a number of requests per second above 0; got \(rate)") }
+            rateLimit = rate
+        }
+        if let burst = try await Self.read("rate.limit.burst", { try await config.fetchInt(forKey: "rate.limit.burst") }) {
+            guard burst >= 1 else { throw Self.invalid("rate.limit.burst", "must be at least 1; got \(burst)") }
+            rateLimitBurst = burst
+        }
+        if let level = try await Self.read("log.level", { try await config.fetchString(forKey: "log.level") }) {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw Self.invalid("log.level", "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")); got '\(level)'")
+            }
+            logLevel = parsed
+        }
+        if let format = try await Self.read("log.format", { try await config.fetchString(forKey: "log.format") }) {
+            guard let parsed = LogFormat(rawValue: format.lowercased()) else { throw Self.invalid("log.format", "must be text or json; got '\(format)'") }
+            logFormat = parsed
+        }
+    }
+
+    /// Runs one read, turning the library's conversion error into one that names the setting.
+    private static func read<Value>(_ name: String, _ body: () async throws -> Value?) async throws(InvalidSetting) -> Value? {
+        do {
+            return try await body()
+        } catch {
+            throw invalid(name, "has a value of the wrong type (\(error))")
+        }
+    }
+
+    private static func invalid(_ name: String, _ problem: String) -> InvalidSetting {
+        let key = keys.first { $0.name == name } ?? Key(name: name)
+        let spellings = ([key.flag].compactMap { $0 } + [key.environment, "'\(name)' in the config file"]).joined(separator: ", ")
+        return InvalidSetting(description: "The setting \(name) (\(spellings)) \(problem).")
+    }
+
+    /// The non-empty, non-comment lines of a secrets file.
+    private static func secretLines(_ path: String, key: String) throws(InvalidSetting) -> [String] {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        } catch {
+            throw invalid(key, "names a file that cannot be read: \(path)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Configuration
+import Foundation
+import Logging
+import RatesServer
+import Synchronization
+import SystemPackage
+import Testing
+
+@Suite("Configuration: flags over environment over config file over defaults")
+struct ServerConfigurationTests {
+    /// A JSON config file in a temporary folder.
+    static func file(_ json: String) throws -> FilePath {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rates-relay-config-\(UUID().uuidString).json")
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        return FilePath(url.path)
+    }
+
+    /// The configuration read from `flags`, `environment` and the JSON `file`, layered like `rates-relay serve` does.
+    static func read(flags: [AbsoluteConfigKey: ConfigValue] = [:], environment: [String: String] = [:], file json: String? = nil) async throws
+        -> ServerConfiguration
+    {
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(name: "flags", values: flags), EnvironmentVariablesProvider(environmentVariables: environment),
+        ]
+        if let json { providers.append(try await FileProvider<JSONSnapshot>(filePath: try file(json))) }
+        return try await ServerConfiguration(reading: ConfigReader(providers: providers))
+    }
+
+    @Test("each layer wins over the ones below it")
+    func precedence() async throws {
+        let json = #"{"port": 1000, "host": "0.0.0.0"}"#
+        #expect(try await Self.read(flags: ["port": 3000], environment: ["PORT": "2000"], file: json).port == 3000)
+        #expect(try await Self.read(environment: ["PORT": "2000"], file: json).port == 2000)
+        let fromFile = try await Self.read(file: json)
+        #expect(fromFile.port == 1000 && fromFile.host == "0.0.0.0")
+        let defaults = try await Self.read()
+        #expect(defaults.port == 8080 && defaults.host == "127.0.0.1" && defaults.databasePath == "rates.sqlite")
+        #expect(defaults.upstreamURL == ServerConfiguration.ecbURL && defaults.seed && defaults.schedule)
+        #expect(defaults.adminToken == nil && defaults.apiKeys.isEmpty && defaults.rateLimit == nil && defaults.corsOrigins.isEmpty)
+    }
+
+    @Test("nested keys, lists and flags read from a config file and from the environment")
+    func everyKind() async throws {
+        let fromFile = try await Self.read(file: """
+            {"db": "/data/rates.sqlite", "upstream": {"url": "http://mirror.local/ecb/"}, "seed": false, "schedule": false,
+             "cors": {"origins": ["https://a.example", "https://b.example"]}, "rate": {"limit": 2.5}}
+            """)
+        #expect(fromFile.databasePath == "/data/rates.sqlite" && fromFile.upstreamURL == "http://mirror.local/ecb/")
+        #expect(!fromFile.seed && !fromFile.schedule)
+        #expect(fromFile.corsOrigins == ["https://a.example", "https://b.example"])
+        #expect(fromFile.rateLimit == 2.5 && fromFile.rateLimitBurst == 60)
+
+        let fromEnvironment = try await Self.read(environment: [
+            "UPSTREAM_URL": "http://other/", "CORS_ORIGINS": "https://a.example, https://c.example", "RATE_LIMIT_BURST": "5",
+            "API_KEYS": "k1,k2", "ADMIN_TOKEN": "t0ken", "SEED": "false",
+        ])
+        #expect(fromEnvironment.upstreamURL == "http://other/" && fromEnvironment.corsOrigins == ["https://a.example", "https://c.example"])
+        #expect(fromEnvironment.rateLimitBurst == 5 && fromEnvironment.apiKeys == ["k1", "k2"] && fromEnvironment.adminToken == "t0ken")
+        #expect(!fromEnvironment.seed)
+    }
+
+    @Test("secrets can come from files, which win over inline values")
+    func secretFiles() async throws {
+        let token = try Self.file("# the operator token\n  s3cret  \n")
+        let keys = try Self.file("alpha\n\n# retired: gamma\nbeta\n")
+        let configuration = try await Self.read(environment: [
+            "ADMIN_TOKEN": "inline", "ADMIN_TOKEN_FILE": token.string, "API_KEYS": "inline", "API_KEYS_FILE": keys.string,
+        ])
+        #expect(configuration.adminToken == "s3cret")
+        #expect(configuration.apiKeys == ["alpha", "beta"])
+        await #expect(throws: ServerConfiguration.InvalidSetting.self) {
+            try await Self.read(environment: ["ADMIN_TOKEN_FILE": "/no/such/file"])
+        }
+    }
+
+    @Test("a value of the wrong type or range names its setting and every way to set it", arguments: [
+        (["PORT": "eighty"], "port (--port, PORT, 'port' in the config file)"),
+        (["PORT": "70000"], "port (--port, PORT, 'port' in the config file) must be from 0 to 65535"),
+        (["RATE_LIMIT": "0"], "rate.limit (--rate-limit, RATE_LIMIT"),
+        (["RATE_LIMIT_BURST": "0"], "rate.limit.burst (--rate-limit-burst, RATE_LIMIT_BURST"),
+        (["SCHEDULE": "sometimes"], "schedule (--no-schedule, SCHEDULE"),
+    ])
+    func invalid(environment: [String: String], message: String) async throws {
+        do {
+            _ = try await Self.read(environment: environment)
+            Issue.record("accepted \(environment)")
+        } catch {
+            #expect(String(describing: error).contains(message), "\(error)")
+        }
+    }
+}
+
+@Suite("JSON log lines")
+struct JSONLogHandlerTests {
+    @Test("each event is one line of valid JSON with level, message, source and metadata, quotes and newlines escaped")
+    func oneObjectPerLine() throws {
+        let lines = Mutex<[String]>([])
+        var logger = Logger(label: "rates-relay") { label in JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
+        logger.logLevel = .info
+        logger[metadataKey: "hb.request.id"] = "req-1"
+        logger.debug("not at this level")
+        logger.warning("fetch failed: \"bad\"\nsecond line", metadata: ["rates.outcome": "rejected"])
+        let written = lines.withLock { $0 }
+        try #require(written.count == 1)
+        #expect(!written[0].contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "warning")
+        #expect(object["label"] as? String == "rates-relay")
+        #expect(object["message"] as? String == "fetch failed: \"bad\"\nsecond line")
+        #expect(object["metadata"] as? [String: String] == ["hb.request.id": "req-1", "rates.outcome": "rejected"])
+        let time = try #require(object["time"] as? String)
+        #expect((try? Date(time, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) != nil, "\(time)")
+    }
+}
