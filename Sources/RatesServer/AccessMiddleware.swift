@@ -12,18 +12,15 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
     let apiKeys: Set<String>
     let rateLimiter: RateLimiter?
 
-    /// The header carrying a client's API key.
-    static var apiKeyHeader: HTTPField.Name { HTTPField.Name("X-API-Key")! }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.uri.string.utf8.count <= maxURILength else {
             throw Problem(.uriTooLong, "The request target is longer than \(maxURILength) bytes.")
         }
         let path = request.uri.path
         guard path.hasPrefix("/v1/"), !path.hasPrefix("/v1/admin/") else { return try await next(request, context) }
-        let key = request.headers[Self.apiKeyHeader]
+        let key = request.headers[.apiKey]
         if !apiKeys.isEmpty {
-            guard let key, apiKeys.contains(where: { AdminController<Context>.constantTimeEquals(key.utf8, $0.utf8) }) else {
+            guard let key, apiKeys.contains(where: { constantTimeEquals(key.utf8, $0.utf8) }) else {
                 throw Problem(.unauthorized, "A valid API key is required in the 'X-API-Key' header.", headers: [.wwwAuthenticate: "ApiKey realm=\"rates-relay\""])
             }
         }

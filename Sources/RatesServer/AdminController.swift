@@ -32,19 +32,9 @@ struct AdminController<Context: RequestContext>: Sendable {
             let parts = header.split(separator: " ", maxSplits: 1)
             return parts.count == 2 && parts[0].lowercased() == "bearer" ? parts[1] : nil
         }
-        guard let presented, Self.constantTimeEquals(presented.utf8, token.utf8) else {
+        guard let presented, constantTimeEquals(presented.utf8, token.utf8) else {
             throw Problem(.unauthorized, "A valid 'Authorization: Bearer <token>' header is required.",
                           headers: [.wwwAuthenticate: "Bearer realm=\"rates-relay\""])
         }
-    }
-
-    /// Compares without an early exit, so timing does not reveal how much of the token matched.
-    static func constantTimeEquals(_ presented: some Collection<UInt8>, _ expected: some Collection<UInt8>) -> Bool {
-        let presented = Array(presented)
-        var difference = presented.count ^ expected.count
-        for (index, byte) in expected.enumerated() {
-            difference |= Int(byte ^ (index < presented.count ? presented[index] : 0))
-        }
-        return difference == 0
     }
 }

@@ -10,7 +10,7 @@ struct CORSOriginsMiddleware<Context: RequestContext>: RouterMiddleware {
     static var exposedHeaders: [String] { ["ETag", "Retry-After", "X-Request-ID"] }
     private let cors = CORSMiddleware<Context>(
         allowOrigin: .originBased,
-        allowHeaders: [.accept, .contentType, .ifNoneMatch, .authorization, AccessMiddleware<RatesRequestContext>.apiKeyHeader],
+        allowHeaders: [.accept, .contentType, .ifNoneMatch, .authorization, .apiKey],
         allowMethods: [.get, .head, .post, .options],
         exposedHeaders: Self.exposedHeaders,
         maxAge: .seconds(600))

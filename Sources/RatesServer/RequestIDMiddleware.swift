@@ -6,15 +6,13 @@ import Logging
 /// one Hummingbird generated. Every log line of the request carries it (`hb.request.id`),
 /// and the answer returns it in `X-Request-ID`, so a client's report finds the server's logs.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var header: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let incoming = request.headers[Self.header], Self.isAcceptable(incoming) {
+        if let incoming = request.headers[.requestID], Self.isAcceptable(incoming) {
             context.logger[metadataKey: "hb.request.id"] = .string(incoming)
         }
         var response = try await next(request, context)
-        response.headers[Self.header] = context.id
+        response.headers[.requestID] = context.id
         return response
     }
 

@@ -1,0 +1,8 @@
+import HTTPTypes
+
+extension HTTPField.Name {
+    /// `X-API-Key`: a client's API key, when the server requires them.
+    static let apiKey = HTTPField.Name("X-API-Key")!
+    /// `X-Request-ID`: the request's ID, echoed on every answer.
+    static let requestID = HTTPField.Name("X-Request-ID")!
+}
