@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares the release server with nginx serving the same response bytes as static files, in
 # the same run on the same machine: wrk, 64 connections, for /v1/latest, an up-to-date client's
-# /v1/sync (its tail page) and the same request with If-None-Match (304). Reports requests per
+# /v1/sync (its tail page) and the same request with If-None-Match (304); /healthz, the
+# cheapest route, shows how much of the gap is the HTTP framework itself. Reports requests per
 # second, p99 latency, their ratios to nginx, and the server's RSS after the load.
 #
 # Needs nginx and wrk (apt-get install nginx wrk).
@@ -29,6 +30,7 @@ wait_for "http://127.0.0.1:$port/readyz"
 # The exact bytes our server answers, as nginx's static files.
 mkdir -p "$work/www"
 curl -fs "http://127.0.0.1:$port/v1/latest" -o "$work/www/latest.json"
+curl -fs "http://127.0.0.1:$port/healthz" -o "$work/www/healthz.json"
 cursor=$(curl -fs "http://127.0.0.1:$port/v1/sync?from=2026-10-30" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cursor"])')
 sync_path="/v1/sync?cursor=$cursor"
 curl -fs "http://127.0.0.1:$port$sync_path" -o "$work/www/sync.json"
@@ -48,6 +50,7 @@ http {
         default_type application/json;
         location = /v1/latest { alias $work/www/latest.json; }
         location = /v1/sync { alias $work/www/sync.json; }
+        location = /healthz { alias $work/www/healthz.json; }
     }
 }
 NGINX
@@ -78,6 +81,7 @@ compare() {
     python3 -c 'import sys; l,a,b,c,d,e=sys.argv[1:]; a,b,c,d=map(float,(a,b,c,d)); print(f"{l:<34} {a:12.0f} {b:12.0f} {a/b:8.2f}x {c:7.2f}ms {d:8.2f}ms {c/d:9.2f}x" + (f"  ({e} errors)" if e != "0" else ""))' \
         "$label" "$ours_rps" "$nginx_rps" "$ours_p99" "$nginx_p99" "$ours_errors"
 }
+compare "GET /healthz (framework floor)" /healthz "" ""
 compare "GET /v1/latest" /v1/latest "" ""
 compare "GET /v1/sync (up-to-date cursor)" "$sync_path" "" ""
 compare "GET /v1/sync + If-None-Match (304)" "$sync_path" "If-None-Match: $our_etag" "If-None-Match: $nginx_etag"

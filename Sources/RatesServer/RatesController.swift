@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import RatesCore
+import Synchronization
 import RatesStore
 
 /// The public JSON endpoints: rates, conversion, currencies, status, health and the contract.
@@ -15,6 +16,8 @@ struct RatesController<Context: RequestContext>: Sendable {
     let calendar: PublicationCalendar
     let configuration: ServerConfiguration
     let openAPIDocument: ByteBuffer
+    /// The last `Cache-Control` value, for its dataset version and second.
+    private let cacheControlMemo = CacheControlMemo()
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -251,12 +254,22 @@ struct RatesController<Context: RequestContext>: Sendable {
     }
 
     /// Public caching until a minute after the next expected publication; a minute while one is overdue.
+    ///
+    /// The value changes once a second at most, so it is computed once per second and dataset
+    /// version rather than per request (the calendar work costs more than the rest of a cached answer).
     func cacheControl(snapshot: RatesSnapshot) -> String {
         let now = configuration.now()
-        let expected = calendar.latestPublication(asOf: now)
-        guard let latest = snapshot.latest?.day, latest >= expected else { return "public, max-age=60" }
-        let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
-        return "public, max-age=\(max(60, Int(next.timeIntervalSince(now))))"
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+        if let memo = cacheControlMemo.last.withLock({ $0 }), memo.version == snapshot.version, memo.second == second { return memo.value }
+        let value: String
+        if let latest = snapshot.latest?.day, latest >= calendar.latestPublication(asOf: now) {
+            let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
+            value = "public, max-age=\(max(60, Int(next.timeIntervalSince(now))))"
+        } else {
+            value = "public, max-age=60"
+        }
+        cacheControlMemo.last.withLock { $0 = (snapshot.version, second, value) }
+        return value
     }
 
     /// A strong entity tag derived from the bytes themselves (FNV-1a), for answers that change without a new dataset version.
@@ -320,4 +333,9 @@ struct RatesController<Context: RequestContext>: Sendable {
         json.object(fields)
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: json.buffer))
     }
+}
+
+/// The last `Cache-Control` value computed, shared by the copies of a controller.
+private final class CacheControlMemo: Sendable {
+    let last = Mutex<(version: Int64, second: Int64, value: String)?>(nil)
 }
