@@ -39,12 +39,16 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         maxURILength: configuration.maxURILength, apiKeys: configuration.apiKeys,
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
     let cache = ResponseCache(metrics: metrics)
+    let cachePolicy = CacheControlPolicy(calendar: calendar, now: configuration.now)
     router.addRoutes(
-        RatesController(state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes)
+        RatesController(
+            state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
+            cachePolicy: cachePolicy)
             .endpoints)
     router.addRoutes(
         SyncController(
-            store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics
+            store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics,
+            cachePolicy: cachePolicy
         ).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinator: coordinator).endpoints)
@@ -54,11 +58,15 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         MethodNotAllowedRoutes(allowed: Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) }).merging(["/v1/admin/refresh": [.post]]) { $1 })
             .endpoints)
 
+    // Prepared answers skip the application when no middleware has a say in them (see FastPath).
+    let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil
+        ? FastPath(state: state, cache: cache, cachePolicy: cachePolicy, metrics: metrics, configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
     var app = Application(
         router: router,
         server: .http1(configuration: .init(
+            additionalChannelHandlers: fastPath.map { [FastPathHandler(fastPath: $0)] } ?? [],
             idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000),
             httpDecoderConfiguration: headerLimits)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay"),

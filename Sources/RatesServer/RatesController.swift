@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import NIOCore
 import RatesCore
-import Synchronization
 import RatesStore
 
 /// The public JSON endpoints: rates, conversion, currencies, status, health and the contract.
@@ -16,8 +15,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     let calendar: PublicationCalendar
     let configuration: ServerConfiguration
     let openAPIDocument: ByteBuffer
-    /// The last `Cache-Control` value, for its dataset version and second.
-    private let cacheControlMemo = CacheControlMemo()
+    let cachePolicy: CacheControlPolicy
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -38,7 +36,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     // MARK: - Data endpoints
 
     func latest(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request) { snapshot throws(Problem) in
+        try dataResponse(request, route: "/v1/latest") { snapshot throws(Problem) in
             let query = QueryParameters(request: request)
             let base = try query.currency("base") ?? snapshot.base
             let symbols = try query.symbols()
@@ -49,7 +47,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     }
 
     func rates(_ request: Request, date: String) throws(Problem) -> Response {
-        try dataResponse(request) { snapshot throws(Problem) in
+        try dataResponse(request, route: "/v1/rates/:date") { snapshot throws(Problem) in
             let query = QueryParameters(request: request)
             let requested = try QueryParameters.day(date, parameter: "date")
             let base = try query.currency("base") ?? snapshot.base
@@ -61,7 +59,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     }
 
     func timeseries(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request) { snapshot throws(Problem) in
+        try dataResponse(request, route: "/v1/timeseries") { snapshot throws(Problem) in
             let query = QueryParameters(request: request)
             guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
             let end = try query.day("end") ?? today
@@ -100,7 +98,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     }
 
     func convert(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request) { snapshot throws(Problem) in
+        try dataResponse(request, route: "/v1/convert") { snapshot throws(Problem) in
             let query = QueryParameters(request: request)
             let from = try query.requiredCurrency("from")
             let to = try query.requiredCurrency("to")
@@ -136,7 +134,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     }
 
     func currencies(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request) { snapshot in
+        try dataResponse(request, route: "/v1/currencies") { snapshot in
             var json = JSONWriter()
             json.object { json in
                 for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
@@ -183,7 +181,7 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch.nextFetchAt) : nil)
             json.field("fetching", bool: fetch.fetching)
         }
-        return Self.conditionalResponse(request, body: json.buffer, etag: Self.contentTag(json.buffer), cacheControl: "no-cache")
+        return PreparedAnswer(requestHeaders: request.headers, body: json.buffer, etag: Self.contentTag(json.buffer), cacheControl: "no-cache").response
     }
 
     func ready() throws(Problem) -> Response {
@@ -211,65 +209,16 @@ struct RatesController<Context: RequestContext>: Sendable {
     }
 
     /// A data answer: the cached body for this request and dataset version, with validators.
-    func dataResponse(_ request: Request, build: (RatesSnapshot) throws(Problem) -> ByteBuffer) throws(Problem) -> Response {
+    func dataResponse(_ request: Request, route: String, build: (RatesSnapshot) throws(Problem) -> ByteBuffer) throws(Problem) -> Response {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Self.noData }
         let entry = try cache.entry(for: request.uri.description, version: snapshot.version) { () throws(Problem) in
-            ResponseCache.Entry(body: try build(snapshot))
+            ResponseCache.Entry(body: try build(snapshot), route: route, caching: .untilNextPublication)
         }
-        return Self.conditionalResponse(
-            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
-            cacheControl: cacheControl(snapshot: snapshot))
-    }
-
-    /// 304 when `If-None-Match` matches `etag` (or `gzipEtag`), else 200 with the JSON body; both with the validators.
-    ///
-    /// With a `gzipped` body and a client that accepts gzip, the compressed bytes go out with
-    /// `Content-Encoding: gzip` under `gzipEtag`. Either tag makes a 304, whichever form this
-    /// answer has: a client that got the compressed form of another answer of the same
-    /// dataset version holds current data too. Answers with a compressed form say `Vary: Accept-Encoding`.
-    static func conditionalResponse(
-        _ request: Request, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, gzipEtag: String? = nil, cacheControl: String
-    ) -> Response {
-        let sendsGzip = gzipped != nil && acceptsGzip(request.headers[values: .acceptEncoding])
-        var headers: HTTPFields = [.eTag: sendsGzip ? gzipEtag ?? etag : etag, .cacheControl: cacheControl]
-        if gzipped != nil { headers[.vary] = "Accept-Encoding" }
-        if let condition = request.headers[.ifNoneMatch], matches(condition, etag: etag) || gzipEtag.map({ matches(condition, etag: $0) }) == true {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "application/json"
-        guard sendsGzip, let gzipped else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: body)) }
-        headers[.contentEncoding] = "gzip"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzipped))
-    }
-
-    /// Whether `Accept-Encoding` (RFC 9110 §12.5.3) lists `gzip` or `*` with a non-zero weight.
-    static func acceptsGzip(_ values: [String]) -> Bool {
-        values.lazy.flatMap { $0.split(separator: ",") }.contains { element in
-            let parameters = element.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let coding = parameters.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
-            let weight = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return weight > 0
-        }
-    }
-
-    /// Public caching until a minute after the next expected publication; a minute while one is overdue.
-    ///
-    /// The value changes once a second at most, so it is computed once per second and dataset
-    /// version rather than per request (the calendar work costs more than the rest of a cached answer).
-    func cacheControl(snapshot: RatesSnapshot) -> String {
-        let now = configuration.now()
-        let second = Int64(now.timeIntervalSince1970.rounded(.down))
-        if let memo = cacheControlMemo.last.withLock({ $0 }), memo.version == snapshot.version, memo.second == second { return memo.value }
-        let value: String
-        if let latest = snapshot.latest?.day, latest >= calendar.latestPublication(asOf: now) {
-            let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
-            value = "public, max-age=\(max(60, Int(next.timeIntervalSince(now))))"
-        } else {
-            value = "public, max-age=60"
-        }
-        cacheControlMemo.last.withLock { $0 = (snapshot.version, second, value) }
-        return value
+        return PreparedAnswer(
+            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
+            cacheControl: cachePolicy.value(for: entry.caching, snapshot: snapshot)
+        ).response
     }
 
     /// A strong entity tag derived from the bytes themselves (FNV-1a), for answers that change without a new dataset version.
@@ -277,15 +226,6 @@ struct RatesController<Context: RequestContext>: Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in body.readableBytesView { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return "\"s" + String(hash, radix: 16) + "\""
-    }
-
-    /// `If-None-Match` semantics (RFC 9110 §13.1.2): weak comparison against any listed tag, or `*`.
-    static func matches(_ condition: String, etag: String) -> Bool {
-        if condition == etag { return true }   // the common case, without splitting
-        return condition.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
-        }
     }
 
     func publication(on requested: Day, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DailyRates {
@@ -333,9 +273,4 @@ struct RatesController<Context: RequestContext>: Sendable {
         json.object(fields)
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: json.buffer))
     }
-}
-
-/// The last `Cache-Control` value computed, shared by the copies of a controller.
-private final class CacheControlMemo: Sendable {
-    let last = Mutex<(version: Int64, second: Int64, value: String)?>(nil)
 }

@@ -11,14 +11,17 @@ final class ResponseCache: Sendable {
     /// A prepared answer.
     struct Entry: Sendable {
         var body: ByteBuffer
-        /// Whether the answer can never change within the epoch (a complete page of the change log).
-        var immutable = false
+        /// The route pattern that answered (`/v1/rates/:date`), for metrics.
+        var route: String
+        /// How long clients may keep it.
+        var caching: CacheControlPolicy.Caching
         /// `body` gzip-compressed; `nil` when compressing would not pay (small bodies).
         var gzipped: ByteBuffer?
 
-        init(body: ByteBuffer, immutable: Bool = false) {
+        init(body: ByteBuffer, route: String, caching: CacheControlPolicy.Caching) {
             self.body = body
-            self.immutable = immutable
+            self.route = route
+            self.caching = caching
         }
 
         /// Bodies smaller than this go out as they are: the gzip header and a round trip of
@@ -51,6 +54,13 @@ final class ResponseCache: Sendable {
     init(capacity: Int = 4096, metrics: ServerMetrics? = nil) {
         self.capacity = capacity
         self.metrics = metrics
+    }
+
+    /// The answer stored for `key` at `version`, if it was prepared; counts as a lookup.
+    func cached(for key: String, version: Int64) -> Entry? {
+        let cached = storage.withLock { storage in storage.version == version ? storage.bodies[key] : nil }
+        metrics?.recordCacheLookup(hit: cached != nil)
+        return cached
     }
 
     /// The answer stored for `key` at `version`, building and storing it when missing.

@@ -20,6 +20,7 @@ struct SyncController<Context: RequestContext>: Sendable {
     let calendar: PublicationCalendar
     let configuration: ServerConfiguration
     let metrics: ServerMetrics?
+    let cachePolicy: CacheControlPolicy
     /// Most values (snapshot) or change rows (delta) per page.
     var pageSize = 5_000
     /// Time between keep-alive comments on the event stream.
@@ -47,9 +48,11 @@ struct SyncController<Context: RequestContext>: Sendable {
             }
             return try page(after: cursor, from: try query.day("from"), snapshot: snapshot)
         }
-        let cacheControl = entry.immutable ? "public, max-age=31536000, immutable" : "public, max-age=60, stale-while-revalidate=300, stale-if-error=86400"
-        let response = RatesController<Context>.conditionalResponse(
-            request, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag, cacheControl: cacheControl)
+        let cacheControl = cachePolicy.value(for: entry.caching, snapshot: snapshot)
+        let response = PreparedAnswer(
+            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
+            cacheControl: cacheControl
+        ).response
         metrics?.recordSync(notModified: response.status == .notModified)
         return response
     }
@@ -74,14 +77,15 @@ struct SyncController<Context: RequestContext>: Sendable {
                 let page = try store.state(after: afterDay, from: from, limit: pageSize)
                 let next: SyncCursor.Position = page.more ? .snapshot(afterDay: page.days.last?.day ?? afterDay ?? Day(dayNumber: 0)) : .changes
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: sequence, from: from, position: next)
-                return ResponseCache.Entry(body: json.write(cursor: nextCursor, more: page.more, upserts: page.days, deletes: [:]))
+                return ResponseCache.Entry(
+                    body: json.write(cursor: nextCursor, more: page.more, upserts: page.days, deletes: [:]), route: "/v1/sync", caching: .syncTail)
             case .changes?:
                 let page = try store.changes(after: sequence, from: from, limit: pageSize)
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: page.throughSequence, from: from, position: .changes)
                 let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
                 let body = json.write(cursor: nextCursor, more: page.more, upserts: days, deletes: page.deletes)
                 // A full page of the change log covers a fixed range of an append-only log: it never changes.
-                return ResponseCache.Entry(body: body, immutable: page.more)
+                return ResponseCache.Entry(body: body, route: "/v1/sync", caching: page.more ? .immutable : .syncTail)
             }
         } catch let problem as Problem {
             throw problem

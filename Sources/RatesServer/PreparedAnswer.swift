@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The answer to one request from a prepared body: 304 when the client holds the current
+/// version, else 200 with the JSON, gzip-compressed when the client accepts it.
+///
+/// With a `gzipped` body and a client that accepts gzip, the compressed bytes go out with
+/// `Content-Encoding: gzip` under `gzipEtag`. Either tag makes a 304, whichever form this
+/// answer has: a client that got the compressed form of another answer of the same dataset
+/// version holds current data too. Answers with a compressed form say `Vary: Accept-Encoding`.
+struct PreparedAnswer {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    /// `nil` for a 304.
+    var body: ByteBuffer?
+
+    init(requestHeaders: HTTPFields, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, gzipEtag: String? = nil, cacheControl: String) {
+        let sendsGzip = gzipped != nil && Self.acceptsGzip(requestHeaders[values: .acceptEncoding])
+        headers = [.eTag: sendsGzip ? gzipEtag ?? etag : etag, .cacheControl: cacheControl]
+        if gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        if let condition = requestHeaders[.ifNoneMatch],
+           Self.matches(condition, etag: etag) || gzipEtag.map({ Self.matches(condition, etag: $0) }) == true
+        {
+            status = .notModified
+            self.body = nil
+            return
+        }
+        status = .ok
+        headers[.contentType] = "application/json"
+        if sendsGzip, let gzipped {
+            headers[.contentEncoding] = "gzip"
+            self.body = gzipped
+        } else {
+            self.body = body
+        }
+    }
+
+    /// The answer as a Hummingbird response.
+    var response: Response {
+        Response(status: status, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? .init())
+    }
+
+    /// Whether `Accept-Encoding` (RFC 9110 §12.5.3) lists `gzip` or `*` with a non-zero weight.
+    static func acceptsGzip(_ values: [String]) -> Bool {
+        values.lazy.flatMap { $0.split(separator: ",") }.contains { element in
+            let parameters = element.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parameters.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            let weight = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
+        }
+    }
+
+    /// `If-None-Match` semantics (RFC 9110 §13.1.2): weak comparison against any listed tag, or `*`.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        if condition == etag { return true }   // the common case, without splitting
+        return condition.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+}
