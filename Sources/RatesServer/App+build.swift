@@ -34,7 +34,12 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestIDMiddleware())
     if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSOriginsMiddleware(origins: configuration.corsOrigins)) }
-    router.add(middleware: ProblemMiddleware())
+    let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
+                    "/healthz", "/readyz", "/metrics", "/openapi.yaml"]
+    var methods: [String: [HTTPRequest.Method]] = Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) })
+    methods["/v1/admin/refresh"] = [.post]
+    let knownPaths = KnownPaths(methods: methods)
+    router.add(middleware: ProblemMiddleware(knownPaths: knownPaths))
     router.add(middleware: AccessMiddleware(
         maxURILength: configuration.maxURILength, apiKeys: configuration.apiKeys,
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
@@ -52,11 +57,6 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         ).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinator: coordinator).endpoints)
-    let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
-                    "/healthz", "/readyz", "/metrics", "/openapi.yaml"]
-    router.addRoutes(
-        MethodNotAllowedRoutes(allowed: Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) }).merging(["/v1/admin/refresh": [.post]]) { $1 })
-            .endpoints)
 
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
     let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil

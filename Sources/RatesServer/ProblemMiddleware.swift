@@ -6,6 +6,9 @@ import Logging
 /// `Problem`s pass through as they are; the framework's errors (unknown route, bad request)
 /// keep their status; anything else is logged and answered 500, which no input should reach.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Turns a 404 for a known path into 405 with `Allow`.
+    let knownPaths: KnownPaths
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -14,6 +17,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .notFound:
+                if let allowed = knownPaths.allowed(for: request.uri.path) {
+                    let allow = allowed.map(\.rawValue).joined(separator: ", ")
+                    return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path); use \(allow).", headers: [.allow: allow])
+                        .response
+                }
                 return Problem(.notFound, "No endpoint at \(request.method) \(request.uri.path); see /openapi.yaml.").response
             case .methodNotAllowed:
                 return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path).").response

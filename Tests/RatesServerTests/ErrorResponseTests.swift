@@ -66,14 +66,18 @@ struct ErrorResponseTests {
                 let response = try await client.request(uri)
                 #expect(response.status.code < 500, "\(uri)")
             }
-            for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
-                let response = try await client.request("/v1/latest", method: method)
-                #expect(response.status == .methodNotAllowed, "\(method)")
+            let methods: [HTTPRequest.Method] = [.post, .put, .delete, .patch, .trace, .options, HTTPRequest.Method("QUERY")!]
+            for (path, method) in methods.map({ ("/v1/latest", $0) }) + [("/v1/rates/2020-01-02", .put)] {
+                let response = try await client.request(path, method: method)
+                #expect(response.status == .methodNotAllowed, "\(method) \(path)")
                 #expect(response.headers[.allow] == "GET, HEAD")
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
-            let getRefresh = try await client.request("/v1/admin/refresh")
-            #expect(getRefresh.status == .methodNotAllowed && getRefresh.headers[.allow] == "POST")
+            for method: HTTPRequest.Method in [.get, .head] {
+                let wrong = try await client.request("/v1/admin/refresh", method: method)
+                #expect(wrong.status == .methodNotAllowed && wrong.headers[.allow] == "POST", "\(method)")
+            }
+            #expect(try await client.request("/v1/nothing/here", method: .put).status == .notFound)
         }
     }
 
