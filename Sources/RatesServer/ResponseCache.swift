@@ -67,11 +67,7 @@ final class ResponseCache: Sendable {
     ///
     /// - Throws: Whatever `build` throws; nothing is stored then.
     func entry<Failure: Error>(for key: String, version: Int64, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
-        let cached = storage.withLock { storage -> Entry? in
-            storage.version == version ? storage.bodies[key] : nil
-        }
-        metrics?.recordCacheLookup(hit: cached != nil)
-        if let cached { return cached }
+        if let cached = cached(for: key, version: version) { return cached }
         let entry = try build().compressed()
         storage.withLock { storage in
             if storage.version != version || storage.bodies.count >= capacity {
