@@ -16,8 +16,7 @@ struct AutoRefreshTests {
         let reports = Mutex<[SyncReport]>([])
         var count: Int { reports.withLock { $0.count } }
         func wait(for count: Int) async {
-            let deadline = ContinuousClock.now + patience
-            while self.count < count && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            await waitUntil { self.count >= count }
         }
     }
 
@@ -65,8 +64,7 @@ struct AutoRefreshTests {
         try await Task.sleep(for: .milliseconds(50))
         #expect(client.refreshLeases.isRunning)
         second.cancel()
-        let deadline = ContinuousClock.now + patience
-        while client.refreshLeases.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil { !client.refreshLeases.isRunning }
         #expect(!client.refreshLeases.isRunning)
     }
 

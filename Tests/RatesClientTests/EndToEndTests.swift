@@ -187,7 +187,7 @@ struct EndToEndTests {
                 if case .success(let report) = result { reports.withLock { $0.append(report) } }
             }
             defer { refresher.cancel() }
-            try await waitUntil { reports.withLock { $0.count } == 1 }
+            await waitUntil { reports.withLock { $0.count } == 1 }
             #expect(try client.latest()?.date == Self.dayBefore)
             // The launch sync left the next due time in the past (the server's clock is fixed), so
             // the loop sleeps for minutes: only the event can bring the new day this soon.
@@ -195,15 +195,9 @@ struct EndToEndTests {
 
             upstream.publish(through: Self.lastDay)
             try await server.refresh()
-            try await waitUntil { reports.withLock { $0.count } == 2 }
+            await waitUntil { reports.withLock { $0.count } == 2 }
             #expect(reports.withLock { $0.map(\.outcome) } == [.updated, .updated])
             #expect(try client.latest()?.date == Self.lastDay)
         }
-    }
-
-    /// Polls `condition` until it holds or ``patience`` runs out.
-    func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + patience
-        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
     }
 }

@@ -26,6 +26,12 @@ func day(_ text: String) -> Day { Day(text)! }
 /// (the server tests seed a full-history database once, synchronously).
 let patience = Duration.seconds(60)
 
+/// Polls `condition` until it holds or `timeout` runs out; the caller's expectations then say which.
+func waitUntil(timeout: Duration = patience, _ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+}
+
 /// `["USD": "1.1172"]` → `[.usd: "1.1172"]`.
 func rates(_ values: [String: String]) -> [CurrencyCode: String] {
     Dictionary(uniqueKeysWithValues: values.map { (CurrencyCode($0.key)!, $0.value) })
@@ -141,8 +147,7 @@ final class ScriptedServer: Sendable {
 
     /// Waits (up to ``patience``) until `count` event-stream connections were opened.
     func waitForEventConnections(_ count: Int) async {
-        let deadline = ContinuousClock.now + patience
-        while eventConnections < count && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil { eventConnections >= count }
     }
 
     var transport: HTTPTransport {
@@ -206,10 +211,7 @@ final class Collected<Element: Sendable>: Sendable {
     /// Waits (up to `timeout`) until `count` values arrived; returns them.
     @discardableResult
     func wait(for count: Int, timeout: Duration = patience) async -> [Element] {
-        let deadline = ContinuousClock.now + timeout
-        while values.count < count && state.value.withLock({ !$0.finished }) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await waitUntil(timeout: timeout) { values.count >= count || state.value.withLock { $0.finished } }
         return values
     }
 
