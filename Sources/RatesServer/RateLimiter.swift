@@ -30,24 +30,22 @@ final class RateLimiter: Sendable {
     func acquire(for client: String, now: ContinuousClock.Instant = .now) -> Duration? {
         buckets.withLock { buckets in
             var bucket = buckets[client] ?? Bucket(tokens: burst, updated: now)
-            let elapsed = bucket.updated.duration(to: now)
-            bucket.tokens = min(burst, bucket.tokens + rate * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            bucket.tokens = min(burst, tokens(of: bucket, at: now))
             bucket.updated = now
             guard bucket.tokens >= 1 else {
                 buckets[client] = bucket
                 return .seconds((1 - bucket.tokens) / rate)
             }
             bucket.tokens -= 1
-            if buckets[client] == nil && buckets.count >= maxClients { Self.dropRefilled(&buckets, now: now, rate: rate, burst: burst) }
+            if buckets[client] == nil && buckets.count >= maxClients { buckets = buckets.filter { tokens(of: $0.value, at: now) < burst } }
             buckets[client] = bucket
             return nil
         }
     }
 
-    private static func dropRefilled(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant, rate: Double, burst: Double) {
-        buckets = buckets.filter { _, bucket in
-            let elapsed = bucket.updated.duration(to: now)
-            return bucket.tokens + rate * Double(elapsed.components.seconds) < burst
-        }
+    /// The tokens `bucket` holds at `now`, refill included, before the `burst` cap.
+    private func tokens(of bucket: Bucket, at now: ContinuousClock.Instant) -> Double {
+        let elapsed = bucket.updated.duration(to: now)
+        return bucket.tokens + rate * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 }
