@@ -28,17 +28,18 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let coordinator = FetchCoordinator(
         store: store, client: client, state: state, calendar: calendar, now: configuration.now, logger: logger, metrics: metrics)
 
+    // Every path the routes below serve, for 405 answers to other methods.
+    let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
+                    "/healthz", "/readyz", "/metrics", "/openapi.yaml"]
+    var methods: [String: [HTTPRequest.Method]] = Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) })
+    methods["/v1/admin/refresh"] = [.post]
+    let knownPaths = KnownPaths(methods: methods)
     let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Outermost first: count every answer, tag it with its request ID, let allowed browser
     // origins read it (errors included), turn errors into problems, then check access.
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestIDMiddleware())
     if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSOriginsMiddleware(origins: configuration.corsOrigins)) }
-    let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
-                    "/healthz", "/readyz", "/metrics", "/openapi.yaml"]
-    var methods: [String: [HTTPRequest.Method]] = Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) })
-    methods["/v1/admin/refresh"] = [.post]
-    let knownPaths = KnownPaths(methods: methods)
     router.add(middleware: ProblemMiddleware(knownPaths: knownPaths))
     router.add(middleware: AccessMiddleware(
         maxURILength: configuration.maxURILength, apiKeys: configuration.apiKeys,

@@ -15,6 +15,9 @@ struct CORSOriginsMiddleware<Context: RequestContext>: RouterMiddleware {
         exposedHeaders: Self.exposedHeaders,
         maxAge: .seconds(600))
 
+    /// ``exposedHeaders`` as the header value, joined once.
+    private let exposedHeaderList = Self.exposedHeaders.joined(separator: ", ")
+
     init(origins: [String]) {
         self.origins = Set(origins)
     }
@@ -24,7 +27,7 @@ struct CORSOriginsMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         var response = try await cors.handle(request, context: context, next: next)
-        if request.method != .options { response.headers[.accessControlExposeHeaders] = Self.exposedHeaders.joined(separator: ", ") }
+        if request.method != .options { response.headers[.accessControlExposeHeaders] = exposedHeaderList }
         return response
     }
 }
