@@ -2,16 +2,36 @@
 ///
 /// Only the shape is checked (three ASCII capital letters): providers publish codes
 /// before and after ISO lists them, and a withdrawn code stays valid for its history.
+///
+/// The letters are kept packed in one 32-bit integer rather than a `String`: every stored
+/// rate is keyed by a code, so this halves the size of a day's rate table in memory and
+/// makes hashing and comparing a code a single integer operation.
 public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The code's three capital letters.
-    public let rawValue: String
+    /// The letters' ASCII bytes, first letter in the high byte, so integer order is alphabetical order.
+    @usableFromInline let packed: UInt32
 
     /// Creates a code from exactly three ASCII capital letters; `nil` for anything else.
     @inlinable
     public init?(_ text: some StringProtocol) {
-        let utf8 = text.utf8
-        guard utf8.count == 3, utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return nil }
-        self.rawValue = String(text)
+        var packed: UInt32 = 0
+        var count = 0
+        for byte in text.utf8 {
+            guard count < 3, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { return nil }
+            packed = packed << 8 | UInt32(byte)
+            count += 1
+        }
+        guard count == 3 else { return nil }
+        self.packed = packed
+    }
+
+    /// The code's three capital letters.
+    public var rawValue: String {
+        String(unsafeUninitializedCapacity: 3) { letters in
+            letters[0] = UInt8(truncatingIfNeeded: packed >> 16)
+            letters[1] = UInt8(truncatingIfNeeded: packed >> 8)
+            letters[2] = UInt8(truncatingIfNeeded: packed)
+            return 3
+        }
     }
 
     /// The euro, base currency of the ECB's reference rates.
@@ -22,5 +42,5 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
 
     public var description: String { rawValue }
 
-    public static func < (lhs: CurrencyCode, rhs: CurrencyCode) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: CurrencyCode, rhs: CurrencyCode) -> Bool { lhs.packed < rhs.packed }
 }

@@ -43,6 +43,16 @@ struct CurrencyCodeTests {
         for text in ["usd", "US", "USDX", "U$D", "", "ÜSD", "12A"] { #expect(CurrencyCode(text) == nil) }
     }
 
+    @Test("codes keep their letters, compare alphabetically and are equal whatever text they came from")
+    func lettersAndOrder() {
+        let texts = ["USD", "AUD", "ZAR", "EUR", "CHF", "AZN", "BAM"]
+        let codes = texts.compactMap { CurrencyCode($0) }
+        #expect(codes.map(\.rawValue) == texts)
+        #expect(codes.sorted().map(\.rawValue) == texts.sorted())
+        #expect(CurrencyCode("xUSDx".dropFirst().dropLast()) == CurrencyCode("USD"))
+        #expect(Set(codes + codes).count == texts.count)
+    }
+
     @Test("names come from ISO 4217, withdrawn codes included")
     func names() {
         #expect(CurrencyCode("USD")?.name == "US Dollar")
