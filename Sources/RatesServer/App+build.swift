@@ -64,12 +64,15 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         ? FastPath(state: state, cache: cache, cachePolicy: cachePolicy, metrics: metrics, configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
+    let (seconds, attoseconds) = configuration.idleTimeout.components
+    let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     var app = Application(
         router: router,
-        server: .http1(configuration: .init(
-            additionalChannelHandlers: fastPath.map { [FastPathHandler(fastPath: $0)] } ?? [],
-            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000),
-            httpDecoderConfiguration: headerLimits)),
+        server: HTTPServerBuilder { responder in
+            FastPathHTTP1Channel(
+                base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: nil, httpDecoderConfiguration: headerLimits)),
+                fastPath: fastPath, idleTimeout: idleTimeout)
+        },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay"),
         logger: logger)
     app.addServices(HTTPClientService(client: httpClient))

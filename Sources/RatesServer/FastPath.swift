@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import Synchronization
 
 /// Answers requests whose answer is already prepared, straight from the connection's pipeline.
@@ -32,75 +32,45 @@ struct FastPath: Sendable {
         corsOrigins = !configuration.corsOrigins.isEmpty
     }
 
-    /// The full answer to `request` when it is prepared, else `nil`.
-    func answer(to request: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer?)? {
-        guard request.method == .get, let target = request.path, target.utf8.count <= maxURILength,
-              !(corsOrigins && request.headerFields[.origin] != nil),
-              request.headerFields[.connection]?.lowercased().contains("close") != true
+    /// The answer to `request` as the bytes to send (the encoded head, then the body), when it
+    /// is prepared; else `nil`.
+    ///
+    /// Only keep-alive HTTP/1.1 `GET`s are answered here: anything that ends the connection or
+    /// needs the older protocol's rules is left to the framework.
+    func answer(to request: HTTPRequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
+        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.utf8.count <= maxURILength,
+              !(corsOrigins && request.headers.contains(name: "Origin"))
         else { return nil }
         let start = ContinuousClock.now
         let snapshot = state.snapshot
-        guard !snapshot.isEmpty, let entry = cache.cached(for: target, version: snapshot.version) else { return nil }
+        guard !snapshot.isEmpty, let entry = cache.cached(for: request.uri, version: snapshot.version) else { return nil }
+        let conditions = request.headers["If-None-Match"]
         let prepared = PreparedAnswer(
-            requestHeaders: request.headerFields, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
+            ifNoneMatch: conditions.isEmpty ? nil : conditions.joined(separator: ", "), acceptEncoding: request.headers["Accept-Encoding"],
+            body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
             cacheControl: cachePolicy.value(for: entry.caching, snapshot: snapshot))
-        var headers = prepared.headers
-        headers[.contentLength] = String(prepared.body?.readableBytes ?? 0)
-        headers[.requestID] = RequestID().description
-        headers[.date] = dates.now
-        headers[.server] = "rates-relay"
+
+        var head = allocator.buffer(capacity: 384)
+        head.writeStaticString(prepared.status == .notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
+        for field in prepared.headers { head.writeHeader(field.name.rawName, field.value) }
+        if let body = prepared.body { head.writeHeader("Content-Length", String(body.readableBytes)) }
+        head.writeHeader("X-Request-ID", RequestID().description)
+        head.writeHeader("Date", dates.now)
+        head.writeStaticString("Server: rates-relay\r\n\r\n")
+
         if entry.route == "/v1/sync" { metrics.recordSync(notModified: prepared.status == .notModified) }
         metrics.recordRequest(route: entry.route, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
-        return (HTTPResponse(status: prepared.status, headerFields: headers), prepared.body)
+        return (head, prepared.body)
     }
 }
 
-/// A connection's fast path: answers what ``FastPath`` can on the event loop, passes the rest on.
-///
-/// HTTP/1.1 answers must go out in request order, so it answers only while no earlier request
-/// of the connection is still with the application.
-final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
-
-    private let fastPath: FastPath
-    /// Requests handed to the application and not yet fully answered.
-    private var pending = 0
-    /// Whether the rest of the current request (its body and end) belongs to an answer given here.
-    private var answeredHere = false
-
-    init(fastPath: FastPath) {
-        self.fastPath = fastPath
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let request):
-            if pending == 0, let answer = fastPath.answer(to: request) {
-                answeredHere = true
-                context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-                if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                return
-            }
-            pending += 1
-            context.fireChannelRead(data)
-        case .body:
-            if !answeredHere { context.fireChannelRead(data) }
-        case .end:
-            if answeredHere {
-                answeredHere = false
-            } else {
-                context.fireChannelRead(data)
-            }
-        }
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { pending = max(0, pending - 1) }
-        context.write(data, promise: promise)
+extension ByteBuffer {
+    /// Writes one `name: value` header line.
+    fileprivate mutating func writeHeader(_ name: String, _ value: String) {
+        writeString(name)
+        writeStaticString(": ")
+        writeString(value)
+        writeStaticString("\r\n")
     }
 }
 

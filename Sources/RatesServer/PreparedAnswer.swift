@@ -17,10 +17,18 @@ struct PreparedAnswer {
     var body: ByteBuffer?
 
     init(requestHeaders: HTTPFields, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, gzipEtag: String? = nil, cacheControl: String) {
-        let sendsGzip = gzipped != nil && Self.acceptsGzip(requestHeaders[values: .acceptEncoding])
+        self.init(
+            ifNoneMatch: requestHeaders[.ifNoneMatch], acceptEncoding: requestHeaders[values: .acceptEncoding],
+            body: body, gzipped: gzipped, etag: etag, gzipEtag: gzipEtag, cacheControl: cacheControl)
+    }
+
+    /// The answer to a request with these `If-None-Match` (all its values joined by commas) and
+    /// `Accept-Encoding` values.
+    init(ifNoneMatch: String?, acceptEncoding: [String], body: ByteBuffer, gzipped: ByteBuffer?, etag: String, gzipEtag: String?, cacheControl: String) {
+        let sendsGzip = gzipped != nil && Self.acceptsGzip(acceptEncoding)
         headers = [.eTag: sendsGzip ? gzipEtag ?? etag : etag, .cacheControl: cacheControl]
         if gzipped != nil { headers[.vary] = "Accept-Encoding" }
-        if let condition = requestHeaders[.ifNoneMatch],
+        if let condition = ifNoneMatch,
            Self.matches(condition, etag: etag) || gzipEtag.map({ Self.matches(condition, etag: $0) }) == true
         {
             status = .notModified

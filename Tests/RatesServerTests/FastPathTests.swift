@@ -9,31 +9,90 @@ import Testing
 import Glibc
 #endif
 
+/// One client TCP connection to the loopback server, for exchanges below the HTTP client's level.
+///
+/// Its calls block, so tests make them through ``onOwnThread(_:)``: a test blocked on a socket
+/// must not hold a thread the server's application needs to answer it.
+final class RawConnection: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let socket: Int32
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "no socket") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw Failure(description: "cannot connect to port \(port)")
+        }
+    }
+
+    deinit { close(socket) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw Failure(description: "sent \(sent) of \(bytes.count) bytes") }
+    }
+
+    /// What arrives until the server closes the connection (`closed`), or until 10 s pass without a byte.
+    func readToEnd() -> (text: String, closed: Bool) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return (String(decoding: received, as: UTF8.self), count == 0) }
+            received += buffer[0..<count]
+        }
+    }
+
+    /// The next response, read by its `Content-Length`; `nil` when the server closed the connection first.
+    func readResponse() throws -> String? {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        while !received.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+            guard recv(socket, &byte, 1, 0) == 1 else { return nil }
+            received.append(byte)
+        }
+        let head = String(decoding: received, as: UTF8.self)
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        var body = [UInt8](repeating: 0, count: length)
+        var read = 0
+        while read < length {
+            let count = body[read...].withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            read += count
+        }
+        return head + String(decoding: body, as: UTF8.self)
+    }
+}
+
 /// Sends `request` bytes on one new loopback TCP connection and returns everything read until the server closes it.
-func rawExchange(port: Int, _ request: String) throws -> String {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(socket >= 0)
-    defer { close(socket) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+func rawExchange(port: Int, _ request: String) async throws -> String {
+    try await onOwnThread {
+        let connection = try RawConnection(port: port)
+        try connection.send(request)
+        return connection.readToEnd().text
     }
-    try #require(connected == 0)
-    let bytes = Array(request.utf8)
-    try #require(bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) } == bytes.count)
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { break }
-        received += buffer[0..<count]
+}
+
+/// The result of blocking `work`, run on a thread of its own rather than one of Swift concurrency's few.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
-    return String(decoding: received, as: UTF8.self)
 }
 
 @Suite("Prepared answers from the connection's pipeline")
@@ -45,7 +104,7 @@ struct FastPathTests {
             for symbol in ["USD", "GBP"] { #expect(try await client.request("/v1/latest?symbols=\(symbol)").status == .ok) }
             let port = try #require(client.port)
             // /v1/status is never prepared: it goes to the application, and the prepared answers behind it must wait.
-            let stream = try rawExchange(port: port, """
+            let stream = try await rawExchange(port: port, """
                 GET /v1/status HTTP/1.1\r\nHost: test\r\n\r\n\
                 GET /v1/latest?symbols=USD HTTP/1.1\r\nHost: test\r\n\r\n\
                 GET /v1/nope HTTP/1.1\r\nHost: test\r\n\r\n\
@@ -73,6 +132,45 @@ struct FastPathTests {
             #expect(ids.count == 2 && ids[0] != ids[1])
             let notModified = try await client.request("/v1/latest?base=USD", headers: [.ifNoneMatch: try #require(first.headers[.eTag])])
             #expect(notModified.status == .notModified && notModified.body.readableBytes == 0)
+        }
+    }
+
+    @Test("a connection used only for prepared answers stays open while in use and is closed once idle")
+    func idleTimeoutCountsPreparedAnswers() async throws {
+        try await withSeededServer(configure: { $0.idleTimeout = .milliseconds(1500) }) { client in
+            // Raw connections only: the test client's own connection may sit idle and be closed.
+            let port = try #require(client.port)
+            let first = try await rawExchange(port: port, "GET /v1/latest HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+            #expect(first.hasPrefix("HTTP/1.1 200 OK"))
+            let connection = try await onOwnThread { try RawConnection(port: port) }
+            // Six requests 0.5 s apart keep the connection busy for twice the idle timeout.
+            for _ in 0..<6 {
+                let response = try await onOwnThread {
+                    try connection.send("GET /v1/latest HTTP/1.1\r\nHost: test\r\n\r\n")
+                    return try connection.readResponse()
+                }
+                #expect(response?.hasPrefix("HTTP/1.1 200 OK") == true && response?.contains("\"USD\":") == true, "closed while in use")
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            let (rest, closed) = try await onOwnThread { connection.readToEnd() }
+            #expect(closed && rest.isEmpty, "the idle connection is closed")
+        }
+    }
+
+    @Test("HTTP/1.0 and Connection: close requests are answered and then the connection is closed")
+    func closingRequestsClose() async throws {
+        try await withSeededServer { client in
+            #expect(try await client.request("/v1/latest").status == .ok)
+            let port = try #require(client.port)
+            for request in ["GET /v1/latest HTTP/1.0\r\n\r\n", "GET /v1/latest HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"] {
+                let (text, closed) = try await onOwnThread {
+                    let connection = try RawConnection(port: port)
+                    try connection.send(request)
+                    return connection.readToEnd()
+                }
+                #expect(text.contains(" 200 OK\r\n") && text.contains("\"USD\":"), "\(text)")
+                #expect(closed, "\(request)")
+            }
         }
     }
 }

@@ -8,8 +8,11 @@ import RatesTestSupport
 import Testing
 
 /// Runs `body` against a server holding the ECB's real history (1999-01-04 to 2026-10-30), clock at 2026-10-30 18:00 UTC.
-func withSeededServer(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-    let configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
+func withSeededServer(
+    configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+) async throws {
+    var configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
+    configure(&configuration)
     let app = try buildApplication(configuration, logger: TestServer.logger)
     try await app.test(.live) { client in try await body(client) }
 }

@@ -1,0 +1,157 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Hummingbird's HTTP/1.1 channel with ``FastPathHandler`` right behind the HTTP decoder.
+///
+/// The handler goes in front of the conversion to `HTTPTypes`, so a prepared answer costs
+/// neither that conversion nor the response encoder: its bytes are written as they are.
+struct FastPathHTTP1Channel: HTTPChannelHandler {
+    typealias Value = HTTP1Channel.Value
+
+    let base: HTTP1Channel
+    let fastPath: FastPath?
+    let idleTimeout: TimeAmount?
+
+    /// - Parameters:
+    ///   - base: The framework's channel; give it no idle timeout, since ``FastPathHandler``
+    ///     keeps that (the framework's handler never sees the requests answered in front of it).
+    ///   - fastPath: What answers prepared requests; `nil` answers none (every request goes to the application).
+    ///   - idleTimeout: How long a connection may stay without a request in progress.
+    init(base: HTTP1Channel, fastPath: FastPath?, idleTimeout: TimeAmount?) {
+        self.base = base
+        self.fastPath = fastPath
+        self.idleTimeout = idleTimeout
+    }
+
+    var responder: HTTPChannelHandler.Responder { base.responder }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let encoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
+            let handler = FastPathHandler(fastPath: fastPath, idleTimeout: idleTimeout, encoder: encoder)
+            try pipeline.addHandler(handler, position: .after(try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+/// A connection's fast path and idle timeout: answers what ``FastPath`` can on the event loop,
+/// passes the rest on, and closes the connection once it has been idle for the timeout.
+///
+/// HTTP/1.1 answers must go out in request order, so it answers only while no earlier request
+/// of the connection is still with the application. Its answers are written on the response
+/// encoder's context, so they reach the socket as the bytes ``FastPath`` encoded.
+final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let fastPath: FastPath?
+    private let idleTimeout: TimeAmount?
+    private let encoder: ChannelHandlerContext
+    /// Requests handed to the application and not yet fully answered.
+    private var pending = 0
+    /// Whether a request's head arrived and its end has not yet.
+    private var reading = false
+    /// Whether the rest of the current request (its body and end) belongs to an answer given here.
+    private var answeredHere = false
+    /// Whether a request asked for the connection to end after its answer (HTTP/1.0 without
+    /// keep-alive; the framework closes for `Connection: close` but not for this).
+    private var closeWhenAnswered = false
+    /// When a request part last arrived or an answer last finished.
+    private var lastActivity = NIODeadline.now()
+    private var idleCheck: Scheduled<Void>?
+
+    init(fastPath: FastPath?, idleTimeout: TimeAmount?, encoder: ChannelHandlerContext) {
+        self.fastPath = fastPath
+        self.idleTimeout = idleTimeout
+        self.encoder = encoder
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { scheduleIdleCheck(context: context, at: lastActivity) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        scheduleIdleCheck(context: context, at: .now())
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastActivity = .now()
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            reading = true
+            if pending == 0, let answer = fastPath?.answer(to: request, allocator: context.channel.allocator) {
+                answeredHere = true
+                encoder.write(NIOAny(answer.head), promise: nil)
+                if let body = answer.body { encoder.write(NIOAny(body), promise: nil) }
+                encoder.flush()
+                return
+            }
+            pending += 1
+            if !request.isKeepAlive { closeWhenAnswered = true }
+            context.fireChannelRead(data)
+        case .body:
+            if !answeredHere { context.fireChannelRead(data) }
+        case .end:
+            reading = false
+            if answeredHere {
+                answeredHere = false
+            } else {
+                context.fireChannelRead(data)
+            }
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            pending = max(0, pending - 1)
+            lastActivity = .now()
+        }
+        context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        context.flush()
+        if closeWhenAnswered, pending == 0 { context.close(promise: nil) }
+    }
+
+    /// Closes the connection when it has had no request in progress for the idle timeout:
+    /// neither one being read (a client stalling mid-request counts as idle) nor one the
+    /// application is still answering.
+    private func scheduleIdleCheck(context: ChannelHandlerContext, at start: NIODeadline) {
+        guard let idleTimeout, idleCheck == nil else { return }
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        idleCheck = context.eventLoop.scheduleTask(deadline: start + idleTimeout) {
+            let (handler, context) = loopBound.value
+            handler.idleCheck = nil
+            let busy = handler.pending > 0 && !handler.reading
+            if !busy, NIODeadline.now() >= handler.lastActivity + idleTimeout {
+                context.close(promise: nil)
+            } else {
+                handler.scheduleIdleCheck(context: context, at: busy ? .now() : handler.lastActivity)
+            }
+        }
+    }
+}
