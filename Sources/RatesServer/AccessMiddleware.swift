@@ -1,14 +1,16 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
-/// Checks every request before routing: request target length, and for `/v1/` data endpoints
-/// the client's API key (when keys are configured) and its rate limit.
+/// Checks every request before routing: request target length, body size, and for `/v1/`
+/// data endpoints the client's API key (when keys are configured) and its rate limit.
 ///
 /// Operator endpoints (`/v1/admin/`) have their own bearer token and no rate limit; health,
-/// readiness, metrics and the contract are open. Refusals are problems (401, 414, 429) that
+/// readiness, metrics and the contract are open. Refusals are problems (401, 413, 414, 429) that
 /// ``ProblemMiddleware`` answers.
 struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let maxURILength: Int
+    let maxBodyBytes: Int
     let apiKeys: Set<String>
     let rateLimiter: RateLimiter?
 
@@ -16,6 +18,8 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
         guard request.uri.string.utf8.count <= maxURILength else {
             throw Problem(.uriTooLong, "The request target is longer than \(maxURILength) bytes.")
         }
+        var request = request
+        try await limitBody(of: &request)
         let path = request.uri.path
         guard path.hasPrefix("/v1/"), !path.hasPrefix("/v1/admin/") else { return try await next(request, context) }
         let key = request.headers[.apiKey]
@@ -35,6 +39,23 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
             }
         }
         return try await next(request, context)
+    }
+
+    /// Refuses a body over `maxBodyBytes`: at once when `Content-Length` announces one, else
+    /// (a chunked body) once that much has arrived. The refusal closes the connection, so the
+    /// rest of the body is never read.
+    private func limitBody(of request: inout Request) async throws {
+        let tooLarge = Problem(
+            .contentTooLarge, "The request body is larger than \(maxBodyBytes) bytes; no endpoint takes a body.", headers: [.connection: "close"])
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }) {
+            guard length <= maxBodyBytes else { throw tooLarge }
+        } else if request.headers[.transferEncoding] != nil {
+            do {
+                _ = try await request.collectBody(upTo: maxBodyBytes)
+            } catch is NIOTooManyBytesError {
+                throw tooLarge
+            }
+        }
     }
 
     /// The peer's IP address without its port.

@@ -42,7 +42,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSOriginsMiddleware(origins: configuration.corsOrigins)) }
     router.add(middleware: ProblemMiddleware(knownPaths: knownPaths))
     router.add(middleware: AccessMiddleware(
-        maxURILength: configuration.maxURILength, apiKeys: configuration.apiKeys,
+        maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes, apiKeys: configuration.apiKeys,
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
     let cache = ResponseCache(metrics: metrics)
     let cachePolicy = CacheControlPolicy(calendar: calendar, now: configuration.now)

@@ -64,8 +64,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reading = false
     /// Whether the rest of the current request (its body and end) belongs to an answer given here.
     private var answeredHere = false
-    /// Whether a request asked for the connection to end after its answer (HTTP/1.0 without
-    /// keep-alive; the framework closes for `Connection: close` but not for this).
+    /// Whether the connection ends once the answers in progress are written: a request asked
+    /// for it (HTTP/1.0 without keep-alive, which the framework keeps open) or an answer said
+    /// `Connection: close` (the framework would otherwise first read the rest of a refused body).
     private var closeWhenAnswered = false
     /// When a request part last arrived or an answer last finished.
     private var lastActivity = NIODeadline.now()
@@ -125,7 +126,12 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head(let response):
+            if !response.isKeepAlive { closeWhenAnswered = true }
+        case .body:
+            break
+        case .end:
             pending = max(0, pending - 1)
             lastActivity = .now()
         }

@@ -20,6 +20,7 @@ public struct Problem: Error, Sendable, Equatable {
         case noData = "no-data"
         case badRequest = "bad-request"
         case uriTooLong = "uri-too-long"
+        case contentTooLarge = "content-too-large"
         case tooManyRequests = "too-many-requests"
         case internalError = "internal-error"
 
@@ -31,6 +32,7 @@ public struct Problem: Error, Sendable, Equatable {
             case .unauthorized: return .unauthorized
             case .noData: return .serviceUnavailable
             case .uriTooLong: return .uriTooLong
+            case .contentTooLarge: return .contentTooLarge
             case .tooManyRequests: return .tooManyRequests
             case .internalError: return .internalServerError
             }
@@ -49,6 +51,7 @@ public struct Problem: Error, Sendable, Equatable {
             case .noData: return "No data yet"
             case .badRequest: return "Bad request"
             case .uriTooLong: return "Request target too long"
+            case .contentTooLarge: return "Request body too large"
             case .tooManyRequests: return "Too many requests"
             case .internalError: return "Internal error"
             }

@@ -38,6 +38,9 @@ public struct ServerConfiguration: Sendable {
     public var rateLimitBurst: Int = 60
     /// Longest request target (path and query) accepted; longer ones get 414.
     public var maxURILength = 2048
+    /// Largest request body accepted; a larger one gets 413 and the connection is closed. No
+    /// endpoint reads a body, so this only bounds what a client can make the server read.
+    public var maxBodyBytes = 64 * 1024
     /// Longest request header block accepted; a larger one closes the connection.
     public var maxHeaderBytes = 16 * 1024
     /// Connections idle this long are closed, so idle or stalled clients cannot hold them.

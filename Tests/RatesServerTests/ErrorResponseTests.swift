@@ -106,4 +106,28 @@ struct ErrorResponseTests {
             #expect(response.headers[.contentType] == "application/problem+json")
         }
     }
+
+    @Test("a request body over 64 KB gets 413 problem+json and the connection is closed, announced or chunked; a small one is ignored")
+    func bodyLimit() async throws {
+        let chunk = String(repeating: "x", count: 70_000)
+        let oversized = [
+            "POST /v1/admin/refresh HTTP/1.1\r\nHost: test\r\nContent-Length: 100000000\r\n\r\nabc",
+            "GET /v1/latest HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n\(String(chunk.utf8.count, radix: 16))\r\n\(chunk)\r\n",
+        ]
+        try await withSeededServer { client in
+            let port = try #require(client.port)
+            for request in oversized {
+                let (text, closed) = try await onOwnThread {
+                    let connection = try RawConnection(port: port)
+                    try connection.send(request)
+                    return connection.readToEnd()
+                }
+                #expect(text.hasPrefix("HTTP/1.1 413 "), "\(text.prefix(200))")
+                #expect(text.contains("application/problem+json") && text.contains("urn:rates-relay:problem:content-too-large"))
+                #expect(closed, "the rest of the body is not waited for")
+            }
+            let small = try await rawExchange(port: port, "GET /v1/latest HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+            #expect(small.hasPrefix("HTTP/1.1 200 OK"))
+        }
+    }
 }
