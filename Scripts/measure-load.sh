@@ -3,7 +3,7 @@
 # the same run on the same machine: wrk, 64 connections, for /v1/latest, an up-to-date client's
 # /v1/sync (its tail page) and the same request with If-None-Match (304); /healthz, the
 # cheapest route, shows how much of the gap is the HTTP framework itself. Reports requests per
-# second, p99 latency, their ratios to nginx, and the server's RSS after the load.
+# second, p99 latency, their ratios to nginx, and the server's RSS idle, after the load and at its peak.
 #
 # Needs nginx and wrk (apt-get install nginx wrk).
 # Usage: Scripts/measure-load.sh [seconds per run, default 10]
@@ -26,6 +26,8 @@ nginx_port=$((port + 1))
 server=$!
 wait_for() { for _ in $(seq 200); do curl -fs -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 wait_for "http://127.0.0.1:$port/readyz"
+rss() { awk -v key="$1" '$1 == key":" {printf "%.1f MB", $2/1024}' "/proc/$server/status"; }
+idle_rss=$(rss VmRSS)
 
 # The exact bytes our server answers, as nginx's static files.
 mkdir -p "$work/www"
@@ -85,4 +87,4 @@ compare "GET /healthz (framework floor)" /healthz "" ""
 compare "GET /v1/latest" /v1/latest "" ""
 compare "GET /v1/sync (up-to-date cursor)" "$sync_path" "" ""
 compare "GET /v1/sync + If-None-Match (304)" "$sync_path" "If-None-Match: $our_etag" "If-None-Match: $nginx_etag"
-echo "server RSS after the load: $(awk '/VmRSS/ {printf "%.1f MB", $2/1024}' /proc/$server/status) (peak $(awk '/VmHWM/ {printf "%.1f MB", $2/1024}' /proc/$server/status))"
+echo "server RSS: idle $idle_rss, after the load $(rss VmRSS), peak $(rss VmHWM)"

@@ -134,13 +134,15 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             pending = max(0, pending - 1)
             lastActivity = .now()
+            if closeWhenAnswered, pending == 0 {
+                // Closed once the answer is on the wire: closing now would drop what the socket has not taken yet.
+                let written = promise ?? context.eventLoop.makePromise()
+                context.write(data, promise: written)
+                written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                return
+            }
         }
         context.write(data, promise: promise)
-    }
-
-    func flush(context: ChannelHandlerContext) {
-        context.flush()
-        if closeWhenAnswered, pending == 0 { context.close(promise: nil) }
     }
 
     /// Closes the connection when it has had no request in progress for the idle timeout:
