@@ -32,8 +32,11 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups env HOST=127.0.0.1 PORT="$
     "$root/app/rates-relay" serve --upstream-url http://127.0.0.1:9/ --no-schedule >"$root/server.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$port/readyz" && break; sleep 0.1; done
-echo "== as user $(ps -o user= -p "$server" | tr -d ' '): readyz $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz"), latest $(curl -s "http://127.0.0.1:$port/v1/latest?symbols=USD")"
-echo "== files the server wrote (owner): $(find "$root" -newer "$root/started" -type f ! -path "$root/server.log" -printf '%P (%u) ' | sort)"
+latest=$(curl -fs "http://127.0.0.1:$port/v1/latest?symbols=USD") || { echo "not serving"; cat "$root/server.log"; exit 1; }
+echo "== as user $(ps -o user= -p "$server" | tr -d ' '): readyz $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz"), latest $latest"
+written=$(find "$root" -newer "$root/started" -type f ! -path "$root/server.log" -printf '%P (%u)\n' | sort)
+echo "== files the server wrote (owner): $(echo "$written" | tr '\n' ' ')"
+if echo "$written" | grep -qv '^data/.* (nobody)$'; then echo "wrote outside the data directory or as another user"; exit 1; fi
 
 # An open event stream must not hold the shutdown up.
 curl -sN "http://127.0.0.1:$port/v1/events" >/dev/null 2>&1 &
