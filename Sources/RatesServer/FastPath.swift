@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import RatesCore
 import Synchronization
 
 /// Answers requests whose answer is already prepared, straight from the connection's pipeline.
@@ -32,12 +33,11 @@ struct FastPath: Sendable {
         corsOrigins = !configuration.corsOrigins.isEmpty
     }
 
-    /// The answer to `request` as the bytes to send (the encoded head, then the body), when it
-    /// is prepared; else `nil`.
+    /// The answer to `request` when it is prepared, else `nil`.
     ///
     /// Only keep-alive HTTP/1.1 `GET`s are answered here: anything that ends the connection or
     /// needs the older protocol's rules is left to the framework.
-    func answer(to request: HTTPRequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
+    func answer(to request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
         guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.utf8.count <= maxURILength,
               !(corsOrigins && request.headers.contains(name: "Origin"))
         else { return nil }
@@ -50,27 +50,18 @@ struct FastPath: Sendable {
             body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
             cacheControl: cachePolicy.value(for: entry.caching, snapshot: snapshot))
 
-        var head = allocator.buffer(capacity: 384)
-        head.writeStaticString(prepared.status == .notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
-        for field in prepared.headers { head.writeHeader(field.name.rawName, field.value) }
-        if let body = prepared.body { head.writeHeader("Content-Length", String(body.readableBytes)) }
-        head.writeHeader("X-Request-ID", RequestID().description)
-        head.writeHeader("Date", dates.now)
-        head.writeStaticString("Server: rates-relay\r\n\r\n")
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(prepared.headers.count + 4)
+        for field in prepared.headers { headers.add(name: field.name.rawName, value: field.value) }
+        if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
+        headers.add(name: "X-Request-ID", value: RequestID().description)
+        headers.add(name: "Date", value: dates.now)
+        headers.add(name: "Server", value: "rates-relay")
+        let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: prepared.status.code), headers: headers)
 
         if entry.route == "/v1/sync" { metrics.recordSync(notModified: prepared.status == .notModified) }
         metrics.recordRequest(route: entry.route, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
         return (head, prepared.body)
-    }
-}
-
-extension ByteBuffer {
-    /// Writes one `name: value` header line.
-    fileprivate mutating func writeHeader(_ name: String, _ value: String) {
-        writeString(name)
-        writeStaticString(": ")
-        writeString(value)
-        writeStaticString("\r\n")
     }
 }
 
@@ -82,12 +73,22 @@ private final class HTTPDateCache: Sendable {
         let date = Date()
         let second = Int(date.timeIntervalSince1970)
         if let text = cached.withLock({ $0.second == second ? $0.text : nil }) { return text }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let text = formatter.string(from: date)
+        let text = Self.imfFixdate(date)
         cached.withLock { $0 = (second, text) }
         return text
+    }
+
+    private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110 §5.6.7), by arithmetic: a `DateFormatter`
+    /// would load ICU's calendar machinery every second.
+    private static func imfFixdate(_ date: Date) -> String {
+        let day = Day(containing: date)
+        let (year, month, dayOfMonth) = day.parts
+        let time = Int(date.timeIntervalSince1970.rounded(.down)) - day.dayNumber * 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(weekdays[day.isoWeekday - 1]), \(two(dayOfMonth)) \(months[month - 1]) \(year) "
+            + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 }

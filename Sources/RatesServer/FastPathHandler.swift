@@ -7,7 +7,8 @@ import NIOHTTP1
 /// Hummingbird's HTTP/1.1 channel with ``FastPathHandler`` right behind the HTTP decoder.
 ///
 /// The handler goes in front of the conversion to `HTTPTypes`, so a prepared answer costs
-/// neither that conversion nor the response encoder: its bytes are written as they are.
+/// neither that conversion nor the framework's response path. Its answers still go through
+/// NIO's response encoder, which pairs every response with a request the decoder saw.
 struct FastPathHTTP1Channel: HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
@@ -31,8 +32,7 @@ struct FastPathHTTP1Channel: HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
-            let encoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
-            let handler = FastPathHandler(fastPath: fastPath, idleTimeout: idleTimeout, encoder: encoder)
+            let handler = FastPathHandler(fastPath: fastPath, idleTimeout: idleTimeout)
             try pipeline.addHandler(handler, position: .after(try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)))
             return value
         }
@@ -47,8 +47,7 @@ struct FastPathHTTP1Channel: HTTPChannelHandler {
 /// passes the rest on, and closes the connection once it has been idle for the timeout.
 ///
 /// HTTP/1.1 answers must go out in request order, so it answers only while no earlier request
-/// of the connection is still with the application. Its answers are written on the response
-/// encoder's context, so they reach the socket as the bytes ``FastPath`` encoded.
+/// of the connection is still with the application.
 final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -57,7 +56,6 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let fastPath: FastPath?
     private let idleTimeout: TimeAmount?
-    private let encoder: ChannelHandlerContext
     /// Requests handed to the application and not yet fully answered.
     private var pending = 0
     /// Whether a request's head arrived and its end has not yet.
@@ -72,10 +70,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
 
-    init(fastPath: FastPath?, idleTimeout: TimeAmount?, encoder: ChannelHandlerContext) {
+    init(fastPath: FastPath?, idleTimeout: TimeAmount?) {
         self.fastPath = fastPath
         self.idleTimeout = idleTimeout
-        self.encoder = encoder
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -103,11 +100,11 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             reading = true
-            if pending == 0, let answer = fastPath?.answer(to: request, allocator: context.channel.allocator) {
+            if pending == 0, let answer = fastPath?.answer(to: request) {
                 answeredHere = true
-                encoder.write(NIOAny(answer.head), promise: nil)
-                if let body = answer.body { encoder.write(NIOAny(body), promise: nil) }
-                encoder.flush()
+                context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+                if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 return
             }
             pending += 1

@@ -127,7 +127,14 @@ struct FastPathTests {
             let again = try await client.request("/v1/latest?base=USD")
             #expect(again.body == first.body)
             for name: HTTPField.Name in [.eTag, .cacheControl, .contentType, .server] { #expect(again.headers[name] == first.headers[name], "\(name)") }
-            #expect(again.headers[.date] != nil)
+            // The Date header is an RFC 9110 IMF-fixdate of now, weekday included.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = try #require(again.headers[.date])
+            let parsed = try #require(formatter.date(from: date), "\(date)")
+            #expect(formatter.string(from: parsed) == date && abs(parsed.timeIntervalSinceNow) < 5)
             let ids = [first, again].compactMap { $0.headers[HTTPField.Name("X-Request-ID")!] }
             #expect(ids.count == 2 && ids[0] != ids[1])
             let notModified = try await client.request("/v1/latest?base=USD", headers: [.ifNoneMatch: try #require(first.headers[.eTag])])
