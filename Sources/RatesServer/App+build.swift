@@ -23,7 +23,9 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let state = try ServerState(loadingFrom: store)
     let calendar = PublicationCalendar()
     let httpClient = ECBClient.makeHTTPClient()
-    let client = ECBClient(baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout)
+    let client = ECBClient(
+        baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
+        maxBodyBytes: configuration.upstreamMaxBodyBytes)
     let metrics = ServerMetrics()
     let coordinator = FetchCoordinator(
         store: store, client: client, state: state, calendar: calendar, now: configuration.now, logger: logger, metrics: metrics)

@@ -79,6 +79,11 @@ public actor FetchCoordinator {
             run.lastModified = response.lastModified
             run.finishedAt = now()
             if let batch = response.batch {
+                do throws(UpstreamDataError) {
+                    try RatesValidation.checkContinuity(batch, after: state.snapshot.latest)
+                } catch {
+                    throw UpstreamError.rejected(error, httpStatus: response.httpStatus)
+                }
                 run = try store.ingest(batch, run: run)
             } else {
                 run.outcome = .notModified

@@ -14,7 +14,9 @@ public enum Operations {
         let store = try RatesStore(path: configuration.databasePath)
         let state = try ServerState(loadingFrom: store)
         let httpClient = ECBClient.makeHTTPClient()
-        let client = ECBClient(baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout)
+        let client = ECBClient(
+            baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
+            maxBodyBytes: configuration.upstreamMaxBodyBytes)
         let coordinator = FetchCoordinator(
             store: store, client: client, state: state, calendar: PublicationCalendar(), now: configuration.now, logger: logger)
         let report = await coordinator.refresh()

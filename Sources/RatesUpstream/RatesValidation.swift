@@ -42,6 +42,51 @@ public enum RatesValidation {
         }
     }
 
+    /// The most a currency's rate may move, as a factor either way, from its previous
+    /// publication before a payload is rejected as implausible.
+    ///
+    /// The largest move in the ECB's history since 1999 is 2.32x (ISK, from 2008-12-09 to its
+    /// next publication on 2018-02-01); the largest from one day to the next is 1.68x (TRL on
+    /// 2001-02-22). 5x leaves twice that margin and still rejects a decimal point shifted by
+    /// one place (10x), the likeliest corruption of a rate that passes every other check.
+    public static let maxRateMove: Double = 5
+
+    /// Checks a payload against what is already stored, before it is stored.
+    ///
+    /// The payload's newest day must not be older than `storedLatest`'s: an upstream that went
+    /// back in time (a stale cache) is not a correction. Corrections to older days are fine as
+    /// long as the payload also reaches the newest stored day. And every rate must lie within
+    /// ``maxRateMove`` of the same currency's previous rate: the one before it in the payload,
+    /// else the stored latest.
+    ///
+    /// - Parameter storedLatest: The newest stored day with its rates; `nil` for an empty store.
+    /// - Throws: `UpstreamDataError.olderThanStored` or `.implausibleRate`.
+    public static func checkContinuity(_ batch: RatesBatch, after storedLatest: DailyRates?) throws(UpstreamDataError) {
+        if let storedLatest, let newest = batch.days.last?.day, newest < storedLatest.day {
+            throw .olderThanStored(newest: newest, stored: storedLatest.day)
+        }
+        var previous: [CurrencyCode: (text: String, value: Double, day: Day)] = [:]
+        if let storedLatest {
+            for (currency, text) in storedLatest.rates { if let value = Double(text) { previous[currency] = (text, value, storedLatest.day) } }
+        }
+        for daily in batch.days {
+            // The alphabetically first implausible currency, so the error does not depend on hashing.
+            var implausible: UpstreamDataError?
+            var first: CurrencyCode?
+            for (currency, text) in daily.rates {
+                guard let value = Double(text) else { continue }
+                if let before = previous[currency], max(value / before.value, before.value / value) > maxRateMove,
+                   first.map({ currency < $0 }) ?? true
+                {
+                    first = currency
+                    implausible = .implausibleRate(currency: currency, day: daily.day, text: text, previous: before.text, previousDay: before.day)
+                }
+                previous[currency] = (text, value, daily.day)
+            }
+            if let implausible { throw implausible }
+        }
+    }
+
     /// Whether `text` is a plain positive decimal as providers publish them.
     ///
     /// Accepted: ASCII digits, optionally followed by `.` and at least one digit; no sign,

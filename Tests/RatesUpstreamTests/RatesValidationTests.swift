@@ -110,9 +110,59 @@ struct RatesValidationTests {
         #expect(UpstreamDataError.dayOutOfRange(day).description.contains("2025-04-03"))
         #expect(UpstreamDataError.invalidDay("2024-02-30\n").description.contains(#""2024-02-30\n""#))
     }
+
+    // MARK: - Continuity with what is stored
+
+    @Test("rejects a payload whose newest day is older than the newest stored day")
+    func olderThanStored() {
+        let stored = DailyRates(day: day("2026-10-30"), rates: [code("USD"): "1.1172"])
+        let batch = RatesBatch(base: .euro, days: [rates("2026-10-28", usd: "1.1150")])
+        #expect(throws: UpstreamDataError.olderThanStored(newest: day("2026-10-28"), stored: day("2026-10-30"))) {
+            try RatesValidation.checkContinuity(batch, after: stored)
+        }
+    }
+
+    @Test("accepts corrections to older days when the payload reaches the newest stored day")
+    func correctionsAccepted() throws {
+        let stored = DailyRates(day: day("2026-10-30"), rates: [code("USD"): "1.1172"])
+        let batch = RatesBatch(base: .euro, days: [rates("2026-10-29", usd: "1.1160"), rates("2026-10-30", usd: "1.1172")])
+        try RatesValidation.checkContinuity(batch, after: stored)
+        try RatesValidation.checkContinuity(batch, after: nil)
+    }
+
+    @Test("rejects a rate more than 5x away from the previous one, in the payload or stored", arguments: [
+        ("11.172", "1.1172"),   // a decimal point shifted by one place
+        ("0.11172", "1.1172"),
+        ("1234567890", "1.1172"),
+        ("0.0000001", "1.1172"),
+    ])
+    func implausibleRate(_ text: String, previous: String) {
+        let stored = DailyRates(day: day("2026-10-30"), rates: [code("USD"): previous])
+        #expect(throws: UpstreamDataError.implausibleRate(
+            currency: code("USD"), day: day("2026-11-02"), text: text, previous: previous, previousDay: day("2026-10-30"))
+        ) {
+            try RatesValidation.checkContinuity(RatesBatch(base: .euro, days: [rates("2026-11-02", usd: text)]), after: stored)
+        }
+        let inPayload = RatesBatch(base: .euro, days: [rates("2026-10-30", usd: previous), rates("2026-11-02", usd: text)])
+        #expect(throws: UpstreamDataError.self) { try RatesValidation.checkContinuity(inPayload, after: nil) }
+    }
+
+    @Test("the ECB's whole history since 1999 passes, its largest moves included")
+    func realHistoryPasses() throws {
+        let history = try ECBHistoryFile.read(contentsOf: Fixtures.historyZip)
+        try RatesValidation.checkContinuity(history, after: nil)
+        // ISK's 2.32x move across its 2008–2018 gap is the largest: still within the limit.
+        let lastBeforeGap = history.days.first { $0.day == day("2008-12-09") }
+        #expect(lastBeforeGap?.rates[code("ISK")] == "290")
+    }
 }
 
 /// One day with a single valid rate.
 private func daily(_ text: String) -> DailyRates {
     DailyRates(day: day(text), rates: [code("USD"): "1.1"])
+}
+
+/// One day with only a USD rate.
+private func rates(_ text: String, usd: String) -> DailyRates {
+    DailyRates(day: day(text), rates: [code("USD"): usd])
 }
