@@ -66,7 +66,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// for it (HTTP/1.0 without keep-alive, which the framework keeps open) or an answer said
     /// `Connection: close` (the framework would otherwise first read the rest of a refused body).
     private var closeWhenAnswered = false
-    /// When a request part last arrived or an answer last finished.
+    /// When a request's head or end last arrived or an answer last finished. Body parts do not
+    /// count: a request must arrive whole within the idle timeout of its head, so a body
+    /// trickled a byte at a time cannot hold the connection.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
 
@@ -96,9 +98,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActivity = .now()
         switch unwrapInboundIn(data) {
         case .head(let request):
+            lastActivity = .now()
             reading = true
             if pending == 0, let answer = fastPath?.answer(to: request) {
                 answeredHere = true
@@ -113,6 +115,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             if !answeredHere { context.fireChannelRead(data) }
         case .end:
+            lastActivity = .now()
             reading = false
             if answeredHere {
                 answeredHere = false
@@ -142,9 +145,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// Closes the connection when it has had no request in progress for the idle timeout:
-    /// neither one being read (a client stalling mid-request counts as idle) nor one the
-    /// application is still answering.
+    /// Closes the connection when it has had no request in progress for the idle timeout, or
+    /// a request has not arrived whole within the idle timeout of its head. A request the
+    /// application is still answering keeps the connection open.
     private func scheduleIdleCheck(context: ChannelHandlerContext, at start: NIODeadline) {
         guard let idleTimeout, idleCheck == nil else { return }
         let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)

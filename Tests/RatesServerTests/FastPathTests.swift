@@ -194,4 +194,23 @@ struct FastPathTests {
             }
         }
     }
+
+    @Test("a request body trickled a byte at a time is cut off once the idle timeout has passed since its head")
+    func trickledBodyIsCutOff() async throws {
+        try await withSeededServer(configure: { $0.idleTimeout = .seconds(1) }) { client in
+            let port = try #require(client.port)
+            let (seconds, closed) = try await onOwnThread { () throws -> (Double, Bool) in
+                let connection = try RawConnection(port: port)
+                let start = Date()
+                try connection.send("GET /v1/latest HTTP/1.1\r\nHost: test\r\nContent-Length: 1000\r\n\r\n")
+                // A byte every 0.2 s would take 200 s; give up after 6 s.
+                while Date().timeIntervalSince(start) < 6, (try? connection.send("x")) != nil {
+                    Thread.sleep(forTimeInterval: 0.2)
+                }
+                let closed = connection.readToEnd().closed
+                return (Date().timeIntervalSince(start), closed)
+            }
+            #expect(closed && seconds < 5, "closed: \(closed) after \(seconds) s")
+        }
+    }
 }

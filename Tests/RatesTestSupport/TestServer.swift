@@ -46,7 +46,7 @@ package enum TestServer {
         configuration.seed = false
         configuration.retryDelay = .milliseconds(50)
         configuration.pollInterval = .milliseconds(200)
-        configuration.upstreamTimeout = .seconds(5)
+        configuration.upstreamTimeout = .seconds(30)   // the whole history, body included, on a loaded machine
         let fixedNow = now
         configuration.now = { fixedNow }
         return configuration
