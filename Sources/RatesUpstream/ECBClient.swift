@@ -42,12 +42,17 @@ public struct ECBClient: Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    /// An HTTP client configured for upstream fetches: bounded connect and read timeouts, at most 5 redirects, no cycles.
+    /// An HTTP client configured for upstream fetches: bounded connect and read timeouts, no
+    /// retries of failed connections, at most 5 redirects, no cycles.
     public static func makeHTTPClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
         configuration.decompression = .enabled(limit: .ratio(20))
+        // A failed connection fails the fetch at once, with its real reason ("Connection
+        // refused"), instead of being retried inside the client until the fetch times out:
+        // the scheduler already retries fetches, with backoff.
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -71,23 +76,37 @@ public struct ECBClient: Sendable {
         let headers: HTTPHeaders
         let body: ByteBuffer
         do {
-            let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
-            status = Int(response.status.code)
-            headers = response.headers
-            if status == 304 {
+            // The client's own deadline ends at the response head; the race bounds the body too.
+            let prepared = request
+            let exchange = try await withThrowingTaskGroup(of: Exchange.self) { group in
+                group.addTask { try await self.exchange(prepared, logger: logger) }
+                group.addTask {
+                    try await Task.sleep(for: .nanoseconds(self.timeout.nanoseconds))
+                    throw UpstreamError.timeout
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+            status = exchange.status
+            headers = exchange.headers
+            guard let received = exchange.body else {
                 return Response(httpStatus: status, batch: nil, etag: headers.first(name: "ETag") ?? etag,
                                 lastModified: headers.first(name: "Last-Modified") ?? lastModified)
             }
-            guard status == 200 else {
-                throw UpstreamError.httpStatus(status, retryAfter: headers.first(name: "Retry-After").flatMap(Self.retryAfterSeconds))
-            }
-            body = try await response.body.collect(upTo: maxBodyBytes)
+            body = received
         } catch let error as UpstreamError {
             throw error
         } catch is NIOTooManyBytesError {
             throw .bodyTooLarge(limit: maxBodyBytes)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .timeout
+        } catch let error as HTTPClientError where error == .redirectCycleDetected {
+            throw .transport("redirected in a loop")
+        } catch let error as HTTPClientError where error == .redirectLimitReached {
+            throw .transport("redirected more than 5 times")
+        } catch let error as IOError {
+            // The system's words ("Connection refused"), not NIO's wrapping of them.
+            throw .transport(String(cString: strerror(error.errnoCode)))
         } catch {
             throw .transport(String(describing: error))
         }
@@ -99,6 +118,26 @@ public struct ECBClient: Sendable {
         } catch {
             throw .rejected(error, httpStatus: status)
         }
+    }
+
+    /// What one request brought back: the status, the headers and, unless 304, the whole body.
+    private struct Exchange: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: ByteBuffer?
+    }
+
+    /// Sends `request` and reads the whole answer.
+    ///
+    /// - Throws: `UpstreamError.httpStatus` for a status other than 200 or 304, and whatever the client throws.
+    private func exchange(_ request: HTTPClientRequest, logger: Logger) async throws -> Exchange {
+        let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
+        let status = Int(response.status.code)
+        if status == 304 { return Exchange(status: status, headers: response.headers) }
+        guard status == 200 else {
+            throw UpstreamError.httpStatus(status, retryAfter: response.headers.first(name: "Retry-After").flatMap(Self.retryAfterSeconds))
+        }
+        return Exchange(status: status, headers: response.headers, body: try await response.body.collect(upTo: maxBodyBytes))
     }
 
     /// `Retry-After` as seconds: either delta-seconds or an HTTP date.

@@ -56,8 +56,10 @@ public enum RatesValidation {
     /// The payload's newest day must not be older than `storedLatest`'s: an upstream that went
     /// back in time (a stale cache) is not a correction. Corrections to older days are fine as
     /// long as the payload also reaches the newest stored day. And every rate must lie within
-    /// ``maxRateMove`` of the same currency's previous rate: the one before it in the payload,
-    /// else the stored latest.
+    /// ``maxRateMove`` of the same currency's previous rate: the latest earlier one, in the
+    /// payload or stored. Stored rates are compared only with their own day and later ones, so a
+    /// payload reaching back years (the full history, after a long outage) is not held against
+    /// today's rates.
     ///
     /// - Parameter storedLatest: The newest stored day with its rates; `nil` for an empty store.
     /// - Throws: `UpstreamDataError.olderThanStored` or `.implausibleRate`.
@@ -66,10 +68,17 @@ public enum RatesValidation {
             throw .olderThanStored(newest: newest, stored: storedLatest.day)
         }
         var previous: [CurrencyCode: (text: String, value: Double, day: Day)] = [:]
-        if let storedLatest {
-            for (currency, text) in storedLatest.rates { if let value = Double(text) { previous[currency] = (text, value, storedLatest.day) } }
-        }
+        var stored = storedLatest
         for daily in batch.days {
+            // The stored rates become the previous ones once the payload reaches their day (so a
+            // correction of that day is checked too), unless the payload gave the currency later.
+            if let latest = stored, latest.day <= daily.day {
+                for (currency, text) in latest.rates {
+                    guard let value = Double(text), previous[currency].map({ $0.day < latest.day }) ?? true else { continue }
+                    previous[currency] = (text, value, latest.day)
+                }
+                stored = nil
+            }
             // The alphabetically first implausible currency, so the error does not depend on hashing.
             var implausible: UpstreamDataError?
             var first: CurrencyCode?

@@ -85,41 +85,6 @@ struct UpstreamFetchTests {
         }
     }
 
-    @Test("bad upstream bodies are rejected whole and the last good data is still served", arguments: [
-        FakeUpstream.Fault.truncated,
-        .body("<html><body>Service temporarily unavailable</body></html>"),
-        .body("<?xml version='1.0'?><gesmes:Envelope><Cube><Cube time='2026-10-30'><Cube currency='USD' rate='1.2'/></Cube>"),
-        .body(FakeUpstream.document(days: [DailyRates(day: Day("2026-10-30")!, rates: [CurrencyCode("USD")!: "-1.1172", CurrencyCode("GBP")!: "0.8338"])])),
-        .body(FakeUpstream.document(days: [DailyRates(day: Day("2026-10-30")!, rates: [CurrencyCode("USD")!: "NaN"])])),
-        .body(""),
-        .status(500),
-        .status(503, retryAfter: "120"),
-    ])
-    func badBodiesRejected(fault: FakeUpstream.Fault) async throws {
-        let upstream = FakeUpstream(publishedThrough: Self.lastDay)
-        try await upstream.run { url in
-            let configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: url)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let before = try await client.request("/v1/latest")
-                let version = try await client.request("/v1/status").json["datasetVersion"] as? Int
-                upstream.inject(fault)
-                let refresh = try await client.refresh().json
-                #expect(["rejected", "failed"].contains(refresh["outcome"] as? String))
-                #expect((refresh["detail"] as? String)?.isEmpty == false)
-                let after = try await client.request("/v1/latest")
-                #expect(after.status == .ok)
-                #expect(after.text == before.text, "the last good data is served unchanged")
-                let status = try await client.request("/v1/status").json
-                #expect(status["datasetVersion"] as? Int == version, "nothing was stored")
-                let lastFetch = try #require(status["lastFetch"] as? [String: Any])
-                #expect(lastFetch["outcome"] as? String == refresh["outcome"] as? String)
-
-                upstream.inject(nil)
-                #expect(try await client.refresh().json["outcome"] as? String == "unchanged")
-            }
-        }
-    }
-
     @Test("hundreds of concurrent clients cause no upstream request, and concurrent refreshes share one")
     func oneUpstreamCallUnderLoad() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay)

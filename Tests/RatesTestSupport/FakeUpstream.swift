@@ -24,6 +24,10 @@ package final class FakeUpstream: Sendable {
         case truncated
         /// Wait this long before answering normally.
         case delay(Duration)
+        /// Answer 200 and send half of the real file, then stall this long before the rest.
+        case stallMidBody(Duration)
+        /// Answer 302 pointing back at the file asked for, whatever is asked.
+        case redirectLoop
     }
 
     private struct State {
@@ -95,6 +99,18 @@ package final class FakeUpstream: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/xml"], body: .init(byteBuffer: document))
         case .delay(let duration):
             try await Task.sleep(for: duration)
+        case .stallMidBody(let duration):
+            var document = xml(file, through: through)
+            let half = document.readSlice(length: document.readableBytes / 2)!
+            let rest = document
+            return Response(status: .ok, headers: [.contentType: "text/xml"], body: .init(contentLength: half.readableBytes + rest.readableBytes) { writer in
+                try await writer.write(half)
+                try await Task.sleep(for: duration)
+                try await writer.write(rest)
+                try await writer.finish(nil)
+            })
+        case .redirectLoop:
+            return Response(status: .found, headers: [.location: request.uri.path])
         case nil:
             break
         }

@@ -147,10 +147,31 @@ struct RatesValidationTests {
         #expect(throws: UpstreamDataError.self) { try RatesValidation.checkContinuity(inPayload, after: nil) }
     }
 
+    @Test("a payload reaching back years is compared with the stored rates only from the stored day on")
+    func longPayloadAfterStored() throws {
+        // TRY was 1.7 in 2005 and 55.8 in 2026: the full history, fetched after a long outage,
+        // must not be held against the stored latest day; its days after that day still are.
+        let stored = DailyRates(day: day("2026-06-01"), rates: [code("USD"): "50"])
+        let caughtUp = RatesBatch(base: .euro, days: [rates("2005-01-03", usd: "1.7"), rates("2026-06-01", usd: "50"), rates("2026-10-30", usd: "55.8")])
+        try RatesValidation.checkContinuity(caughtUp, after: stored)
+        let jump = RatesBatch(base: .euro, days: [rates("2005-01-03", usd: "1.7"), rates("2026-10-30", usd: "5.58")])
+        #expect(throws: UpstreamDataError.implausibleRate(
+            currency: code("USD"), day: day("2026-10-30"), text: "5.58", previous: "50", previousDay: day("2026-06-01"))
+        ) {
+            try RatesValidation.checkContinuity(jump, after: stored)
+        }
+        let shiftedCorrection = RatesBatch(base: .euro, days: [rates("2026-06-01", usd: "5.0")])
+        #expect(throws: UpstreamDataError.self, "a correction of the stored day itself is checked too") {
+            try RatesValidation.checkContinuity(shiftedCorrection, after: stored)
+        }
+    }
+
     @Test("the ECB's whole history since 1999 passes, its largest moves included")
     func realHistoryPasses() throws {
         let history = try ECBHistoryFile.read(contentsOf: Fixtures.historyZip)
         try RatesValidation.checkContinuity(history, after: nil)
+        // Fetched again over a store 100 publications behind (after a long outage), it still passes.
+        try RatesValidation.checkContinuity(history, after: history.days[history.days.count - 100])
         // ISK's 2.32x move across its 2008–2018 gap is the largest: still within the limit.
         let lastBeforeGap = history.days.first { $0.day == day("2008-12-09") }
         #expect(lastBeforeGap?.rates[code("ISK")] == "290")
