@@ -128,6 +128,8 @@ let package = Package(
             dependencies: [
                 "RatesServer",
                 "RatesTestSupport",
+                "RatesStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
