@@ -46,7 +46,11 @@ struct SyncController<Context: RequestContext>: Sendable {
                 }
                 return cursor
             }
-            return try page(after: cursor, from: try query.day("from"), snapshot: snapshot)
+            let from = try query.day("from")
+            // Like every date parameter (README): a day after today is a mistake, not an empty window.
+            let today = Day(containing: configuration.now(), utcOffset: 14 * 3600)
+            if let from, from > today { throw Problem(.dateInFuture, "'from' \(from) is after today (\(today)).", parameter: "from") }
+            return try page(after: cursor, from: from, snapshot: snapshot)
         }
         let cacheControl = cachePolicy.value(for: entry.caching, snapshot: snapshot)
         let response = PreparedAnswer(
