@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "RatesCoreTests", dependencies: ["RatesCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "RatesUpstreamTests",
-            dependencies: ["RatesUpstream"],
+            dependencies: ["RatesUpstream", "RatesTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

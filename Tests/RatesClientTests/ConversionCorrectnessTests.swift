@@ -47,7 +47,7 @@ struct ConversionCorrectnessTests {
         let seed = ProcessInfo.processInfo.environment["CONVERSION_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
         let count = ProcessInfo.processInfo.environment["CONVERSION_SAMPLES"].flatMap(Int.init) ?? 500
         print("ConversionCorrectnessTests: seed \(seed) (CONVERSION_SEED=\(seed) replays it), \(count) samples")
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let samples = Self.samples(count, history: history, using: &generator)
 
         let cache = TemporaryCache()
@@ -104,7 +104,7 @@ struct ConversionCorrectnessTests {
 
     /// Random samples: any calendar day in the history's range (weekends and holidays included),
     /// pairs of currencies (EUR included) mostly in force that day, sometimes not, with varied amounts.
-    static func samples(_ count: Int, history: [DailyRates], using generator: inout SeededGenerator) -> [Sample] {
+    static func samples(_ count: Int, history: [DailyRates], using generator: inout SplitMix64) -> [Sample] {
         let first = history.first!.day, last = history.last!.day
         let span = last.dayNumber - first.dayNumber
         let codes = Array(Set(history.flatMap(\.rates.keys)).union([euro])).sorted { $0.rawValue < $1.rawValue }
@@ -153,19 +153,4 @@ struct ConversionCorrectnessTests {
     static func decimal(_ text: String) -> Decimal? { Decimal(string: text, locale: nil) }
 
     static func magnitude(_ value: Decimal) -> Decimal { value < 0 ? -value : value }
-}
-
-/// A reproducible random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

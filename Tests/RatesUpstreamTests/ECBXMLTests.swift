@@ -1,5 +1,6 @@
 import Foundation
 import RatesCore
+import RatesTestSupport
 import RatesUpstream
 import Testing
 
@@ -312,20 +313,4 @@ extension UpstreamDataError {
     var isUnexpectedDocument: Bool { if case .unexpectedDocument = self { true } else { false } }
     var isMalformedCSV: Bool { if case .malformedCSV = self { true } else { false } }
     var isUnreadableArchive: Bool { if case .unreadableArchive = self { true } else { false } }
-}
-
-/// A small deterministic random number generator, so damaged-input tests repeat exactly.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
