@@ -46,13 +46,13 @@ struct FastPath: Sendable {
         guard !snapshot.isEmpty, let entry = cache.cached(for: request.uri, version: snapshot.version) else { return nil }
         let conditions = request.headers["If-None-Match"]
         let prepared = PreparedAnswer(
-            ifNoneMatch: conditions.isEmpty ? nil : conditions.joined(separator: ", "), acceptEncoding: request.headers["Accept-Encoding"],
+            ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptEncoding: request.headers["Accept-Encoding"],
             body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
             cacheControl: cachePolicy.value(for: entry.caching, snapshot: snapshot))
 
         var headers = HTTPHeaders()
-        headers.reserveCapacity(prepared.headers.count + 4)
-        for field in prepared.headers { headers.add(name: field.name.rawName, value: field.value) }
+        headers.reserveCapacity(9)
+        prepared.forEachHeader { headers.add(name: $0.rawName, value: $1) }
         if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
         headers.add(name: "X-Request-ID", value: RequestID().description)
         headers.add(name: "Date", value: dates.now)

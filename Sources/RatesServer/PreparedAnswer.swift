@@ -12,7 +12,13 @@ import NIOCore
 /// version holds current data too. Answers with a compressed form say `Vary: Accept-Encoding`.
 struct PreparedAnswer {
     var status: HTTPResponse.Status
-    var headers: HTTPFields
+    /// The `ETag`: the tag of the form sent.
+    var etag: String
+    var cacheControl: String
+    /// Whether the answer has a compressed form, so it varies by `Accept-Encoding`.
+    var hasCompressedForm: Bool
+    /// Whether `body` is the compressed form.
+    var isCompressed = false
     /// `nil` for a 304.
     var body: ByteBuffer?
 
@@ -26,8 +32,9 @@ struct PreparedAnswer {
     /// `Accept-Encoding` values.
     init(ifNoneMatch: String?, acceptEncoding: [String], body: ByteBuffer, gzipped: ByteBuffer?, etag: String, gzipEtag: String?, cacheControl: String) {
         let sendsGzip = gzipped != nil && Self.acceptsGzip(acceptEncoding)
-        headers = [.eTag: sendsGzip ? gzipEtag ?? etag : etag, .cacheControl: cacheControl]
-        if gzipped != nil { headers[.vary] = "Accept-Encoding" }
+        self.etag = sendsGzip ? gzipEtag ?? etag : etag
+        self.cacheControl = cacheControl
+        hasCompressedForm = gzipped != nil
         if let condition = ifNoneMatch,
            Self.matches(condition, etag: etag) || gzipEtag.map({ Self.matches(condition, etag: $0) }) == true
         {
@@ -36,13 +43,28 @@ struct PreparedAnswer {
             return
         }
         status = .ok
-        headers[.contentType] = "application/json"
         if sendsGzip, let gzipped {
-            headers[.contentEncoding] = "gzip"
+            isCompressed = true
             self.body = gzipped
         } else {
             self.body = body
         }
+    }
+
+    /// Calls `write` with each header of the answer, in order (framing headers aside).
+    func forEachHeader(_ write: (HTTPField.Name, String) -> Void) {
+        write(.eTag, etag)
+        write(.cacheControl, cacheControl)
+        if hasCompressedForm { write(.vary, "Accept-Encoding") }
+        if status == .ok { write(.contentType, "application/json") }
+        if isCompressed { write(.contentEncoding, "gzip") }
+    }
+
+    /// The answer's headers (framing headers aside).
+    var headers: HTTPFields {
+        var fields = HTTPFields()
+        forEachHeader { fields.append(HTTPField(name: $0, value: $1)) }
+        return fields
     }
 
     /// The answer as a Hummingbird response.
