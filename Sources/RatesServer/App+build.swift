@@ -75,7 +75,9 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
                 base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: nil, httpDecoderConfiguration: headerLimits)),
                 fastPath: fastPath, idleTimeout: idleTimeout)
         },
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay"),
+        // A deep accept queue: a burst of new connections (clients reconnecting together) waits
+        // to be accepted instead of being dropped; the kernel caps it at net.core.somaxconn.
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay", backlog: 4096),
         logger: logger)
     app.addServices(HTTPClientService(client: httpClient))
     if configuration.schedule {

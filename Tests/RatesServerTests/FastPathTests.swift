@@ -47,12 +47,15 @@ final class RawConnection: Sendable {
     }
 
     /// What arrives until the server closes the connection (`closed`), or until 10 s pass without a byte.
+    ///
+    /// A reset counts as closed: a server that closes while bytes it has not read are waiting
+    /// (a client still sending) makes the kernel send a reset instead of an orderly end.
     func readToEnd() -> (text: String, closed: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return (String(decoding: received, as: UTF8.self), count == 0) }
+            guard count > 0 else { return (String(decoding: received, as: UTF8.self), count == 0 || errno == ECONNRESET) }
             received += buffer[0..<count]
         }
     }
