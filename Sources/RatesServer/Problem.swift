@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import RatesCore
 
 /// A client-facing error, answered as `application/problem+json` (RFC 9457).
 ///
@@ -75,6 +76,11 @@ public struct Problem: Error, Sendable, Equatable {
 
     public static func invalid(_ parameter: String, _ detail: String) -> Problem {
         Problem(.invalidParameter, detail, parameter: parameter)
+    }
+
+    /// `parameter` asks for `day`, which is after `today` (see ``ServerConfiguration/today``).
+    static func dateInFuture(_ parameter: String, _ day: Day, today: Day) -> Problem {
+        Problem(.dateInFuture, "'\(parameter)' \(day) is after today (\(today)).", parameter: parameter)
     }
 
     /// The problem document.

@@ -62,11 +62,12 @@ struct RatesController<Context: RequestContext>: Sendable {
         try dataResponse(request, route: "/v1/timeseries") { snapshot throws(Problem) in
             let query = QueryParameters(request: request)
             guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
+            let today = configuration.today
             let end = try query.day("end") ?? today
             let base = try query.currency("base") ?? snapshot.base
             let symbols = try query.symbols()
             let amount = try query.amount()
-            guard end <= today else { throw Problem(.dateInFuture, "'end' \(end) is after today (\(today)).", parameter: "end") }
+            guard end <= today else { throw Problem.dateInFuture("end", end, today: today) }
             guard start <= end else { throw Problem(.invalidRange, "'start' \(start) is after 'end' \(end).", parameter: "start") }
             _ = try publication(on: end, parameter: "end", snapshot: snapshot)
 
@@ -201,9 +202,6 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     // MARK: - Helpers
 
-    /// The latest day any client may ask for: today in the earliest time zone (UTC+14).
-    var today: Day { Day(containing: configuration.now(), utcOffset: 14 * 3600) }
-
     static var noData: Problem {
         Problem(.noData, "No rates have been loaded yet; the first fetch is under way.", headers: [.retryAfter: "30"])
     }
@@ -229,9 +227,8 @@ struct RatesController<Context: RequestContext>: Sendable {
     }
 
     func publication(on requested: Day, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DailyRates {
-        guard requested <= today else {
-            throw Problem(.dateInFuture, "'\(parameter)' \(requested) is after today (\(today)).", parameter: parameter)
-        }
+        let today = configuration.today
+        guard requested <= today else { throw Problem.dateInFuture(parameter, requested, today: today) }
         guard let publication = snapshot.publication(onOrBefore: requested) else {
             throw Problem(.dateBeforeData, "No rates before \(snapshot.firstDay?.description ?? "the first publication").", parameter: parameter)
         }

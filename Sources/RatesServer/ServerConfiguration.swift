@@ -64,3 +64,8 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 }
+
+extension ServerConfiguration {
+    /// The latest day any client may ask for: today in the earliest time zone (UTC+14).
+    var today: Day { Day(containing: now(), utcOffset: 14 * 3600) }
+}

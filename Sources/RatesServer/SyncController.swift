@@ -48,8 +48,8 @@ struct SyncController<Context: RequestContext>: Sendable {
             }
             let from = try query.day("from")
             // Like every date parameter (README): a day after today is a mistake, not an empty window.
-            let today = Day(containing: configuration.now(), utcOffset: 14 * 3600)
-            if let from, from > today { throw Problem(.dateInFuture, "'from' \(from) is after today (\(today)).", parameter: "from") }
+            let today = configuration.today
+            if let from, from > today { throw Problem.dateInFuture("from", from, today: today) }
             return try page(after: cursor, from: from, snapshot: snapshot)
         }
         let cacheControl = cachePolicy.value(for: entry.caching, snapshot: snapshot)
