@@ -66,14 +66,12 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         ? FastPath(state: state, cache: cache, cachePolicy: cachePolicy, metrics: metrics, configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
-    let (seconds, attoseconds) = configuration.idleTimeout.components
-    let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     var app = Application(
         router: router,
         server: HTTPServerBuilder { responder in
             FastPathHTTP1Channel(
                 base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: nil, httpDecoderConfiguration: headerLimits)),
-                fastPath: fastPath, idleTimeout: idleTimeout)
+                fastPath: fastPath, idleTimeout: TimeAmount(configuration.idleTimeout))
         },
         // A deep accept queue: a burst of new connections (clients reconnecting together) waits
         // to be accepted instead of being dropped; the kernel caps it at net.core.somaxconn.

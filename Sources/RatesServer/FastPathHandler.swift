@@ -87,14 +87,12 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
+        cancelIdleCheck()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
+        cancelIdleCheck()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -143,6 +141,11 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.write(data, promise: promise)
+    }
+
+    private func cancelIdleCheck() {
+        idleCheck?.cancel()
+        idleCheck = nil
     }
 
     /// Closes the connection when it has had no request in progress for the idle timeout, or

@@ -27,7 +27,7 @@ public struct ECBClient: Sendable {
     /// The directory the files are fetched from, ending in `/`.
     public let baseURL: String
     private let httpClient: HTTPClient
-    private let timeout: TimeAmount
+    private let timeout: Duration
     private let maxBodyBytes: Int
 
     /// - Parameters:
@@ -38,16 +38,19 @@ public struct ECBClient: Sendable {
     public init(baseURL: String, httpClient: HTTPClient, timeout: Duration = .seconds(60), maxBodyBytes: Int = 32 << 20) {
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.httpClient = httpClient
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
     }
+
+    /// Most redirects an upstream request follows.
+    static let maxRedirects = 5
 
     /// An HTTP client configured for upstream fetches: bounded connect and read timeouts, no
     /// retries of failed connections, at most 5 redirects, no cycles.
     public static func makeHTTPClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
-        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        configuration.redirectConfiguration = .follow(max: maxRedirects, allowCycles: false)
         configuration.decompression = .enabled(limit: .ratio(20))
         // A failed connection fails the fetch at once, with its real reason ("Connection
         // refused"), instead of being retried inside the client until the fetch times out:
@@ -81,7 +84,7 @@ public struct ECBClient: Sendable {
             let exchange = try await withThrowingTaskGroup(of: Exchange.self) { group in
                 group.addTask { try await self.exchange(prepared, logger: logger) }
                 group.addTask {
-                    try await Task.sleep(for: .nanoseconds(self.timeout.nanoseconds))
+                    try await Task.sleep(for: self.timeout)
                     throw UpstreamError.timeout
                 }
                 defer { group.cancelAll() }
@@ -103,7 +106,7 @@ public struct ECBClient: Sendable {
         } catch let error as HTTPClientError where error == .redirectCycleDetected {
             throw .transport("redirected in a loop")
         } catch let error as HTTPClientError where error == .redirectLimitReached {
-            throw .transport("redirected more than 5 times")
+            throw .transport("redirected more than \(Self.maxRedirects) times")
         } catch let error as IOError {
             // The system's words ("Connection refused"), not NIO's wrapping of them.
             throw .transport(String(cString: strerror(error.errnoCode)))
@@ -131,7 +134,7 @@ public struct ECBClient: Sendable {
     ///
     /// - Throws: `UpstreamError.httpStatus` for a status other than 200 or 304, and whatever the client throws.
     private func exchange(_ request: HTTPClientRequest, logger: Logger) async throws -> Exchange {
-        let response = try await httpClient.execute(request, timeout: timeout, logger: logger)
+        let response = try await httpClient.execute(request, timeout: TimeAmount(timeout), logger: logger)
         let status = Int(response.status.code)
         if status == 304 { return Exchange(status: status, headers: response.headers) }
         guard status == 200 else {
