@@ -118,6 +118,7 @@ let package = Package(
             name: "RatesTestSupport",
             dependencies: [
                 "RatesServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/RatesTestSupport",

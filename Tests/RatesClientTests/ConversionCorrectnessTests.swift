@@ -113,9 +113,9 @@ struct ConversionCorrectnessTests {
             let day = first.adding(days: Int.random(in: 0...span, using: &generator))
             // Mostly currencies of the publication in force that day; one pick in five from all time,
             // so currencies that did not exist yet or any more (CYP, HRK, RUB after 2022-03-01, …) come up too.
-            let inForce = history.last { $0.day <= day }.map { Array($0.rates.keys) + [euro] } ?? codes
+            let inForce = history.last { $0.day <= day }.map { (Array($0.rates.keys) + [euro]).sorted { $0.rawValue < $1.rawValue } } ?? codes
             func code() -> CurrencyCode {
-                Int.random(in: 0..<5, using: &generator) == 0 ? codes.randomElement(using: &generator)! : inForce.sorted { $0.rawValue < $1.rawValue }.randomElement(using: &generator)!
+                Int.random(in: 0..<5, using: &generator) == 0 ? codes.randomElement(using: &generator)! : inForce.randomElement(using: &generator)!
             }
             return Sample(day: day, from: code(), to: code(), amount: amounts.randomElement(using: &generator)!)
         }
@@ -137,17 +137,6 @@ struct ConversionCorrectnessTests {
             rate = roundedToEightSignificantDigits(exact)
         }
         return Expected(publication: publication.day, rate: rate, result: sample.amount * rate, unrounded: sample.amount * exact)
-    }
-
-    /// Half away from zero, to 8 significant digits (positive values).
-    static func roundedToEightSignificantDigits(_ value: Decimal) -> Decimal {
-        var exponent = 0  // 10^exponent <= value < 10^(exponent+1)
-        var probe = value
-        while probe >= 10 { probe /= 10; exponent += 1 }
-        while probe < 1 { probe *= 10; exponent -= 1 }
-        var input = value, output = Decimal()
-        NSDecimalRound(&output, &input, 7 - exponent, .plain)
-        return output
     }
 
     static func decimal(_ text: String) -> Decimal? { Decimal(string: text, locale: nil) }

@@ -93,11 +93,7 @@ struct PublicationStampedeTests {
                 let refreshes = try await withThrowingTaskGroup(of: String.self) { group in
                     for _ in 0..<20 {
                         group.addTask {
-                            var request = HTTPClientRequest(url: base + "/v1/admin/refresh")
-                            request.method = .POST
-                            request.headers.add(name: "Authorization", value: "Bearer test-token")
-                            let response = try await http.execute(request, timeout: .seconds(30))
-                            return String(buffer: try await response.body.collect(upTo: 1 << 16))
+                            try await http.refresh(base: base)
                         }
                     }
                     return try await group.reduce(into: [String]()) { $0.append($1) }

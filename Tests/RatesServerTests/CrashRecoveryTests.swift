@@ -113,7 +113,7 @@ struct CrashRecoveryTests {
             }
 
             // One clean run: from launch to the new day served is the kill window.
-            let cleanPath = try Self.copy(template)
+            let cleanPath = try TestServer.copyOfDatabase(at: template)
             let started = ContinuousClock.now
             let clean = try serve(cleanPath)
             try await Self.waitUntilServing(Self.newDay, clean)
@@ -123,7 +123,7 @@ struct CrashRecoveryTests {
 
             var outcomes: [String: Int] = [:]
             for _ in 0..<Self.iterations {
-                let path = try Self.copy(template)
+                let path = try TestServer.copyOfDatabase(at: template)
                 let delay = Double.random(in: 0...window)
                 let server = try serve(path)
                 try await Task.sleep(for: .seconds(delay))
@@ -292,15 +292,6 @@ struct CrashRecoveryTests {
     /// Deletes the temporary directory of a database made by `TestServer.newDatabasePath()`.
     static func remove(_ path: String) {
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
-    }
-
-    /// A copy of a database (its main file and write-ahead log) at a new path.
-    static func copy(_ template: String) throws -> String {
-        let path = TestServer.newDatabasePath()
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: template + suffix) {
-            try FileManager.default.copyItem(atPath: template + suffix, toPath: path + suffix)
-        }
-        return path
     }
 
     // MARK: - Talking to a spawned server

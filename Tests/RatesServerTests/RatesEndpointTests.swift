@@ -25,12 +25,7 @@ func independentRate(from: String, to: String, on day: String) throws -> Decimal
         let text = try #require(rates[CurrencyCode(code)!])
         return try #require(Decimal(string: text, locale: nil))
     }
-    let exact = try euroRate(to) / euroRate(from)
-    // 8 significant digits, via the magnitude of the value as a Double (the server derives it from decimal text).
-    let scale = 7 - Int(log10(NSDecimalNumber(decimal: exact).doubleValue).rounded(.down))
-    return NSDecimalNumber(decimal: exact).rounding(accordingToBehavior: NSDecimalNumberHandler(
-        roundingMode: .plain, scale: Int16(scale), raiseOnExactness: false, raiseOnOverflow: false, raiseOnUnderflow: false,
-        raiseOnDivideByZero: false)).decimalValue
+    return roundedToEightSignificantDigits(try euroRate(to) / euroRate(from))
 }
 
 @Suite("Rates endpoints")

@@ -114,11 +114,7 @@ struct UpstreamFetchTests {
                         // The first starts the fetch; the others arrive while it is under way.
                         if index == 1 { try await waitForStatus(client) { $0["fetching"] as? Bool == true } }
                         group.addTask {
-                            var request = HTTPClientRequest(url: base + "/v1/admin/refresh")
-                            request.method = .POST
-                            request.headers.add(name: "Authorization", value: "Bearer test-token")
-                            let response = try await http.execute(request, timeout: .seconds(30))
-                            return String(buffer: try await response.body.collect(upTo: 1 << 16))
+                            try await http.refresh(base: base)
                         }
                     }
                     return try await group.reduce(into: [String]()) { $0.append($1) }

@@ -1,8 +1,10 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOHTTP1
 import RatesCore
 import RatesServer
 import RatesStore
@@ -21,9 +23,14 @@ package enum TestServer {
 
     /// A database already holding the bundled ECB history (seeded once per test run, then copied).
     package static func seededDatabasePath() throws -> String {
+        try copyOfDatabase(at: seededTemplate)
+    }
+
+    /// A copy of the database at `template` (its main file and write-ahead log) at a new path.
+    package static func copyOfDatabase(at template: String) throws -> String {
         let path = newDatabasePath()
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: seededTemplate + suffix) {
-            try FileManager.default.copyItem(atPath: seededTemplate + suffix, toPath: path + suffix)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: template + suffix) {
+            try FileManager.default.copyItem(atPath: template + suffix, toPath: path + suffix)
         }
         return path
     }
@@ -70,6 +77,17 @@ extension TestClientProtocol {
     @discardableResult
     package func refresh(token: String = "test-token") async throws -> TestResponse {
         try await request("/v1/admin/refresh", method: .post, headers: [.authorization: "Bearer \(token)"])
+    }
+}
+
+extension HTTPClient {
+    /// POST /v1/admin/refresh with the test token to the server at `base`, returning the answer's body.
+    package func refresh(base: String) async throws -> String {
+        var request = HTTPClientRequest(url: base + "/v1/admin/refresh")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer test-token")
+        let response = try await execute(request, timeout: .seconds(30))
+        return String(buffer: try await response.body.collect(upTo: 1 << 16))
     }
 }
 
