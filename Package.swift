@@ -57,11 +57,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The Hummingbird application: routes, response cache, fetch scheduler.
+        // The one ingest pipeline (seed, import, fetch), the fetch scheduler, the in-memory dataset and its
+        // announcements. No HTTP server: the server, the command line and tests drive it.
+        .target(
+            name: "RatesIngest",
+            dependencies: [
+                "RatesCore", "RatesUpstream", "RatesStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/eurofxref-hist.zip")],
+            swiftSettings: strictSettings
+        ),
+        // The Hummingbird application: routes, middleware, prepared answers. HTTP only.
         .target(
             name: "RatesServer",
             dependencies: [
-                "RatesCore", "RatesUpstream", "RatesStore",
+                "RatesCore", "RatesUpstream", "RatesStore", "RatesIngest",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,13 +85,13 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
-            resources: [.copy("Resources/eurofxref-hist.zip"), .copy("Resources/openapi.yaml")],
+            resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "rates-relay",
             dependencies: [
-                "RatesServer", "RatesStore", "RatesCore",
+                "RatesServer", "RatesIngest", "RatesStore", "RatesCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,7 +130,7 @@ let package = Package(
         .target(
             name: "RatesTestSupport",
             dependencies: [
-                "RatesServer",
+                "RatesServer", "RatesIngest",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -128,6 +141,7 @@ let package = Package(
             name: "RatesServerTests",
             dependencies: [
                 "RatesServer",
+                "RatesIngest",
                 "RatesTestSupport",
                 "RatesStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -145,6 +159,7 @@ let package = Package(
                 "RatesClient",
                 // End-to-end tests run the real server over loopback; the SDK itself never imports it.
                 "RatesServer",
+                "RatesIngest",
                 "RatesTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

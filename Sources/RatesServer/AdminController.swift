@@ -1,4 +1,5 @@
 import Hummingbird
+import RatesIngest
 import RatesStore
 
 /// Operator endpoints, behind a bearer token. Without a configured token they do not exist (404).

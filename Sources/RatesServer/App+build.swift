@@ -5,22 +5,25 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import RatesCore
+import RatesIngest
 import RatesStore
 import RatesUpstream
 import ServiceLifecycle
 
 /// Builds the server: opens the database, seeds it if empty, and wires routes, cache and scheduler.
 ///
-/// Start-up work that must finish before the first request (seeding, loading the snapshot)
-/// runs in `beforeServerStarts`; the fetch scheduler is a service of the application.
+/// Start-up work that must finish before the first request (opening, seeding and loading the
+/// dataset) runs here, before the application exists; the fetch scheduler and the change-log
+/// follower are services of the application.
 ///
 /// - Throws: When the database cannot be opened or migrated.
 public func buildApplication(_ configuration: ServerConfiguration, logger: Logger) throws -> some ApplicationProtocol {
-    // Opening, seeding and loading happen before the server or the scheduler can run, so
-    // neither ever sees a half-initialized state; on an existing database this is one read.
+    // Neither the server nor the scheduler can run before this, so neither ever sees a
+    // half-initialized state; on an existing database loading is one read.
     let store = try RatesStore(path: configuration.databasePath)
-    if configuration.seed { try SeedData.seedIfEmpty(store, now: configuration.now(), logger: logger) }
     let state = try ServerState(loadingFrom: store)
+    let ingestor = Ingestor(store: store, state: state, logger: logger)
+    if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
     let calendar = PublicationCalendar()
     let httpClient = ECBClient.makeHTTPClient()
     let client = ECBClient(
@@ -28,7 +31,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         maxBodyBytes: configuration.upstreamMaxBodyBytes)
     let metrics = ServerMetrics()
     let coordinator = FetchCoordinator(
-        store: store, client: client, state: state, calendar: calendar, now: configuration.now, logger: logger, metrics: metrics)
+        ingestor: ingestor, client: client, calendar: calendar, now: configuration.now, logger: logger, recordOutcome: metrics.recordFetch)
 
     // Every path the routes below serve, for 405 answers to other methods.
     let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
@@ -77,27 +80,15 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         // to be accepted instead of being dropped; the kernel caps it at net.core.somaxconn.
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay", backlog: 4096),
         logger: logger)
-    app.addServices(HTTPClientService(client: httpClient))
+    app.addServices(HTTPClientService(client: httpClient), ChangeLogFollower(ingestor: ingestor, logger: logger))
     if configuration.schedule {
-        app.addServices(FetchScheduler(coordinator: coordinator, state: state, calendar: calendar, configuration: configuration, logger: logger))
+        let timing = FetchScheduler.Timing(
+            pollInterval: configuration.pollInterval, pollWindow: configuration.pollWindow, retryDelay: configuration.retryDelay,
+            maxRetryDelay: configuration.maxRetryDelay)
+        app.addServices(
+            FetchScheduler(coordinator: coordinator, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
     }
     return app
-}
-
-extension ServerState {
-    /// A state holding what `store` holds: its rates and the record of its last fetches.
-    convenience init(loadingFrom store: RatesStore) throws {
-        let stored = try store.snapshot()
-        self.init(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, days: stored.days))
-        let lastRun = try store.lastRun(source: .upstream)
-        let lastSuccess = try store.lastSuccessfulRun(source: .upstream)
-        let origin = try store.dataOrigin()
-        updateFetchStatus { status in
-            status.lastRun = lastRun
-            status.lastSuccessfulFetchAt = lastSuccess?.finishedAt
-            status.dataOrigin = origin
-        }
-    }
 }
 
 /// Shuts the shared HTTP client down when the application stops.

@@ -1,5 +1,6 @@
 import Foundation
 import RatesCore
+import RatesIngest
 import Synchronization
 
 /// The `Cache-Control` of each kind of answer.

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import RatesCore
+import RatesIngest
 import Synchronization
 
 /// Answers requests whose answer is already prepared, straight from the connection's pipeline.

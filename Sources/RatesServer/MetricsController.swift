@@ -1,5 +1,6 @@
 import Hummingbird
 import RatesCore
+import RatesIngest
 
 /// `GET /metrics`: the Prometheus text exposition of ``ServerMetrics``.
 struct MetricsController<Context: RequestContext>: Sendable {

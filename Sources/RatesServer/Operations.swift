@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import RatesCore
+import RatesIngest
 import RatesStore
 import RatesUpstream
 
@@ -12,19 +13,19 @@ public enum Operations {
     /// - Throws: When the database cannot be opened. Upstream failures are recorded and returned, not thrown.
     public static func fetch(_ configuration: ServerConfiguration, logger: Logger) async throws -> FetchRun {
         let store = try RatesStore(path: configuration.databasePath)
-        let state = try ServerState(loadingFrom: store)
+        let ingestor = Ingestor(store: store, state: try ServerState(loadingFrom: store), logger: logger)
         let httpClient = ECBClient.makeHTTPClient()
         let client = ECBClient(
             baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
             maxBodyBytes: configuration.upstreamMaxBodyBytes)
-        let coordinator = FetchCoordinator(
-            store: store, client: client, state: state, calendar: PublicationCalendar(), now: configuration.now, logger: logger)
+        let coordinator = FetchCoordinator(ingestor: ingestor, client: client, calendar: PublicationCalendar(), now: configuration.now, logger: logger)
         let report = await coordinator.refresh()
         try await httpClient.shutdown()
         return report.run
     }
 
-    /// Loads an ECB history file (`.xml`, `.csv`, or the ECB's `.zip`) into the database in one transaction.
+    /// Loads an ECB history file (`.xml`, `.csv`, or the ECB's `.zip`) into the database in one transaction,
+    /// through the same validation and ingest as a fetch.
     ///
     /// - Parameter progress: Called with a short message at each stage.
     /// - Throws: `UpstreamDataError` when the file is invalid (nothing is stored), or database errors.
@@ -32,11 +33,14 @@ public enum Operations {
         let started = Date()
         progress("reading \(file.lastPathComponent)")
         let batch = try ECBHistoryFile.read(contentsOf: file)
-        try RatesValidation.validate(batch, notAfter: Day(containing: started).adding(days: 1))
-        progress("validated \(batch.days.count) days, \(batch.valueCount) rates (\(batch.days.first?.day.description ?? "-") to \(batch.latestDay?.description ?? "-"))")
+        progress("read \(batch.days.count) days, \(batch.valueCount) rates (\(batch.days.first?.day.description ?? "-") to \(batch.latestDay?.description ?? "-"))")
         let store = try RatesStore(path: databasePath)
-        progress("writing to \(databasePath)")
-        let run = try store.ingest(batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated))
+        // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
+        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: []))
+        progress("validating and writing to \(databasePath)")
+        let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
+            batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated),
+            notAfter: Day(containing: started).adding(days: 1), checkContinuity: false)
         progress("stored \(run.rowsChanged) changed rates in one transaction")
         return run
     }
@@ -62,7 +66,8 @@ public enum Operations {
             let old = try RatesStore(path: databasePath)
             let rates = try old.snapshot()
             let new = try RatesStore(path: temporary)
-            // The rebuilt data keeps its origin (seed, import or upstream) for /v1/status.
+            // The rebuilt data keeps its origin (seed, import or upstream) for /v1/status. It was
+            // validated when it came in: written as it is, so nothing stored can block a rebuild.
             let origin = try old.dataOrigin() ?? .maintenance
             try new.ingest(RatesBatch(base: .euro, days: rates.days), run: FetchRun(startedAt: Date(), source: origin, file: "rebuild", outcome: .updated))
             return (old.epoch, new.epoch)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import RatesCore
+import RatesIngest
 import RatesStore
 
 /// The public JSON endpoints: rates, conversion, currencies, status, health and the contract.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RatesCore
+import RatesIngest
 
 /// Everything `buildApplication` needs to know.
 ///

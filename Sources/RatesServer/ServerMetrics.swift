@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Prometheus
 import RatesCore
+import RatesIngest
 import RatesStore
 import Synchronization
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import RatesCore
+import RatesIngest
 import RatesStore
 import ServiceLifecycle
 
@@ -62,6 +63,11 @@ struct SyncController<Context: RequestContext>: Sendable {
     }
 
     /// The next page for a client at `cursor` (or a new client with window `from`).
+    ///
+    /// Every page is read pinned to one dataset version, and its cursor names that version:
+    /// a new client's snapshot pages all show the version of its first page, and a delta page
+    /// holds exactly the changes between its cursor and `snapshot`'s version. An ingest that has
+    /// committed but not yet reached `snapshot` is invisible here until it has.
     func page(after cursor: SyncCursor?, from requestedFrom: Day?, snapshot: RatesSnapshot) throws(Problem) -> ResponseCache.Entry {
         do {
             let floor = try store.retentionFloor()
@@ -78,13 +84,13 @@ struct SyncController<Context: RequestContext>: Sendable {
             switch position {
             case nil, .snapshot?:
                 let afterDay: Day? = if case .snapshot(let day)? = position { day } else { nil }
-                let page = try store.state(after: afterDay, from: from, limit: pageSize)
+                let page = try store.state(asOf: sequence, after: afterDay, from: from, limit: pageSize)
                 let next: SyncCursor.Position = page.more ? .snapshot(afterDay: page.days.last?.day ?? afterDay ?? Day(dayNumber: 0)) : .changes
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: sequence, from: from, position: next)
                 return ResponseCache.Entry(
                     body: json.write(cursor: nextCursor, more: page.more, upserts: page.days, deletes: [:]), route: "/v1/sync", caching: .syncTail)
             case .changes?:
-                let page = try store.changes(after: sequence, from: from, limit: pageSize)
+                let page = try store.changes(after: sequence, through: snapshot.version, from: from, limit: pageSize)
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: page.throughSequence, from: from, position: .changes)
                 let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
                 let body = json.write(cursor: nextCursor, more: page.more, upserts: days, deletes: page.deletes)

@@ -21,17 +21,51 @@ public struct StatePage: Sendable, Equatable {
     public var more: Bool
 }
 
+/// One row of the change log: a value set (or withdrawn, `value == nil`) at a sequence number.
+public struct ChangeLogEntry: Sendable, Equatable {
+    public var sequence: Int64
+    public var day: Day
+    public var currency: CurrencyCode
+    /// The new rate text, or `nil` when the value was withdrawn.
+    public var value: String?
+
+    public init(sequence: Int64, day: Day, currency: CurrencyCode, value: String?) {
+        self.sequence = sequence
+        self.day = day
+        self.currency = currency
+        self.value = value
+    }
+}
+
 extension RatesStore {
-    /// Changes with a sequence number above `sequence` for days on or after `from`, oldest first,
-    /// at most `limit` change rows per page, coalesced so each (day, currency) appears once.
+    /// Every change logged after `sequence`, oldest first: what an in-memory copy at `sequence` lacks.
     ///
     /// - Throws: `DatabaseError` when the read fails.
-    public func changes(after sequence: Int64, from: Day?, limit: Int) throws -> ChangePage {
-        try pool.read { db in
-            let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
+    public func changeLog(after sequence: Int64) throws -> [ChangeLogEntry] {
+        try database.read { db in
+            var entries: [ChangeLogEntry] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT seq, day, currency, value FROM change WHERE seq > ? ORDER BY seq", arguments: [sequence])
+            while let row = try rows.next() {
+                guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String) else { continue }
+                entries.append(ChangeLogEntry(sequence: row[0], day: day, currency: currency, value: row[3]))
+            }
+            return entries
+        }
+    }
+
+    /// Changes with a sequence number above `sequence` and at most `version`, for days on or after
+    /// `from`, oldest first, at most `limit` change rows per page, coalesced so each (day, currency)
+    /// appears once.
+    ///
+    /// Pinned to `version` (the dataset version the caller answers for), a page is the same
+    /// whenever it is read, and its cursor (``ChangePage/throughSequence``) never runs ahead of
+    /// or behind its rows, even while an ingest commits newer changes.
+    /// - Throws: `DatabaseError` when the read fails.
+    public func changes(after sequence: Int64, through version: Int64, from: Day?, limit: Int) throws -> ChangePage {
+        try database.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT seq, day, currency, value FROM change WHERE seq > ? AND day >= ? ORDER BY seq LIMIT ?",
-                arguments: [sequence, from?.description ?? "", limit + 1])
+                db, sql: "SELECT seq, day, currency, value FROM change WHERE seq > ? AND seq <= ? AND day >= ? ORDER BY seq LIMIT ?",
+                arguments: [sequence, version, from?.description ?? "", limit + 1])
             let more = rows.count > limit
             var latest: [Day: [CurrencyCode: String?]] = [:]
             for row in rows.prefix(limit) {
@@ -49,27 +83,49 @@ extension RatesStore {
         }
     }
 
-    /// Complete days after `afterDay` (and on or after `from`), ascending, about `limit` values per page.
+    /// Complete days after `afterDay` (and on or after `from`) as they stood at dataset `version`,
+    /// ascending, about `limit` values per page.
     ///
-    /// A page always ends at a day boundary, so it may hold up to one day more than `limit` values.
+    /// Values changed after `version` are read back from the change log, so every page of a
+    /// snapshot shows the same moment, the one its cursor names, however long the client takes
+    /// to page through it and whatever is ingested meanwhile. A page always ends at a day
+    /// boundary, so it may hold up to one day more than `limit` values.
     /// - Throws: `DatabaseError` when the read fails.
-    public func state(after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage {
-        try pool.read { db in
+    public func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage {
+        try database.read { db in
             let lowerBound = max(afterDay.map { $0.adding(days: 1) } ?? Day(dayNumber: .min / 2), from ?? Day(dayNumber: .min / 2))
             let lower = afterDay == nil && from == nil ? "" : lowerBound.description
+            // Nearly always nothing was logged after `version`, and the rate table is that state itself.
+            let pinned = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM change WHERE seq > ?)", arguments: [version]) ?? false
+            let source =
+                pinned
+                ? """
+                WITH later (day, currency) AS (SELECT DISTINCT day, currency FROM change WHERE seq > :version AND day >= :lower),
+                asOf (day, currency, value) AS (
+                    SELECT day, currency, value FROM rate WHERE day >= :lower AND seq <= :version
+                    UNION ALL
+                    SELECT c.day, c.currency, c.value FROM later l JOIN change c
+                        ON c.seq = (SELECT MAX(p.seq) FROM change p WHERE p.day = l.day AND p.currency = l.currency AND p.seq <= :version)
+                    WHERE c.value IS NOT NULL)
+                SELECT day, currency, value FROM asOf
+                """
+                : "SELECT day, currency, value FROM rate"
+            let arguments: StatementArguments = ["version": version, "lower": lower]
             // The day holding the limit-th value: the page runs through the end of that day.
             let lastDay = try String.fetchOne(
-                db, sql: "SELECT day FROM rate WHERE day >= ? ORDER BY day LIMIT 1 OFFSET ?", arguments: [lower, max(limit - 1, 0)])
+                db, sql: "\(source) WHERE day >= :lower ORDER BY day LIMIT 1 OFFSET :offset",
+                arguments: arguments + ["offset": max(limit - 1, 0)])
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT day, currency, value FROM rate WHERE day >= ? AND day <= ? ORDER BY day",
-                arguments: [lower, lastDay ?? "9999-12-31"])
+                db, sql: "\(source) WHERE day >= :lower AND day <= :last ORDER BY day", arguments: arguments + ["last": lastDay ?? "9999-12-31"])
             var days: [DailyRates] = []
             while let row = try rows.next() {
                 guard let day = Day(row[0] as String), let currency = CurrencyCode(row[1] as String) else { continue }
                 if days.last?.day != day { days.append(DailyRates(day: day, rates: [:])) }
                 days[days.count - 1].rates[currency] = row[2] as String
             }
-            let more = try lastDay.map { try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE day > ?)", arguments: [$0]) ?? false } ?? false
+            let more = try lastDay.map { last in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (\(source) WHERE day > :last)", arguments: arguments + ["last": last]) ?? false
+            } ?? false
             return StatePage(days: days, more: more)
         }
     }
@@ -78,7 +134,7 @@ extension RatesStore {
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func retentionFloor() throws -> Int64 {
-        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'retentionFloor'") ?? 0 }
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'retentionFloor'") ?? 0 }
     }
 
     /// Deletes every rate for days before `day`, logging each deletion as a tombstone, in one transaction.
@@ -87,7 +143,7 @@ extension RatesStore {
     /// - Throws: `DatabaseError` when the transaction fails; nothing is removed then.
     @discardableResult
     public func prune(before day: Day, now: Date = Date()) throws -> FetchRun {
-        try pool.write { db in
+        try database.write { db in
             var run = FetchRun(startedAt: now, source: .maintenance, file: "prune --before \(day)", outcome: .unchanged)
             try run.insert(db)
             try db.execute(

@@ -9,14 +9,15 @@ import RatesCore
 /// `change` row per changed (day, currency) with a monotonically increasing sequence
 /// number, and the `fetchRun` record: a crash leaves all of it or none of it.
 public final class RatesStore: Sendable {
-    let pool: DatabasePool
+    /// The database: a `DatabasePool` (WAL) in production, any GRDB writer in tests.
+    let database: any DatabaseWriter
     /// The database's epoch, created at random with the database.
     public let epoch: String
 
-    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    /// Opens (creating if needed) the database at `path` in WAL mode and applies pending migrations.
     ///
     /// - Throws: `DatabaseError` when the file cannot be opened, is not a database, or a migration fails.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // WAL with synchronous=NORMAL keeps every committed transaction atomic and consistent;
@@ -24,9 +25,16 @@ public final class RatesStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         configuration.busyMode = .timeout(10)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(pool)
-        epoch = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") } ?? ""
+        try self.init(try DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// A store on `database` (as GRDB's `AppDatabase.init(_:)`): applies pending migrations.
+    ///
+    /// - Throws: `DatabaseError` when a migration fails.
+    public init(_ database: any DatabaseWriter) throws {
+        self.database = database
+        try Self.migrator.migrate(database)
+        epoch = try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") } ?? ""
     }
 
     // MARK: - Schema
@@ -77,6 +85,10 @@ public final class RatesStore: Sendable {
                     """
             )
         }
+        // Reads pinned to a dataset version look up each value's last change at or below it.
+        migrator.registerMigration("v2-change-by-key") { db in
+            try db.execute(sql: "CREATE INDEX changeByKey ON change (day, currency, seq)")
+        }
         return migrator
     }
 }
@@ -98,7 +110,7 @@ extension RatesStore {
     @discardableResult
     public func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun {
         let document = Self.jsonDocument(batch)
-        return try pool.write { db in
+        return try database.write { db in
             var run = run
             run.outcome = .unchanged
             run.latestDay = batch.latestDay?.description
@@ -173,7 +185,7 @@ extension RatesStore {
     /// - Throws: `DatabaseError` when the write fails.
     @discardableResult
     public func record(_ run: FetchRun) throws -> FetchRun {
-        try pool.write { db in
+        try database.write { db in
             var run = run
             try run.insert(db)
             return run
@@ -188,7 +200,7 @@ extension RatesStore {
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func snapshot() throws -> StoredRates {
-        try pool.read { db in
+        try database.read { db in
             let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
             var days: [DailyRates] = []
             days.reserveCapacity(8_192)
@@ -213,14 +225,14 @@ extension RatesStore {
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func version() throws -> Int64 {
-        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0 }
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0 }
     }
 
     /// The newest stored day, or `nil` when the database holds no rates.
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func latestDay() throws -> Day? {
-        try pool.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
+        try database.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
     }
 
     /// The most recent run, or `nil` before the first.
@@ -228,7 +240,7 @@ extension RatesStore {
     /// - Parameter source: Only runs of this source, or any when `nil`.
     /// - Throws: `DatabaseError` when the read fails.
     public func lastRun(source: FetchRun.Source? = nil) throws -> FetchRun? {
-        try pool.read { db in
+        try database.read { db in
             var request = FetchRun.all()
             if let source { request = request.filter(Column("source") == source.rawValue) }
             return try request.order(Column("id").desc).fetchOne(db)
@@ -240,7 +252,7 @@ extension RatesStore {
     /// - Parameter source: Only runs of this source, or any when `nil`.
     /// - Throws: `DatabaseError` when the read fails.
     public func lastSuccessfulRun(source: FetchRun.Source? = nil) throws -> FetchRun? {
-        try pool.read { db in
+        try database.read { db in
             var request = FetchRun.filter([FetchRun.Outcome.updated, .unchanged, .notModified].map(\.rawValue).contains(Column("outcome")))
             if let source { request = request.filter(Column("source") == source.rawValue) }
             return try request.order(Column("id").desc).fetchOne(db)
@@ -251,7 +263,7 @@ extension RatesStore {
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func dataOrigin() throws -> FetchRun.Source? {
-        try pool.read { db in
+        try database.read { db in
             try FetchRun
                 .filter(Column("outcome") == FetchRun.Outcome.updated.rawValue && Column("source") != FetchRun.Source.maintenance.rawValue)
                 .order(Column("id").desc).fetchOne(db)?.source
@@ -262,7 +274,7 @@ extension RatesStore {
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func validators(forFile file: String) throws -> (etag: String?, lastModified: String?) {
-        try pool.read { db in
+        try database.read { db in
             let run = try FetchRun
                 .filter(Column("file") == file && Column("source") == FetchRun.Source.upstream.rawValue)
                 .filter([FetchRun.Outcome.updated, .unchanged].map(\.rawValue).contains(Column("outcome")))

@@ -59,14 +59,14 @@ public struct ECBClient: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Fetches `file`, conditionally when validators are given, and validates its payload.
+    /// Fetches `file`, conditionally when validators are given, and parses its payload.
     ///
+    /// The values are checked by the ingest (``RatesValidation``), with every other source's.
     /// - Parameters:
     ///   - etag: `ETag` of the last good answer for this file, sent as `If-None-Match`.
     ///   - lastModified: `Last-Modified` of the last good answer, sent as `If-Modified-Since`.
-    ///   - notAfter: The newest day a valid payload may hold (tomorrow, to allow for time zones).
-    /// - Throws: `UpstreamError` for transport failures, timeouts, error statuses, oversize and invalid bodies.
-    public func fetch(_ file: ECBFile, etag: String?, lastModified: String?, notAfter: Day, logger: Logger) async throws(UpstreamError)
+    /// - Throws: `UpstreamError` for transport failures, timeouts, error statuses, oversize and unparseable bodies.
+    public func fetch(_ file: ECBFile, etag: String?, lastModified: String?, logger: Logger) async throws(UpstreamError)
         -> Response
     {
         var request = HTTPClientRequest(url: baseURL + file.rawValue)
@@ -116,7 +116,6 @@ public struct ECBClient: Sendable {
 
         do throws(UpstreamDataError) {
             let batch = try ECBXML.parse(body.readableBytesView)
-            try RatesValidation.validate(batch, notAfter: notAfter)
             return Response(httpStatus: status, batch: batch, etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))
         } catch {
             throw .rejected(error, httpStatus: status)

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesStore
 import RatesTestSupport

@@ -5,7 +5,8 @@ import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
 import RatesCore
-@testable import RatesServer
+@testable import RatesIngest
+import RatesServer
 import RatesTestSupport
 import RatesUpstream
 import Testing

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesUpstream
 import Synchronization
@@ -34,6 +35,10 @@ package final class FakeUpstream: Sendable {
         var publishedThrough: Day
         var fault: Fault?
         var requests: [String] = []
+        /// Days republished with other rates (corrections, withdrawals), in place of the real ones.
+        var amendments: [Day: [CurrencyCode: String]] = [:]
+        /// Counts amendments, so that files and their `ETag`s change with them.
+        var revision = 0
     }
 
     /// The ECB's real history, ascending.
@@ -61,6 +66,20 @@ package final class FakeUpstream: Sendable {
     /// Publishes every real day up to and including `day`.
     package func publish(through day: Day) { state.withLock { $0.publishedThrough = day } }
 
+    /// Republishes `day` with `rates` instead of the real ones: a correction, or a withdrawal when a currency is left out.
+    package func amend(_ day: Day, rates: [CurrencyCode: String]) {
+        state.withLock { state in
+            state.amendments[day] = rates
+            state.revision += 1
+        }
+    }
+
+    /// The rates of `day` as published now (amended or real), `nil` when the day has no publication.
+    package func published(_ day: Day) -> [CurrencyCode: String]? {
+        let amended = state.withLock { $0.amendments[day] }
+        return amended ?? Self.history.first { $0.day == day }?.rates
+    }
+
     /// Misbehaves from now on (`nil` to behave again).
     package func inject(_ fault: Fault?) { state.withLock { $0.fault = fault } }
 
@@ -80,12 +99,12 @@ package final class FakeUpstream: Sendable {
     }
 
     private func respond(to request: Request, file name: String) async throws -> Response {
-        let (through, fault) = state.withLock { state in
+        let (through, fault, revision) = state.withLock { state in
             state.requests.append(request.uri.path)
-            return (state.publishedThrough, state.fault)
+            return (state.publishedThrough, state.fault, state.revision)
         }
         guard let file = ECBFile(rawValue: name) else { return Response(status: .notFound) }
-        let etag = "\"\(file.rawValue)-\(through)\""
+        let etag = "\"\(file.rawValue)-\(through)-\(revision)\""
         switch fault {
         case .status(let code, let retryAfter):
             var headers: HTTPFields = [:]
@@ -120,9 +139,11 @@ package final class FakeUpstream: Sendable {
 
     /// The file as the ECB would publish it with data up to `through`.
     package func xml(_ file: ECBFile, through: Day) -> ByteBuffer {
-        let key = "\(file.rawValue)-\(through)"
+        let (amendments, revision) = state.withLock { ($0.amendments, $0.revision) }
+        let key = "\(file.rawValue)-\(through)-\(revision)"
         if let cached = bodies.withLock({ $0[key] }) { return cached }
         let published = Self.history.filter { $0.day >= firstDay && $0.day <= through }
+            .map { DailyRates(day: $0.day, rates: amendments[$0.day] ?? $0.rates) }
         let days: ArraySlice<DailyRates> =
             switch file {
             case .daily: published.suffix(1)

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesStore
 
@@ -38,7 +39,8 @@ package enum TestServer {
     private static let seededTemplate: String = {
         let path = newDatabasePath()
         let store = try! RatesStore(path: path)
-        try! SeedData.seedIfEmpty(store, now: afterLastPublication, logger: Logger(label: "test"))
+        let ingestor = Ingestor(store: store, state: try! ServerState(loadingFrom: store), logger: Logger(label: "test"))
+        try! SeedData.seedIfEmpty(ingestor, now: afterLastPublication, logger: Logger(label: "test"))
         return path
     }()
 

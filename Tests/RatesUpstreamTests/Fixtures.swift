@@ -7,9 +7,9 @@ enum Fixtures {
         packageRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(name)
     }
 
-    /// The bundled history: `Sources/RatesServer/Resources/eurofxref-hist.zip`.
+    /// The bundled history: `Sources/RatesIngest/Resources/eurofxref-hist.zip`.
     static var historyZip: URL {
-        packageRoot.appendingPathComponent("Sources/RatesServer/Resources/eurofxref-hist.zip")
+        packageRoot.appendingPathComponent("Sources/RatesIngest/Resources/eurofxref-hist.zip")
     }
 
     /// The bytes of `Tests/Fixtures/NAME`.

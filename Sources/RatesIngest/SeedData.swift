@@ -9,17 +9,18 @@ public enum SeedData {
     /// The bundled ECB history file (`eurofxref-hist.zip`, as the ECB publishes it).
     public static var historyURL: URL? { Bundle.module.url(forResource: "eurofxref-hist", withExtension: "zip") }
 
-    /// Loads the bundled history into `store` when it holds no rates.
+    /// Ingests the bundled history when the store holds no rates.
     ///
     /// - Returns: The recorded run, or `nil` when the store already had data.
     /// - Throws: When the bundle is missing or unreadable, or the database write fails.
     @discardableResult
-    public static func seedIfEmpty(_ store: RatesStore, now: Date, logger: Logger) throws -> FetchRun? {
-        guard try store.latestDay() == nil else { return nil }
+    public static func seedIfEmpty(_ ingestor: Ingestor, now: Date, logger: Logger) throws -> FetchRun? {
+        guard try ingestor.store.latestDay() == nil else { return nil }
         guard let url = historyURL else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "eurofxref-hist.zip"]) }
         let batch = try ECBHistoryFile.read(contentsOf: url)
-        try RatesValidation.validate(batch, notAfter: Day(containing: now).adding(days: 1))
-        let run = try store.ingest(batch, run: FetchRun(startedAt: now, source: .seed, file: "eurofxref-hist.zip (bundled)", outcome: .updated))
+        let run = try ingestor.ingest(
+            batch, run: FetchRun(startedAt: now, source: .seed, file: "eurofxref-hist.zip (bundled)", outcome: .updated),
+            notAfter: Day(containing: now).adding(days: 1), checkContinuity: false)
         logger.info("seeded from bundled history", metadata: ["rates.latestDate": "\(batch.latestDay?.description ?? "-")", "rates.rowsChanged": "\(run.rowsChanged)"])
         return run
     }

@@ -4,11 +4,14 @@ import RatesCore
 import RatesStore
 import RatesUpstream
 
-/// Runs upstream fetches one at a time: a caller arriving while one runs joins it.
+/// Runs upstream fetches one at a time and hands what they bring to the ``Ingestor``.
 ///
 /// It chooses the file (full history for an empty database, the 90-day file to catch up,
-/// the daily file otherwise), fetches conditionally, ingests in one transaction, records
-/// every outcome, and publishes the new snapshot.
+/// the daily file otherwise), fetches conditionally, ingests, and records every outcome.
+///
+/// Two ways in: ``refresh()`` answers with a fetch that *starts after the call* (an operator
+/// who asks for a refresh wants the publication that is out now, not the result of a fetch
+/// that began before it); ``fetchOrJoin()`` lets the scheduler join a fetch already running.
 public actor FetchCoordinator {
     /// What one fetch did.
     public struct Report: Sendable {
@@ -17,38 +20,64 @@ public actor FetchCoordinator {
         public var retryAfter: Double?
     }
 
-    private let store: RatesStore
+    private let ingestor: Ingestor
     private let client: ECBClient
-    private let state: ServerState
     private let calendar: PublicationCalendar
     private let now: @Sendable () -> Date
     private let logger: Logger
-    private let metrics: ServerMetrics?
+    private let recordOutcome: (@Sendable (FetchRun.Outcome) -> Void)?
+    /// The fetch in progress.
     private var running: Task<Report, Never>?
+    /// The fetch that starts when the running one ends, shared by every refresh that arrived meanwhile.
+    private var next: Task<Report, Never>?
 
-    /// A coordinator; `metrics`, when given, counts every fetch by outcome.
+    /// A coordinator; `recordOutcome`, when given, is told the outcome of every fetch (metrics).
     public init(
-        store: RatesStore, client: ECBClient, state: ServerState, calendar: PublicationCalendar, now: @escaping @Sendable () -> Date, logger: Logger,
-        metrics: ServerMetrics? = nil
+        ingestor: Ingestor, client: ECBClient, calendar: PublicationCalendar, now: @escaping @Sendable () -> Date, logger: Logger,
+        recordOutcome: (@Sendable (FetchRun.Outcome) -> Void)? = nil
     ) {
-        self.store = store
+        self.ingestor = ingestor
         self.client = client
-        self.state = state
         self.calendar = calendar
         self.now = now
         self.logger = logger
-        self.metrics = metrics
+        self.recordOutcome = recordOutcome
     }
 
-    /// Fetches now, or joins the fetch already running, and returns its report.
+    private var state: ServerState { ingestor.state }
+
+    /// Fetches in a fetch that starts after this call, and returns its report.
+    ///
+    /// With no fetch running, one starts now. While one runs, the caller waits for it to end
+    /// and then for exactly one more, which every refresh that arrived meanwhile shares.
     public func refresh() async -> Report {
+        if let next { return await next.value }
+        guard let running else { return await start() }
+        let following = Task {
+            _ = await running.value
+            return await self.start()
+        }
+        next = following
+        return await following.value
+    }
+
+    /// Joins the fetch in progress, or starts one: for the scheduler, to which any fresh fetch will do.
+    public func fetchOrJoin() async -> Report {
         if let running { return await running.value }
+        return await start()
+    }
+
+    /// Starts a fetch now; the caller made sure none runs.
+    private func start() async -> Report {
         let task = Task { await self.fetchOnce() }
         running = task
+        next = nil
         state.updateFetchStatus { $0.fetching = true }
         let report = await task.value
-        running = nil
-        state.updateFetchStatus { $0.fetching = false }
+        if running == task {
+            running = nil
+            if next == nil { state.updateFetchStatus { $0.fetching = false } }
+        }
         return report
     }
 
@@ -70,24 +99,22 @@ public actor FetchCoordinator {
         var run = FetchRun(startedAt: startedAt, source: .upstream, file: file.rawValue, outcome: .failed)
         var retryAfter: Double?
         do {
-            let validators = try store.validators(forFile: file.rawValue)
-            let response = try await client.fetch(
-                file, etag: validators.etag, lastModified: validators.lastModified,
-                notAfter: Day(containing: startedAt).adding(days: 1), logger: logger)
+            let validators = try ingestor.store.validators(forFile: file.rawValue)
+            let notAfter = Day(containing: startedAt).adding(days: 1)
+            let response = try await client.fetch(file, etag: validators.etag, lastModified: validators.lastModified, logger: logger)
             run.httpStatus = response.httpStatus
             run.etag = response.etag
             run.lastModified = response.lastModified
             run.finishedAt = now()
             if let batch = response.batch {
-                do throws(UpstreamDataError) {
-                    try RatesValidation.checkContinuity(batch, after: state.snapshot.latest)
-                } catch {
+                do {
+                    run = try ingestor.ingest(batch, run: run, notAfter: notAfter, checkContinuity: true)
+                } catch let error as UpstreamDataError {
                     throw UpstreamError.rejected(error, httpStatus: response.httpStatus)
                 }
-                run = try store.ingest(batch, run: run)
             } else {
                 run.outcome = .notModified
-                run = try store.record(run)
+                run = try ingestor.store.record(run)
             }
             logger.info("fetch finished", metadata: ["rates.outcome": "\(run.outcome.rawValue)", "rates.rowsChanged": "\(run.rowsChanged)"])
         } catch {
@@ -101,28 +128,15 @@ public actor FetchCoordinator {
             }
             run.detail = String(describing: error)
             logger.warning("fetch failed", metadata: ["rates.outcome": "\(run.outcome.rawValue)", "rates.reason": "\(run.detail ?? "")"])
-            if let recorded = try? store.record(run) { run = recorded }
+            if let recorded = try? ingestor.store.record(run) { run = recorded }
         }
         let finished = run
-        metrics?.recordFetch(finished.outcome)
+        recordOutcome?(finished.outcome)
         state.updateFetchStatus { status in
             status.lastRun = finished
             if finished.outcome.isSuccess { status.lastSuccessfulFetchAt = finished.finishedAt }
             if finished.outcome == .updated { status.dataOrigin = .upstream }
         }
-        // The status first, then the data: a reader never sees new data with an old fetch record.
-        if finished.outcome == .updated {
-            do {
-                try reloadSnapshot()
-            } catch {
-                logger.error("stored data could not be reloaded", metadata: ["error": "\(error)"])
-            }
-        }
         return Report(run: finished, retryAfter: retryAfter)
-    }
-
-    private func reloadSnapshot() throws {
-        let stored = try store.snapshot()
-        state.replace(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, days: stored.days))
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// What the running server knows right now: the current snapshot and the fetch status.
 ///
-/// Handlers read it on every request; the fetch coordinator and scheduler replace parts of it.
+/// Handlers read it on every request; the ``Ingestor`` advances the snapshot, the fetch
+/// coordinator and scheduler update the fetch status.
 public final class ServerState: Sendable {
     /// The fetch side of `/v1/status`.
     public struct FetchStatus: Sendable {
@@ -25,11 +26,27 @@ public final class ServerState: Sendable {
         current = Mutex(snapshot)
     }
 
+    /// A state holding what `store` holds: its rates, read in one transaction, and the record of its last fetches.
+    ///
+    /// - Throws: `DatabaseError` when the store cannot be read.
+    public convenience init(loadingFrom store: RatesStore) throws {
+        let stored = try store.snapshot()
+        self.init(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, days: stored.days))
+        let lastRun = try store.lastRun(source: .upstream)
+        let lastSuccess = try store.lastSuccessfulRun(source: .upstream)
+        let origin = try store.dataOrigin()
+        updateFetchStatus { status in
+            status.lastRun = lastRun
+            status.lastSuccessfulFetchAt = lastSuccess?.finishedAt
+            status.dataOrigin = origin
+        }
+    }
+
     /// The snapshot handlers answer from.
     public var snapshot: RatesSnapshot { current.withLock { $0 } }
 
     /// Makes `snapshot` the one handlers answer from, and announces it when the dataset changed.
-    public func replace(snapshot: RatesSnapshot) {
+    func replace(snapshot: RatesSnapshot) {
         let previous = current.withLock { current in
             defer { current = snapshot }
             return current

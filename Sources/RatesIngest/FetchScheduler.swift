@@ -10,25 +10,58 @@ import ServiceLifecycle
 /// After each expected publication time it polls every `pollInterval` until the new day
 /// appears or `pollWindow` has passed, then sleeps until the next publication. Failures
 /// back off by the `RetryPolicy`, honouring the upstream's `Retry-After`.
-struct FetchScheduler: Service {
+public struct FetchScheduler: Service {
+    /// When to poll and how to back off.
+    public struct Timing: Sendable {
+        /// Time between polls while an expected publication has not appeared.
+        public var pollInterval: Duration
+        /// How long after the expected publication time to keep polling.
+        public var pollWindow: Duration
+        /// First delay after a failed fetch; it doubles per failure, with jitter, up to `maxRetryDelay`.
+        public var retryDelay: Duration
+        public var maxRetryDelay: Duration
+
+        public init(pollInterval: Duration, pollWindow: Duration, retryDelay: Duration, maxRetryDelay: Duration) {
+            self.pollInterval = pollInterval
+            self.pollWindow = pollWindow
+            self.retryDelay = retryDelay
+            self.maxRetryDelay = maxRetryDelay
+        }
+    }
+
     let coordinator: FetchCoordinator
-    let state: ServerState
+    let ingestor: Ingestor
     let calendar: PublicationCalendar
-    let configuration: ServerConfiguration
+    let timing: Timing
+    let now: @Sendable () -> Date
     let logger: Logger
 
-    func run() async throws {
+    public init(
+        coordinator: FetchCoordinator, ingestor: Ingestor, calendar: PublicationCalendar, timing: Timing, now: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) {
+        self.coordinator = coordinator
+        self.ingestor = ingestor
+        self.calendar = calendar
+        self.timing = timing
+        self.now = now
+        self.logger = logger
+    }
+
+    private var state: ServerState { ingestor.state }
+
+    public func run() async throws {
         var failures = 0
         var firstRound = true
         while !Task.isCancelledOrShuttingDown {
-            let now = configuration.now()
+            let now = self.now()
             let expected = calendar.latestPublication(asOf: now)
             let delay: TimeInterval
             if needsFetch(expected: expected, now: now, firstRound: firstRound) {
-                let report = await coordinator.refresh()
+                let report = await coordinator.fetchOrJoin()
                 if report.run.outcome.isSuccess {
                     failures = 0
-                    delay = idleDelay(now: configuration.now())
+                    delay = idleDelay(now: self.now())
                 } else {
                     failures += 1
                     delay = retryPolicy.delay(afterFailures: failures, retryAfter: report.retryAfter)
@@ -37,7 +70,7 @@ struct FetchScheduler: Service {
                 delay = idleDelay(now: now)
             }
             firstRound = false
-            let wakeUp = configuration.now().addingTimeInterval(delay)
+            let wakeUp = self.now().addingTimeInterval(delay)
             state.updateFetchStatus { $0.nextFetchAt = wakeUp }
             logger.debug("next fetch check", metadata: ["rates.nextFetchAt": "\(wakeUp)"])
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(delay)) }
@@ -52,7 +85,7 @@ struct FetchScheduler: Service {
         if firstRound { return behind || !confirmed }
         guard behind else { return false }
         // Within the window after the expected publication time, keep polling; later, wait for the next one.
-        return now < calendar.publicationTime(of: expected).addingTimeInterval(configuration.pollWindow.seconds)
+        return now < calendar.publicationTime(of: expected).addingTimeInterval(timing.pollWindow.seconds)
             || status.lastRun.map { !$0.outcome.isSuccess } ?? true
     }
 
@@ -60,8 +93,8 @@ struct FetchScheduler: Service {
     private func idleDelay(now: Date) -> TimeInterval {
         let expected = calendar.latestPublication(asOf: now)
         let behind = (state.snapshot.latest?.day).map { $0 < expected } ?? true
-        if behind && now < calendar.publicationTime(of: expected).addingTimeInterval(configuration.pollWindow.seconds) {
-            return configuration.pollInterval.seconds
+        if behind && now < calendar.publicationTime(of: expected).addingTimeInterval(timing.pollWindow.seconds) {
+            return timing.pollInterval.seconds
         }
         // A minute after the expected time: the ECB is rarely early.
         let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
@@ -69,7 +102,7 @@ struct FetchScheduler: Service {
     }
 
     private var retryPolicy: RetryPolicy {
-        RetryPolicy(initial: configuration.retryDelay.seconds, maximum: configuration.maxRetryDelay.seconds)
+        RetryPolicy(initial: timing.retryDelay.seconds, maximum: timing.maxRetryDelay.seconds)
     }
 }
 

@@ -1,0 +1,44 @@
+import RatesCore
+import RatesStore
+
+extension RatesSnapshot {
+    /// This snapshot with `changes` applied in order, at dataset `version`.
+    ///
+    /// Only the days the changes touch are rebuilt; every other day is shared with this
+    /// snapshot (copy-on-write), so an ingest costs memory for what it changed, not for the
+    /// whole history. A day left without rates disappears.
+    public func applying(_ changes: [ChangeLogEntry], version: Int64) -> RatesSnapshot {
+        guard !changes.isEmpty else {
+            return version == self.version ? self : RatesSnapshot(epoch: epoch, version: version, days: days, base: base)
+        }
+        // The touched days with their new rates, starting from what this snapshot holds.
+        var touched: [Day: [CurrencyCode: String]] = [:]
+        for change in changes {
+            if touched[change.day] == nil { touched[change.day] = publication(on: change.day)?.rates ?? [:] }
+            touched[change.day]![change.currency] = change.value
+        }
+        // Merge the untouched days with the touched ones, both ascending.
+        let rebuilt = touched.filter { !$0.value.isEmpty }.map { DailyRates(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
+        var merged: [DailyRates] = []
+        merged.reserveCapacity(days.count + rebuilt.count)
+        var next = rebuilt.makeIterator()
+        var pending = next.next()
+        for daily in days where touched[daily.day] == nil {
+            while let candidate = pending, candidate.day < daily.day {
+                merged.append(candidate)
+                pending = next.next()
+            }
+            merged.append(daily)
+        }
+        while let candidate = pending {
+            merged.append(candidate)
+            pending = next.next()
+        }
+        return RatesSnapshot(epoch: epoch, version: version, days: merged, base: base)
+    }
+
+    /// The publication of exactly `day`, if there is one.
+    func publication(on day: Day) -> DailyRates? {
+        publication(onOrBefore: day).flatMap { $0.day == day ? $0 : nil }
+    }
+}
