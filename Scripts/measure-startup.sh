@@ -13,7 +13,7 @@ trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$((20000 + RANDOM % 20000))
 
 echo "== full-history import (bundled ECB zip) into an empty database"
-"$binary" import Sources/RatesServer/Resources/eurofxref-hist.zip --db "$work/rates.sqlite" | tail -1
+"$binary" import Sources/RatesIngest/Resources/eurofxref-hist.zip --db "$work/rates.sqlite" | tail -1
 
 echo "== start to first 200 on that database (5 runs, no network: upstream points at a closed port)"
 for run in 1 2 3 4 5; do

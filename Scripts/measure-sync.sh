@@ -30,7 +30,7 @@ mkdir -p "$work/ecb"
 latest=$(python3 - "$work" <<'PY'
 import io, sys, zipfile
 work = sys.argv[1]
-csv = zipfile.ZipFile("Sources/RatesServer/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode()
+csv = zipfile.ZipFile("Sources/RatesIngest/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode()
 header, *rows = [line for line in csv.splitlines() if line]
 open(f"{work}/behind.csv", "w").write("\n".join([header] + rows[1:]) + "\n")
 codes = header.split(",")[1:]

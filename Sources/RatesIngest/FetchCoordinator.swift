@@ -51,13 +51,16 @@ public actor FetchCoordinator {
     /// With no fetch running, one starts now. While one runs, the caller waits for it to end
     /// and then for exactly one more, which every refresh that arrived meanwhile shares.
     public func refresh() async -> Report {
-        if let next { return await next.value }
         guard let running else { return await start() }
-        let following = Task {
-            _ = await running.value
-            return await self.start()
-        }
+        let following =
+            next
+            ?? Task {
+                _ = await running.value
+                return await self.start()
+            }
         next = following
+        state.updateFetchStatus { $0.refreshesWaiting += 1 }
+        defer { state.updateFetchStatus { $0.refreshesWaiting -= 1 } }
         return await following.value
     }
 
@@ -135,7 +138,6 @@ public actor FetchCoordinator {
         state.updateFetchStatus { status in
             status.lastRun = finished
             if finished.outcome.isSuccess { status.lastSuccessfulFetchAt = finished.finishedAt }
-            if finished.outcome == .updated { status.dataOrigin = .upstream }
         }
         return Report(run: finished, retryAfter: retryAfter)
     }

@@ -49,6 +49,8 @@ public final class Ingestor: Sendable {
             try RatesValidation.validate(batch, notAfter: notAfter)
             if checkContinuity { try RatesValidation.checkContinuity(batch, after: state.snapshot.latest) }
             let recorded = try store.ingest(batch, run: run)
+            // The origin first, then the data: a reader never sees new data with the old origin.
+            if recorded.outcome == .updated { state.updateFetchStatus { $0.dataOrigin = recorded.source } }
             try applyLoggedChanges()
             return recorded
         }

@@ -15,6 +15,8 @@ public final class ServerState: Sendable {
         public var dataOrigin: FetchRun.Source?
         public var nextFetchAt: Date?
         public var fetching = false
+        /// Refreshes waiting for the fetch that starts when the running one ends.
+        public var refreshesWaiting = 0
     }
 
     private let current: Mutex<RatesSnapshot>

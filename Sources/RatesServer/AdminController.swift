@@ -13,7 +13,7 @@ struct AdminController<Context: RequestContext>: Sendable {
         return routes
     }
 
-    /// Fetches now, joining a fetch already running, and answers with its outcome.
+    /// Answers with the outcome of a fetch that started after the request arrived (see `FetchCoordinator.refresh()`).
     func refresh(_ request: Request) async throws(Problem) -> Response {
         try authorize(request)
         let run = await coordinator.refresh().run

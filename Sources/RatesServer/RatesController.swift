@@ -182,6 +182,7 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("lastSuccessfulFetchAt", optionalString: dateText(fetch.lastSuccessfulFetchAt))
             json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch.nextFetchAt) : nil)
             json.field("fetching", bool: fetch.fetching)
+            json.field("refreshesWaiting", number: String(fetch.refreshesWaiting))
         }
         return PreparedAnswer(requestHeaders: request.headers, body: json.buffer, etag: Self.contentTag(json.buffer), cacheControl: "no-cache").response
     }

@@ -39,6 +39,8 @@ package final class FakeUpstream: Sendable {
         var amendments: [Day: [CurrencyCode: String]] = [:]
         /// Counts amendments, so that files and their `ETag`s change with them.
         var revision = 0
+        /// Requests wait before answering while this is set.
+        var held = false
     }
 
     /// The ECB's real history, ascending.
@@ -80,6 +82,12 @@ package final class FakeUpstream: Sendable {
         return amended ?? Self.history.first { $0.day == day }?.rates
     }
 
+    /// Holds every answer from now on until ``release()``: requests are received and counted, then wait.
+    package func hold() { state.withLock { $0.held = true } }
+
+    /// Lets held requests and every later one be answered.
+    package func release() { state.withLock { $0.held = false } }
+
     /// Misbehaves from now on (`nil` to behave again).
     package func inject(_ fault: Fault?) { state.withLock { $0.fault = fault } }
 
@@ -103,6 +111,7 @@ package final class FakeUpstream: Sendable {
             state.requests.append(request.uri.path)
             return (state.publishedThrough, state.fault, state.revision)
         }
+        while state.withLock({ $0.held }) { try await Task.sleep(for: .milliseconds(5)) }
         guard let file = ECBFile(rawValue: name) else { return Response(status: .notFound) }
         let etag = "\"\(file.rawValue)-\(through)-\(revision)\""
         switch fault {
