@@ -17,6 +17,10 @@ public final class ServerState: Sendable {
         public var fetching = false
         /// Refreshes waiting for the fetch that starts when the running one ends.
         public var refreshesWaiting = 0
+
+        /// Whether the upstream has vouched for the data: it came from the upstream, or a fetch
+        /// succeeded since (seeded or imported data is unconfirmed until then).
+        public var isConfirmed: Bool { dataOrigin == .upstream || lastSuccessfulFetchAt != nil }
     }
 
     private let current: Mutex<RatesSnapshot>

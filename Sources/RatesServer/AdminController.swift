@@ -9,7 +9,7 @@ struct AdminController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.post("/v1/admin/refresh") { request, _ in try await refresh(request) }
+        routes.on(.adminRefresh) { request, _ in try await refresh(request) }
         return routes
     }
 

@@ -33,12 +33,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let coordinator = FetchCoordinator(
         ingestor: ingestor, client: client, calendar: calendar, now: configuration.now, logger: logger, recordOutcome: metrics.recordFetch)
 
-    // Every path the routes below serve, for 405 answers to other methods.
-    let readOnly = ["/v1/latest", "/v1/rates/:date", "/v1/timeseries", "/v1/convert", "/v1/currencies", "/v1/status", "/v1/sync", "/v1/events",
-                    "/healthz", "/readyz", "/metrics", "/openapi.yaml"]
-    var methods: [String: [HTTPRequest.Method]] = Dictionary(uniqueKeysWithValues: readOnly.map { ($0, [.get]) })
-    methods["/v1/admin/refresh"] = [.post]
-    let knownPaths = KnownPaths(methods: methods)
+    let knownPaths = Route.knownPaths
     let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Outermost first: count every answer, tag it with its request ID, let allowed browser
     // origins read it (errors included), turn errors into problems, then check access.

@@ -44,15 +44,17 @@ struct FastPath: Sendable {
         else { return nil }
         let start = ContinuousClock.now
         let snapshot = state.snapshot
-        guard !snapshot.isEmpty, let entry = cache.cached(for: request.uri, version: snapshot.version) else { return nil }
+        guard !snapshot.isEmpty else { return nil }
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.fetchStatus.isConfirmed)
+        guard let entry = cache.cached(for: request.uri, generation: freshness.generation) else { return nil }
         let conditions = request.headers["If-None-Match"]
         let prepared = PreparedAnswer(
             ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptEncoding: request.headers["Accept-Encoding"],
-            body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
-            cacheControl: cachePolicy.value(for: entry.caching, snapshot: snapshot))
+            body: entry.body, gzipped: entry.gzipped, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
+            cacheControl: cachePolicy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice)
 
         var headers = HTTPHeaders()
-        headers.reserveCapacity(9)
+        headers.reserveCapacity(10)
         prepared.forEachHeader { headers.add(name: $0.rawName, value: $1) }
         if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
         headers.add(name: "X-Request-ID", value: RequestID().description)
@@ -60,8 +62,8 @@ struct FastPath: Sendable {
         headers.add(name: "Server", value: "rates-relay")
         let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: prepared.status.code), headers: headers)
 
-        if entry.route == "/v1/sync" { metrics.recordSync(notModified: prepared.status == .notModified) }
-        metrics.recordRequest(route: entry.route, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
+        if entry.route == .sync { metrics.recordSync(notModified: prepared.status == .notModified) }
+        metrics.recordRequest(route: entry.route.path, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
         return (head, prepared.body)
     }
 }

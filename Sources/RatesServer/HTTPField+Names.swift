@@ -6,3 +6,8 @@ extension HTTPField.Name {
     /// `X-Request-ID`: the request's ID, echoed on every answer.
     static let requestID = HTTPField.Name("X-Request-ID")!
 }
+
+extension HTTPField.Name {
+    /// `Rates-Stale: expected=<day>`: the answer comes from the newest publication held, and the calendar says a newer one is out.
+    static let ratesStale = HTTPField.Name("Rates-Stale")!
+}

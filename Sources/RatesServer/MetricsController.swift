@@ -11,7 +11,7 @@ struct MetricsController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get("/metrics") { _, _ in
+        routes.on(.metrics) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: metrics.exposition(state: state, calendar: calendar, now: configuration.now())))

@@ -21,19 +21,28 @@ struct PreparedAnswer {
     var isCompressed = false
     /// `nil` for a 304.
     var body: ByteBuffer?
+    /// The `Rates-Stale` header (`expected=<day>`): the answer comes from a newest publication that is overdue.
+    var staleNotice: String?
 
-    init(requestHeaders: HTTPFields, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, gzipEtag: String? = nil, cacheControl: String) {
+    init(
+        requestHeaders: HTTPFields, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, gzipEtag: String? = nil, cacheControl: String,
+        staleNotice: String? = nil
+    ) {
         self.init(
             ifNoneMatch: requestHeaders[.ifNoneMatch], acceptEncoding: requestHeaders[values: .acceptEncoding],
-            body: body, gzipped: gzipped, etag: etag, gzipEtag: gzipEtag, cacheControl: cacheControl)
+            body: body, gzipped: gzipped, etag: etag, gzipEtag: gzipEtag, cacheControl: cacheControl, staleNotice: staleNotice)
     }
 
     /// The answer to a request with these `If-None-Match` (all its values joined by commas) and
     /// `Accept-Encoding` values.
-    init(ifNoneMatch: String?, acceptEncoding: [String], body: ByteBuffer, gzipped: ByteBuffer?, etag: String, gzipEtag: String?, cacheControl: String) {
+    init(
+        ifNoneMatch: String?, acceptEncoding: [String], body: ByteBuffer, gzipped: ByteBuffer?, etag: String, gzipEtag: String?, cacheControl: String,
+        staleNotice: String? = nil
+    ) {
         let sendsGzip = gzipped != nil && Self.acceptsGzip(acceptEncoding)
         self.etag = sendsGzip ? gzipEtag ?? etag : etag
         self.cacheControl = cacheControl
+        self.staleNotice = staleNotice
         hasCompressedForm = gzipped != nil
         if let condition = ifNoneMatch,
            Self.matches(condition, etag: etag) || gzipEtag.map({ Self.matches(condition, etag: $0) }) == true
@@ -58,6 +67,7 @@ struct PreparedAnswer {
         if hasCompressedForm { write(.vary, "Accept-Encoding") }
         if status == .ok { write(.contentType, "application/json") }
         if isCompressed { write(.contentEncoding, "gzip") }
+        if let staleNotice { write(.ratesStale, staleNotice) }
     }
 
     /// The answer's headers (framing headers aside).

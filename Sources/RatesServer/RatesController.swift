@@ -20,15 +20,15 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get("/v1/latest") { request, _ in try latest(request) }
-        routes.get("/v1/rates/:date") { request, context in try rates(request, date: context.parameters.get("date") ?? "") }
-        routes.get("/v1/timeseries") { request, _ in try timeseries(request) }
-        routes.get("/v1/convert") { request, _ in try convert(request) }
-        routes.get("/v1/currencies") { request, _ in try currencies(request) }
-        routes.get("/v1/status") { request, _ in status(request) }
-        routes.get("/healthz") { _, _ in jsonResponse(status: .ok) { $0.field("status", string: "ok") } }
-        routes.get("/readyz") { _, _ in try ready() }
-        routes.get("/openapi.yaml") { _, _ in
+        routes.on(.latest) { request, _ in try latest(request) }
+        routes.on(.rates) { request, context in try rates(request, date: context.parameters.get("date") ?? "") }
+        routes.on(.timeseries) { request, _ in try timeseries(request) }
+        routes.on(.convert) { request, _ in try convert(request) }
+        routes.on(.currencies) { request, _ in try currencies(request) }
+        routes.on(.status) { request, _ in status(request) }
+        routes.on(.health) { _, _ in jsonResponse(status: .ok) { $0.field("status", string: "ok") } }
+        routes.on(.readiness) { _, _ in try ready() }
+        routes.on(.contract) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"], body: .init(byteBuffer: openAPIDocument))
         }
         return routes
@@ -37,30 +37,33 @@ struct RatesController<Context: RequestContext>: Sendable {
     // MARK: - Data endpoints
 
     func latest(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request, route: "/v1/latest") { snapshot throws(Problem) in
+        try dataResponse(request, route: .latest) { snapshot, freshness throws(Problem) in
             let query = QueryParameters(request: request)
             let base = try query.currency("base") ?? snapshot.base
             let symbols = try query.symbols()
             let amount = try query.amount()
             guard let publication = snapshot.latest else { throw Self.noData }
-            return try ratesBody(publication, requested: nil, base: base, symbols: symbols, amount: amount, snapshot: snapshot)
+            let overdue = overduePublication(after: publication, through: freshness.expected, freshness: freshness)
+            return try ratesBody(publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, snapshot: snapshot)
         }
     }
 
     func rates(_ request: Request, date: String) throws(Problem) -> Response {
-        try dataResponse(request, route: "/v1/rates/:date") { snapshot throws(Problem) in
+        try dataResponse(request, route: .rates) { snapshot, freshness throws(Problem) in
             let query = QueryParameters(request: request)
             let requested = try QueryParameters.day(date, parameter: "date")
             let base = try query.currency("base") ?? snapshot.base
             let symbols = try query.symbols()
             let amount = try query.amount()
             let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
-            return try ratesBody(publication, requested: requested, base: base, symbols: symbols, amount: amount, snapshot: snapshot)
+            let overdue = overduePublication(after: publication, through: min(requested, freshness.expected), freshness: freshness)
+            return try ratesBody(
+                publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, snapshot: snapshot)
         }
     }
 
     func timeseries(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request, route: "/v1/timeseries") { snapshot throws(Problem) in
+        try dataResponse(request, route: .timeseries) { snapshot, _ throws(Problem) in
             let query = QueryParameters(request: request)
             guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
             let today = configuration.today
@@ -95,12 +98,12 @@ struct RatesController<Context: RequestContext>: Sendable {
                     }
                 }
             }
-            return json.buffer
+            return (json.buffer, nil)
         }
     }
 
     func convert(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request, route: "/v1/convert") { snapshot throws(Problem) in
+        try dataResponse(request, route: .convert) { snapshot, _ throws(Problem) in
             let query = QueryParameters(request: request)
             let from = try query.requiredCurrency("from")
             let to = try query.requiredCurrency("to")
@@ -131,17 +134,17 @@ struct RatesController<Context: RequestContext>: Sendable {
                 if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
                 json.field("result", number: rate.scaled(by: amount).description)
             }
-            return json.buffer
+            return (json.buffer, nil)
         }
     }
 
     func currencies(_ request: Request) throws(Problem) -> Response {
-        try dataResponse(request, route: "/v1/currencies") { snapshot in
+        try dataResponse(request, route: .currencies) { snapshot, _ in
             var json = JSONWriter()
             json.object { json in
                 for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
             }
-            return json.buffer
+            return (json.buffer, nil)
         }
     }
 
@@ -150,8 +153,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     func status(_ request: Request) -> Response {
         let snapshot = state.snapshot
         let fetch = state.fetchStatus
-        let now = configuration.now()
-        let expected = calendar.latestPublication(asOf: now)
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: fetch.isConfirmed)
         let dateText = { (date: Date?) in date?.formatted(.iso8601) }
         var json = JSONWriter()
         json.object { json in
@@ -163,8 +165,8 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("firstDate", optionalString: snapshot.firstDay?.description)
             json.field("latestDate", optionalString: snapshot.latest?.day.description)
             json.field("days", number: String(snapshot.days.count))
-            json.field("expectedLatestDate", string: expected.description)
-            json.field("stale", bool: isStale(snapshot: snapshot, expected: expected))
+            json.field("expectedLatestDate", string: freshness.expected.description)
+            json.field("stale", bool: freshness.isStale)
             json.field("dataOrigin", string: snapshot.isEmpty ? "empty" : (fetch.dataOrigin?.rawValue ?? "upstream"))
             if let run = fetch.lastRun {
                 json.field("lastFetch") { json in
@@ -195,11 +197,11 @@ struct RatesController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// Whether a publication is missing, or the data has not yet been confirmed by the upstream (seed or import only).
-    func isStale(snapshot: RatesSnapshot, expected: Day) -> Bool {
-        guard let latest = snapshot.latest?.day, latest >= expected else { return true }
-        let fetch = state.fetchStatus
-        return fetch.dataOrigin != .upstream && fetch.lastSuccessfulFetchAt == nil
+    /// The publication an answer from `publication` lacks: the newest one due by `through`, when
+    /// `publication` is the newest held and the calendar says a later one is out by then.
+    func overduePublication(after publication: DailyRates, through: Day, freshness: Freshness) -> Day? {
+        guard freshness.isBehind, publication.day < through else { return nil }
+        return calendar.publicationDays(after: publication.day, through: through).last
     }
 
     // MARK: - Helpers
@@ -208,16 +210,23 @@ struct RatesController<Context: RequestContext>: Sendable {
         Problem(.noData, "No rates have been loaded yet; the first fetch is under way.", headers: [.retryAfter: "30"])
     }
 
-    /// A data answer: the cached body for this request and dataset version, with validators.
-    func dataResponse(_ request: Request, route: String, build: (RatesSnapshot) throws(Problem) -> ByteBuffer) throws(Problem) -> Response {
+    /// A data answer: the cached body for this request and generation, with validators.
+    ///
+    /// `build` returns the body and, when the answer comes from an overdue newest publication,
+    /// the publication it lacks (for the `Rates-Stale` header).
+    func dataResponse(
+        _ request: Request, route: Route, build: (RatesSnapshot, Freshness) throws(Problem) -> (body: ByteBuffer, overdue: Day?)
+    ) throws(Problem) -> Response {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Self.noData }
-        let entry = try cache.entry(for: request.uri.description, version: snapshot.version) { () throws(Problem) in
-            ResponseCache.Entry(body: try build(snapshot), route: route, caching: .untilNextPublication)
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.fetchStatus.isConfirmed)
+        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation) { () throws(Problem) in
+            let (body, overdue) = try build(snapshot, freshness)
+            return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication, staleNotice: overdue.map { "expected=\($0)" })
         }
         return PreparedAnswer(
-            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
-            cacheControl: cachePolicy.value(for: entry.caching, snapshot: snapshot)
+            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
+            cacheControl: cachePolicy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice
         ).response
     }
 
@@ -237,9 +246,11 @@ struct RatesController<Context: RequestContext>: Sendable {
         return publication
     }
 
+    /// A rates answer; `overdue` names the newer publication it lacks (`"stale": true`, `"expectedDate"`).
     func ratesBody(
-        _ publication: DailyRates, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: Decimal, snapshot: RatesSnapshot
-    ) throws(Problem) -> ByteBuffer {
+        _ publication: DailyRates, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: Decimal, overdue: Day?,
+        snapshot: RatesSnapshot
+    ) throws(Problem) -> (body: ByteBuffer, overdue: Day?) {
         let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
         for code in [base] + (symbols ?? []) where !table.currencies.contains(code) {
             throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on \(publication.day)", snapshot: snapshot)
@@ -250,13 +261,17 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("base", string: base.rawValue)
             json.field("date", string: publication.day.description)
             if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
+            if let overdue {
+                json.field("stale", bool: true)
+                json.field("expectedDate", string: overdue.description)
+            }
             json.field("rates") { json in
                 for code in symbols ?? table.currencies.sorted() where code != base || symbols != nil {
                     if let rate = table.rate(from: base, to: code) { json.field(code.rawValue, number: rate.scaled(by: amount).description) }
                 }
             }
         }
-        return json.buffer
+        return (json.buffer, overdue)
     }
 
     func unknownCurrency(_ code: CurrencyCode, parameter: String, within period: String, snapshot: RatesSnapshot) -> Problem {

@@ -2,26 +2,30 @@ import CompressNIO
 import NIOCore
 import Synchronization
 
-/// Response bodies prepared once per normalized request and dataset version.
+/// Response bodies prepared once per request target and generation (``Freshness/generation``:
+/// the dataset version, and the publication expected while it is overdue).
 ///
 /// The data changes about once a day, so a body is computed on first request and then
-/// served as stored bytes until the dataset version changes, which empties the cache. Each
+/// served as stored bytes until the generation changes, which empties the cache. Each
 /// body is gzip-compressed once, when it is stored, for the clients that accept it.
 final class ResponseCache: Sendable {
     /// A prepared answer.
     struct Entry: Sendable {
         var body: ByteBuffer
-        /// The route pattern that answered (`/v1/rates/:date`), for metrics.
-        var route: String
+        /// The route that answered, for metrics.
+        var route: Route
         /// How long clients may keep it.
         var caching: CacheControlPolicy.Caching
         /// `body` gzip-compressed; `nil` when compressing would not pay (small bodies).
         var gzipped: ByteBuffer?
+        /// The `Rates-Stale` header: set when the answer comes from an overdue newest publication.
+        var staleNotice: String?
 
-        init(body: ByteBuffer, route: String, caching: CacheControlPolicy.Caching) {
+        init(body: ByteBuffer, route: Route, caching: CacheControlPolicy.Caching, staleNotice: String? = nil) {
             self.body = body
             self.route = route
             self.caching = caching
+            self.staleNotice = staleNotice
         }
 
         /// Bodies smaller than this go out as they are: the gzip header and a round trip of
@@ -40,7 +44,7 @@ final class ResponseCache: Sendable {
     }
 
     private struct Storage {
-        var version: Int64 = -1
+        var generation: Int64 = -1
         var bodies: [String: Entry] = [:]
     }
 
@@ -56,22 +60,22 @@ final class ResponseCache: Sendable {
         self.metrics = metrics
     }
 
-    /// The answer stored for `key` at `version`, if it was prepared; counts as a lookup.
-    func cached(for key: String, version: Int64) -> Entry? {
-        let cached = storage.withLock { storage in storage.version == version ? storage.bodies[key] : nil }
+    /// The answer stored for `key` in `generation`, if it was prepared; counts as a lookup.
+    func cached(for key: String, generation: Int64) -> Entry? {
+        let cached = storage.withLock { storage in storage.generation == generation ? storage.bodies[key] : nil }
         metrics?.recordCacheLookup(hit: cached != nil)
         return cached
     }
 
-    /// The answer stored for `key` at `version`, building and storing it when missing.
+    /// The answer stored for `key` in `generation`, building and storing it when missing.
     ///
     /// - Throws: Whatever `build` throws; nothing is stored then.
-    func entry<Failure: Error>(for key: String, version: Int64, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
-        if let cached = cached(for: key, version: version) { return cached }
+    func entry<Failure: Error>(for key: String, generation: Int64, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
+        if let cached = cached(for: key, generation: generation) { return cached }
         let entry = try build().compressed()
         storage.withLock { storage in
-            if storage.version != version || storage.bodies.count >= capacity {
-                storage = Storage(version: version, bodies: [:])
+            if storage.generation != generation || storage.bodies.count >= capacity {
+                storage = Storage(generation: generation, bodies: [:])
             }
             storage.bodies[key] = entry
         }

@@ -29,8 +29,8 @@ struct SyncController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get("/v1/sync") { request, _ in try sync(request) }
-        routes.get("/v1/events") { _, _ in eventStream() }
+        routes.on(.sync) { request, _ in try sync(request) }
+        routes.on(.events) { _, _ in eventStream() }
         return routes
     }
 
@@ -39,7 +39,8 @@ struct SyncController<Context: RequestContext>: Sendable {
         guard !snapshot.isEmpty else { throw RatesController<Context>.noData }
         // The parameters are read only when the answer is not prepared yet: the same request
         // always gets the same answer within a dataset version, and failures are never stored.
-        let entry = try cache.entry(for: request.uri.description, version: snapshot.version) { () throws(Problem) in
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.fetchStatus.isConfirmed)
+        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation) { () throws(Problem) in
             let query = QueryParameters(request: request)
             let cursor = try query.single("cursor").map { text throws(Problem) -> SyncCursor in
                 guard let cursor = SyncCursor(encoded: text) else {
@@ -51,11 +52,11 @@ struct SyncController<Context: RequestContext>: Sendable {
             // Like every date parameter (README): a day after today is a mistake, not an empty window.
             let today = configuration.today
             if let from, from > today { throw Problem.dateInFuture("from", from, today: today) }
-            return try page(after: cursor, from: from, snapshot: snapshot)
+            return try page(after: cursor, from: from, snapshot: snapshot, freshness: freshness)
         }
-        let cacheControl = cachePolicy.value(for: entry.caching, snapshot: snapshot)
+        let cacheControl = cachePolicy.value(for: entry.caching, freshness: freshness)
         let response = PreparedAnswer(
-            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: snapshot.etag, gzipEtag: snapshot.gzipEtag,
+            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
             cacheControl: cacheControl
         ).response
         metrics?.recordSync(notModified: response.status == .notModified)
@@ -68,7 +69,7 @@ struct SyncController<Context: RequestContext>: Sendable {
     /// a new client's snapshot pages all show the version of its first page, and a delta page
     /// holds exactly the changes between its cursor and `snapshot`'s version. An ingest that has
     /// committed but not yet reached `snapshot` is invisible here until it has.
-    func page(after cursor: SyncCursor?, from requestedFrom: Day?, snapshot: RatesSnapshot) throws(Problem) -> ResponseCache.Entry {
+    func page(after cursor: SyncCursor?, from requestedFrom: Day?, snapshot: RatesSnapshot, freshness: Freshness) throws(Problem) -> ResponseCache.Entry {
         do {
             let floor = try store.retentionFloor()
             var reset = false
@@ -80,7 +81,8 @@ struct SyncController<Context: RequestContext>: Sendable {
                 position = nil
                 sequence = snapshot.version
             }
-            var json = SyncPageWriter(epoch: snapshot.epoch, reset: reset, snapshot: snapshot, nextUpdateAfter: nextUpdateAfter())
+            var json = SyncPageWriter(
+                epoch: snapshot.epoch, reset: reset, snapshot: snapshot, freshness: freshness, nextUpdateAfter: nextUpdateAfter())
             switch position {
             case nil, .snapshot?:
                 let afterDay: Day? = if case .snapshot(let day)? = position { day } else { nil }
@@ -88,14 +90,14 @@ struct SyncController<Context: RequestContext>: Sendable {
                 let next: SyncCursor.Position = page.more ? .snapshot(afterDay: page.days.last?.day ?? afterDay ?? Day(dayNumber: 0)) : .changes
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: sequence, from: from, position: next)
                 return ResponseCache.Entry(
-                    body: json.write(cursor: nextCursor, more: page.more, upserts: page.days, deletes: [:]), route: "/v1/sync", caching: .syncTail)
+                    body: json.write(cursor: nextCursor, more: page.more, upserts: page.days, deletes: [:]), route: .sync, caching: .syncTail)
             case .changes?:
                 let page = try store.changes(after: sequence, through: snapshot.version, from: from, limit: pageSize)
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: page.throughSequence, from: from, position: .changes)
                 let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
                 let body = json.write(cursor: nextCursor, more: page.more, upserts: days, deletes: page.deletes)
                 // A full page of the change log covers a fixed range of an append-only log: it never changes.
-                return ResponseCache.Entry(body: body, route: "/v1/sync", caching: page.more ? .immutable : .syncTail)
+                return ResponseCache.Entry(body: body, route: .sync, caching: page.more ? .immutable : .syncTail)
             }
         } catch let problem as Problem {
             throw problem
@@ -158,6 +160,8 @@ struct SyncPageWriter {
     let epoch: String
     let reset: Bool
     let snapshot: RatesSnapshot
+    /// Its `stale` is the server's verdict on its data, for the SDK's status.
+    let freshness: Freshness
     let nextUpdateAfter: Date
 
     mutating func write(cursor: SyncCursor, more: Bool, upserts: [DailyRates], deletes: [Day: [CurrencyCode]]) -> ByteBuffer {
@@ -169,6 +173,8 @@ struct SyncPageWriter {
             json.field("reset", bool: reset)
             json.field("base", string: snapshot.base.rawValue)
             json.field("latestDate", optionalString: snapshot.latest?.day.description)
+            json.field("expectedLatestDate", string: freshness.expected.description)
+            json.field("stale", bool: freshness.isStale)
             json.field("nextUpdateAfter", string: nextUpdateAfter.formatted(.iso8601))
             json.field("upserts") { json in
                 for daily in upserts {

@@ -1,0 +1,60 @@
+import Hummingbird
+
+/// Every route the server answers, declared once.
+///
+/// The router registers each at its ``path`` with its ``method``; the 405 answers
+/// (``KnownPaths``), the `route` label of the request metrics (the application's and the fast
+/// path's alike) and the prepared-answer cache all derive from this table, so a route cannot be
+/// known to one of them and missing from another, or counted under two names.
+enum Route: String, CaseIterable, Sendable {
+    case latest = "/v1/latest"
+    case rates = "/v1/rates/{date}"
+    case timeseries = "/v1/timeseries"
+    case convert = "/v1/convert"
+    case currencies = "/v1/currencies"
+    case status = "/v1/status"
+    case sync = "/v1/sync"
+    case events = "/v1/events"
+    case adminRefresh = "/v1/admin/refresh"
+    case health = "/healthz"
+    case readiness = "/readyz"
+    case metrics = "/metrics"
+    case contract = "/openapi.yaml"
+
+    /// The path pattern (`{name}` matches one segment); also the `route` metric label.
+    var path: String { rawValue }
+
+    /// The method the route takes (`HEAD` is answered wherever `GET` is).
+    var method: HTTPRequest.Method {
+        switch self {
+        case .adminRefresh: .post
+        default: .get
+        }
+    }
+
+    /// How long clients may keep its prepared answers; `nil` for routes whose answers are not prepared.
+    ///
+    /// Sync pages choose per page: the tail grows with the next publication, full change-log pages never change.
+    var caching: CacheControlPolicy.Caching? {
+        switch self {
+        case .latest, .rates, .timeseries, .convert, .currencies: .untilNextPublication
+        case .sync: .syncTail
+        case .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract: nil
+        }
+    }
+
+    /// The routes' paths with their methods, for 405 answers.
+    static var knownPaths: KnownPaths {
+        KnownPaths(methods: Dictionary(grouping: allCases, by: \.path).mapValues { $0.map(\.method) })
+    }
+}
+
+extension RouteCollection {
+    /// Registers `handler` for `route` at its path and method.
+    @discardableResult
+    func on(
+        _ route: Route, use handler: @Sendable @escaping (Request, Context) async throws -> some ResponseGenerator
+    ) -> Self {
+        on(RouterPath(route.path), method: route.method, use: handler)
+    }
+}
