@@ -6,7 +6,7 @@ import RatesCore
 /// A client-facing error, answered as `application/problem+json` (RFC 9457).
 ///
 /// Every error the server answers goes through this type: handlers throw it, and
-/// `RatesResponder` maps anything else (unknown routes, framework errors) onto it.
+/// `ProblemMiddleware` maps anything else (unknown routes, wrong methods, framework errors) onto it.
 public struct Problem: Error, Sendable, Equatable {
     /// The stable problem kinds; each is a `type` URI `urn:rates-relay:problem:<kind>`.
     public enum Kind: String, Sendable {
