@@ -13,7 +13,7 @@ struct MetricsTests {
         text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
-    @Test("requests by route and status, fetches by outcome, cache hits, sync answers and data age are exposed")
+    @Test("requests by route and status, fetches by outcome, cache lookups once per request, sync answers and data age are exposed")
     func exposition() async throws {
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-30")!, firstDay: Day("2026-06-01")!)
         try await upstream.run { url in
@@ -29,6 +29,8 @@ struct MetricsTests {
                 try await client.request("/v1/latest")
                 try await client.request("/no/such/path")
                 try await client.request("/v1/latest?base=XXX")
+                try await client.request("/v1/rates/2026-10-29")   // built by the application
+                try await client.request("/v1/rates/2026-10-29")   // answered by the fast path: the same label
                 let page = try await client.request("/v1/sync?from=2026-10-01")
                 try await client.request("/v1/sync?from=2026-10-01", headers: [.ifNoneMatch: try #require(page.headers[.eTag])])
 
@@ -40,7 +42,11 @@ struct MetricsTests {
                 #expect(Self.sample(#"rates_relay_http_request_duration_seconds_count{route="/v1/latest"}"#, in: text) == 3)
                 #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="updated"}"#, in: text) == 1)
                 #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="failed"}"#, in: text) == 0)
-                #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="hit"}"#, in: text) == 2)
+                #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/rates/{date}",method="GET",status="200"}"#, in: text) == 2)
+                #expect(!text.contains("/v1/rates/:date"), "one label per route")
+                // One lookup per request to a prepared route; scrapes of /metrics are none.
+                #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="hit"}"#, in: text) == 3)
+                #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="miss"}"#, in: text) == 4)
                 #expect(Self.sample(#"rates_relay_sync_responses_total{result="page"}"#, in: text) == 1)
                 #expect(Self.sample(#"rates_relay_sync_responses_total{result="not_modified"}"#, in: text) == 1)
                 // The clock says 2026-10-30 18:00 UTC; that day was published at 16:00 CET (15:00 UTC).

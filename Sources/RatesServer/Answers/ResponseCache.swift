@@ -60,18 +60,27 @@ final class ResponseCache: Sendable {
         self.metrics = metrics
     }
 
-    /// The answer stored for `key` in `generation`, if it was prepared; counts as a lookup.
+    /// The answer stored for `key` in `generation`, if it was prepared.
+    ///
+    /// For the fast path: a hit counts as a lookup; a miss does not, since the request goes on
+    /// to ``entry(for:generation:build:)``, which counts it. Each request counts once.
     func cached(for key: String, generation: Int64) -> Entry? {
-        let cached = storage.withLock { storage in storage.generation == generation ? storage.bodies[key] : nil }
-        metrics?.recordCacheLookup(hit: cached != nil)
+        let cached = stored(for: key, generation: generation)
+        if cached != nil { metrics?.recordCacheLookup(hit: true) }
         return cached
+    }
+
+    private func stored(for key: String, generation: Int64) -> Entry? {
+        storage.withLock { storage in storage.generation == generation ? storage.bodies[key] : nil }
     }
 
     /// The answer stored for `key` in `generation`, building and storing it when missing.
     ///
     /// - Throws: Whatever `build` throws; nothing is stored then.
     func entry<Failure: Error>(for key: String, generation: Int64, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
-        if let cached = cached(for: key, generation: generation) { return cached }
+        let stored = stored(for: key, generation: generation)
+        metrics?.recordCacheLookup(hit: stored != nil)
+        if let stored { return stored }
         let entry = try build().compressed()
         storage.withLock { storage in
             if storage.generation != generation || storage.bodies.count >= capacity {
