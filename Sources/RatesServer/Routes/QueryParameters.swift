@@ -35,15 +35,13 @@ struct QueryParameters {
         return codes
     }
 
-    /// A positive decimal amount: up to 15 integer and 8 fraction digits. Defaults to 1.
+    /// A positive decimal amount (``RatesRules/amount(_:)``). Defaults to 1.
     func amount() throws(Problem) -> Decimal {
         guard let text = try single("amount") else { return 1 }
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let isDigits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
-        guard parts.allSatisfy(isDigits), parts[0].count <= 15, parts.count == 1 || parts[1].count <= 8,
-              let value = Decimal(string: String(text), locale: nil), value > 0
-        else {
-            throw .invalid("amount", "'amount' must be a positive decimal number with at most 15 integer and 8 fraction digits, such as 10 or 99.95; got '\(text.prefix(40))'.")
+        guard let value = RatesRules.amount(text) else {
+            throw .invalid(
+                "amount",
+                "'amount' must be a positive decimal number with at most \(RatesRules.maxAmountIntegerDigits) integer and \(RatesRules.maxAmountFractionDigits) fraction digits, such as 10 or 99.95; got '\(text.prefix(40))'.")
         }
         return value
     }

@@ -77,7 +77,7 @@ struct RatesController<Context: RequestContext>: Sendable {
 
             let publications = snapshot.publications(from: start, through: end)
             let seen = publications.reduce(into: Set<CurrencyCode>()) { $0.formUnion($1.rates.keys) }.union([snapshot.base])
-            for code in [base] + (symbols ?? []) where !seen.contains(code) {
+            if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: seen) {
                 throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "between \(start) and \(end)", snapshot: snapshot)
             }
             var json = JSONWriter()
@@ -91,8 +91,8 @@ struct RatesController<Context: RequestContext>: Sendable {
                         let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
                         guard table.currencies.contains(base) else { continue }
                         json.field(publication.day.description) { json in
-                            for code in symbols ?? table.currencies.sorted() where code != base || symbols != nil {
-                                if let rate = table.rate(from: base, to: code) { json.field(code.rawValue, number: rate.scaled(by: amount).description) }
+                            for (code, rate) in table.table(base: base, symbols: symbols) {
+                                json.field(code.rawValue, number: rate.scaled(by: amount).description)
                             }
                         }
                     }
@@ -252,7 +252,7 @@ struct RatesController<Context: RequestContext>: Sendable {
         snapshot: RatesSnapshot
     ) throws(Problem) -> (body: ByteBuffer, overdue: Day?) {
         let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
-        for code in [base] + (symbols ?? []) where !table.currencies.contains(code) {
+        if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: table.currencies) {
             throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on \(publication.day)", snapshot: snapshot)
         }
         var json = JSONWriter()
@@ -266,8 +266,8 @@ struct RatesController<Context: RequestContext>: Sendable {
                 json.field("expectedDate", string: overdue.description)
             }
             json.field("rates") { json in
-                for code in symbols ?? table.currencies.sorted() where code != base || symbols != nil {
-                    if let rate = table.rate(from: base, to: code) { json.field(code.rawValue, number: rate.scaled(by: amount).description) }
+                for (code, rate) in table.table(base: base, symbols: symbols) {
+                    json.field(code.rawValue, number: rate.scaled(by: amount).description)
                 }
             }
         }
