@@ -76,16 +76,13 @@ public final class Ingestor: Sendable {
         guard let last = changes.last else { return 0 }
         state.replace(snapshot: current.applying(changes, version: last.sequence))
         logger.debug("dataset advanced", metadata: ["rates.version": "\(last.sequence)", "rates.changes": "\(changes.count)"])
-        if changes.count >= Self.largeChangeSet { Self.returnFreedMemory() }
+        Self.returnFreedMemory()
         return changes.count
     }
 
-    /// A change set this large (a seed or a history import) leaves megabytes of freed parse and
-    /// transfer buffers behind.
-    static let largeChangeSet = 10_000
-
-    /// Hands memory freed after a large ingest back to the system: glibc keeps freed heap pages
-    /// in its arenas otherwise, and the process would stay at its peak size for good.
+    /// Hands the memory an ingest freed (the payload, its parse, the old days) back to the system:
+    /// glibc keeps freed heap pages in its arenas otherwise, and the process would stay at its
+    /// peak size for good. Ingests are a few a day; this takes about a millisecond.
     static func returnFreedMemory() {
         #if os(Linux)
         _ = malloc_trim(0)
