@@ -2,6 +2,8 @@
 extension XMLReader {
     /// The namespace the prefix `xml` is bound to, without a declaration.
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+    /// The namespace of namespace declarations, which no prefix may be bound to.
+    static let xmlnsNamespace = "http://www.w3.org/2000/xmlns/"
 
     // MARK: - Encodings and characters
 

@@ -135,41 +135,49 @@ extension XMLReader {
     // MARK: - Namespaces
 
     /// Puts the namespace declarations of the tag just read in scope.
+    ///
+    /// Each URI is decoded once here and compared with those already in scope (at most
+    /// ``maxNamespaceDeclarations``), so that later look-ups and comparisons cost no more.
     mutating func declareNamespaces() throws(UpstreamDataError) {
         for attribute in tagAttributes where attribute.isNamespaceDeclaration {
             let name = attribute.name
             let prefix = attribute.colon == nil ? name.lowerBound..<name.lowerBound : attribute.localName
+            let uri = value(of: attribute)
             if attribute.colon != nil {
                 if equal(prefix, ASCII.xmlns) || equal(prefix, ASCII.xml) {
                     throw malformed("the prefix \(text(prefix)) cannot be declared", at: name.lowerBound)
                 }
-                if attribute.value.isEmpty {
+                if uri.isEmpty {
                     throw malformed("the namespace prefix \(text(prefix)) is declared with an empty name", at: name.lowerBound)
                 }
             }
-            namespaces.append(NamespaceDeclaration(prefix: prefix, value: attribute.value, isVerbatim: attribute.isVerbatim))
-        }
-        guard namespaces.count <= Self.maxNamespaceDeclarations else {
-            throw .unexpectedDocument("more than \(Self.maxNamespaceDeclarations) namespace declarations in scope at \(location(position))")
+            if same(uri, Self.xmlNamespace) || same(uri, Self.xmlnsNamespace) {
+                throw malformed("the namespace \(uri) is reserved for its own prefix", at: name.lowerBound)
+            }
+            let uriIndex = namespaces.firstIndex { same($0.uri, uri) }.map { namespaces[$0].uriIndex } ?? namespaces.count
+            namespaces.append(NamespaceDeclaration(prefix: prefix, uri: uri, uriIndex: uriIndex))
+            guard namespaces.count <= Self.maxNamespaceDeclarations else {
+                throw .unexpectedDocument("more than \(Self.maxNamespaceDeclarations) namespace declarations in scope at \(location(position))")
+            }
         }
     }
 
     func checkPrefix(_ prefix: Range<Int>, at offset: Int) throws(UpstreamDataError) {
         if equal(prefix, ASCII.xml) { return }
         guard !equal(prefix, ASCII.xmlns) else { throw malformed("the prefix xmlns is reserved", at: offset) }
-        for declaration in namespaces.reversed() where equal(declaration.prefix, prefix) { return }
-        throw malformed("undeclared namespace prefix \(text(prefix))", at: offset)
+        guard namespaceIndex(prefix: prefix) != nil else { throw malformed("undeclared namespace prefix \(text(prefix))", at: offset) }
     }
 
     /// Two attributes of one tag may not share a local name and a namespace (`a:x` and `b:x`
-    /// with `a` and `b` bound to the same URI).
+    /// with `a` and `b` bound to the same URI). Prefixes are known to be declared.
     func checkAttributesInNamespaces(at tagStart: Int) throws(UpstreamDataError) {
-        let prefixed = tagAttributes.filter { $0.colon != nil && !$0.isNamespaceDeclaration }
-        for (index, attribute) in prefixed.enumerated() {
-            for other in prefixed[(index + 1)...] where equal(attribute.localName, other.localName) {
-                if namespaceURI(prefix: attribute.prefix) == namespaceURI(prefix: other.prefix) {
-                    throw malformed("attributes \(text(attribute.name)) and \(text(other.name)) have the same name and namespace", at: tagStart)
-                }
+        // The namespace of each prefixed attribute, as the index of its URI's first declaration (-1 for `xml`).
+        let prefixed = tagAttributes.filter { $0.colon != nil && !$0.isNamespaceDeclaration }.map { attribute in
+            (attribute, namespaceIndex(prefix: attribute.prefix).map { namespaces[$0].uriIndex } ?? -1)
+        }
+        for (index, (attribute, namespace)) in prefixed.enumerated() {
+            for (other, otherNamespace) in prefixed[(index + 1)...] where namespace == otherNamespace && equal(attribute.localName, other.localName) {
+                throw malformed("attributes \(text(attribute.name)) and \(text(other.name)) have the same name and namespace", at: tagStart)
             }
         }
     }
@@ -177,22 +185,26 @@ extension XMLReader {
     /// The namespace URI `prefix` is bound to (an empty prefix: the default namespace); nil for none.
     func namespaceURI(prefix: Range<Int>) -> String? {
         if equal(prefix, ASCII.xml) { return Self.xmlNamespace }
-        guard let declaration = namespaceDeclaration(prefix: prefix), !declaration.value.isEmpty else { return nil }
-        return decode(declaration.value, as: .attributeValue, verbatim: declaration.isVerbatim)
+        guard let index = namespaceIndex(prefix: prefix), !namespaces[index].uri.isEmpty else { return nil }
+        return namespaces[index].uri
     }
 
     /// Whether `prefix` (an empty prefix: the default namespace) is bound to `uri` (nil: to no namespace).
     func isNamespace(of prefix: Range<Int>, _ uri: String?) -> Bool {
-        if equal(prefix, ASCII.xml) { return uri == Self.xmlNamespace }
-        guard let declaration = namespaceDeclaration(prefix: prefix), !declaration.value.isEmpty else { return uri == nil }
+        guard let bound = namespaceURI(prefix: prefix) else { return uri == nil }
         guard let uri else { return false }
-        guard declaration.isVerbatim else { return decode(declaration.value, as: .attributeValue, verbatim: false) == uri }
-        return equal(declaration.value, uri)
+        return same(bound, uri)
     }
 
-    func namespaceDeclaration(prefix: Range<Int>) -> NamespaceDeclaration? {
-        for declaration in namespaces.reversed() where equal(declaration.prefix, prefix) { return declaration }
-        return nil
+    /// The index in `namespaces` of the declaration in scope for `prefix`, innermost first.
+    func namespaceIndex(prefix: Range<Int>) -> Int? {
+        namespaces.lastIndex { equal($0.prefix, prefix) }
+    }
+
+    /// Whether two namespace URIs are the same, character for character (as XML namespaces
+    /// compare them, without Unicode normalization).
+    func same(_ uri: String, _ other: String) -> Bool {
+        uri.utf8.count == other.utf8.count && uri.utf8.elementsEqual(other.utf8)
     }
 
     // MARK: - Text

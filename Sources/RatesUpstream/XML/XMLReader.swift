@@ -132,8 +132,11 @@ public struct XMLReader {
     struct NamespaceDeclaration {
         /// Empty for the default namespace.
         var prefix: Range<Int>
-        var value: Range<Int>
-        var isVerbatim: Bool
+        /// References replaced; empty for `xmlns=""`, which puts unprefixed names in no namespace.
+        var uri: String
+        /// The index in `namespaces` of the first declaration in scope with the same URI, so
+        /// that two prefixes' URIs compare in constant time.
+        var uriIndex: Int
     }
 
     /// Reads the document's encoding and checks its characters; elements are read by ``next()``.
