@@ -7,7 +7,8 @@ import RatesCore
 public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The XML is not well-formed; the text names the problem and its line, column and byte offset.
     case malformedXML(String)
-    /// Well-formed XML, but not the ECB eurofxref layout (an HTML error page, a document without day cubes).
+    /// Well-formed XML, but not the ECB eurofxref layout (an HTML error page, a document without day cubes),
+    /// or XML that ``XMLReader`` declines to read (a document type declaration, an encoding it does not read).
     case unexpectedDocument(String)
     /// A CSV line (1-based, the header is line 1) that does not follow the ECB history layout.
     case malformedCSV(line: Int, reason: String)

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The real ECB files the tests read, found from this source file's location.
+/// The real files the tests read (the ECB's, and one each from other central banks in
+/// folders named after them), found from this source file's location.
 enum Fixtures {
     /// `Tests/Fixtures/NAME` in the package.
     static func url(_ name: String) -> URL {
