@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import RatesCore
-import Synchronization
 
 /// The local SQLite cache: the one type that touches the database.
 ///
@@ -33,7 +32,7 @@ final class RatesCache: Sendable {
     let path: String
     /// How often memory-cached reads check for another process's writes.
     let externalChangeCheckInterval: Duration
-    private let memory = Mutex(Memory())
+    private let memory = Locked(Memory())
 
     /// Opens (creating if needed) the cache at `url` and migrates it.
     init(url: URL, externalChangeCheckInterval: Duration = .seconds(1)) throws(RatesClientError) {
