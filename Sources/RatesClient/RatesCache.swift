@@ -57,7 +57,7 @@ final class RatesCache: Sendable {
         try read { db in try SyncState.fetchOne(db) ?? SyncState() }
     }
 
-    /// Records a sync that found nothing new (304).
+    /// Records a sync that found nothing new (304): the last page, and what the server said in it, still stand.
     func recordUpToDate(at date: Date) throws(RatesClientError) {
         try write { db in
             try db.execute(sql: "UPDATE syncState SET lastSuccessfulSync = ? WHERE id = 1", arguments: [date])
@@ -111,6 +111,8 @@ final class RatesCache: Sendable {
             state.cursor = page.cursor
             state.epoch = page.epoch
             state.latestDate = page.latestDate?.description
+            state.expectedLatestDate = page.expectedLatestDate?.description
+            state.serverStale = page.stale
             if let next = page.nextUpdateAfter { state.nextUpdateAfter = next }
             state.etag = page.more ? nil : etag
             if !page.more { state.lastSuccessfulSync = now }

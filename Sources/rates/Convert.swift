@@ -7,7 +7,10 @@ import RatesCore
 struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert an amount between two currencies.",
-        discussion: "Uses the newest cached rates, or those of --date (the nearest earlier publication on weekends and holidays).")
+        discussion: """
+            Uses the newest cached rates, or those of --date (the nearest earlier publication on weekends and holidays). \
+            When the cached rates are behind (see `rates status`), a warning says so on standard error.
+            """)
 
     @Argument(help: "The amount, e.g. 100 or 12.50.")
     var amount: Amount
@@ -30,10 +33,12 @@ struct Convert: AsyncParsableCommand {
     func body() throws {
         let client = try options.client()
         let conversion = try client.convert(amount.value, from: from, to: to, on: date)
+        let status = try client.status()
         print("\(amount.text) \(from) = \(conversion.result.plainText) \(to)")
         print("1 \(from) = \(conversion.rate) \(to)")
         var note = ""
         if let requested = conversion.requestedDate { note = " (no publication on \(requested))" }
-        print(Freshness.line(for: try client.status(), date: conversion.date) + note)
+        print(Freshness.line(for: status, date: conversion.date) + note)
+        Freshness.warnIfBehind(status)
     }
 }

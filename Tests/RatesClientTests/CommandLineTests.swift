@@ -42,4 +42,31 @@ struct CommandLineTests {
         #expect(run.standardError.contains("No rates are cached yet: run `rates sync` first."), "\(run.standardError)")
         #expect(!run.standardError.contains("Usage:"))
     }
+
+    /// The command runs on the real clock, which is past the fake ECB's last publication (2026-10-30).
+    @Test("against the real server: `status` and `convert` say the rates are behind; convert's standard output keeps its format")
+    func behind() async throws {
+        let upstream = FakeUpstream(publishedThrough: Day("2026-10-30")!, firstDay: Day("2026-10-01")!)
+        try await withRealServer(fedBy: upstream, now: TestServer.afterLastPublication) { url, _ in
+            let sync = try await RatesCommandRun.run(["sync", "--server", url, "--cache", cache.url.path])
+            #expect(sync.status == 0, "\(sync.standardError)")
+            #expect(sync.outputLines.first?.hasPrefix("synced: loaded") == true, "\(sync.standardOutput)")
+            #expect(sync.standardError.hasPrefix("warning: the rates of 2026-10-30 are behind: "), "\(sync.standardError)")
+
+            let status = try await RatesCommandRun.run(["status", "--server", url, "--cache", cache.url.path])
+            #expect(status.status == 0)
+            #expect(status.outputLines.contains("rates of:    2026-10-30 (history from 2026-10-01)"), "\(status.standardOutput)")
+            #expect(status.outputLines.contains { $0.hasPrefix("expected:    ") }, "\(status.standardOutput)")
+            #expect(status.outputLines.contains { $0.hasPrefix("state:       behind: ") }, "\(status.standardOutput)")
+
+            let convert = try await RatesCommandRun.run(["convert", "100", "USD", "EUR", "--cache", cache.url.path])
+            #expect(convert.status == 0)
+            #expect(convert.outputLines.count == 3, "\(convert.standardOutput)")
+            #expect(convert.outputLines.first == "100 USD = 89.509488 EUR")
+            #expect(convert.outputLines.dropFirst().first == "1 USD = 0.89509488 EUR")
+            #expect(convert.outputLines.last?.hasPrefix("rates of 2026-10-30, synced ") == true, "\(convert.standardOutput)")
+            let warnings = convert.standardError.split(separator: "\n")
+            #expect(warnings.count == 1 && warnings[0].hasPrefix("warning: the rates of 2026-10-30 are behind: "), "\(convert.standardError)")
+        }
+    }
 }
