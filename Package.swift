@@ -6,9 +6,14 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// The SDK's floor: apps with these deployment targets can import RatesClient (GRDB 7.10 needs only
+// iOS 13 / macOS 10.15 / tvOS 13 / watchOS 7). Nothing here can build for them, so
+// Scripts/check-platform-floor.sh keeps newer APIs out of RatesCore and RatesClient. The server
+// targets and the tests use macOS 15 APIs (Synchronization, swift-configuration): they build on
+// Linux, where the server ships; on a Mac they need `@available(macOS 15, *)` on those uses.
 let package = Package(
     name: "rates-relay",
-    platforms: [.macOS(.v15)],
+    platforms: [.iOS(.v16), .macCatalyst(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "rates-relay", targets: ["rates-relay"]),
         .library(name: "RatesCore", targets: ["RatesCore"]),
@@ -32,7 +37,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // Currency codes, dates, exact decimal cross-rate math, the publication calendar. No I/O.
+        // Currency codes, dates, exact decimal cross-rate math, the publication calendar, a lock. No I/O.
         .target(name: "RatesCore", swiftSettings: strictSettings),
         // Provider adapters (ECB first): HTTP fetch, parsing and validation of published files.
         .target(

@@ -82,10 +82,14 @@ public struct Conversion: Sendable, Hashable {
 
 /// How fresh the cache is, from ``RatesClient/status()``. Reading it never touches the network.
 ///
+/// Two questions, two answers: ``isStale`` says whether a sync is worth doing now; ``isBehind``
+/// says whether the cached rates are older than they should be — which a sync cannot fix while
+/// the server itself is behind its source (``serverReportedStale``).
+///
 /// ```swift
 /// let status = try client.status()
 /// if status.isStale { _ = try await client.sync() }
-/// print(status.latestDate?.description ?? "never synced")
+/// if status.isBehind { banner.text = "Rates of \(status.latestDate?.description ?? "-") may be out of date" }
 /// ```
 public struct CacheStatus: Sendable, Hashable {
     /// When a sync last completed (every page applied, or the server said 304); `nil` if never.
@@ -104,15 +108,27 @@ public struct CacheStatus: Sendable, Hashable {
     public var snapshotInProgress: Bool
     /// The oldest day the cache keeps (`Configuration.window`); `nil` for all history.
     public var window: Day?
+    /// The newest publication that should be out by now: the publication calendar's by this
+    /// device's clock, or the server's own expectation at the last sync when that is later.
+    /// ``RatesClient/status()`` always sets it.
+    public var expectedLatestDate: Day?
+    /// The server's verdict on its own data at the last sync: `true` when a publication was
+    /// missing there or its data was never confirmed by the upstream source. `nil` when never
+    /// synced, or when the server does not say (servers older than this field).
+    public var serverReportedStale: Bool?
+    /// Whether the cached rates are older than they should be: nothing is cached, the server
+    /// reported its data stale at the last sync, or ``latestDate`` is before ``expectedLatestDate``.
+    public var isBehind: Bool
 
     /// Creates a status; the client builds these.
     ///
     /// ```swift
-    /// let never = CacheStatus(isStale: true)
+    /// let never = CacheStatus(isStale: true, isBehind: true)
     /// ```
     public init(
         lastSuccessfulSync: Date? = nil, latestDate: Day? = nil, firstDate: Day? = nil, nextUpdateAfter: Date? = nil,
-        isStale: Bool, epoch: String? = nil, snapshotInProgress: Bool = false, window: Day? = nil
+        isStale: Bool, epoch: String? = nil, snapshotInProgress: Bool = false, window: Day? = nil, expectedLatestDate: Day? = nil,
+        serverReportedStale: Bool? = nil, isBehind: Bool = false
     ) {
         self.lastSuccessfulSync = lastSuccessfulSync
         self.latestDate = latestDate
@@ -122,5 +138,8 @@ public struct CacheStatus: Sendable, Hashable {
         self.epoch = epoch
         self.snapshotInProgress = snapshotInProgress
         self.window = window
+        self.expectedLatestDate = expectedLatestDate
+        self.serverReportedStale = serverReportedStale
+        self.isBehind = isBehind
     }
 }

@@ -6,7 +6,8 @@ extension RatesCache {
     ///
     /// - `rate`: the visible data, the server's rate text per (day, currency).
     /// - `stagedRate`: pages of a snapshot in progress, swapped into `rate` by its last page.
-    /// - `syncState`: one row — where the cache stands in the server's feed.
+    /// - `syncState`: one row — where the cache stands in the server's feed, and what the server
+    ///   said about its data at the last page (`v2`: `expectedLatestDate`, `serverStale`).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -39,6 +40,12 @@ extension RatesCache {
                 INSERT INTO syncState (id) VALUES (1);
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE syncState ADD COLUMN expectedLatestDate TEXT;
+                ALTER TABLE syncState ADD COLUMN serverStale BOOLEAN;
+                """)
+        }
         return migrator
     }
 }
@@ -60,6 +67,11 @@ struct SyncState: Codable, Sendable, Equatable, FetchableRecord, PersistableReco
     var base = "EUR"
     /// The server's newest day as of the last page.
     var latestDate: String?
+    /// The newest publication the server's calendar expected as of the last page; `nil` when the server did not say.
+    var expectedLatestDate: String?
+    /// The server's `stale` verdict on its own data as of the last page (a publication missing, or
+    /// the data never confirmed by the upstream); `nil` when the server did not say.
+    var serverStale: Bool?
     /// When the server expects its next publication.
     var nextUpdateAfter: Date?
     /// When a sync last completed.

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import RatesCore
-import Synchronization
 
 /// The local SQLite cache: the one type that touches the database.
 ///
@@ -33,7 +32,7 @@ final class RatesCache: Sendable {
     let path: String
     /// How often memory-cached reads check for another process's writes.
     let externalChangeCheckInterval: Duration
-    private let memory = Mutex(Memory())
+    private let memory = Locked(Memory())
 
     /// Opens (creating if needed) the cache at `url` and migrates it.
     init(url: URL, externalChangeCheckInterval: Duration = .seconds(1)) throws(RatesClientError) {
@@ -58,7 +57,7 @@ final class RatesCache: Sendable {
         try read { db in try SyncState.fetchOne(db) ?? SyncState() }
     }
 
-    /// Records a sync that found nothing new (304).
+    /// Records a sync that found nothing new (304): the last page, and what the server said in it, still stand.
     func recordUpToDate(at date: Date) throws(RatesClientError) {
         try write { db in
             try db.execute(sql: "UPDATE syncState SET lastSuccessfulSync = ? WHERE id = 1", arguments: [date])
@@ -112,6 +111,8 @@ final class RatesCache: Sendable {
             state.cursor = page.cursor
             state.epoch = page.epoch
             state.latestDate = page.latestDate?.description
+            state.expectedLatestDate = page.expectedLatestDate?.description
+            state.serverStale = page.stale
             if let next = page.nextUpdateAfter { state.nextUpdateAfter = next }
             state.etag = page.more ? nil : etag
             if !page.more { state.lastSuccessfulSync = now }

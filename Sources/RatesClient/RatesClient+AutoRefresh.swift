@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import RatesCore
-import Synchronization
 
 extension RatesClient {
     /// Keeps the cache fresh until the calling task is cancelled; never returns otherwise.
@@ -23,7 +22,7 @@ extension RatesClient {
     /// ```
     public func run(onSync: @escaping @Sendable (Result<SyncReport, any Error>) -> Void = { _ in }) async {
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        await withDiscardingTaskGroup { group in
+        await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.listenForPublications { wake.yield() } }
             group.addTask {
                 wake.yield()   // sync on launch
@@ -162,7 +161,7 @@ public final class AutoRefresh: Sendable {
 
 /// Shares one refresh loop among the observations of a client with `autoRefresh`.
 final class RefreshLeases: Sendable {
-    private let state = Mutex<(count: Int, task: Task<Void, Never>?)>((0, nil))
+    private let state = Locked<(count: Int, task: Task<Void, Never>?)>((0, nil))
 
     /// Whether a shared refresh loop runs.
     var isRunning: Bool { state.withLock { $0.task != nil } }
@@ -189,12 +188,16 @@ final class RefreshLeases: Sendable {
     /// Released once, by the observation that holds it.
     final class Lease: Sendable {
         private let owner: RefreshLeases
-        private let released = Atomic(false)
+        private let released = Locked(false)
 
         fileprivate init(owner: RefreshLeases) { self.owner = owner }
 
         func release() {
-            if !released.exchange(true, ordering: .relaxed) { owner.release() }
+            let isFirst = released.withLock { released in
+                defer { released = true }
+                return !released
+            }
+            if isFirst { owner.release() }
         }
     }
 }

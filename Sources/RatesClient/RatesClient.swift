@@ -86,23 +86,31 @@ public final class RatesClient: Sendable {
         return try await sync()
     }
 
-    /// How fresh the cache is; reads only the cache.
+    /// How fresh the cache is, and whether its rates are behind; reads only the cache (and the clock).
+    ///
+    /// The rates are behind when the server said at the last sync that its own data was stale,
+    /// or when, by this device's clock and the ``RatesCore/PublicationCalendar``, a newer
+    /// publication than the cached latest day should be out by now.
     ///
     /// ```swift
     /// let status = try client.status()
-    /// print(status.latestDate?.description ?? "never synced", status.isStale ? "(stale)" : "")
+    /// print(status.latestDate?.description ?? "never synced", status.isBehind ? "(behind)" : "")
     /// ```
     public func status() throws -> CacheStatus {
         let state = try cache.state()
         let range = try cache.dayRange()
         let current = now()
+        let latest = range?.upperBound
         let windowChanged = state.window != configuration.window?.description
+        let dueByCalendar = PublicationCalendar().latestPublication(asOf: current)
+        let expected = max(dueByCalendar, state.expectedLatestDate.flatMap { Day($0) } ?? dueByCalendar)
         let isStale = state.lastSuccessfulSync == nil || state.snapshotInProgress || windowChanged
             || state.nextUpdateAfter.map { current >= $0 } ?? true
+        let isBehind = state.serverStale == true || latest.map { $0 < expected } ?? true
         return CacheStatus(
-            lastSuccessfulSync: state.lastSuccessfulSync, latestDate: range?.upperBound, firstDate: range?.lowerBound,
+            lastSuccessfulSync: state.lastSuccessfulSync, latestDate: latest, firstDate: range?.lowerBound,
             nextUpdateAfter: state.nextUpdateAfter, isStale: isStale, epoch: state.epoch, snapshotInProgress: state.snapshotInProgress,
-            window: state.window.flatMap { Day($0) })
+            window: state.window.flatMap { Day($0) }, expectedLatestDate: expected, serverReportedStale: state.serverStale, isBehind: isBehind)
     }
 
     // MARK: - Endpoints

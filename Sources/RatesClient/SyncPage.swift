@@ -12,13 +12,19 @@ struct SyncPage: Sendable, Equatable {
     var reset: Bool
     var base: CurrencyCode
     var latestDate: Day?
+    /// The newest publication the server's calendar says should be out (`nil`: the server does not say).
+    var expectedLatestDate: Day?
+    /// The server's verdict on its own data: a publication is missing, or the data was never
+    /// confirmed by the upstream (`nil`: the server does not say).
+    var stale: Bool?
     var nextUpdateAfter: Date?
     var upserts: [Day: [CurrencyCode: String]]
     var deletes: [Day: [CurrencyCode]]
 
     init(
         epoch: String, cursor: String, more: Bool = false, reset: Bool = false, base: CurrencyCode = .euro, latestDate: Day? = nil,
-        nextUpdateAfter: Date? = nil, upserts: [Day: [CurrencyCode: String]] = [:], deletes: [Day: [CurrencyCode]] = [:]
+        expectedLatestDate: Day? = nil, stale: Bool? = nil, nextUpdateAfter: Date? = nil, upserts: [Day: [CurrencyCode: String]] = [:],
+        deletes: [Day: [CurrencyCode]] = [:]
     ) {
         self.epoch = epoch
         self.cursor = cursor
@@ -26,6 +32,8 @@ struct SyncPage: Sendable, Equatable {
         self.reset = reset
         self.base = base
         self.latestDate = latestDate
+        self.expectedLatestDate = expectedLatestDate
+        self.stale = stale
         self.nextUpdateAfter = nextUpdateAfter
         self.upserts = upserts
         self.deletes = deletes
@@ -38,7 +46,7 @@ struct SyncPage: Sendable, Equatable {
 
     // MARK: - Decoding
 
-    /// The JSON exactly as the server writes it.
+    /// The JSON exactly as the server writes it; servers before `expectedLatestDate` and `stale` leave them out.
     private struct Wire: Decodable {
         var epoch: String
         var cursor: String
@@ -46,6 +54,8 @@ struct SyncPage: Sendable, Equatable {
         var reset: Bool
         var base: String
         var latestDate: String?
+        var expectedLatestDate: String?
+        var stale: Bool?
         var nextUpdateAfter: String?
         var upserts: [String: [String: String]]?
         var deletes: [String: [String]]?
@@ -65,6 +75,11 @@ struct SyncPage: Sendable, Equatable {
         if let text = wire.latestDate {
             guard let day = Day(text) else { throw .invalidResponse("sync page: latestDate '\(text)' is not a day") }
             latest = day
+        }
+        var expected: Day?
+        if let text = wire.expectedLatestDate {
+            guard let day = Day(text) else { throw .invalidResponse("sync page: expectedLatestDate '\(text)' is not a day") }
+            expected = day
         }
         var next: Date?
         if let text = wire.nextUpdateAfter {
@@ -92,8 +107,8 @@ struct SyncPage: Sendable, Equatable {
             }
         }
         self.init(
-            epoch: wire.epoch, cursor: wire.cursor, more: wire.more, reset: wire.reset, base: base, latestDate: latest, nextUpdateAfter: next,
-            upserts: upserts, deletes: deletes)
+            epoch: wire.epoch, cursor: wire.cursor, more: wire.more, reset: wire.reset, base: base, latestDate: latest,
+            expectedLatestDate: expected, stale: wire.stale, nextUpdateAfter: next, upserts: upserts, deletes: deletes)
     }
 
     /// `2026-11-02T15:00:00Z`, with or without fractional seconds.

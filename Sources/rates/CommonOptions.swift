@@ -18,6 +18,11 @@ struct CommonOptions: ParsableArguments {
 
     static let defaultServer = "http://127.0.0.1:8080"
 
+    /// Checked while parsing, so that a bad server URL is answered with the command's usage (exit 64).
+    func validate() throws {
+        _ = try serverURL
+    }
+
     var serverURL: URL {
         get throws {
             let text = server ?? ProcessInfo.processInfo.environment["RATES_SERVER"] ?? Self.defaultServer
@@ -78,5 +83,20 @@ struct CurrencyList: ExpressibleByArgument {
         let codes = parts.compactMap { CurrencyCode($0.uppercased()) }
         guard !codes.isEmpty, codes.count == parts.count else { return nil }
         self.codes = codes
+    }
+}
+
+/// An amount as typed (`12.50`, printed back unchanged) and its exact value.
+struct Amount: ExpressibleByArgument {
+    var text: String
+    var value: Decimal
+
+    /// Digits with at most one dot and an optional sign; `nil` for anything else (`1e3`, `1,5`, `abc`).
+    init?(argument: String) {
+        guard argument.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }),
+              let value = Decimal(string: argument, locale: Locale(identifier: "en_US_POSIX")), value.isFinite
+        else { return nil }
+        text = argument
+        self.value = value
     }
 }

@@ -7,10 +7,13 @@ import RatesCore
 struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert an amount between two currencies.",
-        discussion: "Uses the newest cached rates, or those of --date (the nearest earlier publication on weekends and holidays).")
+        discussion: """
+            Uses the newest cached rates, or those of --date (the nearest earlier publication on weekends and holidays). \
+            When the cached rates are behind (see `rates status`), a warning says so on standard error.
+            """)
 
     @Argument(help: "The amount, e.g. 100 or 12.50.")
-    var amount: String
+    var amount: Amount
 
     @Argument(help: "The currency to convert from, e.g. USD.")
     var from: CurrencyCode
@@ -28,15 +31,14 @@ struct Convert: AsyncParsableCommand {
     }
 
     func body() throws {
-        guard let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")), value.isFinite,
-              amount.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" })
-        else { throw ValidationError("'\(amount)' is not an amount; write it like 100 or 12.50.") }
         let client = try options.client()
-        let conversion = try client.convert(value, from: from, to: to, on: date)
-        print("\(amount) \(from) = \(conversion.result.plainText) \(to)")
+        let conversion = try client.convert(amount.value, from: from, to: to, on: date)
+        let status = try client.status()
+        print("\(amount.text) \(from) = \(conversion.result.plainText) \(to)")
         print("1 \(from) = \(conversion.rate) \(to)")
         var note = ""
         if let requested = conversion.requestedDate { note = " (no publication on \(requested))" }
-        print(Freshness.line(for: try client.status(), date: conversion.date) + note)
+        print(Freshness.line(for: status, date: conversion.date) + note)
+        Freshness.warnIfBehind(status)
     }
 }

@@ -14,6 +14,29 @@ enum Freshness {
         return text
     }
 
+    /// Why the cached rates are behind (`CacheStatus.isBehind`), or `nil` when they are not or none are cached.
+    ///
+    /// "2026-11-20 should be out by now, but the server did not have it at the last sync".
+    static func behindReason(for status: CacheStatus) -> String? {
+        guard status.isBehind, let latest = status.latestDate else { return nil }
+        let missing = status.expectedLatestDate.flatMap { $0 > latest ? $0 : nil }
+        if status.serverReportedStale == true {
+            let what = missing.map { ", and \($0) should be out by now" } ?? " (not yet confirmed by its source)"
+            return "the server reported its data stale at the last sync" + what
+        }
+        guard let missing else { return nil }
+        if let synced = status.lastSuccessfulSync, synced >= PublicationCalendar().publicationTime(of: missing) {
+            return "\(missing) should be out by now, but the server did not have it at the last sync"
+        }
+        return "\(missing) should be out by now: run `rates sync`"
+    }
+
+    /// Says on standard error that the rates are behind, when they are; standard output stays as it was.
+    static func warnIfBehind(_ status: CacheStatus) {
+        guard let reason = behindReason(for: status), let latest = status.latestDate else { return }
+        FileHandle.standardError.write(Data("warning: the rates of \(latest) are behind: \(reason).\n".utf8))
+    }
+
     /// "just now", "3 minutes ago", "5 hours ago", "2 days ago".
     static func ago(_ date: Date, now: Date = Date()) -> String {
         let seconds = Int(now.timeIntervalSince(date))

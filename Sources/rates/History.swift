@@ -43,5 +43,6 @@ struct History: AsyncParsableCommand {
             NSDecimalRound(&rounded, &change, 2, .plain)
             print("change: \(rounded >= 0 ? "+" : "")\(rounded.plainText)%")
         }
+        Freshness.warnIfBehind(status)
     }
 }

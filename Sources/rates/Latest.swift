@@ -34,7 +34,8 @@ struct Latest: AsyncParsableCommand {
         }
         guard let table else { throw CommandFailure(description: "No rates are cached yet: run `rates sync` first.") }
         let count = table.rates.count == 1 ? "1 currency" : "\(table.rates.count) currencies"
-        print("1 \(table.base) in \(count), " + Freshness.line(for: try client.status(), date: table.date))
+        let status = try client.status()
+        print("1 \(table.base) in \(count), " + Freshness.line(for: status, date: table.date))
         if let requested = table.requestedDate { print("(no publication on \(requested): rates of \(table.date))") }
         let codes = symbols?.codes ?? table.rates.keys.sorted()
         let width = codes.compactMap { table[$0]?.description.count }.max() ?? 0
@@ -43,5 +44,6 @@ struct Latest: AsyncParsableCommand {
             let text = rate.description
             print("\(code)  \(text)\(String(repeating: " ", count: width - text.count))  \(code.name ?? "")")
         }
+        Freshness.warnIfBehind(status)
     }
 }

@@ -11,8 +11,16 @@ struct RatesCommand: AsyncParsableCommand {
             how old its rates are. Run `rates sync` once (and whenever you want newer rates); \
             afterwards everything works offline.
 
+            When the cached rates are behind (the server reported its data stale, or a newer publication is \
+            due by the ECB's calendar), `convert`, `latest`, `history` and `sync` warn on standard error.
+
             Environment: RATES_SERVER (server URL), RATES_CACHE (cache file), RATES_API_KEY (API key, if the server wants one).
-            Exit status: 0 on success, 1 on errors, 75 when `sync` could not reach the server.
+
+            Exit status:
+              0   success
+              1   the command failed (no rates cached, unknown currency, ...)
+              64  invalid arguments (the command's usage is shown)
+              75  `sync` could not reach the server (the cache keeps answering)
             """,
         subcommands: [Convert.self, Latest.self, History.self, Currencies.self, Sync.self, Status.self]
     )

@@ -4,7 +4,12 @@ import RatesClient
 
 /// `rates status`
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show how fresh the cache is (no network).")
+    static let configuration = CommandConfiguration(
+        abstract: "Show how fresh the cache is (no network).",
+        discussion: """
+            The state is `behind` when the server reported its own data stale at the last sync, or when the \
+            ECB's publication calendar says a newer publication than the cached one is out by now.
+            """)
 
     @OptionGroup var options: CommonOptions
 
@@ -20,12 +25,15 @@ struct Status: ParsableCommand {
         } else {
             row("rates of:", "none cached")
         }
+        if let expected = status.expectedLatestDate { row("expected:", "\(expected) (the newest publication due by now)") }
         row("next update:", status.nextUpdateAfter.map { "after \(Freshness.instant($0))" } ?? "unknown")
         let state: String
         if status.lastSuccessfulSync == nil && status.latestDate == nil {
             state = "never synced: run `rates sync`"
         } else if status.snapshotInProgress {
             state = "a sync was interrupted: run `rates sync` to finish it"
+        } else if let reason = Freshness.behindReason(for: status) {
+            state = "behind: " + reason
         } else if status.isStale {
             state = "stale: newer rates are due, run `rates sync`"
         } else {

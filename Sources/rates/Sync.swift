@@ -28,5 +28,6 @@ struct Sync: AsyncParsableCommand {
             print(message)
             throw ExitCode(75)
         }
+        Freshness.warnIfBehind(try client.status())
     }
 }

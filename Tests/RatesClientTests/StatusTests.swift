@@ -5,11 +5,12 @@ import Testing
 
 @Suite("Cache freshness")
 struct StatusTests {
-    @Test("a cache never synced is stale and has no dates")
+    @Test("a cache never synced is stale, behind, and has no dates")
     func neverSynced() throws {
         let temporary = TemporaryCache()
         let status = try temporary.client().status()
-        #expect(status.isStale)
+        #expect(status.isStale && status.isBehind)
+        #expect(status.serverReportedStale == nil)
         #expect(status.lastSuccessfulSync == nil && status.latestDate == nil && status.nextUpdateAfter == nil && status.epoch == nil)
     }
 

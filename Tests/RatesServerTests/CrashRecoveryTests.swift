@@ -341,7 +341,7 @@ final class Child: @unchecked Sendable {
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = Process()
-        process.executableURL = try executable(name)
+        process.executableURL = try BuiltExecutable.url(name)
         process.arguments = arguments
         process.standardOutput = handle
         process.standardError = handle
@@ -381,31 +381,5 @@ final class Child: @unchecked Sendable {
         #endif
         while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
         return process.terminationReason == .exit
-    }
-
-    /// The executable `name` from the build that built the tests, or an error saying how to build it.
-    static func executable(_ name: String) throws -> URL {
-        var directories = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
-        ]
-        // On macOS the tests run inside `xctest`; the products directory holds the `.xctest` bundle.
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw MissingExecutable(name: name, searched: directories.map(\.path))
-    }
-
-    struct MissingExecutable: Error, CustomStringConvertible {
-        var name: String
-        var searched: [String]
-        var description: String {
-            "the executable '\(name)' is not next to the test bundle (looked in \(searched.joined(separator: ", "))); "
-                + "build it with `swift build --build-tests` or run `swift test`"
-        }
     }
 }

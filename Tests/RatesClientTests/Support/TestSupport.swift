@@ -85,26 +85,26 @@ final class TestClock: Sendable {
 // MARK: - Pages
 
 func page(
-    epoch: String = "e1", cursor: String, more: Bool = false, reset: Bool = false, latest: String? = nil,
-    next: String = "2026-11-03T15:00:00Z", upserts: [Day: [CurrencyCode: String]] = [:], deletes: [Day: [CurrencyCode]] = [:]
+    epoch: String = "e1", cursor: String, more: Bool = false, reset: Bool = false, latest: String? = nil, expected: String? = nil,
+    stale: Bool? = nil, next: String = "2026-11-03T15:00:00Z", upserts: [Day: [CurrencyCode: String]] = [:], deletes: [Day: [CurrencyCode]] = [:]
 ) -> SyncPage {
     SyncPage(
-        epoch: epoch, cursor: cursor, more: more, reset: reset, base: .euro,
-        latestDate: latest.map(day) ?? upserts.keys.max(), nextUpdateAfter: SyncPage.instant(next), upserts: upserts, deletes: deletes)
+        epoch: epoch, cursor: cursor, more: more, reset: reset, base: .euro, latestDate: latest.map(day) ?? upserts.keys.max(),
+        expectedLatestDate: expected.map(day), stale: stale, nextUpdateAfter: SyncPage.instant(next), upserts: upserts, deletes: deletes)
 }
 
-/// A page as the server writes it.
+/// A page as the server writes it; `expected` and `stale` are left out when `nil`, as servers before them do.
 func pageJSON(
-    epoch: String = "e1", cursor: String, more: Bool = false, reset: Bool = false, latest: String? = "2026-11-02",
-    next: String = "2026-11-03T15:00:00Z", upserts: [String: [String: String]] = [:], deletes: [String: [String]] = [:]
+    epoch: String = "e1", cursor: String, more: Bool = false, reset: Bool = false, latest: String? = "2026-11-02", expected: String? = nil,
+    stale: Bool? = nil, next: String = "2026-11-03T15:00:00Z", upserts: [String: [String: String]] = [:], deletes: [String: [String]] = [:]
 ) -> Data {
     struct Wire: Encodable {
-        var epoch: String, cursor: String, more: Bool, reset: Bool, base: String, latestDate: String?, nextUpdateAfter: String
-        var upserts: [String: [String: String]], deletes: [String: [String]]
+        var epoch: String, cursor: String, more: Bool, reset: Bool, base: String, latestDate: String?, expectedLatestDate: String?, stale: Bool?
+        var nextUpdateAfter: String, upserts: [String: [String: String]], deletes: [String: [String]]
     }
     return try! JSONEncoder().encode(Wire(
-        epoch: epoch, cursor: cursor, more: more, reset: reset, base: "EUR", latestDate: latest, nextUpdateAfter: next,
-        upserts: upserts, deletes: deletes))
+        epoch: epoch, cursor: cursor, more: more, reset: reset, base: "EUR", latestDate: latest, expectedLatestDate: expected, stale: stale,
+        nextUpdateAfter: next, upserts: upserts, deletes: deletes))
 }
 
 /// A snapshot of `days` as a single tail page.
