@@ -5,12 +5,6 @@ import RatesStore
 import RatesUpstream
 import Synchronization
 
-#if os(Linux)
-/// glibc's `int malloc_trim(size_t pad)`, which the Glibc module does not export.
-@_silgen_name("malloc_trim")
-private func malloc_trim(_ pad: Int) -> Int32
-#endif
-
 /// The one way data enters the dataset: seed, `import` and every fetch call ``ingest(_:run:notAfter:checkContinuity:)``.
 ///
 /// An ingest validates the batch, stores it in one transaction (rates, change log and fetch
@@ -65,27 +59,20 @@ public final class Ingestor: Sendable {
         try serial.withLock { _ in try applyLoggedChanges() }
     }
 
-    /// Runs `body` while no ingest or catch-up can start (for maintenance that writes the store directly).
-    public func exclusively<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
-        try serial.withLock { _ in try body() }
+    private func applyLoggedChanges() throws -> Int {
+        let applied = try advance()
+        // Only now are the change set and the replaced snapshot released.
+        if applied > 0 { Allocator.returnFreedMemory() }
+        return applied
     }
 
-    private func applyLoggedChanges() throws -> Int {
+    /// Moves the in-memory dataset forward by the changes logged after its version.
+    private func advance() throws -> Int {
         let current = state.snapshot
         let changes = try store.changeLog(after: current.version)
         guard let last = changes.last else { return 0 }
         state.replace(snapshot: current.applying(changes, version: last.sequence))
         logger.debug("dataset advanced", metadata: ["rates.version": "\(last.sequence)", "rates.changes": "\(changes.count)"])
-        Self.returnFreedMemory()
         return changes.count
-    }
-
-    /// Hands the memory an ingest freed (the payload, its parse, the old days) back to the system:
-    /// glibc keeps freed heap pages in its arenas otherwise, and the process would stay at its
-    /// peak size for good. Ingests are a few a day; this takes about a millisecond.
-    static func returnFreedMemory() {
-        #if os(Linux)
-        _ = malloc_trim(0)
-        #endif
     }
 }

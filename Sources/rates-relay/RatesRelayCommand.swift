@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesStore
 import SystemPackage
@@ -111,6 +112,7 @@ struct Serve: AsyncParsableCommand {
         if noSeed { flags["seed"] = .bool(false) }
         if noSchedule { flags["schedule"] = .bool(false) }
         let configuration = try await common.configuration(flags)
+        Allocator.configureForLongRunningServer()
         let app = try buildApplication(configuration, logger: makeLogger(configuration))
         try await app.runService()
     }
