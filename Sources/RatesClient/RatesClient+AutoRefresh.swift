@@ -81,10 +81,9 @@ extension RatesClient {
         return min(.seconds(untilDue + Double.random(in: 0...60)), longest)
     }
 
-    /// 30 s doubling to 15 min, full jitter above half; never before `retryAfter`.
+    /// 30 s doubling to 15 min, equal jitter (half the step to the step); never before `retryAfter`.
     static func offlineDelay(failures: Int, retryAfter: Duration?) -> Duration {
-        let ceiling = min(900, 30 * pow(2, Double(min(max(failures - 1, 0), 10))))
-        let jittered = Duration.seconds(Double.random(in: ceiling / 2...ceiling))
+        let jittered = Backoff(initial: .seconds(30), maximum: .seconds(900)).delay(afterFailures: failures, jitter: .equal, random: .random(in: 0...1))
         return max(jittered, retryAfter ?? .zero)
     }
 

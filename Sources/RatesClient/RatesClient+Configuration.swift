@@ -109,9 +109,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// RetryPolicy().delayCeiling(afterAttempt: 2)   // 2 seconds
     /// ```
     public func delayCeiling(afterAttempt attempt: Int) -> Duration {
-        let base = baseDelay.seconds
-        let ceiling = min(maxDelay.seconds, base * pow(2, Double(min(max(attempt, 0), 62))))
-        return .seconds(ceiling)
+        backoff.step(afterFailures: attempt + 1)
     }
 
     /// A full-jitter delay after failed attempt `attempt`: uniform in `0 ... delayCeiling(afterAttempt:)`.
@@ -121,10 +119,11 @@ public struct RetryPolicy: Sendable, Hashable {
     /// let wait = RetryPolicy().delay(afterAttempt: 0, using: &generator)   // 0 ... 0.5 s
     /// ```
     public func delay(afterAttempt attempt: Int, using generator: inout some RandomNumberGenerator) -> Duration {
-        let ceiling = delayCeiling(afterAttempt: attempt).seconds
-        guard ceiling > 0 else { return .zero }
-        return .seconds(Double.random(in: 0...ceiling, using: &generator))
+        backoff.delay(afterFailures: attempt + 1, jitter: .full, random: Double.random(in: 0...1, using: &generator))
     }
+
+    /// The backoff the delays follow.
+    var backoff: Backoff { Backoff(initial: baseDelay, maximum: maxDelay) }
 }
 
 extension Duration {

@@ -93,7 +93,7 @@ struct SyncPage: Sendable, Equatable {
             rates.reserveCapacity(values.count)
             for (codeText, value) in values {
                 guard let code = CurrencyCode(codeText) else { throw .invalidResponse("sync page: '\(codeText)' is not a currency code") }
-                guard Self.isDecimalText(value) else { throw .invalidResponse("sync page: \(codeText) on \(dayText) is '\(value)', not a positive decimal") }
+                guard RateText.isValid(value) else { throw .invalidResponse("sync page: \(codeText) on \(dayText) is '\(value)', not a positive decimal") }
                 rates[code] = value
             }
             upserts[day] = rates
@@ -115,22 +115,6 @@ struct SyncPage: Sendable, Equatable {
     static func instant(_ text: String) -> Date? {
         if let date = try? Date(text, strategy: .iso8601) { return date }
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// Plain positive decimal text: digits with at most one dot, and not all zeros.
-    static func isDecimalText(_ text: String) -> Bool {
-        var digits = 0
-        var nonZero = false
-        var dots = 0
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0"): digits += 1
-            case UInt8(ascii: "1")...UInt8(ascii: "9"): digits += 1; nonZero = true
-            case UInt8(ascii: "."): dots += 1
-            default: return false
-            }
-        }
-        return digits > 0 && dots <= 1 && nonZero && text.utf8.count <= 40
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// On start it fetches when the data is behind the publication calendar (or only seeded).
 /// After each expected publication time it polls every `pollInterval` until the new day
 /// appears or `pollWindow` has passed, then sleeps until the next publication. Failures
-/// back off by the `RetryPolicy`, honouring the upstream's `Retry-After`.
+/// back off (``RatesCore/Backoff``, equal jitter), honouring the upstream's `Retry-After`.
 public struct FetchScheduler: Service {
     /// When to poll and how to back off.
     public struct Timing: Sendable {
@@ -64,7 +64,7 @@ public struct FetchScheduler: Service {
                     delay = idleDelay(now: self.now())
                 } else {
                     failures += 1
-                    delay = retryPolicy.delay(afterFailures: failures, retryAfter: report.retryAfter)
+                    delay = Self.retryDelay(afterFailures: failures, retryAfter: report.retryAfter, backoff: backoff)
                 }
             } else {
                 delay = idleDelay(now: now)
@@ -101,8 +101,12 @@ public struct FetchScheduler: Service {
         return max(1, next.timeIntervalSince(now))
     }
 
-    private var retryPolicy: RetryPolicy {
-        RetryPolicy(initial: timing.retryDelay.seconds, maximum: timing.maxRetryDelay.seconds)
+    private var backoff: Backoff { Backoff(initial: timing.retryDelay, maximum: timing.maxRetryDelay) }
+
+    /// The wait after `failures` consecutive failed fetches: the backoff with equal jitter (never
+    /// less than half the step), or the upstream's `Retry-After` when that is longer.
+    static func retryDelay(afterFailures failures: Int, retryAfter: TimeInterval?, backoff: Backoff, random: Double = .random(in: 0...1)) -> TimeInterval {
+        max(backoff.delay(afterFailures: failures, jitter: .equal, random: random).seconds, retryAfter ?? 0)
     }
 }
 

@@ -17,7 +17,7 @@ public enum ECBCSV {
     /// empty name is allowed for the last column only, whose cells must then be empty. Lines
     /// end in LF or CRLF; blank lines are allowed at the end only. Every line must have as
     /// many fields as the header. A cell that is `N/A` or empty means the currency has no rate
-    /// that day; any other cell must pass ``RatesValidation/isValidRateText(_:)`` and is kept
+    /// that day; any other cell must pass ``RatesCore/RateText/isValid(_:)`` and is kept
     /// as the exact published text. Fields are not quoted or padded in this layout, and are
     /// read as they are.
     ///
@@ -91,7 +91,7 @@ public enum ECBCSV {
                 }
                 if cell.isEmpty || isNotAvailable(cell, in: bytes) { continue }
                 let cellBytes = UnsafeBufferPointer(rebasing: bytes[cell])
-                guard RatesValidation.isValidRateBytes(cellBytes) else {
+                guard RateText.isValid(bytes: cellBytes) else {
                     throw .invalidRate(currency: currency, day: day, text: text(cell, in: bytes))
                 }
                 rates[currency] = String(decoding: cellBytes, as: UTF8.self)

@@ -147,11 +147,11 @@ extension ECBXML {
             let text: String
             let valid: Bool
             if rate.isVerbatim {
-                valid = RatesValidation.isValidRateBytes(UnsafeBufferPointer(rebasing: reader.bytes[rate.value]))
+                valid = RateText.isValid(bytes: UnsafeBufferPointer(rebasing: reader.bytes[rate.value]))
                 text = reader.text(rate.value)
             } else {
                 text = reader.value(of: rate)
-                valid = RatesValidation.isValidRateText(text)
+                valid = RateText.isValid(text)
             }
             guard valid else { throw .invalidRate(currency: code, day: day, text: text) }
             guard rates.updateValue(text, forKey: code) == nil else { throw .duplicateCurrency(code, day: day) }

@@ -9,17 +9,11 @@ public enum RatesValidation {
     /// The first day the ECB published euro reference rates.
     public static let firstDay = Day(year: 1999, month: 1, day: 4)!
 
-    /// Longest rate text accepted, in characters: bounds leading zeros after the point.
-    public static let maxRateTextLength = 40
-
-    /// Most significant digits a rate may carry.
-    public static let maxSignificantDigits = 18
-
     /// Checks a parsed batch before anything is stored.
     ///
     /// The batch must hold at least one day; each day must have at least one rate and lie
     /// within `1999-01-04...notAfter`; no day may appear twice; every rate text must pass
-    /// ``isValidRateText(_:)``. The first problem found, in day order, is thrown.
+    /// ``RatesCore/RateText/isValid(_:)``. The first problem found, in day order, is thrown.
     ///
     /// - Parameter notAfter: The newest day allowed; callers pass tomorrow, to allow for time zones.
     /// - Throws: `UpstreamDataError.empty`, `.dayOutOfRange`, `.duplicateDay`, `.emptyDay` or `.invalidRate`.
@@ -35,7 +29,7 @@ public enum RatesValidation {
             guard !daily.rates.isEmpty else { throw .emptyDay(day) }
             // Report the alphabetically first bad currency, so the error does not depend on hashing.
             var invalid: (currency: CurrencyCode, text: String)?
-            for (currency, text) in daily.rates where !isValidRateText(text) {
+            for (currency, text) in daily.rates where !RateText.isValid(text) {
                 if invalid.map({ currency < $0.currency }) ?? true { invalid = (currency, text) }
             }
             if let invalid { throw .invalidRate(currency: invalid.currency, day: day, text: invalid.text) }
@@ -94,46 +88,5 @@ public enum RatesValidation {
             }
             if let implausible { throw implausible }
         }
-    }
-
-    /// Whether `text` is a plain positive decimal as providers publish them.
-    ///
-    /// Accepted: ASCII digits, optionally followed by `.` and at least one digit; no sign,
-    /// exponent, spaces or thousands separators; no leading zero unless the integer part is
-    /// exactly `0` (so the text is also a valid JSON number); a value above zero; at most
-    /// ``maxSignificantDigits`` significant digits (counted from the first non-zero digit,
-    /// trailing zeros included) and at most ``maxRateTextLength`` characters.
-    /// `"1.1097"`, `"0.84163"`, `"136"`, `"20275.170"` pass; `"-1"`, `"0"`, `"0.000"`, `"NaN"`,
-    /// `"1e5"`, `"01.5"`, `".5"`, `"1."`, `" 1.5"` do not.
-    public static func isValidRateText(_ text: some StringProtocol) -> Bool {
-        isValidRateBytes(text.utf8)
-    }
-
-    /// ``isValidRateText(_:)`` over UTF-8 bytes, for the parsers.
-    static func isValidRateBytes(_ bytes: some Collection<UInt8>) -> Bool {
-        let zero = UInt8(ascii: "0")
-        let nine = UInt8(ascii: "9")
-        let point = UInt8(ascii: ".")
-        var length = 0
-        var integerDigits = 0
-        var fractionDigits = 0
-        var sawPoint = false
-        var firstByte: UInt8 = 0
-        var significant = 0  // digits from the first non-zero digit on
-        for byte in bytes {
-            length += 1
-            if length == 1 { firstByte = byte }
-            if byte >= zero && byte <= nine {
-                if sawPoint { fractionDigits += 1 } else { integerDigits += 1 }
-                if significant > 0 || byte != zero { significant += 1 }
-            } else if byte == point && !sawPoint {
-                sawPoint = true
-            } else {
-                return false
-            }
-        }
-        guard integerDigits > 0, !sawPoint || fractionDigits > 0 else { return false }
-        guard integerDigits == 1 || firstByte != zero else { return false }
-        return significant > 0 && significant <= maxSignificantDigits && length <= maxRateTextLength
     }
 }

@@ -22,7 +22,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidCurrencyCode(String, day: Day)
     /// The same currency appears twice within one day.
     case duplicateCurrency(CurrencyCode, day: Day)
-    /// A rate that is not a positive, finite, plain decimal (see ``RatesValidation/isValidRateText(_:)``).
+    /// A rate that is not a positive, finite, plain decimal (see ``RatesCore/RateText/isValid(_:)``).
     case invalidRate(currency: CurrencyCode, day: Day, text: String)
     /// A day with no rate at all.
     case emptyDay(Day)

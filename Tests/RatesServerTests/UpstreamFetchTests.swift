@@ -210,27 +210,31 @@ struct UpstreamFetchTests {
     }
 }
 
-@Suite("Retry policy")
-struct RetryPolicyTests {
-    let policy = RetryPolicy(initial: 30, maximum: 1800)
+@Suite("Retry after a failed fetch")
+struct FetchRetryTests {
+    let backoff = Backoff(initial: .seconds(30), maximum: .seconds(1800))
+
+    func delay(_ failures: Int, retryAfter: TimeInterval? = nil, random: Double) -> TimeInterval {
+        FetchScheduler.retryDelay(afterFailures: failures, retryAfter: retryAfter, backoff: backoff, random: random)
+    }
 
     @Test("the wait doubles per failure, between half and all of the step, up to the maximum")
     func exponentialWithJitter() {
-        #expect(policy.delay(afterFailures: 1, random: 0) == 15)
-        #expect(policy.delay(afterFailures: 1, random: 1) == 30)
-        #expect(policy.delay(afterFailures: 2, random: 0) == 30)
-        #expect(policy.delay(afterFailures: 4, random: 1) == 240)
-        #expect(policy.delay(afterFailures: 50, random: 1) == 1800)
-        #expect(policy.delay(afterFailures: 50, random: 0) == 900)
-        let samples = (0..<100).map { _ in policy.delay(afterFailures: 3) }
+        #expect(delay(1, random: 0) == 15)
+        #expect(delay(1, random: 1) == 30)
+        #expect(delay(2, random: 0) == 30)
+        #expect(delay(4, random: 1) == 240)
+        #expect(delay(50, random: 1) == 1800)
+        #expect(delay(50, random: 0) == 900)
+        let samples = (0..<100).map { _ in FetchScheduler.retryDelay(afterFailures: 3, retryAfter: nil, backoff: backoff) }
         #expect(samples.allSatisfy { (60...120).contains($0) })
         #expect(Set(samples).count > 10, "jittered, not fixed")
     }
 
     @Test("a longer Retry-After wins over the backoff")
     func retryAfterWins() {
-        #expect(policy.delay(afterFailures: 1, retryAfter: 600, random: 1) == 600)
-        #expect(policy.delay(afterFailures: 1, retryAfter: 5, random: 1) == 30)
+        #expect(delay(1, retryAfter: 600, random: 1) == 600)
+        #expect(delay(1, retryAfter: 5, random: 1) == 30)
     }
 }
 

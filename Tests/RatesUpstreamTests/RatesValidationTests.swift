@@ -10,7 +10,7 @@ struct RatesValidationTests {
         "1.1097", "0.84163", "136", "20275.17", "0.0001", "1", "0.5", "1.1000", "372816", "123456789.123456789",
     ])
     func validRateText(_ text: String) {
-        #expect(RatesValidation.isValidRateText(text))
+        #expect(RateText.isValid(text))
     }
 
     @Test("rejects anything but a plain positive decimal", arguments: [
@@ -19,21 +19,21 @@ struct RatesValidationTests {
         "0." + String(repeating: "0", count: 40) + "1",
     ])
     func invalidRateText(_ text: String) {
-        #expect(!RatesValidation.isValidRateText(text))
+        #expect(!RateText.isValid(text))
     }
 
     @Test("counts significant digits from the first non-zero digit")
     func significantDigits() {
-        #expect(RatesValidation.isValidRateText("0.000123456789012345678"))  // 18 significant digits
-        #expect(!RatesValidation.isValidRateText("0.0001234567890123456789"))  // 19
-        #expect(RatesValidation.isValidRateText("123456789012345678"))
-        #expect(!RatesValidation.isValidRateText("1234567890123456789"))
+        #expect(RateText.isValid("0.000123456789012345678"))  // 18 significant digits
+        #expect(!RateText.isValid("0.0001234567890123456789"))  // 19
+        #expect(RateText.isValid("123456789012345678"))
+        #expect(!RateText.isValid("1234567890123456789"))
     }
 
     @Test("works on substrings too")
     func substrings() {
         let text = "rate=1.1097;"
-        #expect(RatesValidation.isValidRateText(text.dropFirst(5).dropLast()))
+        #expect(RateText.isValid(text.dropFirst(5).dropLast()))
     }
 
     // MARK: - Batches
