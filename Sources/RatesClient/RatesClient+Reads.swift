@@ -48,18 +48,12 @@ extension RatesClient {
         guard try cache.dayRange() != nil else { throw RatesClientError.noData }
         let publications = try cache.publications(from: start, through: end)
         let seen = publications.reduce(into: Set<CurrencyCode>()) { $0.formUnion($1.rates.currencies) }
-        for code in [base] + (symbols ?? []) where !seen.contains(code) {
+        if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: seen) {
             throw try unknown(code, orMissingOn: publications.last?.day ?? end)
         }
         var series: [Day: [CurrencyCode: RateValue]] = [:]
-        for publication in publications {
-            let table = publication.rates
-            guard table.currencies.contains(base) else { continue }
-            var rates: [CurrencyCode: RateValue] = [:]
-            for code in symbols ?? Array(table.currencies) where code != base || symbols != nil {
-                if let rate = table.rate(from: base, to: code) { rates[code] = rate }
-            }
-            series[publication.day] = rates
+        for publication in publications where publication.rates.currencies.contains(base) {
+            series[publication.day] = Dictionary(uniqueKeysWithValues: publication.rates.table(base: base, symbols: symbols).map { ($0.code, $0.rate) })
         }
         return series
     }
@@ -108,7 +102,7 @@ extension RatesClient {
 
     // MARK: - Helpers
 
-    /// A table like the server's `ratesBody`: every currency but `base`, or exactly `symbols`.
+    /// A table by the same rules as the server's answers (``RatesCore/RatesRules``): every currency but `base`, or exactly `symbols`.
     func table(_ publication: RatesCache.Publication, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?) throws -> RateTable {
         try Self.table(publication, requested: requested, base: base, symbols: symbols) { code throws in
             try self.unknown(code, orMissingOn: publication.day)
@@ -119,14 +113,8 @@ extension RatesClient {
         _ publication: RatesCache.Publication, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?,
         missing: (CurrencyCode) throws -> RatesClientError
     ) throws -> RateTable {
-        let cross = publication.rates
-        let available = cross.currencies
-        for code in [base] + (symbols ?? []) where !available.contains(code) { throw try missing(code) }
-        var rates: [CurrencyCode: RateValue] = [:]
-        rates.reserveCapacity(symbols?.count ?? available.count)
-        for code in symbols ?? Array(available) where code != base || symbols != nil {
-            if let rate = cross.rate(from: base, to: code) { rates[code] = rate }
-        }
+        if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: publication.rates.currencies) { throw try missing(code) }
+        let rates = Dictionary(uniqueKeysWithValues: publication.rates.table(base: base, symbols: symbols).map { ($0.code, $0.rate) })
         return RateTable(date: publication.day, requestedDate: requested == publication.day ? nil : requested, base: base, rates: rates)
     }
 

@@ -91,11 +91,10 @@ struct Amount: ExpressibleByArgument {
     var text: String
     var value: Decimal
 
-    /// Digits with at most one dot and an optional sign; `nil` for anything else (`1e3`, `1,5`, `abc`).
+    /// An amount as the server's API takes it (``RatesCore/RatesRules/amount(_:)``): a positive
+    /// plain decimal; `nil` for anything else (`-5`, `1e3`, `1,5`, `abc`).
     init?(argument: String) {
-        guard argument.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }),
-              let value = Decimal(string: argument, locale: Locale(identifier: "en_US_POSIX")), value.isFinite
-        else { return nil }
+        guard let value = RatesRules.amount(argument) else { return nil }
         text = argument
         self.value = value
     }
