@@ -3,7 +3,8 @@
 # release binary the Dockerfile builds, installs it with its resources the way the image does,
 # runs it as an unprivileged user whose only writable directory is the data volume, checks that
 # it seeds, serves and reports ready, then stops it with SIGTERM while a client holds an event
-# stream open and checks it exits 0 within 10 seconds. Also lints Deploy/Dockerfile with hadolint when it is installed.
+# stream open and checks it exits 0 within 10 seconds. Then runs the same binary under the restriction of the systemd
+# unit's MemoryDenyWriteExecute=yes (Scripts/check-mdwe.sh), and lints Deploy/Dockerfile with hadolint when it is installed.
 #
 # Usage (as root, for the user switch): Scripts/check-deploy.sh
 set -euo pipefail
@@ -51,6 +52,9 @@ echo "== SIGTERM with an event stream open: exit status $status after $elapsed m
 [ "$status" -eq 0 ] && [ "$elapsed" -lt 10000 ] || { cat "$root/server.log"; exit 1; }
 
 cd - >/dev/null
+echo "== under MemoryDenyWriteExecute (Scripts/check-mdwe.sh)"
+Scripts/check-mdwe.sh "$root/app/rates-relay"
+
 if command -v hadolint >/dev/null && [ -f Deploy/Dockerfile ]; then
     echo "== hadolint Deploy/Dockerfile"
     hadolint Deploy/Dockerfile && echo "  clean"

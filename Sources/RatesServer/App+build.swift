@@ -35,11 +35,13 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
 
     let knownPaths = Route.knownPaths
     let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
-    // Outermost first: count every answer, tag it with its request ID, let allowed browser
-    // origins read it (errors included), turn errors into problems, then check access.
+    // Outermost first: count every answer, tag it with its request ID, answer preflights and let
+    // the pages the CORS policy allows read every answer (errors included), turn errors into
+    // problems, then check access.
+    let cors = CORSPolicy(configuration)
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestIDMiddleware())
-    if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSOriginsMiddleware(origins: configuration.corsOrigins)) }
+    router.add(middleware: CORSPolicyMiddleware(policy: cors))
     router.add(middleware: ProblemMiddleware(knownPaths: knownPaths))
     router.add(middleware: AccessMiddleware(
         maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes, apiKeys: configuration.apiKeys,
@@ -61,7 +63,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
 
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
     let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil
-        ? FastPath(state: state, cache: cache, cachePolicy: cachePolicy, metrics: metrics, configuration: configuration) : nil
+        ? FastPath(state: state, cache: cache, cachePolicy: cachePolicy, metrics: metrics, cors: cors, configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
     var app = Application(

@@ -78,7 +78,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-schedule"), help: "Do not fetch on a schedule; only on POST /v1/admin/refresh.")
     var noSchedule = false
 
-    @Option(name: .customLong("cors-origins"), help: "Browser origins allowed to call, comma-separated, or * (env CORS_ORIGINS; default none).")
+    @Option(name: .customLong("cors-origins"), help: "Browser origins allowed to call, comma-separated, or * (env CORS_ORIGINS; default * without API keys, none with them).")
     var corsOrigins: String?
 
     @Option(name: .customLong("api-keys-file"), help: "File of client API keys, one a line; /v1/ then needs X-API-Key (env API_KEYS_FILE, or API_KEYS=k1,k2).")

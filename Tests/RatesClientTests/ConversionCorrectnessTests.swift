@@ -51,52 +51,54 @@ struct ConversionCorrectnessTests {
         let samples = Self.samples(count, history: history, using: &generator)
 
         let cache = TemporaryCache()
-        let configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
-        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
-            let client = try RatesClient(configuration: .init(
-                server: URL(string: "http://127.0.0.1:\(server.port!)/")!, cacheURL: cache.url, session: URLSession(configuration: .ephemeral),
-                window: history.first!.day, retry: RetryPolicy(maxAttempts: 1)))
-            let report = try await client.sync()
-            #expect(report.latestDate == history.last!.day)
+        try await TestServer.withSeededDatabase { database in
+            let configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
+                let client = try RatesClient(configuration: .init(
+                    server: URL(string: "http://127.0.0.1:\(server.port!)/")!, cacheURL: cache.url, session: URLSession(configuration: .ephemeral),
+                    window: history.first!.day, retry: RetryPolicy(maxAttempts: 1)))
+                let report = try await client.sync()
+                #expect(report.latestDate == history.last!.day)
 
-            var compared = 0, absent = 0, nonPublicationDays = 0
-            var maxRoundingError = Decimal(0)
-            for sample in samples {
-                let expected = Self.expected(sample, history: history)
-                let query = "/v1/convert?from=\(sample.from)&to=\(sample.to)&amount=\(sample.amount)&date=\(sample.day)"
-                let response = try await server.request(query)
-                guard let expected else {
-                    absent += 1
-                    #expect(response.status == .notFound, "\(sample): \(response.text)")
-                    #expect(response.json["type"] as? String == "urn:rates-relay:problem:unknown-currency", "\(sample)")
-                    #expect(throws: RatesClientError.self, "\(sample)") { try client.convert(sample.amount, from: sample.from, to: sample.to, on: sample.day) }
-                    continue
+                var compared = 0, absent = 0, nonPublicationDays = 0
+                var maxRoundingError = Decimal(0)
+                for sample in samples {
+                    let expected = Self.expected(sample, history: history)
+                    let query = "/v1/convert?from=\(sample.from)&to=\(sample.to)&amount=\(sample.amount)&date=\(sample.day)"
+                    let response = try await server.request(query)
+                    guard let expected else {
+                        absent += 1
+                        #expect(response.status == .notFound, "\(sample): \(response.text)")
+                        #expect(response.json["type"] as? String == "urn:rates-relay:problem:unknown-currency", "\(sample)")
+                        #expect(throws: RatesClientError.self, "\(sample)") { try client.convert(sample.amount, from: sample.from, to: sample.to, on: sample.day) }
+                        continue
+                    }
+                    compared += 1
+                    if expected.publication != sample.day { nonPublicationDays += 1 }
+
+                    // Over HTTP: the exact decimal texts of the JSON numbers.
+                    #expect(response.status == .ok, "\(sample): \(response.text)")
+                    #expect(response.json["date"] as? String == expected.publication.description, "\(sample)")
+                    #expect(response.decimalText("info", "rate").flatMap(Self.decimal) == expected.rate, "\(sample): \(response.text)")
+                    #expect(response.decimalText("result").flatMap(Self.decimal) == expected.result, "\(sample): \(response.text)")
+
+                    // In the SDK, from its local cache.
+                    let conversion = try client.convert(sample.amount, from: sample.from, to: sample.to, on: sample.day)
+                    #expect(conversion.date == expected.publication, "\(sample)")
+                    #expect(conversion.rate.decimal == expected.rate, "\(sample): SDK rate \(conversion.rate)")
+                    #expect(conversion.result == expected.result, "\(sample): SDK result \(conversion.result)")
+
+                    // The documented rounding (8 significant digits on the rate) bounds the error against the unrounded value.
+                    if !expected.unrounded.isZero {
+                        maxRoundingError = max(maxRoundingError, Self.magnitude((expected.result - expected.unrounded) / expected.unrounded))
+                    }
                 }
-                compared += 1
-                if expected.publication != sample.day { nonPublicationDays += 1 }
-
-                // Over HTTP: the exact decimal texts of the JSON numbers.
-                #expect(response.status == .ok, "\(sample): \(response.text)")
-                #expect(response.json["date"] as? String == expected.publication.description, "\(sample)")
-                #expect(response.decimalText("info", "rate").flatMap(Self.decimal) == expected.rate, "\(sample): \(response.text)")
-                #expect(response.decimalText("result").flatMap(Self.decimal) == expected.result, "\(sample): \(response.text)")
-
-                // In the SDK, from its local cache.
-                let conversion = try client.convert(sample.amount, from: sample.from, to: sample.to, on: sample.day)
-                #expect(conversion.date == expected.publication, "\(sample)")
-                #expect(conversion.rate.decimal == expected.rate, "\(sample): SDK rate \(conversion.rate)")
-                #expect(conversion.result == expected.result, "\(sample): SDK result \(conversion.result)")
-
-                // The documented rounding (8 significant digits on the rate) bounds the error against the unrounded value.
-                if !expected.unrounded.isZero {
-                    maxRoundingError = max(maxRoundingError, Self.magnitude((expected.result - expected.unrounded) / expected.unrounded))
-                }
+                print("ConversionCorrectnessTests: \(compared) conversions compared over HTTP and in the SDK (\(nonPublicationDays) on days without a publication), "
+                    + "\(absent) absent currencies checked; max relative difference to the unrounded value \(maxRoundingError)")
+                #expect(compared + absent == samples.count)
+                #expect(compared >= samples.count / 2, "most samples are real conversions")
+                #expect(maxRoundingError <= Decimal(string: "0.00000005")!, "8 significant digits: relative error at most 5e-8")
             }
-            print("ConversionCorrectnessTests: \(compared) conversions compared over HTTP and in the SDK (\(nonPublicationDays) on days without a publication), "
-                + "\(absent) absent currencies checked; max relative difference to the unrounded value \(maxRoundingError)")
-            #expect(compared + absent == samples.count)
-            #expect(compared >= samples.count / 2, "most samples are real conversions")
-            #expect(maxRoundingError <= Decimal(string: "0.00000005")!, "8 significant digits: relative error at most 5e-8")
         }
     }
 

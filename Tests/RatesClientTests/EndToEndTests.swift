@@ -37,11 +37,13 @@ struct EndToEndTests {
     func withFedServer(
         _ upstream: FakeUpstream, _ body: @Sendable (_ url: String, _ server: any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await upstream.run { upstreamURL in
-            let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: upstreamURL)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
-                try await server.refresh()
-                try await body("http://127.0.0.1:\(server.port!)/", server)
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { upstreamURL in
+                let configuration = TestServer.configuration(database: database, upstream: upstreamURL)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
+                    try await server.refresh()
+                    try await body("http://127.0.0.1:\(server.port!)/", server)
+                }
             }
         }
     }
@@ -87,40 +89,42 @@ struct EndToEndTests {
 
     @Test("offline reads after the server stops, tombstones after a prune, and a reset after a rebuild")
     func offlinePruneAndRebuild() async throws {
-        let database = try TestServer.seededDatabasePath()
-        let window = Day("2026-10-01")!
-        let (stoppedURL, _) = try await withServer(database: database) { url in
-            let report = try await client(url, window: window).sync()
-            #expect(report.outcome == .updated && report.latestDate == Self.lastDay)
-        }
+        try await TestServer.withSeededDatabase { database in
+            let window = Day("2026-10-01")!
+            let (stoppedURL, _) = try await withServer(database: database) { url in
+                let report = try await client(url, window: window).sync()
+                #expect(report.outcome == .updated && report.latestDate == Self.lastDay)
+            }
 
-        // The server is gone: syncing says offline, every read still answers from the cache.
-        let offline = try client(stoppedURL, window: window)
-        let report = try await offline.sync()
-        guard case .offline = report.outcome else { Issue.record("expected offline, got \(report.outcome)"); return }
-        #expect(try offline.convert(10, from: .euro, to: .gbp).result == Decimal(string: "8.338")!)
-        #expect(try offline.rates(on: Day("2026-10-04")!)?.date == Day("2026-10-02")!, "a Sunday answers with Friday")
-        #expect(try offline.timeseries(from: window, through: Self.lastDay).count == 22)
-        let before = try offline.timeseries(from: window, through: Self.lastDay)
+            // The server is gone: syncing says offline, every read still answers from the cache.
+            let offline = try client(stoppedURL, window: window)
+            let report = try await offline.sync()
+            guard case .offline = report.outcome else { Issue.record("expected offline, got \(report.outcome)"); return }
+            #expect(try offline.convert(10, from: .euro, to: .gbp).result == Decimal(string: "8.338")!)
+            #expect(try offline.rates(on: Day("2026-10-04")!)?.date == Day("2026-10-02")!, "a Sunday answers with Friday")
+            #expect(try offline.timeseries(from: window, through: Self.lastDay).count == 22)
+            let before = try offline.timeseries(from: window, through: Self.lastDay)
 
-        // Retention: the operator prunes the first week; clients get tombstones, nothing else.
-        _ = try Operations.prune(databasePath: database, before: Day("2026-10-05")!)
-        _ = try await withServer(database: database) { url in
-            let client = try client(url, window: window)
-            let pruned = try await client.sync()
-            #expect(pruned == SyncReport(outcome: .updated, pagesApplied: 1, upserted: 0, deleted: 2 * 29, reset: false, latestDate: Self.lastDay))
-            #expect(try client.status().firstDate == Day("2026-10-05")!)
-            #expect(try client.rates(on: Day("2026-10-02")!) == nil)
-        }
+            // Retention: the operator prunes the first week; clients get tombstones, nothing else.
+            _ = try Operations.prune(databasePath: database, before: Day("2026-10-05")!)
+            _ = try await withServer(database: database) { url in
+                let client = try client(url, window: window)
+                let pruned = try await client.sync()
+                #expect(
+                    pruned == SyncReport(outcome: .updated, pagesApplied: 1, upserted: 0, deleted: 2 * 29, reset: false, latestDate: Self.lastDay))
+                #expect(try client.status().firstDate == Day("2026-10-05")!)
+                #expect(try client.rates(on: Day("2026-10-02")!) == nil)
+            }
 
-        // A rebuilt database is a new epoch: the client's cursor means nothing there, so it resets.
-        let epochs = try Operations.rebuild(databasePath: database)
-        _ = try await withServer(database: database) { url in
-            let client = try client(url, window: window)
-            let reset = try await client.sync()
-            #expect(reset.reset && reset.outcome == .updated)
-            #expect(try client.status().epoch == epochs.new)
-            #expect(try client.timeseries(from: window, through: Self.lastDay) == before.filter { $0.key >= Day("2026-10-05")! })
+            // A rebuilt database is a new epoch: the client's cursor means nothing there, so it resets.
+            let epochs = try Operations.rebuild(databasePath: database)
+            _ = try await withServer(database: database) { url in
+                let client = try client(url, window: window)
+                let reset = try await client.sync()
+                #expect(reset.reset && reset.outcome == .updated)
+                #expect(try client.status().epoch == epochs.new)
+                #expect(try client.timeseries(from: window, through: Self.lastDay) == before.filter { $0.key >= Day("2026-10-05")! })
+            }
         }
     }
 

@@ -8,21 +8,14 @@ import RatesServer
 import RatesTestSupport
 import Testing
 
-@Suite("Access: API keys, rate limits, CORS, request limits and IDs")
+@Suite("Access: API keys, rate limits, request limits and IDs")
 struct AccessTests {
-    /// Runs `body` against a seeded server configured by `configure`.
-    func withServer(_ configure: (inout ServerConfiguration) -> Void, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        var configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
-        configure(&configuration)
-        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in try await body(client) }
-    }
-
     static let apiKey = HTTPField.Name("X-API-Key")!
     static let requestID = HTTPField.Name("X-Request-ID")!
 
     @Test("with API keys configured, /v1/ data needs a valid X-API-Key; health, metrics and operators do not")
     func apiKeys() async throws {
-        try await withServer({ $0.apiKeys = ["key-one", "key-two"] }) { client in
+        try await withSeededServer(configure: { $0.apiKeys = ["key-one", "key-two"] }) { client in
             for headers: HTTPFields in [[:], [Self.apiKey: "key-three"], [Self.apiKey: ""]] {
                 let refused = try await client.request("/v1/latest", headers: headers)
                 #expect(refused.status == .unauthorized)
@@ -40,7 +33,7 @@ struct AccessTests {
 
     @Test("a client over its rate gets 429 with Retry-After; other endpoints and other clients are not limited")
     func rateLimit() async throws {
-        try await withServer({
+        try await withSeededServer(configure: {
             $0.rateLimit = 0.01   // one request per 100 s after the burst: slow test machines refill nothing
             $0.rateLimitBurst = 3
         }) { client in
@@ -54,30 +47,9 @@ struct AccessTests {
         }
     }
 
-    @Test("allowed browser origins get CORS headers, on errors too, and preflights are answered; others get none")
-    func cors() async throws {
-        try await withServer({ $0.corsOrigins = ["https://app.example", "https://other.example"] }) { client in
-            let allowed = try await client.request("/v1/latest", headers: [.origin: "https://app.example"])
-            #expect(allowed.headers[.accessControlAllowOrigin] == "https://app.example")
-            #expect(allowed.headers[.accessControlExposeHeaders]?.contains("ETag") == true)
-            let error = try await client.request("/v1/latest?base=XXX", headers: [.origin: "https://other.example"])
-            #expect(error.status == .notFound && error.headers[.accessControlAllowOrigin] == "https://other.example")
-
-            let preflight = try await client.request("/v1/sync", method: .options, headers: [
-                .origin: "https://app.example", .accessControlRequestMethod: "GET", .accessControlRequestHeaders: "x-api-key, if-none-match",
-            ])
-            #expect((200..<300).contains(preflight.status.code))
-            #expect(preflight.headers[.accessControlAllowMethods]?.contains("GET") == true)
-            #expect(preflight.headers[.accessControlAllowHeaders]?.lowercased().contains("x-api-key") == true)
-
-            let foreign = try await client.request("/v1/latest", headers: [.origin: "https://evil.example"])
-            #expect(foreign.status == .ok && foreign.headers[.accessControlAllowOrigin] == nil)
-        }
-    }
-
     @Test("an overlong request target is 414 problem+json; an oversized header block is refused without a 5xx")
     func requestLimits() async throws {
-        try await withServer({ _ in }) { client in
+        try await withSeededServer { client in
             let long = try await client.request("/v1/latest?symbols=" + String(repeating: "USD,", count: 600))
             #expect(long.status == .uriTooLong)
             #expect(long.headers[.contentType] == "application/problem+json")
@@ -98,7 +70,7 @@ struct AccessTests {
 
     @Test("every answer carries a request ID; a sane incoming one is kept, anything else replaced")
     func requestIDs() async throws {
-        try await withServer({ _ in }) { client in
+        try await withSeededServer { client in
             let fresh = try await client.request("/v1/latest")
             #expect(fresh.headers[Self.requestID]?.isEmpty == false)
             let kept = try await client.request("/v1/latest?base=XXX", headers: [Self.requestID: "trace-42.a:b_c"])

@@ -67,24 +67,26 @@ struct ContractConformanceTests {
     @Test("the answers of a server without data conform to the contract")
     func withoutData() async throws {
         let contract = try OpenAPIContract.repository()
-        let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: "http://127.0.0.1:9/")
-        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-            for uri in ["/v1/latest", "/v1/rates/2020-01-02", "/v1/timeseries?start=2020-01-01", "/v1/convert?from=USD&to=EUR", "/v1/currencies",
-                        "/v1/status", "/readyz", "/healthz"] {
-                let response = try await client.request(uri)
+        try await TestServer.withEmptyDatabase { database in
+            let configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                for uri in ["/v1/latest", "/v1/rates/2020-01-02", "/v1/timeseries?start=2020-01-01", "/v1/convert?from=USD&to=EUR", "/v1/currencies",
+                            "/v1/status", "/readyz", "/healthz"] {
+                    let response = try await client.request(uri)
+                    let violations = contract.violations(
+                        method: "GET", path: uri, status: Int(response.status.code), contentType: response.headers[.contentType],
+                        body: Array(response.body.readableBytesView))
+                    #expect(violations.isEmpty, "\(uri) → \(response.status.code): \(violations)")
+                }
+                let refresh = try await client.refresh()
                 let violations = contract.violations(
-                    method: "GET", path: uri, status: Int(response.status.code), contentType: response.headers[.contentType],
-                    body: Array(response.body.readableBytesView))
-                #expect(violations.isEmpty, "\(uri) → \(response.status.code): \(violations)")
+                    method: "POST", path: "/v1/admin/refresh", status: Int(refresh.status.code), contentType: refresh.headers[.contentType],
+                    body: Array(refresh.body.readableBytesView))
+                #expect(violations.isEmpty, "refresh → \(refresh.status.code): \(violations)")
+                let status = try await client.request("/v1/status")
+                #expect(contract.violations(method: "GET", path: "/v1/status", status: 200, contentType: status.headers[.contentType],
+                                            body: Array(status.body.readableBytesView)).isEmpty, "status with a failed fetch")
             }
-            let refresh = try await client.refresh()
-            let violations = contract.violations(
-                method: "POST", path: "/v1/admin/refresh", status: Int(refresh.status.code), contentType: refresh.headers[.contentType],
-                body: Array(refresh.body.readableBytesView))
-            #expect(violations.isEmpty, "refresh → \(refresh.status.code): \(violations)")
-            let status = try await client.request("/v1/status")
-            #expect(contract.violations(method: "GET", path: "/v1/status", status: 200, contentType: status.headers[.contentType],
-                                        body: Array(status.body.readableBytesView)).isEmpty, "status with a failed fetch")
         }
     }
 }

@@ -43,46 +43,48 @@ struct CrashRecoveryTests {
         let expectedDays = FakeUpstream.history.count
 
         // One clean run: its duration is the kill window.
-        let cleanPath = TestServer.newDatabasePath()
-        let started = ContinuousClock.now
-        let clean = try Child.launch("rates-relay", ["import", history.path, "--db", cleanPath])
-        #expect(try await clean.waitForExit(within: .seconds(120)) == 0, "a clean import succeeds: \(clean.output)")
-        let window = Self.seconds(ContinuousClock.now - started) * 1.2
-        #expect(try Self.importState(cleanPath) == .all(rates: expectedRates, days: expectedDays))
-        Self.remove(cleanPath)
+        try await TestServer.withTemporaryDirectory { directory in
+            let cleanPath = directory.newDatabasePath()
+            let started = ContinuousClock.now
+            let clean = try Child.launch("rates-relay", ["import", history.path, "--db", cleanPath])
+            #expect(try await clean.waitForExit(within: .seconds(120)) == 0, "a clean import succeeds: \(clean.output)")
+            let window = Self.seconds(ContinuousClock.now - started) * 1.2
+            #expect(try Self.importState(cleanPath) == .all(rates: expectedRates, days: expectedDays))
+            directory.removeDatabase(at: cleanPath)
 
-        // Each import after a kill that left nothing runs on the file that kill left, as an operator
-        // running the import again would; after one that left everything, on a fresh file.
-        var outcomes: [String: Int] = [:]
-        var path = TestServer.newDatabasePath()
-        for _ in 0..<Self.iterations {
-            if try Self.importState(path) != .none {
-                Self.remove(path)
-                path = TestServer.newDatabasePath()
-            }
-            let delay = Double.random(in: 0...window)
-            let child = try Child.launch("rates-relay", ["import", history.path, "--db", path])
-            try await Task.sleep(for: .seconds(delay))
-            let finished = try await child.kill()
+            // Each import after a kill that left nothing runs on the file that kill left, as an operator
+            // running the import again would; after one that left everything, on a fresh file.
+            var outcomes: [String: Int] = [:]
+            var path = directory.newDatabasePath()
+            for _ in 0..<Self.iterations {
+                if try Self.importState(path) != .none {
+                    directory.removeDatabase(at: path)
+                    path = directory.newDatabasePath()
+                }
+                let delay = Double.random(in: 0...window)
+                let child = try Child.launch("rates-relay", ["import", history.path, "--db", path])
+                try await Task.sleep(for: .seconds(delay))
+                let finished = try await child.kill()
 
-            // The next process opens the file and finds all or none of the import.
-            _ = try RatesStore(path: path)
-            #expect(try Self.integrityCheck(path) == "ok", "integrity after a kill at \(delay) s")
-            let state = try Self.importState(path)
-            switch state {
-            case .none where finished: Issue.record("the import exited by itself without importing: \(child.output)")
-            case .none: outcomes["none", default: 0] += 1
-            case .all(let rates, let days) where rates == expectedRates && days == expectedDays:
-                outcomes[finished ? "all (had finished)" : "all", default: 0] += 1
-            default: Issue.record("a kill at \(String(format: "%.3f", delay)) s left a partial import: \(state)")
+                // The next process opens the file and finds all or none of the import.
+                _ = try RatesStore(path: path)
+                #expect(try Self.integrityCheck(path) == "ok", "integrity after a kill at \(delay) s")
+                let state = try Self.importState(path)
+                switch state {
+                case .none where finished: Issue.record("the import exited by itself without importing: \(child.output)")
+                case .none: outcomes["none", default: 0] += 1
+                case .all(let rates, let days) where rates == expectedRates && days == expectedDays:
+                    outcomes[finished ? "all (had finished)" : "all", default: 0] += 1
+                default: Issue.record("a kill at \(String(format: "%.3f", delay)) s left a partial import: \(state)")
+                }
             }
+            // The import run again, uninterrupted, on the file the last kill left completes.
+            let again = try Child.launch("rates-relay", ["import", history.path, "--db", path])
+            #expect(try await again.waitForExit(within: .seconds(120)) == 0, "the import after the kills succeeds: \(again.output)")
+            #expect(try Self.importState(path) == .all(rates: expectedRates, days: expectedDays))
+            directory.removeDatabase(at: path)
+            print("crash recovery: import killed \(Self.iterations) times in 0–\(String(format: "%.2f", window)) s: \(outcomes)")
         }
-        // The import run again, uninterrupted, on the file the last kill left completes.
-        let again = try Child.launch("rates-relay", ["import", history.path, "--db", path])
-        #expect(try await again.waitForExit(within: .seconds(120)) == 0, "the import after the kills succeeds: \(again.output)")
-        #expect(try Self.importState(path) == .all(rates: expectedRates, days: expectedDays))
-        Self.remove(path)
-        print("crash recovery: import killed \(Self.iterations) times in 0–\(String(format: "%.2f", window)) s: \(outcomes)")
     }
 
     // MARK: - Ingest by a running server
@@ -97,63 +99,67 @@ struct CrashRecoveryTests {
         // 2026-10-29; the fake ECB publishes through 2026-10-30. The server, being more than
         // one publication behind, fetches the 90-day file at start: one new day (all its
         // currencies) and 60-odd days it already holds, all in one ingest transaction.
-        let template = TestServer.newDatabasePath()
-        let held = FakeUpstream.history.filter { $0.day >= Day("2026-01-01")! && $0.day < Self.newDay }
-        do {
-            let store = try RatesStore(path: template)
-            try store.ingest(RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
-        }
-        let heldRates = held.reduce(0) { $0 + $1.rates.count }
-        let newDay = try #require(FakeUpstream.history.last { $0.day == Self.newDay })
-        let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Day("2026-01-01")!)
-        defer { Self.remove(template) }
-
-        try await upstream.run { url in
-            let serve = { (path: String) in
-                try Child.launch("rates-relay", ["serve", "--db", path, "--upstream-url", url, "--host", "127.0.0.1", "--port", "0", "--no-seed"])
+        try await TestServer.withTemporaryDirectory { directory in
+            let template = directory.newDatabasePath()
+            let held = FakeUpstream.history.filter { $0.day >= Day("2026-01-01")! && $0.day < Self.newDay }
+            do {
+                let store = try RatesStore(path: template)
+                try store.ingest(
+                    RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
             }
+            let heldRates = held.reduce(0) { $0 + $1.rates.count }
+            let newDay = try #require(FakeUpstream.history.last { $0.day == Self.newDay })
+            let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Day("2026-01-01")!)
 
-            // One clean run: from launch to the new day served is the kill window.
-            let cleanPath = try TestServer.copyOfDatabase(at: template)
-            let started = ContinuousClock.now
-            let clean = try serve(cleanPath)
-            try await Self.waitUntilServing(Self.newDay, clean)
-            let window = Self.seconds(ContinuousClock.now - started) * 1.2
-            _ = try await clean.kill()
-            Self.remove(cleanPath)
-
-            var outcomes: [String: Int] = [:]
-            for _ in 0..<Self.iterations {
-                let path = try TestServer.copyOfDatabase(at: template)
-                let delay = Double.random(in: 0...window)
-                let server = try serve(path)
-                try await Task.sleep(for: .seconds(delay))
-                _ = try await server.kill()
-
-                _ = try RatesStore(path: path)
-                #expect(try Self.integrityCheck(path) == "ok", "integrity after a kill at \(delay) s")
-                let (dayRates, totalRates, runs) = try Self.ingestState(path, day: Self.newDay)
-                if dayRates == 0 && totalRates == heldRates && runs == 0 {
-                    outcomes["none", default: 0] += 1
-                } else if dayRates == newDay.rates.count && totalRates == heldRates + dayRates && runs == 1 {
-                    outcomes["all", default: 0] += 1
-                } else {
-                    Issue.record(
-                        "a kill at \(String(format: "%.3f", delay)) s left \(dayRates) rates of \(Self.newDay), \(totalRates) in all, \(runs) runs")
+            try await upstream.run { url in
+                let serve = { (path: String) in
+                    try Child.launch("rates-relay", ["serve", "--db", path, "--upstream-url", url, "--host", "127.0.0.1", "--port", "0", "--no-seed"])
                 }
 
-                // A restart, with no operator action, ends up serving the new day.
-                let restarted = try serve(path)
-                try await Self.waitUntilServing(Self.newDay, restarted)
-                let usd = try await Self.json(restarted, "/v1/latest?symbols=USD")
-                #expect((usd["rates"] as? [String: Any])?["USD"] as? Double == Double(newDay.rates[CurrencyCode("USD")!] ?? ""))
-                _ = try await restarted.kill()
-                #expect(try Self.ingestState(path, day: Self.newDay).dayRates == newDay.rates.count)
-                Self.remove(path)
+                // One clean run: from launch to the new day served is the kill window.
+                let cleanPath = try directory.copyOfDatabase(at: template)
+                let started = ContinuousClock.now
+                let clean = try serve(cleanPath)
+                try await Self.waitUntilServing(Self.newDay, clean)
+                let window = Self.seconds(ContinuousClock.now - started) * 1.2
+                _ = try await clean.kill()
+                directory.removeDatabase(at: cleanPath)
+
+                var outcomes: [String: Int] = [:]
+                for _ in 0..<Self.iterations {
+                    let path = try directory.copyOfDatabase(at: template)
+                    let delay = Double.random(in: 0...window)
+                    let server = try serve(path)
+                    try await Task.sleep(for: .seconds(delay))
+                    _ = try await server.kill()
+
+                    _ = try RatesStore(path: path)
+                    #expect(try Self.integrityCheck(path) == "ok", "integrity after a kill at \(delay) s")
+                    let (dayRates, totalRates, runs) = try Self.ingestState(path, day: Self.newDay)
+                    if dayRates == 0 && totalRates == heldRates && runs == 0 {
+                        outcomes["none", default: 0] += 1
+                    } else if dayRates == newDay.rates.count && totalRates == heldRates + dayRates && runs == 1 {
+                        outcomes["all", default: 0] += 1
+                    } else {
+                        Issue.record("""
+                            a kill at \(String(format: "%.3f", delay)) s left \(dayRates) rates of \(Self.newDay), \
+                            \(totalRates) in all, \(runs) runs
+                            """)
+                    }
+
+                    // A restart, with no operator action, ends up serving the new day.
+                    let restarted = try serve(path)
+                    try await Self.waitUntilServing(Self.newDay, restarted)
+                    let usd = try await Self.json(restarted, "/v1/latest?symbols=USD")
+                    #expect((usd["rates"] as? [String: Any])?["USD"] as? Double == Double(newDay.rates[CurrencyCode("USD")!] ?? ""))
+                    _ = try await restarted.kill()
+                    #expect(try Self.ingestState(path, day: Self.newDay).dayRates == newDay.rates.count)
+                    directory.removeDatabase(at: path)
+                }
+                print("crash recovery: server killed \(Self.iterations) times in 0–\(String(format: "%.2f", window)) s of start and ingest: "
+                    + "\(outcomes); "
+                    + "upstream requests: \(Dictionary(upstream.requests.map { ($0, 1) }, uniquingKeysWith: +))")
             }
-            print("crash recovery: server killed \(Self.iterations) times in 0–\(String(format: "%.2f", window)) s of start and ingest: "
-                + "\(outcomes); "
-                + "upstream requests: \(Dictionary(upstream.requests.map { ($0, 1) }, uniquingKeysWith: +))")
         }
     }
 
@@ -162,70 +168,71 @@ struct CrashRecoveryTests {
     @Test("a `rates sync` killed at any moment leaves the cache empty or equal to the server's data, and the next sync completes")
     func syncKilledAtRandom() async throws {
         // The server holds 2022 to 2026: eight pages of up to 5,000 values, so kills land between pages too.
-        let database = TestServer.newDatabasePath()
-        let held = FakeUpstream.history.filter { $0.day >= Day("2022-01-01")! }
-        try RatesStore(path: database).ingest(
-            RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
-        var values: [String: String] = [:]
-        for day in held { for (code, value) in day.rates { values["\(day.day) \(code)"] = value } }
-        let serverData = values
-        defer { Self.remove(database) }
+        try await TestServer.withTemporaryDirectory { directory in
+            let database = directory.newDatabasePath()
+            let held = FakeUpstream.history.filter { $0.day >= Day("2022-01-01")! }
+            try RatesStore(path: database).ingest(
+                RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
+            var values: [String: String] = [:]
+            for day in held { for (code, value) in day.rates { values["\(day.day) \(code)"] = value } }
+            let serverData = values
 
-        let configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:1/")
-        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-            let server = "http://127.0.0.1:\(client.port!)"
-            let sync = { (cache: String) in try Child.launch("rates", ["sync", "--server", server, "--cache", cache]) }
+            let configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:1/")
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                let server = "http://127.0.0.1:\(client.port!)"
+                let sync = { (cache: String) in try Child.launch("rates", ["sync", "--server", server, "--cache", cache]) }
 
-            // Two clean runs (the first warms the server's page caches): the second's duration is the kill window.
-            var window = 0.0
-            for _ in 1...2 {
-                let cleanCache = TestServer.newDatabasePath()
-                let started = ContinuousClock.now
-                let clean = try sync(cleanCache)
-                #expect(try await clean.waitForExit(within: .seconds(120)) == 0, "a clean sync succeeds: \(clean.output)")
-                window = Self.seconds(ContinuousClock.now - started) * 1.2
-                #expect(try Self.cacheRates(cleanCache) == serverData)
-                Self.remove(cleanCache)
+                // Two clean runs (the first warms the server's page caches): the second's duration is the kill window.
+                var window = 0.0
+                for _ in 1...2 {
+                    let cleanCache = directory.newDatabasePath()
+                    let started = ContinuousClock.now
+                    let clean = try sync(cleanCache)
+                    #expect(try await clean.waitForExit(within: .seconds(120)) == 0, "a clean sync succeeds: \(clean.output)")
+                    window = Self.seconds(ContinuousClock.now - started) * 1.2
+                    #expect(try Self.cacheRates(cleanCache) == serverData)
+                    directory.removeDatabase(at: cleanCache)
+                }
+
+                // Each sync after a kill runs on the cache that kill left, as an app's next launch would;
+                // after a kill that left the cache complete, on a fresh cache.
+                var outcomes: [String: Int] = [:]
+                var cache = directory.newDatabasePath()
+                for _ in 0..<Self.iterations {
+                    if try !Self.cacheRates(cache).isEmpty {
+                        directory.removeDatabase(at: cache)
+                        cache = directory.newDatabasePath()
+                    }
+                    let delay = Double.random(in: 0...window)
+                    let child = try sync(cache)
+                    try await Task.sleep(for: .seconds(delay))
+                    let finished = try await child.kill()
+
+                    if FileManager.default.fileExists(atPath: cache) {
+                        #expect(try Self.integrityCheck(cache) == "ok", "cache integrity after a kill at \(delay) s")
+                    }
+                    let visible = try Self.cacheRates(cache)
+                    if visible.isEmpty && finished {
+                        Issue.record("the sync exited by itself without filling the cache: \(child.output)")
+                    } else if visible.isEmpty {
+                        outcomes[try Self.stagedValues(cache) > 0 ? "empty, snapshot half staged" : "empty", default: 0] += 1
+                    } else if visible == serverData {
+                        outcomes[finished ? "complete (had finished)" : "complete", default: 0] += 1
+                    } else {
+                        Issue.record(
+                            "a kill at \(String(format: "%.3f", delay)) s left \(visible.count) of \(serverData.count) values visible in the cache")
+                    }
+                }
+                // The next sync, uninterrupted, on the cache the last kill left completes.
+                let again = try sync(cache)
+                #expect(try await again.waitForExit(within: .seconds(120)) == 0, "the sync after the kills succeeds: \(again.output)")
+                #expect(try Self.cacheRates(cache) == serverData, "the cache equals the server's data after the next sync")
+                let latest = try Child.launch("rates", ["latest", "--cache", cache])
+                #expect(try await latest.waitForExit(within: .seconds(30)) == 0)
+                #expect(latest.output.contains("2026-10-30"), "the cache answers with the server's latest day: \(latest.output)")
+                directory.removeDatabase(at: cache)
+                print("crash recovery: rates sync killed \(Self.iterations) times in 0–\(String(format: "%.2f", window)) s: \(outcomes)")
             }
-
-            // Each sync after a kill runs on the cache that kill left, as an app's next launch would;
-            // after a kill that left the cache complete, on a fresh cache.
-            var outcomes: [String: Int] = [:]
-            var cache = TestServer.newDatabasePath()
-            for _ in 0..<Self.iterations {
-                if try !Self.cacheRates(cache).isEmpty {
-                    Self.remove(cache)
-                    cache = TestServer.newDatabasePath()
-                }
-                let delay = Double.random(in: 0...window)
-                let child = try sync(cache)
-                try await Task.sleep(for: .seconds(delay))
-                let finished = try await child.kill()
-
-                if FileManager.default.fileExists(atPath: cache) {
-                    #expect(try Self.integrityCheck(cache) == "ok", "cache integrity after a kill at \(delay) s")
-                }
-                let visible = try Self.cacheRates(cache)
-                if visible.isEmpty && finished {
-                    Issue.record("the sync exited by itself without filling the cache: \(child.output)")
-                } else if visible.isEmpty {
-                    outcomes[try Self.stagedValues(cache) > 0 ? "empty, snapshot half staged" : "empty", default: 0] += 1
-                } else if visible == serverData {
-                    outcomes[finished ? "complete (had finished)" : "complete", default: 0] += 1
-                } else {
-                    Issue.record(
-                        "a kill at \(String(format: "%.3f", delay)) s left \(visible.count) of \(serverData.count) values visible in the cache")
-                }
-            }
-            // The next sync, uninterrupted, on the cache the last kill left completes.
-            let again = try sync(cache)
-            #expect(try await again.waitForExit(within: .seconds(120)) == 0, "the sync after the kills succeeds: \(again.output)")
-            #expect(try Self.cacheRates(cache) == serverData, "the cache equals the server's data after the next sync")
-            let latest = try Child.launch("rates", ["latest", "--cache", cache])
-            #expect(try await latest.waitForExit(within: .seconds(30)) == 0)
-            #expect(latest.output.contains("2026-10-30"), "the cache answers with the server's latest day: \(latest.output)")
-            Self.remove(cache)
-            print("crash recovery: rates sync killed \(Self.iterations) times in 0–\(String(format: "%.2f", window)) s: \(outcomes)")
         }
     }
 
@@ -288,11 +295,6 @@ struct CrashRecoveryTests {
 
     static func integrityCheck(_ path: String) throws -> String? {
         try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
-    }
-
-    /// Deletes the temporary directory of a database made by `TestServer.newDatabasePath()`.
-    static func remove(_ path: String) {
-        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
     }
 
     // MARK: - Talking to a spawned server

@@ -97,10 +97,7 @@ struct ErrorResponseTests {
 
     @Test("without a configured token the admin endpoint does not exist")
     func adminOff() async throws {
-        var configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
-        configuration.adminToken = nil
-        let app = try buildApplication(configuration, logger: TestServer.logger)
-        try await app.test(.live) { client in
+        try await withSeededServer(configure: { $0.adminToken = nil }) { client in
             let response = try await client.refresh()
             #expect(response.status == .notFound)
             #expect(response.headers[.contentType] == "application/problem+json")

@@ -300,9 +300,7 @@ struct HostileInputTests {
         let authorization = try #require(Self.wrongCredentials.first { $0.name == name }).authorization
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-30")!)
         try await upstream.run { url in
-            let configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: url)
-            let app = try buildApplication(configuration, logger: TestServer.logger)
-            try await app.test(.live) { client in
+            try await withSeededServer(configure: { $0.upstreamURL = url }) { client in
                 var headers: HTTPFields = [:]
                 if let authorization { headers[.authorization] = authorization }
                 let response = try await client.request("/v1/admin/refresh", method: .post, headers: headers)
@@ -322,9 +320,7 @@ struct HostileInputTests {
     func adminAcceptsRightToken() async throws {
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-30")!)
         try await upstream.run { url in
-            let configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: url)
-            let app = try buildApplication(configuration, logger: TestServer.logger)
-            try await app.test(.live) { client in
+            try await withSeededServer(configure: { $0.upstreamURL = url }) { client in
                 let exact = try await client.refresh()
                 #expect(exact.status == .ok)
                 let lowercaseScheme = try await client.request("/v1/admin/refresh", method: .post, headers: [.authorization: "bearer test-token"])

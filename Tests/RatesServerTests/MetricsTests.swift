@@ -16,45 +16,47 @@ struct MetricsTests {
     @Test("requests by route and status, fetches by outcome, cache lookups once per request, sync answers and data age are exposed")
     func exposition() async throws {
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-30")!, firstDay: Day("2026-06-01")!)
-        try await upstream.run { url in
-            let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let empty = try await client.request("/metrics")
-                #expect(empty.status == .ok)
-                #expect(empty.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
-                #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="updated"}"#, in: empty.text) == 0)
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                let configuration = TestServer.configuration(database: database, upstream: url)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    let empty = try await client.request("/metrics")
+                    #expect(empty.status == .ok)
+                    #expect(empty.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                    #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="updated"}"#, in: empty.text) == 0)
 
-                try await client.refresh()
-                try await client.request("/v1/latest")
-                try await client.request("/v1/latest")
-                try await client.request("/no/such/path")
-                try await client.request("/v1/latest?base=XXX")
-                try await client.request("/v1/rates/2026-10-29")   // built by the application
-                try await client.request("/v1/rates/2026-10-29")   // answered by the fast path: the same label
-                let page = try await client.request("/v1/sync?from=2026-10-01")
-                try await client.request("/v1/sync?from=2026-10-01", headers: [.ifNoneMatch: try #require(page.headers[.eTag])])
+                    try await client.refresh()
+                    try await client.request("/v1/latest")
+                    try await client.request("/v1/latest")
+                    try await client.request("/no/such/path")
+                    try await client.request("/v1/latest?base=XXX")
+                    try await client.request("/v1/rates/2026-10-29")   // built by the application
+                    try await client.request("/v1/rates/2026-10-29")   // answered by the fast path: the same label
+                    let page = try await client.request("/v1/sync?from=2026-10-01")
+                    try await client.request("/v1/sync?from=2026-10-01", headers: [.ifNoneMatch: try #require(page.headers[.eTag])])
 
-                let text = try await client.request("/metrics").text
-                #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/latest",method="GET",status="200"}"#, in: text) == 2)
-                #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/latest",method="GET",status="404"}"#, in: text) == 1)
-                #expect(Self.sample(#"rates_relay_http_requests_total{route="NotFound",method="GET",status="404"}"#, in: text) == 1)
-                #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/admin/refresh",method="POST",status="200"}"#, in: text) == 1)
-                #expect(Self.sample(#"rates_relay_http_request_duration_seconds_count{route="/v1/latest"}"#, in: text) == 3)
-                #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="updated"}"#, in: text) == 1)
-                #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="failed"}"#, in: text) == 0)
-                #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/rates/{date}",method="GET",status="200"}"#, in: text) == 2)
-                #expect(!text.contains("/v1/rates/:date"), "one label per route")
-                // One lookup per request to a prepared route; scrapes of /metrics are none.
-                #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="hit"}"#, in: text) == 3)
-                #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="miss"}"#, in: text) == 4)
-                #expect(Self.sample(#"rates_relay_sync_responses_total{result="page"}"#, in: text) == 1)
-                #expect(Self.sample(#"rates_relay_sync_responses_total{result="not_modified"}"#, in: text) == 1)
-                // The clock says 2026-10-30 18:00 UTC; that day was published at 16:00 CET (15:00 UTC).
-                #expect(Self.sample("rates_relay_data_age_seconds", in: text) == 10_800)
-                let published = try Date("2026-10-30T15:00:00Z", strategy: .iso8601)
-                #expect(Self.sample("rates_relay_latest_publication_timestamp_seconds", in: text) == published.timeIntervalSince1970)
-                #expect(Self.sample("rates_relay_last_successful_fetch_timestamp_seconds", in: text)
-                    == TestServer.afterLastPublication.timeIntervalSince1970)
+                    let text = try await client.request("/metrics").text
+                    #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/latest",method="GET",status="200"}"#, in: text) == 2)
+                    #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/latest",method="GET",status="404"}"#, in: text) == 1)
+                    #expect(Self.sample(#"rates_relay_http_requests_total{route="NotFound",method="GET",status="404"}"#, in: text) == 1)
+                    #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/admin/refresh",method="POST",status="200"}"#, in: text) == 1)
+                    #expect(Self.sample(#"rates_relay_http_request_duration_seconds_count{route="/v1/latest"}"#, in: text) == 3)
+                    #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="updated"}"#, in: text) == 1)
+                    #expect(Self.sample(#"rates_relay_upstream_fetches_total{outcome="failed"}"#, in: text) == 0)
+                    #expect(Self.sample(#"rates_relay_http_requests_total{route="/v1/rates/{date}",method="GET",status="200"}"#, in: text) == 2)
+                    #expect(!text.contains("/v1/rates/:date"), "one label per route")
+                    // One lookup per request to a prepared route; scrapes of /metrics are none.
+                    #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="hit"}"#, in: text) == 3)
+                    #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="miss"}"#, in: text) == 4)
+                    #expect(Self.sample(#"rates_relay_sync_responses_total{result="page"}"#, in: text) == 1)
+                    #expect(Self.sample(#"rates_relay_sync_responses_total{result="not_modified"}"#, in: text) == 1)
+                    // The clock says 2026-10-30 18:00 UTC; that day was published at 16:00 CET (15:00 UTC).
+                    #expect(Self.sample("rates_relay_data_age_seconds", in: text) == 10_800)
+                    let published = try Date("2026-10-30T15:00:00Z", strategy: .iso8601)
+                    #expect(Self.sample("rates_relay_latest_publication_timestamp_seconds", in: text) == published.timeIntervalSince1970)
+                    #expect(Self.sample("rates_relay_last_successful_fetch_timestamp_seconds", in: text)
+                        == TestServer.afterLastPublication.timeIntervalSince1970)
+                }
             }
         }
     }

@@ -11,10 +11,12 @@ import Testing
 func withSeededServer(
     configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (any TestClientProtocol) async throws -> Void
 ) async throws {
-    var configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
-    configure(&configuration)
-    let app = try buildApplication(configuration, logger: TestServer.logger)
-    try await app.test(.live) { client in try await body(client) }
+    try await TestServer.withSeededDatabase { database in
+        var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
+        configure(&configuration)
+        let app = try buildApplication(configuration, logger: TestServer.logger)
+        try await app.test(.live) { client in try await body(client) }
+    }
 }
 
 /// The exact decimal rate(from→to) on `day`, computed here from the ECB's history independently of the server.

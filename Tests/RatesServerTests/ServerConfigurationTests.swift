@@ -22,7 +22,11 @@ struct ServerConfigurationTests {
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "flags", values: flags), EnvironmentVariablesProvider(environmentVariables: environment),
         ]
-        if let json { providers.append(try await FileProvider<JSONSnapshot>(filePath: try file(json))) }
+        if let json {
+            let path = try file(json)
+            defer { try? FileManager.default.removeItem(atPath: path.string) }
+            providers.append(try await FileProvider<JSONSnapshot>(filePath: path))
+        }
         return try await ServerConfiguration(reading: ConfigReader(providers: providers))
     }
 
@@ -63,6 +67,7 @@ struct ServerConfigurationTests {
     func secretFiles() async throws {
         let token = try Self.file("# the operator token\n  s3cret  \n")
         let keys = try Self.file("alpha\n\n# retired: gamma\nbeta\n")
+        defer { for file in [token, keys] { try? FileManager.default.removeItem(atPath: file.string) } }
         let configuration = try await Self.read(environment: [
             "ADMIN_TOKEN": "inline", "ADMIN_TOKEN_FILE": token.string, "API_KEYS": "inline", "API_KEYS_FILE": keys.string,
         ])

@@ -27,9 +27,7 @@ struct SlowClientTests {
 
     @Test("with hundreds of idle and slowloris connections open, a normal client is answered promptly, and the slow ones are closed after the idle timeout")
     func slowClientsDoNotStarveNormalOnes() async throws {
-        var configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: "http://127.0.0.1:9/")
-        configuration.idleTimeout = Self.idleTimeout
-        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+        try await withSeededServer(configure: { $0.idleTimeout = Self.idleTimeout }) { client in
             let port = try #require(client.port)
             let baseline = try await onOwnThread { try Self.normalClient(port: port) }
             #expect(baseline.failures.isEmpty, "\(baseline.failures)")

@@ -90,61 +90,65 @@ struct SyncEndpointTests {
     @Test("a client one publication behind gets only that day, in under 1 KB")
     func onePublicationBehind() async throws {
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-29")!, firstDay: Self.recent)
-        try await upstream.run { url in
-            let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                try await client.refresh()
-                let cursor = try #require(try await pullAll(client, from: "2026-10-01").last?.cursor)
-                upstream.publish(through: Day("2026-10-30")!)
-                try await client.refresh()
-                let response = try await client.request("/v1/sync?cursor=\(cursor)")
-                let page = try response.syncPage()
-                #expect(Array(page.upserts.keys) == ["2026-10-30"])
-                #expect(page.valueCount == 29)
-                #expect(page.upserts["2026-10-30"]?["GBP"] == "0.8338")
-                #expect(page.deletes.isEmpty && !page.more && !page.reset)
-                #expect(response.body.readableBytes < 1024, "\(response.body.readableBytes) bytes")
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                let configuration = TestServer.configuration(database: database, upstream: url)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    try await client.refresh()
+                    let cursor = try #require(try await pullAll(client, from: "2026-10-01").last?.cursor)
+                    upstream.publish(through: Day("2026-10-30")!)
+                    try await client.refresh()
+                    let response = try await client.request("/v1/sync?cursor=\(cursor)")
+                    let page = try response.syncPage()
+                    #expect(Array(page.upserts.keys) == ["2026-10-30"])
+                    #expect(page.valueCount == 29)
+                    #expect(page.upserts["2026-10-30"]?["GBP"] == "0.8338")
+                    #expect(page.deletes.isEmpty && !page.more && !page.reset)
+                    #expect(response.body.readableBytes < 1024, "\(response.body.readableBytes) bytes")
+                }
             }
         }
     }
 
     @Test("pruned days reach clients as tombstones")
     func prunedDaysAreDeleted() async throws {
-        let database = try TestServer.seededDatabasePath()
-        let cursor = try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
-            .test(.live) { client in
-                try #require(try await pullAll(client, from: "2026-10-26").last?.cursor)
-            }
-        _ = try Operations.prune(databasePath: database, before: Day("2026-10-28")!)
-        try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
-            .test(.live) { client in
-                let page = try await client.request("/v1/sync?cursor=\(cursor)").syncPage()
-                #expect(!page.reset)
-                #expect(page.upserts.isEmpty)
-                #expect(page.deletes.keys.sorted() == ["2026-10-26", "2026-10-27"], "only days in the client's window")
-                #expect(page.deletes["2026-10-27"]?.count == 29 && page.deletes["2026-10-27"]?.contains("USD") == true)
-                #expect(try await client.request("/v1/rates/2026-10-27").status == .notFound)
-            }
+        try await TestServer.withSeededDatabase { database in
+            let cursor = try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
+                .test(.live) { client in
+                    try #require(try await pullAll(client, from: "2026-10-26").last?.cursor)
+                }
+            _ = try Operations.prune(databasePath: database, before: Day("2026-10-28")!)
+            try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
+                .test(.live) { client in
+                    let page = try await client.request("/v1/sync?cursor=\(cursor)").syncPage()
+                    #expect(!page.reset)
+                    #expect(page.upserts.isEmpty)
+                    #expect(page.deletes.keys.sorted() == ["2026-10-26", "2026-10-27"], "only days in the client's window")
+                    #expect(page.deletes["2026-10-27"]?.count == 29 && page.deletes["2026-10-27"]?.contains("USD") == true)
+                    #expect(try await client.request("/v1/rates/2026-10-27").status == .notFound)
+                }
+        }
     }
 
     @Test("a cursor from before a rebuild gets reset: true and a full snapshot")
     func resetAfterRebuild() async throws {
-        let database = try TestServer.seededDatabasePath()
-        let (cursor, epoch) = try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
-            .test(.live) { client in
-                let page = try #require(try await pullAll(client, from: "2026-10-01").last)
-                return (page.cursor, page.epoch)
-            }
-        let epochs = try Operations.rebuild(databasePath: database)
-        #expect(epochs.old == epoch && epochs.new != epoch)
-        try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
-            .test(.live) { client in
-                let pages = try await pullAll(client, cursor: cursor)
-                #expect(pages.first?.reset == true)
-                #expect(pages.first?.epoch == epochs.new)
-                #expect(pages.first?.upserts.keys.min() == "2026-10-01", "the reset keeps the client's window")
-                #expect(pages.last?.more == false)
-            }
+        try await TestServer.withSeededDatabase { database in
+            let (cursor, epoch) = try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
+                .test(.live) { client in
+                    let page = try #require(try await pullAll(client, from: "2026-10-01").last)
+                    return (page.cursor, page.epoch)
+                }
+            let epochs = try Operations.rebuild(databasePath: database)
+            #expect(epochs.old == epoch && epochs.new != epoch)
+            try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
+                .test(.live) { client in
+                    let pages = try await pullAll(client, cursor: cursor)
+                    #expect(pages.first?.reset == true)
+                    #expect(pages.first?.epoch == epochs.new)
+                    #expect(pages.first?.upserts.keys.min() == "2026-10-01", "the reset keeps the client's window")
+                    #expect(pages.last?.more == false)
+                }
+        }
     }
 
     @Test("malformed cursors and from dates are 400 problem+json", arguments: [
@@ -167,28 +171,30 @@ struct SyncEndpointTests {
     @Test("a publication is announced on /v1/events at once")
     func serverSentEvents() async throws {
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-29")!, firstDay: Self.recent)
-        try await upstream.run { url in
-            let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                try await client.refresh()
-                let port = try #require(client.port)
-                let http = HTTPClient(eventLoopGroupProvider: .singleton)
-                let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events"), timeout: .seconds(30))
-                #expect(response.headers.first(name: "content-type") == "text/event-stream")
-                var received = ""
-                var published = false
-                for try await chunk in response.body {
-                    received += String(buffer: chunk)
-                    if !published, received.contains(": connected") {
-                        published = true
-                        upstream.publish(through: Day("2026-10-30")!)
-                        try await client.refresh()
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                let configuration = TestServer.configuration(database: database, upstream: url)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    try await client.refresh()
+                    let port = try #require(client.port)
+                    let http = HTTPClient(eventLoopGroupProvider: .singleton)
+                    let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events"), timeout: .seconds(30))
+                    #expect(response.headers.first(name: "content-type") == "text/event-stream")
+                    var received = ""
+                    var published = false
+                    for try await chunk in response.body {
+                        received += String(buffer: chunk)
+                        if !published, received.contains(": connected") {
+                            published = true
+                            upstream.publish(through: Day("2026-10-30")!)
+                            try await client.refresh()
+                        }
+                        if received.contains("\n\n"), received.contains("event: publication") { break }
                     }
-                    if received.contains("\n\n"), received.contains("event: publication") { break }
+                    #expect(received.contains("event: publication\ndata: {\"epoch\":"))
+                    #expect(received.contains("\"latestDate\":\"2026-10-30\""))
+                    try await http.shutdown()
                 }
-                #expect(received.contains("event: publication\ndata: {\"epoch\":"))
-                #expect(received.contains("\"latestDate\":\"2026-10-30\""))
-                try await http.shutdown()
             }
         }
     }

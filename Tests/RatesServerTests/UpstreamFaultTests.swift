@@ -77,62 +77,67 @@ struct UpstreamFaultTests {
           arguments: UpstreamFault.all)
     func faultyUpstream(_ fault: UpstreamFault) async throws {
         let upstream = FakeUpstream(publishedThrough: Self.dayBefore, firstDay: Day("2026-06-01")!)
-        let database = TestServer.newDatabasePath()
-        try await upstream.run { url in
-            var configuration = TestServer.configuration(database: database, upstream: url)
-            configuration.retryDelay = .seconds(60)   // the first wait after a failure: 30 to 60 s
-            configuration.upstreamMaxBodyBytes = 1 << 20
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                var configuration = TestServer.configuration(database: database, upstream: url)
+                configuration.retryDelay = .seconds(60)   // the first wait after a failure: 30 to 60 s
+                configuration.upstreamMaxBodyBytes = 1 << 20
 
-            // The last good data: everything through the day before.
-            let (latest, feed, version) = try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let setup = try await client.refresh().json
-                try #require(setup["outcome"] as? String == "updated", "\(setup)")
-                let version = try #require(try await client.request("/v1/status").json["datasetVersion"] as? Int)
-                return (try await client.request("/v1/latest").text, try await client.request("/v1/sync?from=2026-10-01").text, version)
-            }
-            let rows = try Self.storedRows(database)
-
-            // The last day is published, but the upstream misbehaves; the scheduler fetches at start.
-            if let misbehaviour = fault.fault { upstream.inject(misbehaviour) } else { configuration.upstreamURL = "http://127.0.0.1:9/" }
-            upstream.publish(through: Self.lastDay)
-            configuration.schedule = true
-            let requestsBefore = upstream.requests.count
-            configuration.upstreamTimeout = .seconds(2)   // well under the 6 s stall mid-body
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let status = try await waitForStatus(client) { $0["nextFetchAt"] is String }
-                let lastFetch = try #require(status["lastFetch"] as? [String: Any])
-                #expect(lastFetch["outcome"] as? String == fault.outcome)
-                let reason = try #require(lastFetch["detail"] as? String)
-                #expect(reason.contains(fault.reason), "\(reason)")
-
-                // Backed off: the test clock stands still, so the next fetch is exactly now + the wait.
-                let next = try #require((status["nextFetchAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
-                let wait = next.timeIntervalSince(TestServer.afterLastPublication)
-                if let retryAfter = fault.retryAfter { #expect(wait == Double(retryAfter)) } else { #expect((30...60).contains(wait), "\(wait) s") }
-                if case .status = fault.fault {
-                    #expect(upstream.requests.count - requestsBefore == 1, "one request, then the wait: no retry storm")
+                // The last good data: everything through the day before.
+                let (latest, feed, version) = try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    let setup = try await client.refresh().json
+                    try #require(setup["outcome"] as? String == "updated", "\(setup)")
+                    let version = try #require(try await client.request("/v1/status").json["datasetVersion"] as? Int)
+                    return (try await client.request("/v1/latest").text, try await client.request("/v1/sync?from=2026-10-01").text, version)
                 }
-                let metrics = try await client.request("/metrics").text
-                #expect(MetricsTests.sample(#"rates_relay_upstream_fetches_total{outcome="\#(fault.outcome)"}"#, in: metrics) == 1)
+                let rows = try Self.storedRows(database)
 
-                // The last good data, unchanged; nothing stored; the run recorded.
-                #expect(try await client.request("/v1/latest").text == latest)
-                #expect(try await client.request("/v1/sync?from=2026-10-01").text == feed)
-                #expect(try await client.request("/v1/status").json["datasetVersion"] as? Int == version)
-                #expect(try Self.storedRows(database) == rows)
-                let recorded = try #require(try RatesStore(path: database).lastRun(source: .upstream))
-                #expect(recorded.outcome.rawValue == fault.outcome && recorded.detail == reason)
-
-                guard fault.fault != nil else { return }
-                upstream.inject(nil)
-                try await Self.expectPickedUp(client, version: version)
-            }
-            // Nothing listened: the next start, with the upstream back, picks the publication up.
-            if fault.fault == nil {
-                configuration.upstreamURL = url
-                configuration.schedule = false
+                // The last day is published, but the upstream misbehaves; the scheduler fetches at start.
+                if let misbehaviour = fault.fault { upstream.inject(misbehaviour) } else { configuration.upstreamURL = "http://127.0.0.1:9/" }
+                upstream.publish(through: Self.lastDay)
+                configuration.schedule = true
+                let requestsBefore = upstream.requests.count
+                configuration.upstreamTimeout = .seconds(2)   // well under the 6 s stall mid-body
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    let status = try await waitForStatus(client) { $0["nextFetchAt"] is String }
+                    let lastFetch = try #require(status["lastFetch"] as? [String: Any])
+                    #expect(lastFetch["outcome"] as? String == fault.outcome)
+                    let reason = try #require(lastFetch["detail"] as? String)
+                    #expect(reason.contains(fault.reason), "\(reason)")
+
+                    // Backed off: the test clock stands still, so the next fetch is exactly now + the wait.
+                    let next = try #require((status["nextFetchAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+                    let wait = next.timeIntervalSince(TestServer.afterLastPublication)
+                    if let retryAfter = fault.retryAfter {
+                        #expect(wait == Double(retryAfter))
+                    } else {
+                        #expect((30...60).contains(wait), "\(wait) s")
+                    }
+                    if case .status = fault.fault {
+                        #expect(upstream.requests.count - requestsBefore == 1, "one request, then the wait: no retry storm")
+                    }
+                    let metrics = try await client.request("/metrics").text
+                    #expect(MetricsTests.sample(#"rates_relay_upstream_fetches_total{outcome="\#(fault.outcome)"}"#, in: metrics) == 1)
+
+                    // The last good data, unchanged; nothing stored; the run recorded.
+                    #expect(try await client.request("/v1/latest").text == latest)
+                    #expect(try await client.request("/v1/sync?from=2026-10-01").text == feed)
+                    #expect(try await client.request("/v1/status").json["datasetVersion"] as? Int == version)
+                    #expect(try Self.storedRows(database) == rows)
+                    let recorded = try #require(try RatesStore(path: database).lastRun(source: .upstream))
+                    #expect(recorded.outcome.rawValue == fault.outcome && recorded.detail == reason)
+
+                    guard fault.fault != nil else { return }
+                    upstream.inject(nil)
                     try await Self.expectPickedUp(client, version: version)
+                }
+                // Nothing listened: the next start, with the upstream back, picks the publication up.
+                if fault.fault == nil {
+                    configuration.upstreamURL = url
+                    configuration.schedule = false
+                    try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                        try await Self.expectPickedUp(client, version: version)
+                    }
                 }
             }
         }

@@ -19,113 +19,120 @@ struct UpstreamFetchTests {
     @Test("an empty database is backfilled from the full history at start, with exact values")
     func backfillFromHistory() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay)
-        try await upstream.run { url in
-            var configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            configuration.schedule = true
-            let app = try buildApplication(configuration, logger: TestServer.logger)
-            try await app.test(.live) { client in
-                let status = try await waitForStatus(client) { $0["latestDate"] as? String == "2026-10-30" }
-                #expect(status["dataOrigin"] as? String == "upstream")
-                #expect(status["stale"] as? Bool == false)
-                #expect(try await client.request("/v1/rates/1999-01-04?symbols=USD").decimalText("rates", "USD") == "1.1789")
-                #expect(try await client.request("/v1/latest?symbols=GBP").decimalText("rates", "GBP") == "0.8338")
-                #expect(try await client.request("/v1/rates/2022-03-02?symbols=RUB").status == .notFound)
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                var configuration = TestServer.configuration(database: database, upstream: url)
+                configuration.schedule = true
+                let app = try buildApplication(configuration, logger: TestServer.logger)
+                try await app.test(.live) { client in
+                    let status = try await waitForStatus(client) { $0["latestDate"] as? String == "2026-10-30" }
+                    #expect(status["dataOrigin"] as? String == "upstream")
+                    #expect(status["stale"] as? Bool == false)
+                    #expect(try await client.request("/v1/rates/1999-01-04?symbols=USD").decimalText("rates", "USD") == "1.1789")
+                    #expect(try await client.request("/v1/latest?symbols=GBP").decimalText("rates", "GBP") == "0.8338")
+                    #expect(try await client.request("/v1/rates/2022-03-02?symbols=RUB").status == .notFound)
+                }
+                #expect(upstream.requests == ["/eurofxref-hist.xml"])
             }
-            #expect(upstream.requests == ["/eurofxref-hist.xml"])
         }
     }
 
     @Test("a restart on an existing database serves at once and downloads nothing")
     func restartServesWithoutDownload() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay)
-        let database = try TestServer.seededDatabasePath()
-        try await upstream.run { url in
-            var configuration = TestServer.configuration(database: database, upstream: url)
-            configuration.schedule = true
-            // First run: the seeded data is confirmed with one small daily fetch.
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                _ = try await waitForStatus(client) { $0["stale"] as? Bool == false }
+        try await TestServer.withSeededDatabase { database in
+            try await upstream.run { url in
+                var configuration = TestServer.configuration(database: database, upstream: url)
+                configuration.schedule = true
+                // First run: the seeded data is confirmed with one small daily fetch.
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    _ = try await waitForStatus(client) { $0["stale"] as? Bool == false }
+                }
+                #expect(upstream.requests == ["/eurofxref-daily.xml"])
+                // Second run: current data, nothing to fetch; the first request is answered from the database.
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    let latest = try await client.request("/v1/latest?symbols=USD")
+                    #expect(latest.status == .ok && latest.decimalText("rates", "USD") == "1.1172")
+                    let status = try await waitForStatus(client) { $0["nextFetchAt"] is String }
+                    #expect(status["stale"] as? Bool == false)
+                    #expect(status["nextFetchAt"] as? String == "2026-11-02T15:01:00Z")
+                }
+                #expect(upstream.requests == ["/eurofxref-daily.xml"], "no re-download after restart")
             }
-            #expect(upstream.requests == ["/eurofxref-daily.xml"])
-            // Second run: current data, nothing to fetch; the first request is answered from the database.
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let latest = try await client.request("/v1/latest?symbols=USD")
-                #expect(latest.status == .ok && latest.decimalText("rates", "USD") == "1.1172")
-                let status = try await waitForStatus(client) { $0["nextFetchAt"] is String }
-                #expect(status["stale"] as? Bool == false)
-                #expect(status["nextFetchAt"] as? String == "2026-11-02T15:01:00Z")
-            }
-            #expect(upstream.requests == ["/eurofxref-daily.xml"], "no re-download after restart")
         }
     }
 
     @Test("a new publication is picked up by one daily fetch and changes the ETag")
     func newPublication() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.dayBefore, firstDay: Day("2026-06-01")!)
-        try await upstream.run { url in
-            let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                #expect(try await client.refresh().json["outcome"] as? String == "updated")
-                let before = try await client.request("/v1/latest?symbols=GBP")
-                #expect(before.json["date"] as? String == "2026-10-29")
-                let etag = try #require(before.headers[.eTag])
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                let configuration = TestServer.configuration(database: database, upstream: url)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    #expect(try await client.refresh().json["outcome"] as? String == "updated")
+                    let before = try await client.request("/v1/latest?symbols=GBP")
+                    #expect(before.json["date"] as? String == "2026-10-29")
+                    let etag = try #require(before.headers[.eTag])
 
-                upstream.publish(through: Self.lastDay)
-                let refresh = try await client.refresh().json
-                #expect(refresh["outcome"] as? String == "updated")
-                #expect(refresh["rowsChanged"] as? Int == 29)
-                let after = try await client.request("/v1/latest?symbols=GBP", headers: [.ifNoneMatch: etag])
-                #expect(after.status == .ok)
-                #expect(after.decimalText("rates", "GBP") == "0.8338")
-                #expect(after.headers[.eTag] != etag)
+                    upstream.publish(through: Self.lastDay)
+                    let refresh = try await client.refresh().json
+                    #expect(refresh["outcome"] as? String == "updated")
+                    #expect(refresh["rowsChanged"] as? Int == 29)
+                    let after = try await client.request("/v1/latest?symbols=GBP", headers: [.ifNoneMatch: etag])
+                    #expect(after.status == .ok)
+                    #expect(after.decimalText("rates", "GBP") == "0.8338")
+                    #expect(after.headers[.eTag] != etag)
 
-                // Nothing new: a conditional GET, answered 304 upstream, changes nothing.
-                #expect(try await client.refresh().json["outcome"] as? String == "notModified")
+                    // Nothing new: a conditional GET, answered 304 upstream, changes nothing.
+                    #expect(try await client.refresh().json["outcome"] as? String == "notModified")
+                }
+                #expect(upstream.requests == ["/eurofxref-hist.xml", "/eurofxref-daily.xml", "/eurofxref-daily.xml"])
             }
-            #expect(upstream.requests == ["/eurofxref-hist.xml", "/eurofxref-daily.xml", "/eurofxref-daily.xml"])
         }
     }
 
     @Test("hundreds of concurrent clients cause no upstream request; refreshes arriving during a fetch share one more")
     func oneUpstreamCallUnderLoad() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay)
-        try await upstream.run { url in
-            let configuration = TestServer.configuration(database: try TestServer.seededDatabasePath(), upstream: url)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let base = "http://127.0.0.1:\(try #require(client.port))"
-                // Enough connections that every request is in flight at once.
-                let http = HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)))
-                let uris = ["/v1/latest", "/v1/latest?base=USD", "/v1/convert?from=GBP&to=JPY&amount=3", "/v1/rates/2010-05-05", "/v1/currencies"]
-                let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
-                    for index in 0..<400 {
-                        group.addTask {
-                            let response = try await http.execute(HTTPClientRequest(url: base + uris[index % uris.count]), timeout: .seconds(30))
-                            _ = try await response.body.collect(upTo: 1 << 20)
-                            return response.status.code
+        try await TestServer.withSeededDatabase { database in
+            try await upstream.run { url in
+                let configuration = TestServer.configuration(database: database, upstream: url)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    let base = "http://127.0.0.1:\(try #require(client.port))"
+                    // Enough connections that every request is in flight at once.
+                    let http = HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)))
+                    let uris = ["/v1/latest", "/v1/latest?base=USD", "/v1/convert?from=GBP&to=JPY&amount=3", "/v1/rates/2010-05-05", "/v1/currencies"]
+                    let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                        for index in 0..<400 {
+                            group.addTask {
+                                let response = try await http.execute(HTTPClientRequest(url: base + uris[index % uris.count]), timeout: .seconds(30))
+                                _ = try await response.body.collect(upTo: 1 << 20)
+                                return response.status.code
+                            }
                         }
+                        return try await group.reduce(into: [UInt]()) { $0.append($1) }
                     }
-                    return try await group.reduce(into: [UInt]()) { $0.append($1) }
-                }
-                #expect(statuses.count == 400 && statuses.allSatisfy { $0 == 200 })
-                #expect(upstream.requests.isEmpty)
+                    #expect(statuses.count == 400 && statuses.allSatisfy { $0 == 200 })
+                    #expect(upstream.requests.isEmpty)
 
-                upstream.inject(.delay(.seconds(3)))
-                let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
-                    for index in 0..<50 {
-                        // The first starts the fetch; the others arrive while it is under way.
-                        if index == 1 { try await waitForStatus(client) { $0["fetching"] as? Bool == true } }
-                        group.addTask {
-                            try await http.refresh(base: base)
+                    upstream.inject(.delay(.seconds(3)))
+                    let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                        for index in 0..<50 {
+                            // The first starts the fetch; the others arrive while it is under way.
+                            if index == 1 { try await waitForStatus(client) { $0["fetching"] as? Bool == true } }
+                            group.addTask {
+                                try await http.refresh(base: base)
+                            }
                         }
+                        return try await group.reduce(into: [String]()) { $0.append($1) }
                     }
-                    return try await group.reduce(into: [String]()) { $0.append($1) }
+                    // A refresh answers with a fetch that started after it: the 49 that arrived during the
+                    // first fetch share one more, a conditional GET the upstream answers 304.
+                    #expect(outcomes.filter { $0.contains("\"outcome\":\"unchanged\"") }.count == 1, "\(Set(outcomes))")
+                    #expect(outcomes.filter { $0.contains("\"outcome\":\"notModified\"") }.count == 49, "\(Set(outcomes))")
+                    #expect(upstream.requests == ["/eurofxref-daily.xml", "/eurofxref-daily.xml"], "fifty refreshes made two upstream requests")
+                    try await http.shutdown()
                 }
-                // A refresh answers with a fetch that started after it: the 49 that arrived during the
-                // first fetch share one more, a conditional GET the upstream answers 304.
-                #expect(outcomes.filter { $0.contains("\"outcome\":\"unchanged\"") }.count == 1, "\(Set(outcomes))")
-                #expect(outcomes.filter { $0.contains("\"outcome\":\"notModified\"") }.count == 49, "\(Set(outcomes))")
-                #expect(upstream.requests == ["/eurofxref-daily.xml", "/eurofxref-daily.xml"], "fifty refreshes made two upstream requests")
-                try await http.shutdown()
             }
         }
     }
@@ -134,20 +141,22 @@ struct UpstreamFetchTests {
     func noData() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay)
         upstream.inject(.status(503))
-        try await upstream.run { url in
-            let configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                #expect(try await client.refresh().json["outcome"] as? String == "failed")
-                for uri in ["/v1/latest", "/v1/rates/2020-01-02", "/v1/timeseries?start=2020-01-01", "/v1/convert?from=USD&to=EUR", "/v1/currencies", "/readyz"] {
-                    let response = try await client.request(uri)
-                    #expect(response.status == .serviceUnavailable, "\(uri)")
-                    #expect(response.headers[.retryAfter] != nil, "\(uri)")
-                    #expect(response.headers[.contentType] == "application/problem+json", "\(uri)")
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                let configuration = TestServer.configuration(database: database, upstream: url)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    #expect(try await client.refresh().json["outcome"] as? String == "failed")
+                    for uri in ["/v1/latest", "/v1/rates/2020-01-02", "/v1/timeseries?start=2020-01-01", "/v1/convert?from=USD&to=EUR", "/v1/currencies", "/readyz"] {
+                        let response = try await client.request(uri)
+                        #expect(response.status == .serviceUnavailable, "\(uri)")
+                        #expect(response.headers[.retryAfter] != nil, "\(uri)")
+                        #expect(response.headers[.contentType] == "application/problem+json", "\(uri)")
+                    }
+                    #expect(try await client.request("/healthz").status == .ok)
+                    let status = try await client.request("/v1/status").json
+                    #expect(status["dataOrigin"] as? String == "empty")
+                    #expect(status["stale"] as? Bool == true)
                 }
-                #expect(try await client.request("/healthz").status == .ok)
-                let status = try await client.request("/v1/status").json
-                #expect(status["dataOrigin"] as? String == "empty")
-                #expect(status["stale"] as? Bool == true)
             }
         }
     }
@@ -156,21 +165,23 @@ struct UpstreamFetchTests {
     func offlineFirstStart() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay)
         upstream.inject(.status(503))
-        try await upstream.run { url in
-            var configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            configuration.seed = true
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                #expect(try await client.request("/v1/latest?symbols=GBP").decimalText("rates", "GBP") == "0.8338")
-                #expect(try await client.request("/readyz").status == .ok)
-                var status = try await client.request("/v1/status").json
-                #expect(status["dataOrigin"] as? String == "seed")
-                #expect(status["stale"] as? Bool == true)
-                #expect(try await client.refresh().json["outcome"] as? String == "failed")
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                var configuration = TestServer.configuration(database: database, upstream: url)
+                configuration.seed = true
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    #expect(try await client.request("/v1/latest?symbols=GBP").decimalText("rates", "GBP") == "0.8338")
+                    #expect(try await client.request("/readyz").status == .ok)
+                    var status = try await client.request("/v1/status").json
+                    #expect(status["dataOrigin"] as? String == "seed")
+                    #expect(status["stale"] as? Bool == true)
+                    #expect(try await client.refresh().json["outcome"] as? String == "failed")
 
-                upstream.inject(nil)
-                #expect(try await client.refresh().json["outcome"] as? String == "unchanged")
-                status = try await client.request("/v1/status").json
-                #expect(status["stale"] as? Bool == false)
+                    upstream.inject(nil)
+                    #expect(try await client.refresh().json["outcome"] as? String == "unchanged")
+                    status = try await client.request("/v1/status").json
+                    #expect(status["stale"] as? Bool == false)
+                }
             }
         }
     }
@@ -179,16 +190,18 @@ struct UpstreamFetchTests {
     func retriesUntilRecovered() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay, firstDay: Day("2026-06-01")!)
         upstream.inject(.status(500))
-        try await upstream.run { url in
-            var configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            configuration.schedule = true
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let failed = try await waitForStatus(client) { ($0["lastFetch"] as? [String: Any])?["httpStatus"] as? Int == 500 }
-                #expect((failed["lastFetch"] as? [String: Any])?["outcome"] as? String == "failed")
-                upstream.inject(nil)
-                let status = try await waitForStatus(client) { $0["latestDate"] as? String == "2026-10-30" }
-                #expect(status["dataOrigin"] as? String == "upstream")
-                #expect(upstream.requests.count >= 2)
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                var configuration = TestServer.configuration(database: database, upstream: url)
+                configuration.schedule = true
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    let failed = try await waitForStatus(client) { ($0["lastFetch"] as? [String: Any])?["httpStatus"] as? Int == 500 }
+                    #expect((failed["lastFetch"] as? [String: Any])?["outcome"] as? String == "failed")
+                    upstream.inject(nil)
+                    let status = try await waitForStatus(client) { $0["latestDate"] as? String == "2026-10-30" }
+                    #expect(status["dataOrigin"] as? String == "upstream")
+                    #expect(upstream.requests.count >= 2)
+                }
             }
         }
     }
@@ -197,14 +210,16 @@ struct UpstreamFetchTests {
     func honoursRetryAfter() async throws {
         let upstream = FakeUpstream(publishedThrough: Self.lastDay)
         upstream.inject(.status(503, retryAfter: "3600"))
-        try await upstream.run { url in
-            var configuration = TestServer.configuration(database: TestServer.newDatabasePath(), upstream: url)
-            configuration.schedule = true
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                // The test clock stands still, so the next fetch time is exactly now + the wait.
-                let status = try await waitForStatus(client) { $0["nextFetchAt"] is String }
-                #expect(status["nextFetchAt"] as? String == "2026-10-30T19:00:00Z")
-                #expect(upstream.requests.count == 1)
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                var configuration = TestServer.configuration(database: database, upstream: url)
+                configuration.schedule = true
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    // The test clock stands still, so the next fetch time is exactly now + the wait.
+                    let status = try await waitForStatus(client) { $0["nextFetchAt"] is String }
+                    #expect(status["nextFetchAt"] as? String == "2026-10-30T19:00:00Z")
+                    #expect(upstream.requests.count == 1)
+                }
             }
         }
     }

@@ -6,10 +6,13 @@ import Testing
 
 @Suite("Rates store")
 struct RatesStoreTests {
-    static func newPath() -> String {
+    /// Runs `body` with the path of a new database in a temporary directory of its own, and
+    /// deletes the directory when `body` ends, however it ends.
+    static func withDatabasePath(_ body: (String) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rates-store-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("rates.sqlite").path
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try body(directory.appendingPathComponent("rates.sqlite").path)
     }
 
     static func batch(_ days: [(String, [String: String])]) -> RatesBatch {
@@ -24,79 +27,92 @@ struct RatesStoreTests {
 
     @Test("rates are stored as the published text, trailing zeros included")
     func exactText() throws {
-        let store = try RatesStore(path: Self.newPath())
-        try store.ingest(Self.batch([("2026-10-30", ["GBP": "0.83380", "ISK": "136"])]), run: Self.run())
-        let day = try #require(try store.snapshot().days.first)
-        #expect(day.rates[CurrencyCode("GBP")!] == "0.83380")
-        #expect(day.rates[CurrencyCode("ISK")!] == "136")
+        try Self.withDatabasePath { path in
+            let store = try RatesStore(path: path)
+            try store.ingest(Self.batch([("2026-10-30", ["GBP": "0.83380", "ISK": "136"])]), run: Self.run())
+            let day = try #require(try store.snapshot().days.first)
+            #expect(day.rates[CurrencyCode("GBP")!] == "0.83380")
+            #expect(day.rates[CurrencyCode("ISK")!] == "136")
+        }
     }
 
     @Test("re-ingesting identical data changes nothing but records the run")
     func idempotent() throws {
-        let store = try RatesStore(path: Self.newPath())
-        let batch = Self.batch([("2026-10-29", ["USD": "1.113"]), ("2026-10-30", ["USD": "1.1172", "GBP": "0.8338"])])
-        let first = try store.ingest(batch, run: Self.run())
-        #expect(first.outcome == .updated && first.rowsChanged == 3)
-        let version = try store.version()
-        let second = try store.ingest(batch, run: Self.run())
-        #expect(second.outcome == .unchanged && second.rowsChanged == 0)
-        #expect(try store.version() == version)
-        #expect(try store.lastRun()?.id == second.id)
+        try Self.withDatabasePath { path in
+            let store = try RatesStore(path: path)
+            let batch = Self.batch([("2026-10-29", ["USD": "1.113"]), ("2026-10-30", ["USD": "1.1172", "GBP": "0.8338"])])
+            let first = try store.ingest(batch, run: Self.run())
+            #expect(first.outcome == .updated && first.rowsChanged == 3)
+            let version = try store.version()
+            let second = try store.ingest(batch, run: Self.run())
+            #expect(second.outcome == .unchanged && second.rowsChanged == 0)
+            #expect(try store.version() == version)
+            #expect(try store.lastRun()?.id == second.id)
+        }
     }
 
     @Test("changes get increasing sequence numbers; a withdrawn value becomes a deletion")
     func changeLog() throws {
-        let path = Self.newPath()
-        let store = try RatesStore(path: path)
-        try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1172", "GBP": "0.8338", "XAU": "0.0003"])]), run: Self.run())
-        let corrected = try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1173", "GBP": "0.8338"])]), run: Self.run())
-        #expect(corrected.rowsChanged == 2)
-        #expect(try store.snapshot().days.first?.rates == [CurrencyCode("USD")!: "1.1173", CurrencyCode("GBP")!: "0.8338"])
+        try Self.withDatabasePath { path in
+            let store = try RatesStore(path: path)
+            try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1172", "GBP": "0.8338", "XAU": "0.0003"])]), run: Self.run())
+            let corrected = try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1173", "GBP": "0.8338"])]), run: Self.run())
+            #expect(corrected.rowsChanged == 2)
+            #expect(try store.snapshot().days.first?.rates == [CurrencyCode("USD")!: "1.1173", CurrencyCode("GBP")!: "0.8338"])
 
-        let queue = try DatabaseQueue(path: path)
-        let changes = try queue.read { db in try Row.fetchAll(db, sql: "SELECT seq, currency, value FROM change ORDER BY seq") }
-        #expect(changes.map { $0["seq"] as Int64 } == [1, 2, 3, 4, 5])
-        #expect(changes.suffix(2).map { [$0["currency"] as String, ($0["value"] as String?) ?? "deleted"] }.sorted { $0[0] < $1[0] } == [["USD", "1.1173"], ["XAU", "deleted"]])
-        #expect(try store.version() == 5)
+            let queue = try DatabaseQueue(path: path)
+            let changes = try queue.read { db in try Row.fetchAll(db, sql: "SELECT seq, currency, value FROM change ORDER BY seq") }
+            #expect(changes.map { $0["seq"] as Int64 } == [1, 2, 3, 4, 5])
+            #expect(changes.suffix(2).map { [$0["currency"] as String, ($0["value"] as String?) ?? "deleted"] }.sorted { $0[0] < $1[0] } == [["USD", "1.1173"], ["XAU", "deleted"]])
+            #expect(try store.version() == 5)
+        }
     }
 
     @Test("each database gets its own random epoch, kept across reopening")
     func epoch() throws {
-        let path = Self.newPath()
-        let first = try RatesStore(path: path).epoch
-        #expect(first.count == 16)
-        #expect(try RatesStore(path: path).epoch == first)
-        #expect(try RatesStore(path: Self.newPath()).epoch != first)
+        try Self.withDatabasePath { path in
+            let first = try RatesStore(path: path).epoch
+            #expect(first.count == 16)
+            #expect(try RatesStore(path: path).epoch == first)
+            try Self.withDatabasePath { other in
+                let otherEpoch = try RatesStore(path: other).epoch
+                #expect(otherEpoch != first)
+            }
+        }
     }
 
     @Test("the database runs in WAL mode")
     func walMode() throws {
-        let path = Self.newPath()
-        _ = try RatesStore(path: path)
-        let mode = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
-        #expect(mode == "wal")
+        try Self.withDatabasePath { path in
+            _ = try RatesStore(path: path)
+            let mode = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            #expect(mode == "wal")
+        }
     }
 
     @Test("failed runs are recorded with their reason and store nothing; validators come from the last good run")
     func failedRuns() throws {
-        let store = try RatesStore(path: Self.newPath())
-        var good = Self.run()
-        good.etag = "\"abc\""
-        good.httpStatus = 200
-        try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1172"])]), run: good)
-        try store.record(FetchRun(startedAt: Date(), source: .upstream, file: "eurofxref-daily.xml", httpStatus: 500, outcome: .failed, detail: "HTTP 500"))
-        #expect(try store.lastRun()?.outcome == .failed)
-        #expect(try store.lastRun()?.detail == "HTTP 500")
-        #expect(try store.lastSuccessfulRun()?.etag == "\"abc\"")
-        #expect(try store.validators(forFile: "eurofxref-daily.xml").etag == "\"abc\"")
-        #expect(try store.validators(forFile: "eurofxref-hist.xml").etag == nil)
-        #expect(try store.version() == 1)
+        try Self.withDatabasePath { path in
+            let store = try RatesStore(path: path)
+            var good = Self.run()
+            good.etag = "\"abc\""
+            good.httpStatus = 200
+            try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1172"])]), run: good)
+            try store.record(FetchRun(startedAt: Date(), source: .upstream, file: "eurofxref-daily.xml", httpStatus: 500, outcome: .failed, detail: "HTTP 500"))
+            #expect(try store.lastRun()?.outcome == .failed)
+            #expect(try store.lastRun()?.detail == "HTTP 500")
+            #expect(try store.lastSuccessfulRun()?.etag == "\"abc\"")
+            #expect(try store.validators(forFile: "eurofxref-daily.xml").etag == "\"abc\"")
+            #expect(try store.validators(forFile: "eurofxref-hist.xml").etag == nil)
+            #expect(try store.version() == 1)
+        }
     }
 
     @Test("a file that is not a database is refused with an error, not a crash")
     func notADatabase() throws {
-        let path = Self.newPath()
-        try Data("this is not sqlite, just text that is long enough to look like a header".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: (any Error).self) { try RatesStore(path: path) }
+        try Self.withDatabasePath { path in
+            try Data("this is not sqlite, just text that is long enough to look like a header".utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: (any Error).self) { try RatesStore(path: path) }
+        }
     }
 }

@@ -10,34 +10,63 @@ import RatesIngest
 import RatesServer
 import RatesStore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Builds and runs the real server for tests, against a real SQLite file and a fake upstream.
 package enum TestServer {
     /// 18:00 UTC on 2026-10-30: after that day's publication, the last day of the bundled history.
     package static let afterLastPublication = try! Date("2026-10-30T18:00:00Z", strategy: .iso8601)
 
-    /// A fresh database path in a new temporary directory.
-    package static func newDatabasePath() -> String {
+    /// Runs `body` with the path of a new, empty database (not yet created) in a temporary
+    /// directory of its own, and deletes the directory when `body` ends, however it ends.
+    package static func withEmptyDatabase<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (String) async throws -> Result
+    ) async throws -> Result {
+        try await withTemporaryDirectory { directory in try await body(directory.newDatabasePath()) }
+    }
+
+    /// Runs `body` with the path of a database holding the bundled ECB history (seeded once per
+    /// test process, then copied), and deletes the copy when `body` ends.
+    package static func withSeededDatabase<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (String) async throws -> Result
+    ) async throws -> Result {
+        try await withCopyOfDatabase(at: seededTemplate, body)
+    }
+
+    /// Runs `body` with the path of a copy of the database at `template`, and deletes the copy when `body` ends.
+    package static func withCopyOfDatabase<Result>(
+        at template: String, isolation: isolated (any Actor)? = #isolation, _ body: (String) async throws -> Result
+    ) async throws -> Result {
+        try await withTemporaryDirectory { directory in try await body(try directory.copyOfDatabase(at: template)) }
+    }
+
+    /// Runs `body` with a new temporary directory for databases, and deletes it with everything
+    /// in it when `body` ends, however it ends.
+    package static func withTemporaryDirectory<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (TemporaryDirectory) async throws -> Result
+    ) async throws -> Result {
+        let directory = try TemporaryDirectory(in: processDirectory)
+        defer { directory.remove() }
+        return try await body(directory)
+    }
+
+    /// The directory holding this test process's temporary directories and the seeded template,
+    /// created on first use and deleted when the process exits.
+    private static let processDirectory: URL = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rates-relay-tests-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("rates.sqlite").path
-    }
+        atexit { try? FileManager.default.removeItem(at: TestServer.processDirectory) }
+        return directory
+    }()
 
-    /// A database already holding the bundled ECB history (seeded once per test run, then copied).
-    package static func seededDatabasePath() throws -> String {
-        try copyOfDatabase(at: seededTemplate)
-    }
-
-    /// A copy of the database at `template` (its main file and write-ahead log) at a new path.
-    package static func copyOfDatabase(at template: String) throws -> String {
-        let path = newDatabasePath()
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: template + suffix) {
-            try FileManager.default.copyItem(atPath: template + suffix, toPath: path + suffix)
-        }
-        return path
-    }
-
+    /// The database every seeded copy is made from: one per test process, deleted at exit with
+    /// ``processDirectory`` (a process that crashes leaves it behind, with whatever test directories were open).
     private static let seededTemplate: String = {
-        let path = newDatabasePath()
+        let path = processDirectory.appendingPathComponent("seeded.sqlite").path
         let store = try! RatesStore(path: path)
         let ingestor = Ingestor(store: store, state: try! ServerState(loadingFrom: store), logger: Logger(label: "test"))
         try! SeedData.seedIfEmpty(ingestor, now: afterLastPublication, logger: Logger(label: "test"))
@@ -114,5 +143,43 @@ extension TestResponse {
         guard let range = text.range(of: "\"\(key)\":", range: searchStart..<text.endIndex) else { return nil }
         let rest = text[range.upperBound...]
         return String(rest.prefix { "0123456789.-eE".contains($0) })
+    }
+}
+
+/// A temporary directory for a test's databases: made by ``TestServer/withTemporaryDirectory(isolation:_:)``,
+/// which deletes it when the test's closure ends.
+package struct TemporaryDirectory: Sendable {
+    let url: URL
+
+    init(in parent: URL) throws {
+        url = parent.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A path for a new database (not yet created), in a directory of its own so that
+    /// ``removeDatabase(at:)`` takes SQLite's `-wal` and `-shm` files with it.
+    package func newDatabasePath() -> String {
+        let directory = url.appendingPathComponent(UUID().uuidString)
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("rates.sqlite").path
+    }
+
+    /// A copy of the database at `template` (its main file and write-ahead log) at a new path.
+    package func copyOfDatabase(at template: String) throws -> String {
+        let path = newDatabasePath()
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: template + suffix) {
+            try FileManager.default.copyItem(atPath: template + suffix, toPath: path + suffix)
+        }
+        return path
+    }
+
+    /// Deletes a database made by ``newDatabasePath()`` or ``copyOfDatabase(at:)`` before the
+    /// directory goes, for tests that go through many.
+    package func removeDatabase(at path: String) {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
     }
 }

@@ -13,25 +13,28 @@ import Synchronization
 /// for the current dataset version. Handing each to the application costs far more than the
 /// answer itself (a task, the router, the middleware chain), so ``FastPathHandler`` asks this
 /// first and writes the answer on the event loop. Whatever it declines goes the normal way:
-/// first requests for a target, errors, other methods, and everything while API keys, rate
-/// limits or (for requests with an `Origin`) CORS are configured, since those are checked by
-/// middleware. Answers are the same bytes and headers the routes send, counted in the same metrics.
+/// first requests for a target, errors, other methods, and everything while API keys or rate
+/// limits are configured, since those are checked by middleware. Answers are the same bytes and
+/// headers the routes send, CORS headers included (the same ``CORSPolicy``), counted in the same metrics.
 struct FastPath: Sendable {
     let state: ServerState
     let cache: ResponseCache
     let cachePolicy: CacheControlPolicy
     let metrics: ServerMetrics
+    let cors: CORSPolicy
     let maxURILength: Int
-    let corsOrigins: Bool
     private let dates = HTTPDateCache()
 
-    init(state: ServerState, cache: ResponseCache, cachePolicy: CacheControlPolicy, metrics: ServerMetrics, configuration: ServerConfiguration) {
+    init(
+        state: ServerState, cache: ResponseCache, cachePolicy: CacheControlPolicy, metrics: ServerMetrics, cors: CORSPolicy,
+        configuration: ServerConfiguration
+    ) {
         self.state = state
         self.cache = cache
         self.cachePolicy = cachePolicy
         self.metrics = metrics
+        self.cors = cors
         maxURILength = configuration.maxURILength
-        corsOrigins = !configuration.corsOrigins.isEmpty
     }
 
     /// The answer to `request` when it is prepared, else `nil`.
@@ -39,9 +42,7 @@ struct FastPath: Sendable {
     /// Only keep-alive HTTP/1.1 `GET`s are answered here: anything that ends the connection or
     /// needs the older protocol's rules is left to the framework.
     func answer(to request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
-        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.utf8.count <= maxURILength,
-              !(corsOrigins && request.headers.contains(name: "Origin"))
-        else { return nil }
+        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.utf8.count <= maxURILength else { return nil }
         let start = ContinuousClock.now
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { return nil }
@@ -54,8 +55,11 @@ struct FastPath: Sendable {
             cacheControl: cachePolicy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice)
 
         var headers = HTTPHeaders()
-        headers.reserveCapacity(10)
+        headers.reserveCapacity(13)
         prepared.forEachHeader { headers.add(name: $0.rawName, value: $1) }
+        cors.forEachHeader(path: request.uri.prefix(while: { $0 != "?" }), origin: request.headers.first(name: "Origin")) {
+            headers.add(name: $0.rawName, value: $1)
+        }
         if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
         headers.add(name: "X-Request-ID", value: RequestID().description)
         headers.add(name: "Date", value: dates.now)

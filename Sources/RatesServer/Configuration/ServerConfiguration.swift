@@ -31,7 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var upstreamTimeout: Duration = .seconds(60)
     /// Largest upstream body accepted; a larger one fails the fetch (the full history XML is about 6 MB).
     public var upstreamMaxBodyBytes = 32 << 20
-    /// Browser origins allowed by CORS (`https://app.example.com`); empty: no CORS headers; `["*"]`: any origin.
+    /// Browser origins allowed by CORS (`https://app.example.com`), or `["*"]` for any; empty: any
+    /// origin while `apiKeys` is empty, none once keys are set (see `CORSPolicy`).
     public var corsOrigins: [String] = []
     /// Client API keys; when any are set, the `/v1/` data endpoints require one in `X-API-Key`.
     public var apiKeys: Set<String> = []

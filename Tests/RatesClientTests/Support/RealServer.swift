@@ -8,13 +8,13 @@ import RatesTestSupport
 func withRealServer(
     fedBy upstream: FakeUpstream, now: Date, _ body: @Sendable (_ url: String, _ server: any TestClientProtocol) async throws -> Void
 ) async throws {
-    let database = TestServer.newDatabasePath()
-    defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: database).deletingLastPathComponent()) }
-    try await upstream.run { upstreamURL in
-        let configuration = TestServer.configuration(database: database, upstream: upstreamURL, now: now)
-        try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
-            try await server.refresh()
-            try await body("http://127.0.0.1:\(server.port!)/", server)
+    try await TestServer.withEmptyDatabase { database in
+        try await upstream.run { upstreamURL in
+            let configuration = TestServer.configuration(database: database, upstream: upstreamURL, now: now)
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
+                try await server.refresh()
+                try await body("http://127.0.0.1:\(server.port!)/", server)
+            }
         }
     }
 }
