@@ -5,7 +5,7 @@
 #   - the SDK: first sync of a 90-day window, applying one publication, local conversions.
 #
 # Setup: the server's database holds the bundled ECB history minus its last day; a local
-# HTTP server plays the ECB and publishes that day when POST /v1/admin/refresh asks.
+# stand-in for the ECB (Scripts/fake-ecb.py) publishes that day before POST /v1/admin/refresh.
 #
 # Usage: Scripts/measure-sync.sh [runs]   (default 10; builds both release products first)
 set -euo pipefail
@@ -24,33 +24,20 @@ upstream_port=$((port + 1))
 token=measure-$RANDOM
 base="http://127.0.0.1:$port"
 
-# The ECB's files: history without its newest day (imported), and the daily and 90-day
-# files that publish it.
-mkdir -p "$work/ecb"
-latest=$(python3 - "$work" <<'PY'
-import io, sys, zipfile
+# The history without its newest day (imported); the stand-in for the ECB (Scripts/fake-ecb.py)
+# publishes up to that day now, and the newest one when told.
+read -r previous latest < <(python3 - "$work" <<'PY'
+import sys, zipfile
 work = sys.argv[1]
 csv = zipfile.ZipFile("Sources/RatesIngest/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode()
 header, *rows = [line for line in csv.splitlines() if line]
 open(f"{work}/behind.csv", "w").write("\n".join([header] + rows[1:]) + "\n")
-codes = header.split(",")[1:]
-def cube(row):
-    fields = row.split(",")
-    rates = "".join(f"\t\t\t<Cube currency='{c}' rate='{v}'/>\n" for c, v in zip(codes, fields[1:]) if c and v not in ("", "N/A"))
-    return f"\t\t<Cube time='{fields[0]}'>\n{rates}\t\t</Cube>\n"
-def document(rows):
-    return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gesmes:Envelope xmlns:gesmes=\"http://www.gesmes.org/xml/2002-08-01\" "
-            "xmlns=\"http://www.ecb.int/vocabulary/2002-08-01/eurofxref\">\n\t<gesmes:subject>Reference rates</gesmes:subject>\n"
-            "\t<gesmes:Sender>\n\t\t<gesmes:name>European Central Bank</gesmes:name>\n\t</gesmes:Sender>\n\t<Cube>\n"
-            + "".join(cube(r) for r in rows) + "\t</Cube>\n</gesmes:Envelope>\n")
-open(f"{work}/ecb/eurofxref-daily.xml", "w").write(document(rows[:1]))
-open(f"{work}/ecb/eurofxref-hist-90d.xml", "w").write(document(rows[:64]))
-print(rows[0].split(",")[0])
+print(rows[1].split(",")[0], rows[0].split(",")[0])
 PY
 )
 window=$(date -u -d "$latest -90 days" +%F)
 "$server_binary" import "$work/behind.csv" --db "$work/server.sqlite" >/dev/null
-(cd "$work/ecb" && exec python3 -m http.server "$upstream_port" --bind 127.0.0.1 >/dev/null 2>&1) &
+Scripts/fake-ecb.py "$upstream_port" "$previous" &
 upstream=$!
 "$server_binary" serve --db "$work/server.sqlite" --port "$port" --upstream-url "http://127.0.0.1:$upstream_port/" \
     --admin-token "$token" --no-schedule >"$work/server.log" 2>&1 &
@@ -74,6 +61,7 @@ while True:
 PY
 )
 
+curl -fs -X POST "http://127.0.0.1:$upstream_port/publish?through=$latest"
 curl -fs -o /dev/null -X POST -H "Authorization: Bearer $token" "$base/v1/admin/refresh"
 echo "== server: /v1/sync for a client one publication behind (latest now $(curl -fs "$base/v1/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["latestDate"])'))"
 curl -fs -o "$work/delta.json" -D "$work/delta.headers" -w "identity: %{http_code}, %{size_download} bytes\n" "$base/v1/sync?cursor=$cursor"

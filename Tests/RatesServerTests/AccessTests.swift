@@ -19,6 +19,10 @@ struct AccessTests {
             for headers: HTTPFields in [[:], [Self.apiKey: "key-three"], [Self.apiKey: ""]] {
                 let refused = try await client.request("/v1/latest", headers: headers)
                 #expect(refused.status == .unauthorized)
+                // A doubled slash reaches the same route, so it meets the same check.
+                for path in ["//v1/latest", "/v1//latest", "//v1//sync?from=2026-10-01"] {
+                    #expect(try await client.request(path, headers: headers).status == .unauthorized, "\(path)")
+                }
                 #expect(refused.headers[.contentType] == "application/problem+json")
                 #expect(refused.json["type"] as? String == "urn:rates-relay:problem:unauthorized")
             }

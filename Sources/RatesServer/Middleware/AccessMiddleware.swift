@@ -20,7 +20,7 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
         }
         var request = request
         try await limitBody(of: &request)
-        let path = request.uri.path
+        let path = Route.canonical(request.uri.path)
         guard path.hasPrefix("/v1/"), !path.hasPrefix("/v1/admin/") else { return try await next(request, context) }
         let key = request.headers[.apiKey]
         if !apiKeys.isEmpty {

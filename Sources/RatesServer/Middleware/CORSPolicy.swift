@@ -56,7 +56,8 @@ struct CORSPolicy: Sendable, Equatable {
 
     /// Whether answers on `path` are meant for pages: every path but the operator endpoints.
     static func covers(_ path: some StringProtocol) -> Bool {
-        !(path.hasPrefix("/v1/admin/") || path == "/healthz" || path == "/readyz" || path == "/metrics")
+        if Route.hasEmptySegment(path) { return covers(Route.canonical(path)) }
+        return !(path.hasPrefix("/v1/admin/") || path == "/healthz" || path == "/readyz" || path == "/metrics")
     }
 
     /// Calls `write` with each CORS header of the answer to a request for `path` whose `Origin`

@@ -43,6 +43,25 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
+    /// `path` as the router matches it: empty segments dropped (`//v1//latest` is `/v1/latest`).
+    ///
+    /// Middleware that decides by path (API keys, rate limits, CORS) must decide on this, or a
+    /// doubled slash would reach a route past its checks.
+    static func canonical(_ path: some StringProtocol) -> String {
+        guard hasEmptySegment(path) else { return String(path) }
+        return "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+    }
+
+    /// Whether `path` has an empty segment (`//`, or a trailing `/`), without allocating.
+    static func hasEmptySegment(_ path: some StringProtocol) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/") { return true }
+            previous = byte
+        }
+        return previous == UInt8(ascii: "/") && path.utf8.count > 1
+    }
+
     /// The routes' paths with their methods, for 405 answers.
     static var knownPaths: KnownPaths {
         KnownPaths(methods: Dictionary(grouping: allCases, by: \.path).mapValues { $0.map(\.method) })
