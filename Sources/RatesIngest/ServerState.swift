@@ -64,6 +64,9 @@ public final class ServerState: Sendable {
 
     public var fetchStatus: FetchStatus { fetch.withLock { $0 } }
 
+    /// ``FetchStatus/isConfirmed``, read without copying the status (answers ask on every request).
+    public var isDataConfirmed: Bool { fetch.withLock { $0.isConfirmed } }
+
     public func updateFetchStatus(_ body: (inout FetchStatus) -> Void) {
         fetch.withLock { body(&$0) }
     }

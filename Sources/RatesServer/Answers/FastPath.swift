@@ -46,7 +46,7 @@ struct FastPath: Sendable {
         let start = ContinuousClock.now
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { return nil }
-        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.fetchStatus.isConfirmed)
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         guard let entry = cache.cached(for: request.uri, generation: freshness.generation) else { return nil }
         let conditions = request.headers["If-None-Match"]
         let prepared = PreparedAnswer(

@@ -219,7 +219,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     ) throws(Problem) -> Response {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Self.noData }
-        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.fetchStatus.isConfirmed)
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let entry = try cache.entry(for: request.uri.description, generation: freshness.generation) { () throws(Problem) in
             let (body, overdue) = try build(snapshot, freshness)
             return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication, staleNotice: overdue.map { "expected=\($0)" })

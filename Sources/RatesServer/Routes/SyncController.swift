@@ -39,7 +39,7 @@ struct SyncController<Context: RequestContext>: Sendable {
         guard !snapshot.isEmpty else { throw RatesController<Context>.noData }
         // The parameters are read only when the answer is not prepared yet: the same request
         // always gets the same answer within a dataset version, and failures are never stored.
-        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.fetchStatus.isConfirmed)
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let entry = try cache.entry(for: request.uri.description, generation: freshness.generation) { () throws(Problem) in
             let query = QueryParameters(request: request)
             let cursor = try query.single("cursor").map { text throws(Problem) -> SyncCursor in
