@@ -47,11 +47,12 @@ struct FastPath: Sendable {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { return nil }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        guard let entry = cache.cached(for: request.uri, generation: freshness.generation) else { return nil }
+        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers["Accept-Encoding"])
+        guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip) else { return nil }
         let conditions = request.headers["If-None-Match"]
         let prepared = PreparedAnswer(
-            ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptEncoding: request.headers["Accept-Encoding"],
-            body: entry.body, gzipped: entry.gzipped, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
+            ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptsGzip: acceptsGzip,
+            body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
             cacheControl: cachePolicy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice)
 
         var headers = HTTPHeaders()

@@ -9,7 +9,8 @@ import NIOCore
 /// With a `gzipped` body and a client that accepts gzip, the compressed bytes go out with
 /// `Content-Encoding: gzip` under `gzipEtag`. Either tag makes a 304, whichever form this
 /// answer has: a client that got the compressed form of another answer of the same dataset
-/// version holds current data too. Answers with a compressed form say `Vary: Accept-Encoding`.
+/// version holds current data too. Answers that have a compressed form (made or not yet: it is
+/// made when a client that accepts it first asks) say `Vary: Accept-Encoding`.
 struct PreparedAnswer {
     var status: HTTPResponse.Status
     /// The `ETag`: the tag of the form sent.
@@ -25,25 +26,26 @@ struct PreparedAnswer {
     var staleNotice: String?
 
     init(
-        requestHeaders: HTTPFields, body: ByteBuffer, gzipped: ByteBuffer? = nil, etag: String, gzipEtag: String? = nil, cacheControl: String,
-        staleNotice: String? = nil
+        requestHeaders: HTTPFields, body: ByteBuffer, gzipped: ByteBuffer? = nil, isCompressible: Bool = false, etag: String,
+        gzipEtag: String? = nil, cacheControl: String, staleNotice: String? = nil
     ) {
         self.init(
-            ifNoneMatch: requestHeaders[.ifNoneMatch], acceptEncoding: requestHeaders[values: .acceptEncoding],
-            body: body, gzipped: gzipped, etag: etag, gzipEtag: gzipEtag, cacheControl: cacheControl, staleNotice: staleNotice)
+            ifNoneMatch: requestHeaders[.ifNoneMatch], acceptsGzip: Self.acceptsGzip(requestHeaders[values: .acceptEncoding]),
+            body: body, gzipped: gzipped, isCompressible: isCompressible, etag: etag, gzipEtag: gzipEtag, cacheControl: cacheControl,
+            staleNotice: staleNotice)
     }
 
-    /// The answer to a request with these `If-None-Match` (all its values joined by commas) and
-    /// `Accept-Encoding` values.
+    /// The answer to a request with this `If-None-Match` (all its values joined by commas), from a
+    /// client that accepts gzip or not; `isCompressible`: the answer has a gzip form, made or not.
     init(
-        ifNoneMatch: String?, acceptEncoding: [String], body: ByteBuffer, gzipped: ByteBuffer?, etag: String, gzipEtag: String?, cacheControl: String,
-        staleNotice: String? = nil
+        ifNoneMatch: String?, acceptsGzip: Bool, body: ByteBuffer, gzipped: ByteBuffer?, isCompressible: Bool, etag: String, gzipEtag: String?,
+        cacheControl: String, staleNotice: String? = nil
     ) {
-        let sendsGzip = gzipped != nil && Self.acceptsGzip(acceptEncoding)
+        let sendsGzip = gzipped != nil && acceptsGzip
         self.etag = sendsGzip ? gzipEtag ?? etag : etag
         self.cacheControl = cacheControl
         self.staleNotice = staleNotice
-        hasCompressedForm = gzipped != nil
+        hasCompressedForm = isCompressible || gzipped != nil
         if let condition = ifNoneMatch,
            Self.matches(condition, etag: etag) || gzipEtag.map({ Self.matches(condition, etag: $0) }) == true
         {

@@ -5,9 +5,13 @@ import Synchronization
 /// Response bodies prepared once per request target and generation (``Freshness/generation``:
 /// the dataset version, and the publication expected while it is overdue).
 ///
-/// The data changes about once a day, so a body is computed on first request and then
-/// served as stored bytes until the generation changes, which empties the cache. Each
-/// body is gzip-compressed once, when it is stored, for the clients that accept it.
+/// The data changes about once a day, so a body is computed on first request and then served
+/// as stored bytes until the generation changes, which empties the cache. The cache is bounded
+/// by bytes, not entries: when a new answer does not fit, the least recently used ones make
+/// room one at a time (CLOCK: each entry carries a "used since the hand last passed" bit), so
+/// a workload with more distinct requests than fit keeps its popular answers. A body is
+/// gzip-compressed only when a client that accepts gzip asks for it; the compressed form is
+/// then kept beside it.
 final class ResponseCache: Sendable {
     /// A prepared answer.
     struct Entry: Sendable {
@@ -16,10 +20,19 @@ final class ResponseCache: Sendable {
         var route: Route
         /// How long clients may keep it.
         var caching: CacheControlPolicy.Caching
-        /// `body` gzip-compressed; `nil` when compressing would not pay (small bodies).
-        var gzipped: ByteBuffer?
         /// The `Rates-Stale` header: set when the answer comes from an overdue newest publication.
         var staleNotice: String?
+        /// The gzip form, once a client that accepts gzip has asked.
+        fileprivate(set) var compression = Compression.notYet
+
+        /// What is known of the gzip form.
+        enum Compression: Sendable {
+            /// Nobody asked for it yet.
+            case notYet
+            case compressed(ByteBuffer)
+            /// Compressing saved nothing.
+            case notWorthIt
+        }
 
         init(body: ByteBuffer, route: Route, caching: CacheControlPolicy.Caching, staleNotice: String? = nil) {
             self.body = body
@@ -32,62 +45,154 @@ final class ResponseCache: Sendable {
         /// CPU cost more than the bytes saved.
         static let compressionThreshold = 512
 
-        /// This entry with ``gzipped`` filled in when it saves bytes.
-        func compressed() -> Entry {
-            guard body.readableBytes >= Self.compressionThreshold else { return self }
-            var source = body
-            guard let gzipped = try? source.compress(with: .gzip()), gzipped.readableBytes < body.readableBytes else { return self }
+        /// Whether the answer has a gzip form, so it varies by `Accept-Encoding`.
+        var isCompressible: Bool { body.readableBytes >= Self.compressionThreshold }
+
+        /// The gzip form, when it has been made and pays.
+        var gzipped: ByteBuffer? {
+            if case .compressed(let gzipped) = compression { gzipped } else { nil }
+        }
+
+        /// Bytes this entry holds, for the cache's bound (buffers plus a rough allowance for the rest).
+        var cost: Int { body.readableBytes + (gzipped?.readableBytes ?? 0) + 256 }
+
+        /// This entry with its gzip form made, if it needs one and has none yet.
+        fileprivate func compressed() -> Entry {
+            guard isCompressible, case .notYet = compression else { return self }
             var entry = self
-            entry.gzipped = gzipped
+            var source = body
+            if let gzipped = try? source.compress(with: .gzip()), gzipped.readableBytes < body.readableBytes {
+                entry.compression = .compressed(gzipped)
+            } else {
+                entry.compression = .notWorthIt
+            }
             return entry
         }
     }
 
-    private struct Storage {
-        var generation: Int64 = -1
-        var bodies: [String: Entry] = [:]
-    }
+    /// The default bound: about 8,000 answers of a kilobyte.
+    static let defaultCapacity = 8 << 20
 
-    private let storage = Mutex(Storage())
-    /// Most bodies kept; past it the cache starts over (a cheap bound against unbounded key sets).
-    let capacity: Int
-
+    private let storage: Mutex<Storage>
     /// Counts hits and misses when given.
     let metrics: ServerMetrics?
 
-    init(capacity: Int = 4096, metrics: ServerMetrics? = nil) {
-        self.capacity = capacity
+    /// A cache holding at most `capacity` bytes of answers.
+    init(capacity: Int = ResponseCache.defaultCapacity, metrics: ServerMetrics? = nil) {
+        storage = Mutex(Storage(capacity: capacity))
         self.metrics = metrics
     }
 
-    /// The answer stored for `key` in `generation`, if it was prepared.
+    /// The answer stored for `key` in `generation`, if it was prepared, with its gzip form when `gzip`.
     ///
     /// For the fast path: a hit counts as a lookup; a miss does not, since the request goes on
-    /// to ``entry(for:generation:build:)``, which counts it. Each request counts once.
-    func cached(for key: String, generation: Int64) -> Entry? {
-        let cached = stored(for: key, generation: generation)
-        if cached != nil { metrics?.recordCacheLookup(hit: true) }
-        return cached
+    /// to ``entry(for:generation:gzip:build:)``, which counts it. Each request counts once.
+    func cached(for key: String, generation: Int64, gzip: Bool) -> Entry? {
+        guard let entry = storage.withLock({ $0.lookup(key, generation: generation) }) else { return nil }
+        metrics?.recordCacheLookup(hit: true)
+        return gzip ? withGzipForm(entry, key: key, generation: generation) : entry
     }
 
-    private func stored(for key: String, generation: Int64) -> Entry? {
-        storage.withLock { storage in storage.generation == generation ? storage.bodies[key] : nil }
-    }
-
-    /// The answer stored for `key` in `generation`, building and storing it when missing.
+    /// The answer stored for `key` in `generation`, building and storing it when missing; with
+    /// its gzip form when `gzip`.
     ///
     /// - Throws: Whatever `build` throws; nothing is stored then.
-    func entry<Failure: Error>(for key: String, generation: Int64, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
-        let stored = stored(for: key, generation: generation)
+    func entry<Failure: Error>(for key: String, generation: Int64, gzip: Bool, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
+        let stored = storage.withLock { $0.lookup(key, generation: generation) }
         metrics?.recordCacheLookup(hit: stored != nil)
-        if let stored { return stored }
-        let entry = try build().compressed()
-        storage.withLock { storage in
-            if storage.generation != generation || storage.bodies.count >= capacity {
-                storage = Storage(generation: generation, bodies: [:])
-            }
-            storage.bodies[key] = entry
-        }
+        if let stored { return gzip ? withGzipForm(stored, key: key, generation: generation) : stored }
+        let entry = gzip ? try build().compressed() : try build()
+        storage.withLock { $0.insert(key, entry, generation: generation) }
         return entry
+    }
+
+    /// `entry` with its gzip form, made now (outside the lock) and kept when it was missing.
+    private func withGzipForm(_ entry: Entry, key: String, generation: Int64) -> Entry {
+        guard entry.isCompressible, case .notYet = entry.compression else { return entry }
+        let compressed = entry.compressed()
+        storage.withLock { $0.insert(key, compressed, generation: generation) }
+        return compressed
+    }
+
+    /// How many answers and bytes the cache holds (for tests and diagnostics).
+    var usage: (entries: Int, bytes: Int) { storage.withLock { ($0.index.count, $0.bytes) } }
+}
+
+// MARK: - Storage
+
+extension ResponseCache {
+    /// The entries of one generation in CLOCK slots, and their total cost.
+    private struct Storage {
+        struct Slot {
+            var key: String
+            var entry: Entry
+            /// Used since the hand last passed.
+            var referenced: Bool
+        }
+
+        let capacity: Int
+        var generation: Int64 = -1
+        var index: [String: Int] = [:]
+        var slots: [Slot?] = []
+        var freeSlots: [Int] = []
+        var hand = 0
+        var bytes = 0
+
+        init(capacity: Int) {
+            self.capacity = capacity
+        }
+
+        mutating func lookup(_ key: String, generation: Int64) -> Entry? {
+            guard generation == self.generation, let slot = index[key] else { return nil }
+            slots[slot]!.referenced = true
+            return slots[slot]!.entry
+        }
+
+        /// Stores `entry` under `key`, replacing what was there; makes room first, and keeps
+        /// nothing larger than the whole cache.
+        mutating func insert(_ key: String, _ entry: Entry, generation: Int64) {
+            if generation != self.generation { self = Storage(capacity: capacity, generation: generation) }
+            if let slot = index[key] {
+                bytes += entry.cost - slots[slot]!.entry.cost
+                slots[slot]!.entry = entry
+                slots[slot]!.referenced = true
+            } else {
+                guard entry.cost <= capacity else { return }
+                while bytes + entry.cost > capacity, !index.isEmpty { evictOne() }
+                let slot = Slot(key: key, entry: entry, referenced: false)
+                if let free = freeSlots.popLast() {
+                    slots[free] = slot
+                    index[key] = free
+                } else {
+                    slots.append(slot)
+                    index[key] = slots.count - 1
+                }
+                bytes += entry.cost
+            }
+            while bytes > capacity, index.count > 1 { evictOne() }
+        }
+
+        private init(capacity: Int, generation: Int64) {
+            self.capacity = capacity
+            self.generation = generation
+        }
+
+        /// Evicts the first entry the hand finds unused since its last pass, clearing bits as it goes.
+        private mutating func evictOne() {
+            while true {
+                if hand >= slots.count { hand = 0 }
+                defer { hand += 1 }
+                guard let slot = slots[hand] else { continue }
+                if slot.referenced {
+                    slots[hand]!.referenced = false
+                    continue
+                }
+                index[slot.key] = nil
+                bytes -= slot.entry.cost
+                slots[hand] = nil
+                freeSlots.append(hand)
+                return
+            }
+        }
     }
 }

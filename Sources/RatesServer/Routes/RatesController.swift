@@ -220,12 +220,14 @@ struct RatesController<Context: RequestContext>: Sendable {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Self.noData }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation) { () throws(Problem) in
+        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
+        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation, gzip: acceptsGzip) { () throws(Problem) in
             let (body, overdue) = try build(snapshot, freshness)
             return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication, staleNotice: overdue.map { "expected=\($0)" })
         }
         return PreparedAnswer(
-            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
+            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible, etag: freshness.etag,
+            gzipEtag: freshness.gzipEtag,
             cacheControl: cachePolicy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice
         ).response
     }

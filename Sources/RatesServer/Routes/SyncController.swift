@@ -40,7 +40,8 @@ struct SyncController<Context: RequestContext>: Sendable {
         // The parameters are read only when the answer is not prepared yet: the same request
         // always gets the same answer within a dataset version, and failures are never stored.
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation) { () throws(Problem) in
+        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
+        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation, gzip: acceptsGzip) { () throws(Problem) in
             let query = QueryParameters(request: request)
             let cursor = try query.single("cursor").map { text throws(Problem) -> SyncCursor in
                 guard let cursor = SyncCursor(encoded: text) else {
@@ -56,7 +57,8 @@ struct SyncController<Context: RequestContext>: Sendable {
         }
         let cacheControl = cachePolicy.value(for: entry.caching, freshness: freshness)
         let response = PreparedAnswer(
-            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
+            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible, etag: freshness.etag,
+            gzipEtag: freshness.gzipEtag,
             cacheControl: cacheControl
         ).response
         metrics?.recordSync(notModified: response.status == .notModified)
