@@ -61,8 +61,9 @@ struct AutoRefreshTests {
         #expect(server.requests.count == 1)
 
         first.cancel()
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(client.refreshLeases.isRunning)
+        await waitUntil { first.isFinished }
+        #expect(first.isFinished)
+        #expect(client.refreshLeases.isRunning, "one observation still runs")
         second.cancel()
         await waitUntil { !client.refreshLeases.isRunning }
         #expect(!client.refreshLeases.isRunning)

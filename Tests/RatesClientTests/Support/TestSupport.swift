@@ -215,6 +215,9 @@ final class Collected<Element: Sendable>: Sendable {
         return values
     }
 
+    /// Whether the stream has ended (finished, failed or cancelled): its termination handler has run.
+    var isFinished: Bool { state.value.withLock { $0.finished } }
+
     func cancel() { task.cancel() }
     deinit { task.cancel() }
 }
