@@ -35,6 +35,7 @@ struct CrashRecoveryTests {
 
     @Test("an import killed at any moment leaves the database holding all of the history or none of it, and the next import completes")
     func importKilledAtRandom() async throws {
+        var moments = SplitMix64(seed: 1)   // the kill moments, as fractions of the window: the same every run
         guard let history = SeedData.historyURL else {
             Issue.record("the bundled history eurofxref-hist.zip is missing")
             return
@@ -61,7 +62,7 @@ struct CrashRecoveryTests {
                     directory.removeDatabase(at: path)
                     path = directory.newDatabasePath()
                 }
-                let delay = Double.random(in: 0...window)
+                let delay = Double.random(in: 0...window, using: &moments)
                 let child = try Child.launch("rates-relay", ["import", history.path, "--db", path])
                 try await Task.sleep(for: .seconds(delay))
                 let finished = try await child.kill()
@@ -94,6 +95,7 @@ struct CrashRecoveryTests {
 
     @Test("a server killed at any moment of an ingest holds the new day whole or not at all, and a restarted server fetches it on its own")
     func ingestKilledAtRandom() async throws {
+        var moments = SplitMix64(seed: 2)   // the kill moments, as fractions of the window: the same every run
         // `rates-relay serve` runs on the real clock, so the ECB is weeks "ahead" of the real
         // history (which ends 2026-10-30). The database holds the real history of 2026 through
         // 2026-10-29; the fake ECB publishes through 2026-10-30. The server, being more than
@@ -128,7 +130,7 @@ struct CrashRecoveryTests {
                 var outcomes: [String: Int] = [:]
                 for _ in 0..<Self.iterations {
                     let path = try directory.copyOfDatabase(at: template)
-                    let delay = Double.random(in: 0...window)
+                    let delay = Double.random(in: 0...window, using: &moments)
                     let server = try serve(path)
                     try await Task.sleep(for: .seconds(delay))
                     _ = try await server.kill()
@@ -167,6 +169,7 @@ struct CrashRecoveryTests {
 
     @Test("a `rates sync` killed at any moment leaves the cache empty or equal to the server's data, and the next sync completes")
     func syncKilledAtRandom() async throws {
+        var moments = SplitMix64(seed: 3)   // the kill moments, as fractions of the window: the same every run
         // The server holds 2022 to 2026: eight pages of up to 5,000 values, so kills land between pages too.
         try await TestServer.withTemporaryDirectory { directory in
             let database = directory.newDatabasePath()
@@ -203,7 +206,7 @@ struct CrashRecoveryTests {
                         directory.removeDatabase(at: cache)
                         cache = directory.newDatabasePath()
                     }
-                    let delay = Double.random(in: 0...window)
+                    let delay = Double.random(in: 0...window, using: &moments)
                     let child = try sync(cache)
                     try await Task.sleep(for: .seconds(delay))
                     let finished = try await child.kill()
