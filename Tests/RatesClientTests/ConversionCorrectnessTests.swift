@@ -164,7 +164,7 @@ struct ConversionCorrectnessTests {
                     var digits = to.mantissa / from.oddPart
                     let (twos, fives) = (max(from.twos, from.fives) - from.twos, max(from.twos, from.fives) - from.fives)
                     var overflow = false
-                    for factor in repeatElement(UInt64(2), count: twos) + repeatElement(UInt64(5), count: fives) where !overflow {
+                    for factor in Array(repeating: UInt64(2), count: twos) + Array(repeating: UInt64(5), count: fives) where !overflow {
                         (digits, overflow) = digits.multipliedReportingOverflow(by: factor)
                     }
                     guard !overflow else { continue }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import RatesCore
+import RatesTestSupport
 import Synchronization
 import Testing
 @testable import RatesClient

@@ -13,3 +13,9 @@ package func waitUntil(_ what: String, deadline: Duration = .seconds(60), _ cond
         try await Task.sleep(for: .milliseconds(10))
     }
 }
+
+/// Polls `condition` until it holds or `timeout` runs out; the caller's expectations then say which.
+package func waitUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+}
