@@ -11,6 +11,8 @@ actor SyncEngine {
     let transport: HTTPTransport
     let now: @Sendable () -> Date
     private var running: Task<SyncReport, any Error>?
+    /// Callers of ``sync()`` waiting for the run under way (tests check that concurrent callers join one run).
+    private(set) var callers = 0
 
     init(cache: RatesCache, configuration: RatesClient.Configuration, transport: HTTPTransport, now: @escaping @Sendable () -> Date) {
         self.cache = cache
@@ -21,6 +23,8 @@ actor SyncEngine {
 
     /// Runs a sync, or joins the one under way.
     func sync() async throws -> SyncReport {
+        callers += 1
+        defer { callers -= 1 }
         let task: Task<SyncReport, any Error>
         if let running {
             task = running

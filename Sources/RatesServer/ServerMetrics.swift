@@ -21,6 +21,7 @@ import Synchronization
 /// | `rates_relay_data_age_seconds` | gauge | time since that publication |
 /// | `rates_relay_sync_responses_total` | counter | `result`: `page`, `not_modified` |
 /// | `rates_relay_response_cache_lookups_total` | counter | `result`: `hit`, `miss` |
+/// | `rates_relay_event_streams` | gauge | `GET /v1/events` streams open now |
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let cacheHits: Counter
@@ -30,6 +31,7 @@ public final class ServerMetrics: Sendable {
     private let lastSuccessfulFetch: Gauge
     private let latestPublication: Gauge
     private let dataAge: Gauge
+    private let eventStreams: Gauge
     /// Handles by (route, method, status): a dictionary lookup instead of the registry's label matching on every request.
     private let requestHandles = Mutex<[RequestKey: (count: Counter, duration: DurationHistogram)]>([:])
 
@@ -59,6 +61,8 @@ public final class ServerMetrics: Sendable {
             helpText: "Unix time at which the newest stored day was published (16:00 CET)."))
         dataAge = registry.makeGauge(descriptor: .init(
             namespace: "rates_relay", metricName: "data_age", unitName: "seconds", helpText: "Time since the newest stored day was published."))
+        eventStreams = registry.makeGauge(descriptor: .init(
+            namespace: "rates_relay", metricName: "event_streams", unitName: "", helpText: "GET /v1/events streams open now (clients listening for publications)."))
         for outcome in FetchRun.Outcome.allCases { _ = fetches(outcome) }
     }
 
@@ -102,6 +106,7 @@ public final class ServerMetrics: Sendable {
             latestPublication.set(published.timeIntervalSince1970)
             dataAge.set(max(0, now.timeIntervalSince(published)))
         }
+        eventStreams.set(Double(state.events.subscriberCount))
         return ByteBuffer(bytes: registry.emitToBuffer())
     }
 

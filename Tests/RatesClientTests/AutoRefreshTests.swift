@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import RatesCore
+import RatesTestSupport
 import Synchronization
 import Testing
 @testable import RatesClient
@@ -61,8 +62,9 @@ struct AutoRefreshTests {
         #expect(server.requests.count == 1)
 
         first.cancel()
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(client.refreshLeases.isRunning)
+        await waitUntil { first.isFinished }
+        #expect(first.isFinished)
+        #expect(client.refreshLeases.isRunning, "one observation still runs")
         second.cancel()
         await waitUntil { !client.refreshLeases.isRunning }
         #expect(!client.refreshLeases.isRunning)

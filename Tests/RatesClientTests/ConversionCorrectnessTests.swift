@@ -18,7 +18,9 @@ import Testing
 /// `rate(EUR→to) / rate(EUR→from)` rounded half away from zero to 8 significant digits; the result
 /// is `amount × rate`, exact. A currency not published on that day is absent (404 / SDK error).
 ///
-/// The seed is printed; set `CONVERSION_SEED` to replay a run, `CONVERSION_SAMPLES` for more.
+/// The samples are the same every run (a fixed seed; set `CONVERSION_SEED` to try another,
+/// `CONVERSION_SAMPLES` for more), plus conversions whose cross rate is an exact rounding tie,
+/// found by scanning the whole history, so that the tie rule is exercised every run.
 @Suite("Conversions match the ECB's published data")
 struct ConversionCorrectnessTests {
     /// One sampled conversion.
@@ -41,14 +43,17 @@ struct ConversionCorrectnessTests {
 
     static let euro = CurrencyCode("EUR")!
 
-    @Test("random dates and pairs across 1999–2026 convert exactly as computed from the published rates, over HTTP and in the SDK")
+    @Test("sampled dates and pairs across 1999–2026, rounding ties included, convert exactly as computed from the published rates, over HTTP and in the SDK")
     func randomConversionsMatch() async throws {
         let history = FakeUpstream.history
-        let seed = ProcessInfo.processInfo.environment["CONVERSION_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
+        let seed = ProcessInfo.processInfo.environment["CONVERSION_SEED"].flatMap(UInt64.init) ?? 20_261_030
         let count = ProcessInfo.processInfo.environment["CONVERSION_SAMPLES"].flatMap(Int.init) ?? 500
-        print("ConversionCorrectnessTests: seed \(seed) (CONVERSION_SEED=\(seed) replays it), \(count) samples")
         var generator = SplitMix64(seed: seed)
-        let samples = Self.samples(count, history: history, using: &generator)
+        let ties = Self.roundingTies(history: history, limit: 30)
+        print("ConversionCorrectnessTests: seed \(seed), \(count) samples and \(ties.count) rounding ties")
+        // Ties where the 8th digit is even are those where half away from zero (the rule) and half to even differ.
+        #expect(ties.filter { !$0.roundsDownToEven }.count >= 10 && ties.filter(\.roundsDownToEven).count >= 10, "\(ties)")
+        let samples = Self.samples(count, history: history, using: &generator) + ties.map(\.sample)
 
         let cache = TemporaryCache()
         try await TestServer.withSeededDatabase { database in
@@ -121,6 +126,57 @@ struct ConversionCorrectnessTests {
             }
             return Sample(day: day, from: code(), to: code(), amount: amounts.randomElement(using: &generator)!)
         }
+    }
+
+    /// A conversion whose exact cross rate has 9 significant digits, the last a 5: a tie at 8 digits.
+    struct Tie: CustomStringConvertible {
+        var sample: Sample
+        /// The 8th digit is even: half to even would round down where the rule (half away from zero) rounds up.
+        var roundsDownToEven: Bool
+        var description: String { "\(sample)\(roundsDownToEven ? " (even)" : "")" }
+    }
+
+    /// The first `limit` ties of each kind (8th digit even and odd) in the history, oldest first.
+    ///
+    /// `to/from` for published texts `T·10^-t` and `F·10^-f` terminates exactly when `F` without
+    /// its factors 2 and 5 (`F'`) divides `T`; its digits are then those of `(T/F')·2^i·5^j`.
+    static func roundingTies(history: [DailyRates], limit: Int) -> [Tie] {
+        struct Rate {
+            var code: CurrencyCode
+            var mantissa: UInt64
+            var oddPart: UInt64   // the mantissa without its factors 2 and 5
+            var twos = 0, fives = 0
+            init?(_ code: CurrencyCode, _ text: String) {
+                guard let mantissa = UInt64(text.filter { $0 != "." }), mantissa > 0 else { return nil }
+                self.code = code
+                self.mantissa = mantissa
+                var odd = mantissa
+                while odd % 2 == 0 { odd /= 2; twos += 1 }
+                while odd % 5 == 0 { odd /= 5; fives += 1 }
+                oddPart = odd
+            }
+        }
+        var even: [Tie] = [], odd: [Tie] = []
+        for publication in history {
+            let rates = ([Rate(euro, "1")] + publication.rates.map { Rate($0.key, $0.value) }).compactMap { $0 }.sorted { $0.code.rawValue < $1.code.rawValue }
+            for from in rates where from.code != euro {
+                for to in rates where to.code != from.code && to.mantissa % from.oddPart == 0 {
+                    var digits = to.mantissa / from.oddPart
+                    let (twos, fives) = (max(from.twos, from.fives) - from.twos, max(from.twos, from.fives) - from.fives)
+                    var overflow = false
+                    for factor in Array(repeating: UInt64(2), count: twos) + Array(repeating: UInt64(5), count: fives) where !overflow {
+                        (digits, overflow) = digits.multipliedReportingOverflow(by: factor)
+                    }
+                    guard !overflow else { continue }
+                    while digits % 10 == 0 { digits /= 10 }
+                    guard (100_000_000..<1_000_000_000).contains(digits), digits % 10 == 5 else { continue }
+                    let tie = Tie(sample: Sample(day: publication.day, from: from.code, to: to.code, amount: 1), roundsDownToEven: (digits / 10) % 2 == 0)
+                    if tie.roundsDownToEven, even.count < limit { even.append(tie) } else if !tie.roundsDownToEven, odd.count < limit { odd.append(tie) }
+                }
+            }
+            if even.count == limit && odd.count == limit { break }
+        }
+        return even + odd
     }
 
     /// The documented conversion of `sample`, computed from the published texts with `Decimal`.

@@ -175,8 +175,16 @@ struct EndToEndTests {
             #expect(abs(NSDecimalNumber(decimal: values.last??[.gbp]?.decimal ?? 0).doubleValue / expected - 1) < 1e-7)
 
             #expect(try await client.sync().outcome == .upToDate)
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(observed.values.count == 2)
+            // Then a correction of the day. The stream keeps the order of changes, so a value yielded
+            // for the sync that brought nothing would come before the correction's: the third value must be it.
+            var corrected = Self.published(Self.lastDay)
+            corrected[.gbp] = "0.90000"
+            upstream.amend(Self.lastDay, rates: corrected)
+            try await server.refresh()
+            try await client.sync()
+            let all = await observed.wait(for: 3)
+            #expect(all.count == 3, "\(all)")
+            #expect(all.last??.date == Self.lastDay && all.last??[.gbp] != values.last??[.gbp], "\(all)")
             #expect(observed.error == nil)
         }
     }
@@ -195,7 +203,10 @@ struct EndToEndTests {
             #expect(try client.latest()?.date == Self.dayBefore)
             // The launch sync left the next due time in the past (the server's clock is fixed), so
             // the loop sleeps for minutes: only the event can bring the new day this soon.
-            try await Task.sleep(for: .milliseconds(300))   // let the event stream connect
+            try await waitUntil("the client's event stream is open on the server") {
+                let metrics = try await server.request("/metrics").text.split(separator: "\n")
+                return metrics.first { $0.hasPrefix("rates_relay_event_streams ") }.flatMap { Double($0.split(separator: " ")[1]) } == 1
+            }
 
             upstream.publish(through: Self.lastDay)
             try await server.refresh()

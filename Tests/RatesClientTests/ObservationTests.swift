@@ -22,20 +22,20 @@ struct ObservationTests {
         try client.cache.apply(page(cursor: "c3", upserts: [day("2026-11-02"): rates(["GBP": "0.88000"])]), sentCursor: true, window: nil, etag: nil, now: now)
         // A rewrite with the same value.
         try client.cache.apply(page(cursor: "c4", upserts: [day("2026-11-02"): rates(["USD": "1.1200"])]), sentCursor: true, window: nil, etag: nil, now: now)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(observed.values.count == 1)
 
-        // A correction of the latest day.
+        // A correction of the latest day. The stream keeps the order of changes, so a value yielded
+        // for any change above would come before this one: the second value must be the correction.
         try client.cache.apply(page(cursor: "c5", upserts: [day("2026-11-02"): rates(["USD": "1.1250"])]), sentCursor: true, window: nil, etag: nil, now: now)
         let second = await observed.wait(for: 2)
-        #expect(second.last??[.usd] == .published("1.1250"))
+        #expect(second.count == 2 && second.last??[.usd] == .published("1.1250"), "\(second)")
 
-        // A new publication.
+        // A new publication, then a correction of it: one value each, nothing in between.
         try client.cache.apply(page(cursor: "c6", upserts: [day("2026-11-03"): rates(["USD": "1.1300", "JPY": "177.00"])]), sentCursor: true, window: nil, etag: nil, now: now)
         let third = await observed.wait(for: 3)
-        #expect(third.last??.date == day("2026-11-03"))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(observed.values.count == 3)
+        #expect(third.count == 3 && third.last??.date == day("2026-11-03"), "\(third)")
+        try client.cache.apply(page(cursor: "c7", upserts: [day("2026-11-03"): rates(["USD": "1.1400"])]), sentCursor: true, window: nil, etag: nil, now: now)
+        let fourth = await observed.wait(for: 4)
+        #expect(fourth.map { $0?[.usd] } == [.published("1.1200"), .published("1.1250"), .published("1.1300"), .published("1.1400")], "\(fourth)")
         #expect(observed.error == nil)
     }
 
@@ -47,11 +47,10 @@ struct ObservationTests {
         #expect(await observed.wait(for: 1).first! == nil)
         // A snapshot in progress is not visible.
         try client.cache.apply(page(cursor: "s1", more: true, upserts: [day("2026-10-30"): threeDays[day("2026-10-30")]!]), sentCursor: false, window: nil, etag: nil, now: now)
-        try await Task.sleep(for: .milliseconds(150))
-        #expect(observed.values.count == 1)
         try client.cache.apply(page(cursor: "c1", upserts: [day("2026-11-02"): threeDays[day("2026-11-02")]!]), sentCursor: true, window: nil, etag: nil, now: now)
+        // In order: a value for the page in progress would come before the finished snapshot's.
         let values = await observed.wait(for: 2)
-        #expect(values.last??.date == day("2026-11-02"))
+        #expect(values.count == 2 && values.last??.date == day("2026-11-02"), "\(values)")
         #expect(values.last??[.euro] == .computed(Decimal(string: "0.89285714")!))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RatesTestSupport
 import Testing
 @testable import RatesClient
 
@@ -15,7 +16,7 @@ struct RetryPolicyTests {
     @Test("delays are uniformly spread over 0 ... ceiling")
     func fullJitter() {
         let policy = RetryPolicy()
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 7)
         for attempt in 0..<6 {
             let ceiling = policy.delayCeiling(afterAttempt: attempt)
             let delays = (0..<400).map { _ in policy.delay(afterAttempt: attempt, using: &generator) }

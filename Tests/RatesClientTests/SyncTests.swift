@@ -3,6 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import RatesCore
+import RatesTestSupport
+import Synchronization
 import Testing
 @testable import RatesClient
 
@@ -172,13 +174,19 @@ struct SyncTests {
     @Test("concurrent syncs share one run")
     func concurrentSyncs() async throws {
         let server = ScriptedServer()
+        // The answer waits until both callers are inside the sync, so the second one certainly arrives while the first runs.
+        final class Gate: Sendable { let open = Mutex(false) }
+        let answer = Gate()
         server.then { _ in
-            Thread.sleep(forTimeInterval: 0.1)
+            let deadline = ContinuousClock.now + patience
+            while !answer.open.withLock({ $0 }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
             return HTTPExchange(status: 200, headers: ["ETag": "\"e1-1\""], body: pageJSON(cursor: "c1", upserts: ["2026-11-02": ["USD": "1.1200"]]))
         }
         let client = try temporary.client(server: server)
         async let first = client.sync()
         async let second = client.sync()
+        try await waitUntil("both syncs are under way") { await client.engine.callers == 2 }
+        answer.open.withLock { $0 = true }
         let reports = try await [first, second]
         #expect(reports[0] == reports[1])
         #expect(server.requests.count == 1)

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOHTTP1
-import RatesServer
+@testable import RatesServer
 import RatesTestSupport
 import Testing
 
@@ -37,18 +37,40 @@ struct AccessTests {
 
     @Test("a client over its rate gets 429 with Retry-After; other endpoints and other clients are not limited")
     func rateLimit() async throws {
+        let rate = 0.01   // one request per 100 s after the burst
         try await withSeededServer(configure: {
-            $0.rateLimit = 0.01   // one request per 100 s after the burst: slow test machines refill nothing
+            $0.rateLimit = rate
             $0.rateLimitBurst = 3
         }) { client in
+            let started = ContinuousClock.now
             for _ in 0..<3 { #expect(try await client.request("/v1/latest").status == .ok) }
             let limited = try await client.request("/v1/latest?base=USD")
+            let elapsed = ContinuousClock.now - started
             #expect(limited.status == .tooManyRequests)
             #expect(limited.headers[.contentType] == "application/problem+json")
-            #expect(limited.headers[.retryAfter].flatMap(Int.init).map { (90...100).contains($0) } == true)
+            // The bucket refilled at most `rate × elapsed` of the token the fourth request needs, so the
+            // wait is 1/rate (100 s) less at most the time these requests took, however slow the machine.
+            let oneToken = Int(1 / rate), refilled = Int(elapsed.components.seconds) + 1
+            let retryAfter = try #require(limited.headers[.retryAfter].flatMap(Int.init))
+            #expect((max(1, oneToken - refilled)...oneToken).contains(retryAfter), "Retry-After \(retryAfter) after \(elapsed)")
             #expect(limited.json["type"] as? String == "urn:rates-relay:problem:too-many-requests")
             #expect(try await client.request("/healthz").status == .ok)
         }
+    }
+
+    @Test("a token bucket grants its burst, then asks to wait for exactly one token's refill, and refills at its rate")
+    func rateLimiterClock() throws {
+        let limiter = RateLimiter(rate: 0.01, burst: 3)
+        let start = ContinuousClock.now
+        func wait(_ client: String, at offset: Duration) -> Double? {
+            limiter.acquire(for: client, now: start + offset).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        }
+        for _ in 0..<3 { #expect(wait("a", at: .zero) == nil) }
+        #expect(try abs(#require(wait("a", at: .zero)) - 100) < 1e-6)
+        #expect(try abs(#require(wait("a", at: .seconds(40))) - 60) < 1e-6)
+        #expect(wait("b", at: .seconds(40)) == nil, "another client has its own bucket")
+        #expect(wait("a", at: .seconds(101)) == nil, "a token is back once 1/rate has passed")
+        #expect(try abs(#require(wait("a", at: .seconds(101))) - 99) < 1e-6)
     }
 
     @Test("an overlong request target is 414 problem+json; an oversized header block is refused without a 5xx")

@@ -31,10 +31,17 @@ import Darwin
 struct CrashRecoveryTests {
     static let iterations = ProcessInfo.processInfo.environment["CRASH_ITERATIONS"].flatMap(Int.init) ?? 8
 
+    /// The kill moments, as fractions of the measured window: the same every run (a fixed seed).
+    static func killMoments(seed: UInt64) -> [Double] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<iterations).map { _ in Double.random(in: 0...1, using: &generator) }
+    }
+
     // MARK: - Full-history import
 
     @Test("an import killed at any moment leaves the database holding all of the history or none of it, and the next import completes")
     func importKilledAtRandom() async throws {
+        let fractions = Self.killMoments(seed: 1)
         guard let history = SeedData.historyURL else {
             Issue.record("the bundled history eurofxref-hist.zip is missing")
             return
@@ -56,12 +63,12 @@ struct CrashRecoveryTests {
             // running the import again would; after one that left everything, on a fresh file.
             var outcomes: [String: Int] = [:]
             var path = directory.newDatabasePath()
-            for _ in 0..<Self.iterations {
+            for fraction in fractions {
                 if try Self.importState(path) != .none {
                     directory.removeDatabase(at: path)
                     path = directory.newDatabasePath()
                 }
-                let delay = Double.random(in: 0...window)
+                let delay = fraction * window
                 let child = try Child.launch("rates-relay", ["import", history.path, "--db", path])
                 try await Task.sleep(for: .seconds(delay))
                 let finished = try await child.kill()
@@ -94,6 +101,7 @@ struct CrashRecoveryTests {
 
     @Test("a server killed at any moment of an ingest holds the new day whole or not at all, and a restarted server fetches it on its own")
     func ingestKilledAtRandom() async throws {
+        let fractions = Self.killMoments(seed: 2)
         // `rates-relay serve` runs on the real clock, so the ECB is weeks "ahead" of the real
         // history (which ends 2026-10-30). The database holds the real history of 2026 through
         // 2026-10-29; the fake ECB publishes through 2026-10-30. The server, being more than
@@ -126,9 +134,9 @@ struct CrashRecoveryTests {
                 directory.removeDatabase(at: cleanPath)
 
                 var outcomes: [String: Int] = [:]
-                for _ in 0..<Self.iterations {
+                for fraction in fractions {
                     let path = try directory.copyOfDatabase(at: template)
-                    let delay = Double.random(in: 0...window)
+                    let delay = fraction * window
                     let server = try serve(path)
                     try await Task.sleep(for: .seconds(delay))
                     _ = try await server.kill()
@@ -167,6 +175,7 @@ struct CrashRecoveryTests {
 
     @Test("a `rates sync` killed at any moment leaves the cache empty or equal to the server's data, and the next sync completes")
     func syncKilledAtRandom() async throws {
+        let fractions = Self.killMoments(seed: 3)
         // The server holds 2022 to 2026: eight pages of up to 5,000 values, so kills land between pages too.
         try await TestServer.withTemporaryDirectory { directory in
             let database = directory.newDatabasePath()
@@ -198,12 +207,12 @@ struct CrashRecoveryTests {
                 // after a kill that left the cache complete, on a fresh cache.
                 var outcomes: [String: Int] = [:]
                 var cache = directory.newDatabasePath()
-                for _ in 0..<Self.iterations {
+                for fraction in fractions {
                     if try !Self.cacheRates(cache).isEmpty {
                         directory.removeDatabase(at: cache)
                         cache = directory.newDatabasePath()
                     }
-                    let delay = Double.random(in: 0...window)
+                    let delay = fraction * window
                     let child = try sync(cache)
                     try await Task.sleep(for: .seconds(delay))
                     let finished = try await child.kill()

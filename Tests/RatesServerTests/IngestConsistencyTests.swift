@@ -204,15 +204,3 @@ final class Flag: Sendable {
         set { value.withLock { $0 = newValue } }
     }
 }
-
-/// Waits, without a fixed sleep deciding anything, until `condition` holds; fails after a generous deadline.
-func waitUntil(_ what: String, deadline: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
-    let end = ContinuousClock.now + deadline
-    while try await !condition() {
-        guard ContinuousClock.now < end else {
-            Issue.record("timed out waiting until \(what)")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}

@@ -50,6 +50,7 @@ struct MetricsTests {
                     #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="miss"}"#, in: text) == 4)
                     #expect(Self.sample(#"rates_relay_sync_responses_total{result="page"}"#, in: text) == 1)
                     #expect(Self.sample(#"rates_relay_sync_responses_total{result="not_modified"}"#, in: text) == 1)
+                    #expect(Self.sample("rates_relay_event_streams", in: text) == 0, "no client listens to /v1/events")
                     // The clock says 2026-10-30 18:00 UTC; that day was published at 16:00 CET (15:00 UTC).
                     #expect(Self.sample("rates_relay_data_age_seconds", in: text) == 10_800)
                     let published = try Date("2026-10-30T15:00:00Z", strategy: .iso8601)

@@ -18,6 +18,9 @@ struct UpstreamFault: Sendable, CustomTestStringConvertible {
     var reason: String
     /// The upstream's `Retry-After` in seconds, when the wait must be exactly that.
     var retryAfter: Int?
+    /// The server's upstream timeout: short only where the timeout is the fault, generous elsewhere,
+    /// so that a loaded machine never turns another fault into a timeout.
+    var upstreamTimeout: Duration = .seconds(120)
 
     var testDescription: String { name }
 
@@ -35,7 +38,8 @@ struct UpstreamFault: Sendable, CustomTestStringConvertible {
         let older = FakeUpstream.history.first { $0.day == Day("2026-10-28")! }!
         return [
             UpstreamFault(name: "connection refused", fault: nil, outcome: "failed", reason: "upstream unreachable: Connection refused"),
-            UpstreamFault(name: "timeout mid-body", fault: .stallMidBody(.seconds(6)), outcome: "failed", reason: "timed out"),
+            // The server gives up after `upstreamTimeout` (2 s); the stall lasts until the test lifts the fault.
+            UpstreamFault(name: "timeout mid-body", fault: .stallMidBody(.seconds(600)), outcome: "failed", reason: "timed out", upstreamTimeout: .seconds(2)),
             UpstreamFault(name: "HTTP 500", fault: .status(500), outcome: "failed", reason: "HTTP 500"),
             UpstreamFault(name: "HTTP 503 with Retry-After", fault: .status(503, retryAfter: "120"), outcome: "failed", reason: "HTTP 503", retryAfter: 120),
             UpstreamFault(name: "HTTP 429 with Retry-After", fault: .status(429, retryAfter: "120"), outcome: "failed", reason: "HTTP 429", retryAfter: 120),
@@ -97,7 +101,8 @@ struct UpstreamFaultTests {
                 upstream.publish(through: Self.lastDay)
                 configuration.schedule = true
                 let requestsBefore = upstream.requests.count
-                configuration.upstreamTimeout = .seconds(2)   // well under the 6 s stall mid-body
+                configuration.upstreamTimeout = fault.upstreamTimeout
+                defer { upstream.inject(nil) }   // ends a stall, however the test ends
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     let status = try await waitForStatus(client) { $0["nextFetchAt"] is String }
                     let lastFetch = try #require(status["lastFetch"] as? [String: Any])

@@ -115,7 +115,8 @@ struct UpstreamFetchTests {
                     #expect(statuses.count == 400 && statuses.allSatisfy { $0 == 200 })
                     #expect(upstream.requests.isEmpty)
 
-                    upstream.inject(.delay(.seconds(3)))
+                    // The upstream holds its answer until every refresh has arrived, however long that takes.
+                    upstream.hold()
                     let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
                         for index in 0..<50 {
                             // The first starts the fetch; the others arrive while it is under way.
@@ -124,6 +125,8 @@ struct UpstreamFetchTests {
                                 try await http.refresh(base: base)
                             }
                         }
+                        try await waitUntil("the 49 later refreshes wait") { try await client.request("/v1/status").json["refreshesWaiting"] as? Int == 49 }
+                        upstream.release()
                         return try await group.reduce(into: [String]()) { $0.append($1) }
                     }
                     // A refresh answers with a fetch that started after it: the 49 that arrived during the

@@ -25,7 +25,8 @@ package final class FakeUpstream: Sendable {
         case truncated
         /// Wait this long before answering normally.
         case delay(Duration)
-        /// Answer 200 and send half of the real file, then stall this long before the rest.
+        /// Answer 200 and send half of the real file, then stall before the rest: this long at most,
+        /// and no longer than the fault is in force (``inject(_:)`` with another fault or `nil` ends the stall).
         case stallMidBody(Duration)
         /// Answer 302 pointing back at the file asked for, whatever is asked.
         case redirectLoop
@@ -34,6 +35,8 @@ package final class FakeUpstream: Sendable {
     private struct State {
         var publishedThrough: Day
         var fault: Fault?
+        /// Counts calls to ``inject(_:)``, so that a stall can tell when its fault was lifted.
+        var faultGeneration = 0
         var requests: [String] = []
         /// Days republished with other rates (corrections, withdrawals), in place of the real ones.
         var amendments: [Day: [CurrencyCode: String]] = [:]
@@ -89,7 +92,12 @@ package final class FakeUpstream: Sendable {
     package func release() { state.withLock { $0.held = false } }
 
     /// Misbehaves from now on (`nil` to behave again).
-    package func inject(_ fault: Fault?) { state.withLock { $0.fault = fault } }
+    package func inject(_ fault: Fault?) {
+        state.withLock { state in
+            state.fault = fault
+            state.faultGeneration += 1
+        }
+    }
 
     /// Paths requested so far, in order.
     package var requests: [String] { state.withLock { $0.requests } }
@@ -98,6 +106,9 @@ package final class FakeUpstream: Sendable {
 
     /// Runs the server on a free loopback port for the duration of `body`, passing its base URL.
     package func run<Value: Sendable>(_ body: @Sendable (String) async throws -> Value) async throws -> Value {
+        // Parse the bundled history now, outside any request: done lazily inside the first answer, it
+        // can take longer than the clients' timeouts on a loaded machine.
+        _ = Self.history
         let router = Router()
         router.get("/:file") { request, context in try await self.respond(to: request, file: context.parameters.get("file") ?? "") }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -107,9 +118,9 @@ package final class FakeUpstream: Sendable {
     }
 
     private func respond(to request: Request, file name: String) async throws -> Response {
-        let (through, fault, revision) = state.withLock { state in
+        let (through, fault, revision, generation) = state.withLock { state in
             state.requests.append(request.uri.path)
-            return (state.publishedThrough, state.fault, state.revision)
+            return (state.publishedThrough, state.fault, state.revision, state.faultGeneration)
         }
         while state.withLock({ $0.held }) { try await Task.sleep(for: .milliseconds(5)) }
         guard let file = ECBFile(rawValue: name) else { return Response(status: .notFound) }
@@ -133,7 +144,8 @@ package final class FakeUpstream: Sendable {
             let rest = document
             return Response(status: .ok, headers: [.contentType: "text/xml"], body: .init(contentLength: half.readableBytes + rest.readableBytes) { writer in
                 try await writer.write(half)
-                try await Task.sleep(for: duration)
+                let end = ContinuousClock.now + duration
+                while ContinuousClock.now < end, self.state.withLock({ $0.faultGeneration }) == generation { try await Task.sleep(for: .milliseconds(10)) }
                 try await writer.write(rest)
                 try await writer.finish(nil)
             })

@@ -120,10 +120,11 @@ struct SyncController<Context: RequestContext>: Sendable {
         let events = events
         let interval = keepAliveInterval
         let body = ResponseBody { writer in
+            // Subscribed before saying so: a client that has read ": connected" misses no later publication.
+            let publications = events.subscribe()
             try await writer.write(ByteBuffer(string: "retry: 10000\n: connected\n\n"))
             // One stream carries publications and keep-alive ticks (nil); it ends on graceful shutdown.
             let (ticks, tick) = AsyncStream.makeStream(of: PublicationEvents.Event?.self, bufferingPolicy: .bufferingNewest(8))
-            let publications = events.subscribe()
             let forwarding = Task {
                 for await event in publications { tick.yield(event) }
                 tick.finish()

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import RatesCore
+import RatesTestSupport
 import Synchronization
 import Testing
 @testable import RatesClient
@@ -25,12 +26,6 @@ func day(_ text: String) -> Day { Day(text)! }
 /// two-core machine the suites running in parallel can hold the cooperative pool for seconds
 /// (the server tests seed a full-history database once, synchronously).
 let patience = Duration.seconds(60)
-
-/// Polls `condition` until it holds or `timeout` runs out; the caller's expectations then say which.
-func waitUntil(timeout: Duration = patience, _ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-}
 
 /// `["USD": "1.1172"]` → `[.usd: "1.1172"]`.
 func rates(_ values: [String: String]) -> [CurrencyCode: String] {
@@ -214,6 +209,9 @@ final class Collected<Element: Sendable>: Sendable {
         await waitUntil(timeout: timeout) { values.count >= count || state.value.withLock { $0.finished } }
         return values
     }
+
+    /// Whether the stream has ended (finished, failed or cancelled): its termination handler has run.
+    var isFinished: Bool { state.value.withLock { $0.finished } }
 
     func cancel() { task.cancel() }
     deinit { task.cancel() }
