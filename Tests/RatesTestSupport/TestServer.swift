@@ -85,6 +85,9 @@ package enum TestServer {
         configuration.retryDelay = .milliseconds(50)
         configuration.pollInterval = .milliseconds(200)
         configuration.upstreamTimeout = .seconds(30)   // the whole history, body included, on a loaded machine
+        // A test client's connection must not be closed as idle because a loaded machine starved the test
+        // between two requests; tests of the idle timeout set their own.
+        configuration.idleTimeout = .seconds(600)
         let fixedNow = now
         configuration.now = { fixedNow }
         return configuration
