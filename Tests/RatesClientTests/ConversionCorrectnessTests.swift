@@ -57,10 +57,7 @@ struct ConversionCorrectnessTests {
 
         let cache = TemporaryCache()
         try await TestServer.withSeededDatabase { database in
-            var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
-            // The SDK's first sync of all history can take a minute on a loaded machine, while the test
-            // client's connection waits in its pool: the server must not close it as idle meanwhile.
-            configuration.idleTimeout = .seconds(600)
+            let configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
             try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
                 let client = try RatesClient(configuration: .init(
                     server: URL(string: "http://127.0.0.1:\(server.port!)/")!, cacheURL: cache.url, session: URLSession(configuration: .ephemeral),
