@@ -101,6 +101,9 @@ struct AccessTests {
             #expect(fresh.headers[Self.requestID]?.isEmpty == false)
             let kept = try await client.request("/v1/latest?base=XXX", headers: [Self.requestID: "trace-42.a:b_c"])
             #expect(kept.headers[Self.requestID] == "trace-42.a:b_c")
+            // A prepared answer, from the fast path (the first request above prepared it), keeps it too.
+            let keptByFastPath = try await client.request("/v1/latest", headers: [Self.requestID: "trace-43"])
+            #expect(keptByFastPath.headers[Self.requestID] == "trace-43")
             let replaced = try await client.request("/v1/latest", headers: [Self.requestID: "bad id\"\\n"])
             #expect(replaced.headers[Self.requestID].map { $0 != "bad id\"\\n" && !$0.isEmpty } == true)
         }

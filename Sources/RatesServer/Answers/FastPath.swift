@@ -62,7 +62,9 @@ struct FastPath: Sendable {
             headers.add(name: $0.rawName, value: $1)
         }
         if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
-        headers.add(name: "X-Request-ID", value: RequestID().description)
+        // The caller's own ID when it is sane, as the application's answers do (RequestIDMiddleware).
+        let incomingID = request.headers.first(name: "X-Request-ID")
+        headers.add(name: "X-Request-ID", value: incomingID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? RequestID().description)
         headers.add(name: "Date", value: dates.now)
         headers.add(name: "Server", value: "rates-relay")
         let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: prepared.status.code), headers: headers)
