@@ -45,7 +45,7 @@ public final class Ingestor: Sendable {
             let recorded = try store.ingest(batch, run: run)
             // The origin first, then the data: a reader never sees new data with the old origin.
             if recorded.outcome == .updated { state.updateFetchStatus { $0.dataOrigin = recorded.source } }
-            try applyLoggedChanges()
+            _ = try applyLoggedChanges()
             return recorded
         }
     }
