@@ -70,6 +70,7 @@ struct CORSTests {
                 #expect(answer.status == 200, "\(name)")
                 #expect(answer.allowOrigin == "*", "\(name): the same for every page, so caches keep one copy")
                 #expect(answer["Access-Control-Expose-Headers"]?.contains("ETag") == true, "\(name)")
+                #expect(answer["Access-Control-Expose-Headers"]?.contains("Rates-Stale") == true, "pages can read that the data is behind: \(name)")
                 #expect(!answer.variesByOrigin && !answer.allowsCredentials, "\(name)")
             }
             #expect(prepared["ETag"] == fromApplication["ETag"])

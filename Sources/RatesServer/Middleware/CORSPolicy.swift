@@ -35,8 +35,9 @@ struct CORSPolicy: Sendable, Equatable {
     let allowed: Allowed
 
     /// Response headers pages may read besides the CORS-safelisted ones: the tag to send back in
-    /// `If-None-Match`, how long to wait after a 429 or 503, and the ID to quote in a report.
-    static let exposedHeaders = "ETag, Retry-After, X-Request-ID"
+    /// `If-None-Match`, whether the data is behind, how long to wait after a 429 or 503, and the
+    /// ID to quote in a report.
+    static let exposedHeaders = "ETag, Rates-Stale, Retry-After, X-Request-ID"
     /// Methods pages may use: the data endpoints only read.
     static let allowedMethods = "GET, HEAD"
     /// Request headers pages may send besides the CORS-safelisted ones.
