@@ -51,9 +51,8 @@ struct FastPath: Sendable {
         guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip) else { return nil }
         let conditions = request.headers["If-None-Match"]
         let prepared = PreparedAnswer(
-            ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptsGzip: acceptsGzip,
-            body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible, etag: freshness.etag, gzipEtag: freshness.gzipEtag,
-            cacheControl: cachePolicy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice)
+            ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptsGzip: acceptsGzip, entry: entry,
+            freshness: freshness, policy: cachePolicy)
 
         var headers = HTTPHeaders()
         headers.reserveCapacity(13)

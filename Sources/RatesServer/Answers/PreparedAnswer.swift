@@ -25,14 +25,20 @@ struct PreparedAnswer {
     /// The `Rates-Stale` header (`expected=<day>`): the answer comes from a newest publication that is overdue.
     var staleNotice: String?
 
-    init(
-        requestHeaders: HTTPFields, body: ByteBuffer, gzipped: ByteBuffer? = nil, isCompressible: Bool = false, etag: String,
-        gzipEtag: String? = nil, cacheControl: String, staleNotice: String? = nil
-    ) {
+    /// An answer with no compressed form (`/v1/status`), tagged by its own bytes.
+    init(requestHeaders: HTTPFields, body: ByteBuffer, etag: String, cacheControl: String) {
         self.init(
-            ifNoneMatch: requestHeaders[.ifNoneMatch], acceptsGzip: Self.acceptsGzip(requestHeaders[values: .acceptEncoding]),
-            body: body, gzipped: gzipped, isCompressible: isCompressible, etag: etag, gzipEtag: gzipEtag, cacheControl: cacheControl,
-            staleNotice: staleNotice)
+            ifNoneMatch: requestHeaders[.ifNoneMatch], acceptsGzip: false, body: body, gzipped: nil, isCompressible: false, etag: etag,
+            gzipEtag: nil, cacheControl: cacheControl)
+    }
+
+    /// The answer from a prepared `entry` of the generation `freshness` names: its tags, its
+    /// `Cache-Control` by `policy`, its stale notice. The application's routes and the fast path both answer this way.
+    init(ifNoneMatch: String?, acceptsGzip: Bool, entry: ResponseCache.Entry, freshness: Freshness, policy: CacheControlPolicy) {
+        self.init(
+            ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible,
+            etag: freshness.etag, gzipEtag: freshness.gzipEtag, cacheControl: policy.value(for: entry.caching, freshness: freshness),
+            staleNotice: entry.staleNotice)
     }
 
     /// The answer to a request with this `If-None-Match` (all its values joined by commas), from a

@@ -1,4 +1,5 @@
 import CompressNIO
+import Hummingbird
 import NIOCore
 import Synchronization
 
@@ -104,6 +105,18 @@ final class ResponseCache: Sendable {
         let entry = gzip ? try build().compressed() : try build()
         storage.withLock { $0.insert(key, entry, generation: generation) }
         return entry
+    }
+
+    /// The answer to `request` (an application route's) from the entry prepared for its target in
+    /// `freshness`'s generation, built by `build` when missing.
+    ///
+    /// - Throws: Whatever `build` throws; nothing is stored then.
+    func answer(
+        to request: Request, freshness: Freshness, policy: CacheControlPolicy, build: () throws(Problem) -> Entry
+    ) throws(Problem) -> PreparedAnswer {
+        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
+        let entry = try entry(for: request.uri.description, generation: freshness.generation, gzip: acceptsGzip, build: build)
+        return PreparedAnswer(ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: policy)
     }
 
     /// `entry` with its gzip form, made now (outside the lock) and kept when it was missing.

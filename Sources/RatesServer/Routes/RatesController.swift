@@ -7,9 +7,9 @@ import RatesStore
 
 /// The public JSON endpoints: rates, conversion, currencies, status, health and the contract.
 ///
-/// Data answers are built from the current `RatesSnapshot`, stored per normalized request in
-/// the `ResponseCache`, and carry the snapshot's `ETag` (304 on `If-None-Match`) and a
-/// `Cache-Control` that expires at the next expected publication.
+/// Data answers are built from the current `RatesSnapshot`, stored per request target and
+/// generation in the `ResponseCache`, and carry the `ETag` of the data and its freshness (304 on
+/// `If-None-Match`) and a `Cache-Control` that expires at the next expected publication.
 struct RatesController<Context: RequestContext>: Sendable {
     let state: ServerState
     let cache: ResponseCache
@@ -43,7 +43,7 @@ struct RatesController<Context: RequestContext>: Sendable {
             let symbols = try query.symbols()
             let amount = try query.amount()
             guard let publication = snapshot.latest else { throw Self.noData }
-            let overdue = overduePublication(after: publication, through: freshness.expected, freshness: freshness)
+            let overdue = overduePublication(after: publication, through: freshness.expected, freshness: freshness, snapshot: snapshot)
             return try ratesBody(publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, snapshot: snapshot)
         }
     }
@@ -56,7 +56,8 @@ struct RatesController<Context: RequestContext>: Sendable {
             let symbols = try query.symbols()
             let amount = try query.amount()
             let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
-            let overdue = overduePublication(after: publication, through: min(requested, freshness.expected), freshness: freshness)
+            let overdue = overduePublication(
+                after: publication, through: min(requested, freshness.expected), freshness: freshness, snapshot: snapshot)
             return try ratesBody(
                 publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, snapshot: snapshot)
         }
@@ -199,8 +200,8 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     /// The publication an answer from `publication` lacks: the newest one due by `through`, when
     /// `publication` is the newest held and the calendar says a later one is out by then.
-    func overduePublication(after publication: DailyRates, through: Day, freshness: Freshness) -> Day? {
-        guard freshness.isBehind, publication.day < through else { return nil }
+    func overduePublication(after publication: DailyRates, through: Day, freshness: Freshness, snapshot: RatesSnapshot) -> Day? {
+        guard freshness.isBehind, publication.day == snapshot.latest?.day, publication.day < through else { return nil }
         return calendar.publicationDays(after: publication.day, through: through).last
     }
 
@@ -220,16 +221,10 @@ struct RatesController<Context: RequestContext>: Sendable {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Self.noData }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
-        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation, gzip: acceptsGzip) { () throws(Problem) in
+        return try cache.answer(to: request, freshness: freshness, policy: cachePolicy) { () throws(Problem) in
             let (body, overdue) = try build(snapshot, freshness)
             return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication, staleNotice: overdue.map { "expected=\($0)" })
-        }
-        return PreparedAnswer(
-            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible, etag: freshness.etag,
-            gzipEtag: freshness.gzipEtag,
-            cacheControl: cachePolicy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice
-        ).response
+        }.response
     }
 
     /// A strong entity tag derived from the bytes themselves (FNV-1a), for answers that change without a new dataset version.

@@ -11,8 +11,8 @@ import ServiceLifecycle
 /// Without a cursor a client gets the full state for its window, paged by whole days; with
 /// one, only what changed since, coalesced per (day, currency), withdrawals as tombstones.
 /// A cursor from another epoch (the database was rebuilt) or below the retention floor gets
-/// `reset: true` and a new snapshot. Answers are cached per request and dataset version;
-/// an up-to-date client gets 304.
+/// `reset: true` and a new snapshot. Answers are cached per request target and generation
+/// (the dataset version and its freshness); an up-to-date client gets 304.
 struct SyncController<Context: RequestContext>: Sendable {
     let store: RatesStore
     let state: ServerState
@@ -38,10 +38,9 @@ struct SyncController<Context: RequestContext>: Sendable {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw RatesController<Context>.noData }
         // The parameters are read only when the answer is not prepared yet: the same request
-        // always gets the same answer within a dataset version, and failures are never stored.
+        // always gets the same answer within a generation, and failures are never stored.
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
-        let entry = try cache.entry(for: request.uri.description, generation: freshness.generation, gzip: acceptsGzip) { () throws(Problem) in
+        let response = try cache.answer(to: request, freshness: freshness, policy: cachePolicy) { () throws(Problem) in
             let query = QueryParameters(request: request)
             let cursor = try query.single("cursor").map { text throws(Problem) -> SyncCursor in
                 guard let cursor = SyncCursor(encoded: text) else {
@@ -54,13 +53,7 @@ struct SyncController<Context: RequestContext>: Sendable {
             let today = configuration.today
             if let from, from > today { throw Problem.dateInFuture("from", from, today: today) }
             return try page(after: cursor, from: from, snapshot: snapshot, freshness: freshness)
-        }
-        let cacheControl = cachePolicy.value(for: entry.caching, freshness: freshness)
-        let response = PreparedAnswer(
-            requestHeaders: request.headers, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible, etag: freshness.etag,
-            gzipEtag: freshness.gzipEtag,
-            cacheControl: cacheControl
-        ).response
+        }.response
         metrics?.recordSync(notModified: response.status == .notModified)
         return response
     }
