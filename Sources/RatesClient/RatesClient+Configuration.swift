@@ -125,11 +125,3 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The backoff the delays follow.
     var backoff: Backoff { Backoff(initial: baseDelay, maximum: maxDelay) }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}

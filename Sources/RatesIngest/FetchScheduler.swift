@@ -81,8 +81,7 @@ public struct FetchScheduler: Service {
     private func needsFetch(expected: Day, now: Date, firstRound: Bool) -> Bool {
         let status = state.fetchStatus
         let behind = (state.snapshot.latest?.day).map { $0 < expected } ?? true
-        let confirmed = status.lastSuccessfulFetchAt != nil || status.dataOrigin == .upstream
-        if firstRound { return behind || !confirmed }
+        if firstRound { return behind || !status.isConfirmed }
         guard behind else { return false }
         // Within the window after the expected publication time, keep polling; later, wait for the next one.
         return now < calendar.publicationTime(of: expected).addingTimeInterval(timing.pollWindow.seconds)
@@ -108,10 +107,6 @@ public struct FetchScheduler: Service {
     static func retryDelay(afterFailures failures: Int, retryAfter: TimeInterval?, backoff: Backoff, random: Double = .random(in: 0...1)) -> TimeInterval {
         max(backoff.delay(afterFailures: failures, jitter: .equal, random: random).seconds, retryAfter ?? 0)
     }
-}
-
-extension Duration {
-    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 extension Task where Success == Never, Failure == Never {

@@ -55,7 +55,7 @@ struct CrashRecoveryTests {
             let started = ContinuousClock.now
             let clean = try Child.launch("rates-relay", ["import", history.path, "--db", cleanPath])
             #expect(try await clean.waitForExit(within: .seconds(120)) == 0, "a clean import succeeds: \(clean.output)")
-            let window = Self.seconds(ContinuousClock.now - started) * 1.2
+            let window = (ContinuousClock.now - started).seconds * 1.2
             #expect(try Self.importState(cleanPath) == .all(rates: expectedRates, days: expectedDays))
             directory.removeDatabase(at: cleanPath)
 
@@ -129,7 +129,7 @@ struct CrashRecoveryTests {
                 let started = ContinuousClock.now
                 let clean = try serve(cleanPath)
                 try await Self.waitUntilServing(Self.newDay, clean)
-                let window = Self.seconds(ContinuousClock.now - started) * 1.2
+                let window = (ContinuousClock.now - started).seconds * 1.2
                 _ = try await clean.kill()
                 directory.removeDatabase(at: cleanPath)
 
@@ -198,7 +198,7 @@ struct CrashRecoveryTests {
                     let started = ContinuousClock.now
                     let clean = try sync(cleanCache)
                     #expect(try await clean.waitForExit(within: .seconds(120)) == 0, "a clean sync succeeds: \(clean.output)")
-                    window = Self.seconds(ContinuousClock.now - started) * 1.2
+                    window = (ContinuousClock.now - started).seconds * 1.2
                     #expect(try Self.cacheRates(cleanCache) == serverData)
                     directory.removeDatabase(at: cleanCache)
                 }
@@ -324,10 +324,6 @@ struct CrashRecoveryTests {
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(5))
         let body = try await response.body.collect(upTo: 1 << 20)
         return (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:]
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

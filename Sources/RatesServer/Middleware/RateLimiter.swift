@@ -1,3 +1,4 @@
+import RatesCore
 import Synchronization
 
 /// Token buckets per client: `burst` requests at once, refilled at `rate` per second.
@@ -46,6 +47,6 @@ final class RateLimiter: Sendable {
     /// The tokens `bucket` holds at `now`, refill included, before the `burst` cap.
     private func tokens(of bucket: Bucket, at now: ContinuousClock.Instant) -> Double {
         let elapsed = bucket.updated.duration(to: now)
-        return bucket.tokens + rate * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return bucket.tokens + rate * elapsed.seconds
     }
 }
