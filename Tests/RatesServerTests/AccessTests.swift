@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOHTTP1
+import RatesCore
 @testable import RatesServer
 import RatesTestSupport
 import Testing
