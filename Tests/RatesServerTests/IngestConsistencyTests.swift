@@ -8,7 +8,6 @@ import RatesCore
 import RatesServer
 import RatesStore
 import RatesTestSupport
-import Synchronization
 import Testing
 
 /// What one client holds after applying sync pages, and what it saw go wrong.
@@ -66,14 +65,14 @@ struct IngestConsistencyTests {
                     let base = "http://127.0.0.1:\(try #require(server.port))"
                     let http = HTTPClient(eventLoopGroupProvider: .singleton)
                     let window = Self.publications[0].adding(days: -20).description
-                    let ingesting = Flag(true)
+                    let ingesting = Locked(true)
 
                     // Four clients sync back to back for as long as publications keep coming, then once more.
                     let clients = try await withThrowingTaskGroup(of: SyncingClient.self) { group in
                         for _ in 0..<4 {
                             group.addTask {
                                 var client = SyncingClient()
-                                while ingesting.isSet { try await client.sync(http, base: base, from: window) }
+                                while ingesting.withLock({ $0 }) { try await client.sync(http, base: base, from: window) }
                                 try await client.sync(http, base: base, from: window)
                                 return client
                             }
@@ -100,7 +99,7 @@ struct IngestConsistencyTests {
                             let outcome = try await http.refresh(base: base)
                             #expect(outcome.contains("\"outcome\":\"updated\""), "publication \(day): \(outcome)")
                         }
-                        ingesting.isSet = false
+                        ingesting.withLock { $0 = false }
                         return try await group.reduce(into: []) { $0.append($1) }
                     }
 
@@ -192,15 +191,5 @@ struct IngestConsistencyTests {
 
     static func json(_ text: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-    }
-}
-
-/// A boolean shared between tasks.
-final class Flag: Sendable {
-    private let value: Mutex<Bool>
-    init(_ value: Bool) { self.value = Mutex(value) }
-    var isSet: Bool {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
     }
 }
