@@ -10,6 +10,9 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
     /// Well-formed XML, but not the ECB eurofxref layout (an HTML error page, a document without day cubes),
     /// or XML that ``XMLReader`` declines to read (a document type declaration, an encoding it does not read).
     case unexpectedDocument(String)
+    /// A provider's answer that does not follow its published layout (a missing field, an unknown
+    /// header, a value of the wrong type); the text names what and where.
+    case unexpectedLayout(provider: String, String)
     /// A CSV line (1-based, the header is line 1) that does not follow the ECB history layout.
     case malformedCSV(line: Int, reason: String)
     /// Text that should be a day but is not `YYYY-MM-DD` or names no real day (`2024-02-30`).
@@ -40,6 +43,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case .malformedXML(let reason): return "malformed XML: \(reason)"
         case .unexpectedDocument(let reason): return "not an ECB eurofxref document: \(reason)"
+        case .unexpectedLayout(let provider, let reason): return "not \(provider)'s published layout: \(reason)"
         case .malformedCSV(let line, let reason): return "malformed CSV at line \(line): \(reason)"
         case .invalidDay(let text): return "invalid day \(Self.quoted(text)): expected a real day as YYYY-MM-DD"
         case .dayOutOfRange(let day): return "day \(day) is out of range (before 1999-01-04 or in the future)"
