@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Currency codes, dates, exact decimal cross-rate math, the publication calendar, a lock. No I/O.
@@ -120,7 +121,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "RatesCoreTests", dependencies: ["RatesCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RatesCoreTests",
+            dependencies: ["RatesCore", "RatesTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RatesUpstreamTests",
             dependencies: ["RatesUpstream", "RatesTestSupport"],

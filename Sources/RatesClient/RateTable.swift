@@ -4,8 +4,8 @@ import RatesCore
 /// One day's rates for a base currency, computed locally from the cache.
 ///
 /// Values are exact: a rate from the provider's base (EUR) is the published text itself
-/// (``RatesCore/RateValue/published(_:)``); any other base is a `Decimal` cross rate with
-/// 8 significant digits (``RatesCore/RateValue/computed(_:)``) — what the server computes.
+/// (``RatesCore/RateValue/published(_:)``); any other base is a cross rate computed exactly and
+/// rounded to 8 significant digits (``RatesCore/RateValue/computed(_:)``) — what the server computes.
 ///
 /// ```swift
 /// if let table = try client.latest(base: CurrencyCode("USD")!, symbols: [.euro]) {

@@ -48,11 +48,11 @@ extension RatesClient {
         guard try cache.dayRange() != nil else { throw RatesClientError.noData }
         let publications = try cache.publications(from: start, through: end)
         let seen = publications.reduce(into: Set<CurrencyCode>()) { $0.formUnion($1.rates.currencies) }
-        if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: seen) {
+        if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: seen.contains) {
             throw try unknown(code, orMissingOn: publications.last?.day ?? end)
         }
         var series: [Day: [CurrencyCode: RateValue]] = [:]
-        for publication in publications where publication.rates.currencies.contains(base) {
+        for publication in publications where publication.rates.contains(base) {
             series[publication.day] = Dictionary(uniqueKeysWithValues: publication.rates.table(base: base, symbols: symbols).map { ($0.code, $0.rate) })
         }
         return series
@@ -79,11 +79,11 @@ extension RatesClient {
             throw RatesClientError.dateBeforeData(requested: day, firstDate: first)
         }
         guard let rate = found else {
-            let missing = publication.rates.currencies.contains(from) ? to : from
+            let missing = publication.rates.contains(from) ? to : from
             throw try unknown(missing, orMissingOn: publication.day)
         }
         return Conversion(
-            amount: amount, from: from, to: to, rate: rate, result: rate.scaled(by: amount).decimal, date: publication.day,
+            amount: amount, from: from, to: to, rate: rate, result: rate.decimal * amount, date: publication.day,
             requestedDate: day == publication.day ? nil : day)
     }
 
@@ -113,7 +113,7 @@ extension RatesClient {
         _ publication: RatesCache.Publication, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?,
         missing: (CurrencyCode) throws -> RatesClientError
     ) throws -> RateTable {
-        if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: publication.rates.currencies) { throw try missing(code) }
+        if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: publication.rates.contains) { throw try missing(code) }
         let rates = Dictionary(uniqueKeysWithValues: publication.rates.table(base: base, symbols: symbols).map { ($0.code, $0.rate) })
         return RateTable(date: publication.day, requestedDate: requested == publication.day ? nil : requested, base: base, rates: rates)
     }

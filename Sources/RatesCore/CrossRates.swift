@@ -1,93 +1,121 @@
 import Foundation
 
-/// A rate as the service reports it: the provider's own text, or a value computed from it.
+/// A rate as the service reports it: the provider's own figure, or a value computed from it.
 public enum RateValue: Hashable, Sendable, CustomStringConvertible {
-    /// Published by the provider; the text is reported unchanged.
-    case published(String)
-    /// Computed with `Decimal` (cross rates, inverses, scaled amounts).
-    case computed(Decimal)
+    /// Published by the provider; it prints as the published text, digit for digit.
+    case published(ExactDecimal)
+    /// Computed from published figures (cross rates, inverses, scaled amounts).
+    case computed(ExactDecimal)
 
-    /// The exact decimal value.
-    public var decimal: Decimal {
+    /// The exact value.
+    public var exact: ExactDecimal {
         switch self {
-        case .published(let text): return Decimal(string: text, locale: nil) ?? 0
-        case .computed(let value): return value
+        case .published(let value), .computed(let value): return value
         }
     }
+
+    /// The value as a `Decimal`, for apps that compute with Foundation's type (exact up to 38 digits).
+    public var decimal: Decimal { Decimal(string: exact.description, locale: nil) ?? 0 }
 
     /// Plain decimal notation, suitable as a JSON number.
-    public var description: String {
-        switch self {
-        case .published(let text): return text
-        case .computed(let value): return value.plainText
-        }
-    }
+    public var description: String { exact.description }
 
     /// This rate multiplied by `amount`, exactly (no rounding beyond the rate's own).
-    public func scaled(by amount: Decimal) -> RateValue {
-        amount == 1 ? self : .computed(decimal * amount)
+    public func scaled(by amount: ExactDecimal) -> RateValue {
+        if amount == .one { return self }
+        return .computed(exact.multiplied(by: amount) ?? .zero)
     }
 }
 
 /// Exact cross rates from one day's published rates.
 ///
-/// `rate(A→B) = rate(base→B) / rate(base→A)`, computed with `Decimal` and rounded to
-/// ``significantDigits`` significant digits. A rate from the provider's base is the
-/// published value itself and is never rounded.
+/// `rate(A→B) = rate(base→B) / rate(base→A)`, computed with integers
+/// (``ExactDecimal/quotient(_:_:significantDigits:)``) and rounded half away from zero to
+/// ``significantDigits`` significant digits. A rate from the provider's base is the published
+/// value itself and is never rounded.
 public struct CrossRates: Sendable {
     /// Significant digits carried by computed rates.
-    public static let significantDigits = 8
+    public static let significantDigits = ExactDecimal.rateSignificantDigits
 
     /// The provider's base currency.
     public let providerBase: CurrencyCode
-    /// Published rate text per currency, relative to `providerBase`.
-    public let published: [CurrencyCode: String]
+    /// The day's published rates, relative to `providerBase`.
+    public let table: DayTable
 
-    public init(providerBase: CurrencyCode, published: [CurrencyCode: String]) {
+    public init(providerBase: CurrencyCode, table: DayTable) {
         self.providerBase = providerBase
-        self.published = published
+        self.table = table
+    }
+
+    /// Cross rates from published rate texts per currency (the day is not needed to compute them).
+    public init(providerBase: CurrencyCode, published: [CurrencyCode: String]) {
+        self.init(providerBase: providerBase, table: DayTable(day: Day(dayNumber: 0), rates: published))
+    }
+
+    /// Published rate text per currency, relative to `providerBase`.
+    public var published: [CurrencyCode: String] { table.texts }
+
+    /// Whether `code` has a rate that day (the provider's base always has).
+    public func contains(_ code: CurrencyCode) -> Bool {
+        code == providerBase || table.index(of: code) != nil
     }
 
     /// Every currency with a rate that day, the provider's base included.
-    public var currencies: Set<CurrencyCode> { Set(published.keys).union([providerBase]) }
+    public var currencies: Set<CurrencyCode> { Set(table.codes).union([providerBase]) }
 
     /// The value of one unit of `from` in `to`, or `nil` when either has no rate that day.
     public func rate(from: CurrencyCode, to: CurrencyCode) -> RateValue? {
-        if from == to { return currencies.contains(from) ? .computed(1) : nil }
-        if from == providerBase { return published[to].map(RateValue.published) }
-        guard let fromRate = published[from].flatMap(Self.decimal) else { return nil }
-        let toRate: Decimal
-        if to == providerBase {
-            toRate = 1
-        } else {
-            guard let value = published[to].flatMap(Self.decimal) else { return nil }
-            toRate = value
-        }
-        return .computed((toRate / fromRate).rounded(significantDigits: Self.significantDigits))
+        if from == to { return contains(from) ? .computed(.one) : nil }
+        if from == providerBase { return table.rate(of: to).map(RateValue.published) }
+        guard let fromRate = table.rate(of: from) else { return nil }
+        return rate(fromRate: fromRate, to: to)
     }
 
-    static func decimal(_ text: String) -> Decimal? { Decimal(string: text, locale: nil) }
+    /// The cross rate from a currency whose published rate is `fromRate` to `to`.
+    private func rate(fromRate: ExactDecimal, to: CurrencyCode) -> RateValue? {
+        let toRate: ExactDecimal
+        if to == providerBase {
+            toRate = .one
+        } else {
+            guard let value = table.rate(of: to) else { return nil }
+            toRate = value
+        }
+        return ExactDecimal.quotient(toRate, fromRate).map(RateValue.computed)
+    }
+
+    /// Calls `body` with each currency a table for `base` lists
+    /// (``RatesRules/listedCurrencies(base:symbols:available:)``) and its rate, in order, without
+    /// building the list. Check ``RatesRules/firstMissing(base:symbols:isAvailable:)`` first.
+    public func forEachRate(base: CurrencyCode, symbols: [CurrencyCode]?, _ body: (CurrencyCode, RateValue) throws -> Void) rethrows {
+        if let symbols {
+            for code in symbols {
+                if let rate = rate(from: base, to: code) { try body(code, rate) }
+            }
+            return
+        }
+        // Every code but the base, in code order: the table's codes with the provider's base slotted in.
+        let fromRate = base == providerBase ? nil : table.rate(of: base)
+        if base != providerBase && fromRate == nil { return }
+        var baseListed = false
+        for index in table.codes.indices {
+            let code = table.codes[index]
+            if !baseListed && providerBase < code {
+                baseListed = true
+                if base != providerBase, let fromRate, let rate = self.rate(fromRate: fromRate, to: providerBase) { try body(providerBase, rate) }
+            }
+            if code == base { continue }
+            if let fromRate {
+                guard let toRate = ExactDecimal.quotient(table.rate(at: index), fromRate) else { continue }
+                try body(code, .computed(toRate))
+            } else {
+                try body(code, .published(table.rate(at: index)))
+            }
+        }
+        if !baseListed && base != providerBase, let fromRate, let rate = self.rate(fromRate: fromRate, to: providerBase) { try body(providerBase, rate) }
+    }
 }
 
 extension Decimal {
-    /// The value rounded half away from zero to `digits` significant digits.
-    public func rounded(significantDigits digits: Int) -> Decimal {
-        guard !isZero, isFinite else { return self }
-        // Position of the leading digit: 10^magnitude <= |self| < 10^(magnitude+1).
-        let text = magnitude.plainText
-        let magnitude: Int
-        if let dot = text.firstIndex(of: "."), text.hasPrefix("0") {
-            let fraction = text[text.index(after: dot)...]
-            magnitude = -((fraction.firstIndex { $0 != "0" }.map { fraction.distance(from: fraction.startIndex, to: $0) } ?? 0) + 1)
-        } else {
-            magnitude = (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? text.count) - 1
-        }
-        var source = self
-        var result = Decimal()
-        NSDecimalRound(&result, &source, digits - 1 - magnitude, .plain)
-        return result
-    }
-
     /// Plain decimal notation without exponent (`0.00012`, `1234.5`).
     public var plainText: String {
         let text = description

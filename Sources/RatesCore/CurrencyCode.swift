@@ -34,6 +34,11 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
         }
     }
 
+    /// The code's three letters as ASCII bytes, for writers that copy them without making a `String`.
+    public var letters: (UInt8, UInt8, UInt8) {
+        (UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed))
+    }
+
     /// The euro, base currency of the ECB's reference rates.
     public static let euro = CurrencyCode("EUR")!
 

@@ -41,7 +41,7 @@ public final class Ingestor: Sendable {
     public func ingest(_ batch: RatesBatch, run: FetchRun, notAfter: Day, checkContinuity: Bool) throws -> FetchRun {
         try serial.withLock { _ in
             try RatesValidation.validate(batch, notAfter: notAfter)
-            if checkContinuity { try RatesValidation.checkContinuity(batch, after: state.snapshot.latest) }
+            if checkContinuity { try RatesValidation.checkContinuity(batch, after: state.snapshot.latest.map { DailyRates(day: $0.day, rates: $0.texts) }) }
             let recorded = try store.ingest(batch, run: run)
             // The origin first, then the data: a reader never sees new data with the old origin.
             if recorded.outcome == .updated { state.updateFetchStatus { $0.dataOrigin = recorded.source } }

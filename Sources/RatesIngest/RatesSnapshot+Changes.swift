@@ -14,12 +14,12 @@ extension RatesSnapshot {
         // The touched days with their new rates, starting from what this snapshot holds.
         var touched: [Day: [CurrencyCode: String]] = [:]
         for change in changes {
-            if touched[change.day] == nil { touched[change.day] = publication(on: change.day)?.rates ?? [:] }
+            if touched[change.day] == nil { touched[change.day] = publication(on: change.day)?.texts ?? [:] }
             touched[change.day]![change.currency] = change.value
         }
         // Merge the untouched days with the touched ones, both ascending.
-        let rebuilt = touched.filter { !$0.value.isEmpty }.map { DailyRates(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
-        var merged: [DailyRates] = []
+        let rebuilt = touched.filter { !$0.value.isEmpty }.map { DayTable(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
+        var merged: [DayTable] = []
         merged.reserveCapacity(days.count + rebuilt.count)
         var next = rebuilt.makeIterator()
         var pending = next.next()
@@ -38,7 +38,7 @@ extension RatesSnapshot {
     }
 
     /// The publication of exactly `day`, if there is one.
-    func publication(on day: Day) -> DailyRates? {
+    func publication(on day: Day) -> DayTable? {
         publication(onOrBefore: day).flatMap { $0.day == day ? $0 : nil }
     }
 }

@@ -36,7 +36,7 @@ public enum Operations {
         progress("read \(batch.days.count) days, \(batch.valueCount) rates (\(batch.days.first?.day.description ?? "-") to \(batch.latestDay?.description ?? "-"))")
         let store = try RatesStore(path: databasePath)
         // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
-        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: []))
+        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
         progress("validating and writing to \(databasePath)")
         let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
             batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated),

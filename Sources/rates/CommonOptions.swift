@@ -96,6 +96,6 @@ struct Amount: ExpressibleByArgument {
     init?(argument: String) {
         guard let value = RatesRules.amount(argument) else { return nil }
         text = argument
-        self.value = value
+        self.value = Decimal(string: value.description, locale: nil) ?? 0
     }
 }

@@ -66,7 +66,7 @@ struct EndToEndTests {
             #expect(first.outcome == .updated && first.reset && first.pagesApplied >= 1)
             #expect(first.latestDate == Self.dayBefore)
             #expect(try client.status().firstDate == Self.firstDay)
-            #expect(try client.rates(on: Self.dayBefore)?.rates == Self.published(Self.dayBefore).mapValues(RateValue.published))
+            #expect(try client.rates(on: Self.dayBefore)?.rates == Self.published(Self.dayBefore).mapValues { RateValue.published(ExactDecimal($0)!) })
 
             upstream.publish(through: Self.lastDay)
             try await server.refresh()

@@ -51,7 +51,7 @@ struct ObservationTests {
         // In order: a value for the page in progress would come before the finished snapshot's.
         let values = await observed.wait(for: 2)
         #expect(values.count == 2 && values.last??.date == day("2026-11-02"), "\(values)")
-        #expect(values.last??[.euro] == .computed(Decimal(string: "0.89285714")!))
+        #expect(values.last??[.euro] == .computed("0.89285714"))
     }
 
     @Test("a sync through the client is observed")

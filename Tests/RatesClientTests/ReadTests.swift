@@ -25,8 +25,8 @@ struct ReadTests {
     @Test("another base gives exact cross rates with 8 significant digits, and the euro itself")
     func crossRates() throws {
         let table = try #require(try client.latest(base: .usd, symbols: [.euro, .jpy, .usd]))
-        #expect(table[.euro] == .computed(Decimal(string: "0.89285714")!))   // 1 / 1.12
-        #expect(table[.jpy] == .computed(Decimal(string: "157.14286")!))     // 176 / 1.12
+        #expect(table[.euro] == .computed("0.89285714"))   // 1 / 1.12
+        #expect(table[.jpy] == .computed("157.14286"))     // 176 / 1.12
         #expect(table[.usd] == .computed(1))                                 // listed explicitly
         #expect(try client.latest(base: .usd)?.rates.keys.contains(.usd) == false)
     }
@@ -46,13 +46,13 @@ struct ReadTests {
     func unknownCurrencies() throws {
         #expect(throws: RatesClientError.noRate(.bgn, on: day("2026-11-02"))) { try client.latest(symbols: [.bgn]) }
         #expect(throws: RatesClientError.unknownCurrency(.chf)) { try client.latest(base: .chf) }
-        #expect(try client.rates(on: day("2026-10-29"), base: .bgn, symbols: [.euro])?[.euro] == .computed(Decimal(string: "0.51129972")!))
+        #expect(try client.rates(on: day("2026-10-29"), base: .bgn, symbols: [.euro])?[.euro] == .computed("0.51129972"))
     }
 
     @Test("convert multiplies the amount by the rate exactly")
     func convert() throws {
         let conversion = try client.convert(100, from: .usd, to: .euro)
-        #expect(conversion.rate == .computed(Decimal(string: "0.89285714")!))
+        #expect(conversion.rate == .computed("0.89285714"))
         #expect(conversion.result == Decimal(string: "89.285714")!)
         #expect(conversion.date == day("2026-11-02"))
         let fromEuro = try client.convert(Decimal(string: "12.5")!, from: .euro, to: .gbp, on: day("2026-10-30"))
@@ -61,7 +61,7 @@ struct ReadTests {
         #expect(fromEuro.requestedDate == nil)
         let weekend = try client.convert(1, from: .gbp, to: .jpy, on: day("2026-11-01"))
         #expect(weekend.date == day("2026-10-30") && weekend.requestedDate == day("2026-11-01"))
-        #expect(weekend.rate == .computed(Decimal(string: "201.91943")!))   // 175.68 / 0.87005
+        #expect(weekend.rate == .computed("201.91943"))   // 175.68 / 0.87005
     }
 
     @Test("convert explains what is missing")
@@ -80,7 +80,7 @@ struct ReadTests {
     @Test("a timeseries lists each publication in the range, skipping days the base lacks")
     func timeseries() throws {
         let series = try client.timeseries(from: day("2026-10-29"), through: day("2026-11-02"), base: .bgn, symbols: [.euro])
-        #expect(series == [day("2026-10-29"): [.euro: .computed(Decimal(string: "0.51129972")!)]])
+        #expect(series == [day("2026-10-29"): [.euro: .computed("0.51129972")]])
         let usd = try client.timeseries(from: day("2026-10-30"), through: day("2026-11-01"), symbols: [.usd])
         #expect(usd == [day("2026-10-30"): [.usd: .published("1.1172")]])
         #expect(throws: RatesClientError.invalidRange(from: day("2026-11-02"), through: day("2026-10-29"))) {
@@ -103,12 +103,12 @@ struct ReadTests {
     @Test("reads follow a sync at once: the memory cache is invalidated by writes")
     func memoryInvalidation() throws {
         #expect(try client.convert(1, from: .euro, to: .usd).result == Decimal(string: "1.12")!)
-        #expect(try client.convert(1, from: .usd, to: .jpy).rate == .computed(Decimal(string: "157.14286")!))
-        #expect(try client.convert(1, from: .usd, to: .jpy, on: day("2026-11-01")).rate == .computed(Decimal(string: "157.25027")!))
+        #expect(try client.convert(1, from: .usd, to: .jpy).rate == .computed("157.14286"))
+        #expect(try client.convert(1, from: .usd, to: .jpy, on: day("2026-11-01")).rate == .computed("157.25027"))
         try client.cache.apply(page(cursor: "c2", upserts: [day("2026-11-02"): rates(["USD": "1.1300"]), day("2026-10-30"): rates(["JPY": "180.00"])]), sentCursor: true, window: nil, etag: nil, now: Date())
         #expect(try client.convert(1, from: .euro, to: .usd).rate == .published("1.1300"))
-        #expect(try client.convert(1, from: .usd, to: .jpy).rate == .computed(Decimal(string: "155.75221")!))
-        #expect(try client.convert(1, from: .usd, to: .jpy, on: day("2026-11-01")).rate == .computed(Decimal(string: "161.11708")!))
+        #expect(try client.convert(1, from: .usd, to: .jpy).rate == .computed("155.75221"))
+        #expect(try client.convert(1, from: .usd, to: .jpy, on: day("2026-11-01")).rate == .computed("161.11708"))
         try client.cache.apply(page(cursor: "c3", upserts: [day("2026-11-03"): rates(["USD": "1.1400"])]), sentCursor: true, window: nil, etag: nil, now: Date())
         #expect(try client.latest()?.date == day("2026-11-03"))
         #expect(try client.rates(on: day("2026-11-02"))?.date == day("2026-11-02"))

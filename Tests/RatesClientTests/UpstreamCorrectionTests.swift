@@ -13,7 +13,7 @@ extension EndToEndTests {
         try await withFedServer(upstream) { url, server in
             let client = try client(url, window: Day("2026-10-01"))
             #expect(try await client.sync().latestDate == corrected)
-            #expect(try client.rates(on: corrected, symbols: [.jpy])?[.jpy] == .published(Self.published(corrected)[.jpy]!))
+            #expect(try client.rates(on: corrected, symbols: [.jpy])?[.jpy] == .published(ExactDecimal(Self.published(corrected)[.jpy]!)!))
 
             // The ECB republishes that day with a corrected USD and without JPY, and publishes two more.
             var amended = Self.published(corrected)
@@ -28,7 +28,7 @@ extension EndToEndTests {
             #expect(report == SyncReport(outcome: .updated, pagesApplied: 1, upserted: newValues + 1, deleted: 1, reset: false, latestDate: Self.lastDay))
             #expect(try client.rates(on: corrected, symbols: [.usd])?[.usd] == .published("1.23456"))
             #expect(throws: RatesClientError.noRate(.jpy, on: corrected)) { try client.rates(on: corrected, symbols: [.jpy]) }
-            #expect(try client.latest(symbols: [.jpy])?[.jpy] == .published(Self.published(Self.lastDay)[.jpy]!), "the next day still has JPY")
+            #expect(try client.latest(symbols: [.jpy])?[.jpy] == .published(ExactDecimal(Self.published(Self.lastDay)[.jpy]!)!), "the next day still has JPY")
         }
     }
 }

@@ -14,7 +14,7 @@ struct CrossRatesTests {
 
     @Test("a rate from the provider's base is the published text, untouched")
     func publishedUntouched() {
-        #expect(table.rate(from: .euro, to: code("GBP")) == .published("0.8338"))
+        #expect(table.rate(from: .euro, to: code("GBP")) == .published(ExactDecimal("0.8338")))
         #expect(table.rate(from: .euro, to: code("ISK"))?.description == "136")
     }
 
@@ -38,15 +38,24 @@ struct CrossRatesTests {
     @Test("scaling by an amount is exact")
     func scaling() throws {
         let rate = try #require(table.rate(from: .euro, to: code("USD")))
-        #expect(rate.scaled(by: Decimal(string: "1234.56")!).description == "1379.250432")
-        #expect(rate.scaled(by: 1) == rate)
+        #expect(rate.scaled(by: ExactDecimal("1234.56")).description == "1379.250432")
+        #expect(rate.scaled(by: ExactDecimal("1234.50")).description == "1379.1834")
+        #expect(rate.scaled(by: .one) == rate)
     }
 
     @Test("rounding to significant digits rounds half away from zero at every magnitude")
     func rounding() {
-        #expect(Decimal(string: "123456785")!.rounded(significantDigits: 8).description == "123456790")
-        #expect(Decimal(string: "0.000123456785")!.rounded(significantDigits: 8).description == "0.00012345679")
-        #expect(Decimal(string: "1.5")!.rounded(significantDigits: 1).description == "2")
-        #expect(Decimal(string: "9.99999999")!.rounded(significantDigits: 8).description == "10")
+        func quotient(_ numerator: String, _ denominator: String, digits: Int = 8) -> String? {
+            ExactDecimal.quotient(ExactDecimal(numerator)!, ExactDecimal(denominator)!, significantDigits: digits)?.description
+        }
+        #expect(quotient("123456785", "1") == "123456790")
+        #expect(quotient("0.000123456785", "1") == "0.00012345679")
+        #expect(quotient("1.5", "1", digits: 1) == "2")
+        #expect(quotient("9.99999999", "1") == "10")
+        #expect(quotient("1", "3") == "0.33333333")
+        #expect(quotient("2", "3") == "0.66666667")
+        #expect(quotient("1", "0.000000000000000007") == "142857140000000000")
+        #expect(quotient("999999999999999999", "0.000000000000000001") == "1000000000000000000000000000000000000")
+        #expect(quotient("1", "0") == nil)
     }
 }

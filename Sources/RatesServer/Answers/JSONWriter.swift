@@ -1,4 +1,5 @@
 import NIOCore
+import RatesCore
 
 /// Writes JSON straight into a `ByteBuffer`, with numbers given as exact decimal text.
 ///
@@ -45,6 +46,25 @@ struct JSONWriter {
             writeString(value)
         }
         buffer.writeStaticString("]")
+        needsComma = true
+    }
+
+    /// An exact decimal as a JSON number, its digits written straight into the buffer.
+    mutating func field(_ key: String, number value: ExactDecimal) {
+        writeKey(key)
+        write(value)
+    }
+
+    /// A currency's value: the code as the key, the exact decimal as the number.
+    mutating func field(_ code: CurrencyCode, number value: ExactDecimal) {
+        if needsComma { buffer.writeStaticString(",") }
+        let (first, second, third) = code.letters
+        buffer.writeMultipleIntegers(UInt8(ascii: "\""), first, second, third, UInt8(ascii: "\""), UInt8(ascii: ":"))
+        write(value)
+    }
+
+    private mutating func write(_ value: ExactDecimal) {
+        value.withPlainText { buffer.writeBytes($0) }
         needsComma = true
     }
 

@@ -36,8 +36,8 @@ struct QueryParameters {
     }
 
     /// A positive decimal amount (``RatesRules/amount(_:)``). Defaults to 1.
-    func amount() throws(Problem) -> Decimal {
-        guard let text = try single("amount") else { return 1 }
+    func amount() throws(Problem) -> ExactDecimal {
+        guard let text = try single("amount") else { return .one }
         guard let value = RatesRules.amount(text) else {
             throw .invalid(
                 "amount",

@@ -77,23 +77,23 @@ struct RatesController<Context: RequestContext>: Sendable {
             _ = try publication(on: end, parameter: "end", snapshot: snapshot)
 
             let publications = snapshot.publications(from: start, through: end)
-            let seen = publications.reduce(into: Set<CurrencyCode>()) { $0.formUnion($1.rates.keys) }.union([snapshot.base])
-            if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: seen) {
+            let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
+            if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: isAvailable) {
                 throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "between \(start) and \(end)", snapshot: snapshot)
             }
             var json = JSONWriter()
             json.object { json in
-                json.field("amount", number: amount.plainText)
+                json.field("amount", number: amount)
                 json.field("base", string: base.rawValue)
                 json.field("start", string: (publications.first?.day ?? start).description)
                 json.field("end", string: (publications.last?.day ?? end).description)
                 json.field("rates") { json in
                     for publication in publications {
-                        let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
-                        guard table.currencies.contains(base) else { continue }
+                        let table = snapshot.crossRates(publication)
+                        guard table.contains(base) else { continue }
                         json.field(publication.day.description) { json in
-                            for (code, rate) in table.table(base: base, symbols: symbols) {
-                                json.field(code.rawValue, number: rate.scaled(by: amount).description)
+                            table.forEachRate(base: base, symbols: symbols) { code, rate in
+                                json.field(code, number: rate.scaled(by: amount).exact)
                             }
                         }
                     }
@@ -110,30 +110,30 @@ struct RatesController<Context: RequestContext>: Sendable {
             let to = try query.requiredCurrency("to")
             let amount = try query.amount()
             let requested = try query.day("date")
-            let publication: DailyRates
+            let publication: DayTable
             if let requested {
                 publication = try self.publication(on: requested, parameter: "date", snapshot: snapshot)
             } else {
                 guard let latest = snapshot.latest else { throw Self.noData }
                 publication = latest
             }
-            let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
-            for (code, parameter) in [(from, "from"), (to, "to")] where !table.currencies.contains(code) {
+            let table = snapshot.crossRates(publication)
+            for (code, parameter) in [(from, "from"), (to, "to")] where !table.contains(code) {
                 throw unknownCurrency(code, parameter: parameter, within: "on \(publication.day)", snapshot: snapshot)
             }
-            let rate = table.rate(from: from, to: to) ?? .computed(0)
+            let rate = table.rate(from: from, to: to) ?? .computed(.zero)
             var json = JSONWriter()
             json.object { json in
                 json.field("query") { json in
                     json.field("from", string: from.rawValue)
                     json.field("to", string: to.rawValue)
-                    json.field("amount", number: amount.plainText)
+                    json.field("amount", number: amount)
                 }
-                json.field("info") { json in json.field("rate", number: rate.description) }
+                json.field("info") { json in json.field("rate", number: rate.exact) }
                 json.field("historical", bool: requested != nil)
                 json.field("date", string: publication.day.description)
                 if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
-                json.field("result", number: rate.scaled(by: amount).description)
+                json.field("result", number: rate.scaled(by: amount).exact)
             }
             return (json.buffer, nil)
         }
@@ -200,7 +200,7 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     /// The publication an answer from `publication` lacks: the newest one due by `through`, when
     /// `publication` is the newest held and the calendar says a later one is out by then.
-    func overduePublication(after publication: DailyRates, through: Day, freshness: Freshness, snapshot: RatesSnapshot) -> Day? {
+    func overduePublication(after publication: DayTable, through: Day, freshness: Freshness, snapshot: RatesSnapshot) -> Day? {
         guard freshness.isBehind, publication.day == snapshot.latest?.day, publication.day < through else { return nil }
         return calendar.publicationDays(after: publication.day, through: through).last
     }
@@ -234,7 +234,7 @@ struct RatesController<Context: RequestContext>: Sendable {
         return "\"s" + String(hash, radix: 16) + "\""
     }
 
-    func publication(on requested: Day, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DailyRates {
+    func publication(on requested: Day, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DayTable {
         let today = configuration.today
         guard requested <= today else { throw Problem.dateInFuture(parameter, requested, today: today) }
         guard let publication = snapshot.publication(onOrBefore: requested) else {
@@ -245,16 +245,16 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     /// A rates answer; `overdue` names the newer publication it lacks (`"stale": true`, `"expectedDate"`).
     func ratesBody(
-        _ publication: DailyRates, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: Decimal, overdue: Day?,
+        _ publication: DayTable, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, overdue: Day?,
         snapshot: RatesSnapshot
     ) throws(Problem) -> (body: ByteBuffer, overdue: Day?) {
-        let table = CrossRates(providerBase: snapshot.base, published: publication.rates)
-        if let code = RatesRules.firstMissing(base: base, symbols: symbols, available: table.currencies) {
+        let table = snapshot.crossRates(publication)
+        if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: table.contains) {
             throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on \(publication.day)", snapshot: snapshot)
         }
         var json = JSONWriter()
         json.object { json in
-            json.field("amount", number: amount.plainText)
+            json.field("amount", number: amount)
             json.field("base", string: base.rawValue)
             json.field("date", string: publication.day.description)
             if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
@@ -263,8 +263,8 @@ struct RatesController<Context: RequestContext>: Sendable {
                 json.field("expectedDate", string: overdue.description)
             }
             json.field("rates") { json in
-                for (code, rate) in table.table(base: base, symbols: symbols) {
-                    json.field(code.rawValue, number: rate.scaled(by: amount).description)
+                table.forEachRate(base: base, symbols: symbols) { code, rate in
+                    json.field(code, number: rate.scaled(by: amount).exact)
                 }
             }
         }

@@ -1,0 +1,67 @@
+/// One day's published rates as a compact table: the currencies in code order, each with its
+/// rate held as an integer significand and a decimal exponent.
+///
+/// Finding a currency is a binary search over a few dozen packed codes; reading the whole table
+/// in order is a walk over two contiguous arrays. A rate keeps the digits it was published with,
+/// so it prints back byte for byte.
+public struct DayTable: Sendable {
+    /// The publication day.
+    public let day: Day
+    /// The currencies with a rate, in code order.
+    public let codes: [CurrencyCode]
+    /// Each code's rate, in the same order: the significand (below 10^18) and its exponent.
+    private let significands: [UInt64]
+    private let exponents: [Int8]
+
+    /// The table of `rates`; a text that is not a valid rate (``RateText/isValid(_:)``) is left out:
+    /// every stored rate was checked on the way in, so none is.
+    public init(day: Day, rates: [CurrencyCode: String]) {
+        var codes: [CurrencyCode] = []
+        var significands: [UInt64] = []
+        var exponents: [Int8] = []
+        codes.reserveCapacity(rates.count)
+        significands.reserveCapacity(rates.count)
+        exponents.reserveCapacity(rates.count)
+        for code in rates.keys.sorted() {
+            guard let text = rates[code], RateText.isValid(text), let value = ExactDecimal(text), let significand = value.smallSignificand,
+                  let exponent = Int8(exactly: value.exponent)
+            else { continue }
+            codes.append(code)
+            significands.append(significand)
+            exponents.append(exponent)
+        }
+        self.day = day
+        self.codes = codes
+        self.significands = significands
+        self.exponents = exponents
+    }
+
+    /// How many currencies have a rate.
+    public var count: Int { codes.count }
+
+    /// The rate at `index` of ``codes``.
+    public func rate(at index: Int) -> ExactDecimal {
+        ExactDecimal(significand: significands[index], exponent: Int(exponents[index]))
+    }
+
+    /// The position of `code` in ``codes``, or `nil` when it has no rate.
+    public func index(of code: CurrencyCode) -> Int? {
+        var low = 0
+        var high = codes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if codes[middle] < code { low = middle + 1 } else { high = middle }
+        }
+        return low < codes.count && codes[low] == code ? low : nil
+    }
+
+    /// The rate of `code`, or `nil` when it has none.
+    public func rate(of code: CurrencyCode) -> ExactDecimal? {
+        index(of: code).map(rate(at:))
+    }
+
+    /// The rates as published text, by currency.
+    public var texts: [CurrencyCode: String] {
+        Dictionary(uniqueKeysWithValues: codes.indices.map { (codes[$0], rate(at: $0).description) })
+    }
+}
