@@ -1,0 +1,76 @@
+import RatesCore
+
+/// The National Bank of Romania's reference rates of the leu (about 36 currencies).
+///
+/// - Source: `https://curs.bnr.ro/nbrfxrates.xml` (the latest day) and
+///   `https://curs.bnr.ro/files/xml/years/nbrfxratesYYYY.xml` (every day of one year so far),
+///   UTF-8 XML: `<DataSet>` (namespace `http://www.bnr.ro/xsd`, `https://` since 2024) whose
+///   `<Body>` holds `<OrigCurrency>RON</OrigCurrency>` and one `<Cube date="YYYY-MM-DD">` per day
+///   with one `<Rate currency="USD">4.3430</Rate>` per currency.
+/// - Quote convention: lei for `multiplier` units of the currency (1 when the attribute is absent;
+///   100 for HUF, IDR, ISK, JPY, KRW): ``PublishedQuote/Direction/pivotPerUnits``.
+///   Gold (`XAU`, lei per gram) is not a currency and is skipped; the SDR (`XDR`) is kept.
+/// - Schedule: Romanian banking days (Europe/Bucharest), shortly after 13:00.
+/// - Ranges: one yearly file per calendar year the range touches; each answer holds every day of
+///   its year published so far, also those outside the range.
+public struct BNRProvider: RatesProvider {
+    public let key = "BNR"
+    public let name = "National Bank of Romania"
+    public let country: String? = "RO"
+    public let pivot = CurrencyCode("RON")!
+    /// Working days, about 13:15 Bucharest time.
+    public let schedule = PublicationSchedule(timeZone: "Europe/Bucharest", expectedMinute: 13 * 60 + 15)
+
+    /// The host the files are under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (`https://curs.bnr.ro` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://curs.bnr.ro"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: "\(baseURL)/nbrfxrates.xml")]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (first.parts.year...last.parts.year).map { year in
+                ProviderRequest(url: "\(baseURL)/files/xml/years/nbrfxrates\(year).xml")
+            }
+        }
+    }
+
+    /// Gold, quoted in lei per gram: not a currency.
+    static let gold = CurrencyCode("XAU")!
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let root = try XMLReader.Element(parsing: body, root: "DataSet")
+        try xml.expectOnly(["Header", "Body"], in: root)
+        guard root.children("Body").count == 1, let content = root.child("Body") else {
+            throw .unexpectedLayout(provider: key, "<DataSet> has \(root.children("Body").count) <Body> elements, expected one")
+        }
+        try xml.expectOnly(["Subject", "OrigCurrency", "Cube"], in: content)
+        let origin = try xml.text(content, "OrigCurrency", in: "<Body>")
+        guard origin == pivot.rawValue else {
+            throw .unexpectedLayout(provider: key, "<OrigCurrency> is \(UpstreamDataError.quoted(origin)), expected RON")
+        }
+        var publications: [ProviderPublication] = []
+        for cube in content.children("Cube") {
+            try xml.expectOnly(["Rate"], in: cube)
+            let day = try ProviderXMLParsing.isoDay(xml.attribute(cube, "date", in: "<Cube>"))
+            var quotes: [PublishedQuote] = []
+            for rate in cube.children {
+                let code = try ProviderXMLParsing.currency(xml.attribute(rate, "currency", in: "<Rate> of \(day)"), day: day)
+                guard rate.children.isEmpty else { throw .unexpectedLayout(provider: key, "<Rate currency=\"\(code)\"> of \(day) holds elements") }
+                let unit = try rate.attribute("multiplier").map { (text) throws(UpstreamDataError) in try xml.unit(text, of: code, day: day) } ?? 1
+                let value = try ProviderXMLParsing.rate(rate.text, currency: code, day: day)
+                guard code != pivot, code != Self.gold else { continue }
+                quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

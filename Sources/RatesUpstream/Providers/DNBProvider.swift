@@ -1,0 +1,127 @@
+import RatesCore
+
+/// Danmarks Nationalbank's rates of the krone (about 30 currencies).
+///
+/// - Source, latest: `https://www.nationalbanken.dk/api/currencyratesxml?lang=en` (GET), UTF-8 XML:
+///   `<exchangerates refcur="DKK">` holding `<dailyrates id="2026-07-13">` with one
+///   `<currency code="USD" rate="654.32"/>` per currency.
+/// - Source, ranges: Statistics Denmark's table DNVALD, `https://api.statbank.dk/v1/data` (POST, a
+///   JSON query for the currencies in ``currencies``, rate type `KBH`, the days from the range's
+///   first on), answered as CSV `VALUTA;KURTYP;TID;INDHOLD` with days as `2026M03D31`. The answer
+///   runs to the newest day, past the range's end; `..` marks a currency with no rate that day
+///   (the lev after Bulgaria joined the euro) and is skipped.
+/// - Quote convention: both give kroner per 100 units of the currency (747.50 DKK per 100 EUR),
+///   whatever `refamt="1"` in the XML suggests: ``PublishedQuote/Direction/pivotPerUnits``, unit 100.
+/// - Schedule: Danish banking days (Europe/Copenhagen), about 16:00.
+public struct DNBProvider: RatesProvider {
+    public let key = "DNB"
+    public let name = "Danmarks Nationalbank"
+    public let country: String? = "DK"
+    public let pivot = CurrencyCode("DKK")!
+    /// Working days, about 16:00 Copenhagen time.
+    public let schedule = PublicationSchedule(timeZone: "Europe/Copenhagen", expectedMinute: 16 * 60)
+
+    /// The latest rates' URL.
+    public let latestURL: String
+    /// The Statbank data endpoint.
+    public let statbankURL: String
+
+    /// - Parameter baseURL: One host serving both `/api/currencyratesxml` and `/v1/data`, for a test
+    ///   server; `nil` for the bank's and Statistics Denmark's own.
+    public init(baseURL: String? = nil) {
+        latestURL = (baseURL ?? "https://www.nationalbanken.dk") + "/api/currencyratesxml?lang=en"
+        statbankURL = (baseURL ?? "https://api.statbank.dk") + "/v1/data"
+    }
+
+    /// The currencies a range query asks Statbank for.
+    public static let currencies = [
+        "EUR", "USD", "GBP", "SEK", "NOK", "CHF", "CAD", "JPY", "AUD", "NZD", "PLN", "CZK", "HUF", "HKD", "SGD", "ZAR", "BGN", "RON",
+        "TRY", "KRW", "THB", "MYR", "PHP", "IDR", "CNY", "BRL", "MXN", "INR", "ILS", "ISK",
+    ]
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: latestURL)]
+        case .range(let first, _):
+            let (year, month, day) = first.parts
+            let since = String(year) + "M" + (month < 10 ? "0" : "") + String(month) + "D" + (day < 10 ? "0" : "") + String(day)
+            let codes = Self.currencies.map { "\"\($0)\"" }.joined(separator: ",")
+            let query = """
+                {"table":"DNVALD","format":"BULK","lang":"en","valuePresentation":"Code","variables":[{"code":"VALUTA","values":[\(codes)]},\
+                {"code":"KURTYP","values":["KBH"]},{"code":"Tid","values":[">=\(since)"]}]}
+                """
+            return [ProviderRequest(url: statbankURL, method: .post, headers: ["Content-Type": "application/json"], body: query)]
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        try ProviderValidation.validate(request.method == .post ? parseStatbank(body) : parseLatest(body))
+    }
+
+    // MARK: - Latest (XML)
+
+    func parseLatest(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let root = try XMLReader.Element(parsing: body, root: "exchangerates")
+        try xml.expectOnly(["dailyrates"], in: root)
+        let reference = try xml.attribute(root, "refcur", in: "<exchangerates>")
+        guard reference == pivot.rawValue else {
+            throw .unexpectedLayout(provider: key, "refcur is \(UpstreamDataError.quoted(reference)), expected DKK")
+        }
+        var publications: [ProviderPublication] = []
+        for daily in root.children {
+            try xml.expectOnly(["currency"], in: daily)
+            let day = try ProviderXMLParsing.isoDay(xml.attribute(daily, "id", in: "<dailyrates>"))
+            var quotes: [PublishedQuote] = []
+            for currency in daily.children {
+                let code = try ProviderXMLParsing.currency(xml.attribute(currency, "code", in: "<currency> of \(day)"), day: day)
+                let value = try ProviderXMLParsing.rate(xml.attribute(currency, "rate", in: "<currency code=\"\(code)\">"), currency: code, day: day)
+                guard code != pivot else { continue }
+                quotes.append(PublishedQuote(currency: code, value: value, unit: 100, direction: .pivotPerUnits))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return publications
+    }
+
+    // MARK: - Ranges (Statbank CSV)
+
+    func parseStatbank(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
+        // Codes, days and decimals: ASCII only.
+        guard body.allSatisfy({ $0 < 0x80 }) else { throw .unexpectedLayout(provider: key, "the CSV holds a byte that is not ASCII") }
+        // Lines end in CR LF (or LF); split on bytes, as Swift reads CR LF as one character.
+        var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+        }
+        if lines.last == "" { lines.removeLast() }
+        guard let header = lines.first, !header.allSatisfy(\.isWhitespace) else { throw .empty }
+        guard header == "VALUTA;KURTYP;TID;INDHOLD" else {
+            throw .unexpectedLayout(provider: key, "CSV header \(UpstreamDataError.quoted(String(header))), expected VALUTA;KURTYP;TID;INDHOLD")
+        }
+        var quotes: [Day: [PublishedQuote]] = [:]
+        for (index, line) in lines.enumerated().dropFirst() {
+            let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, fields[1] == "KBH" else {
+                throw .unexpectedLayout(provider: key, "CSV line \(index + 1) \(UpstreamDataError.quoted(line)) is not VALUTA;KBH;TID;INDHOLD")
+            }
+            let day = try Self.statbankDay(fields[2])
+            let code = try ProviderXMLParsing.currency(fields[0], day: day)
+            if fields[3] == ".." { continue }  // no rate that day
+            let value = try ProviderXMLParsing.rate(fields[3], currency: code, day: day)
+            guard code != pivot else { continue }
+            quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: 100, direction: .pivotPerUnits))
+        }
+        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+    }
+
+    /// A Statbank day, `2026M03D31`.
+    static func statbankDay(_ text: String) throws(UpstreamDataError) -> Day {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "M"), bytes[7] == UInt8(ascii: "D") else { throw .invalidDay(text) }
+        let iso = String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[5..<7], as: UTF8.self) + "-"
+            + String(decoding: bytes[8..<10], as: UTF8.self)
+        guard let day = Day(iso) else { throw .invalidDay(text) }
+        return day
+    }
+}

@@ -1,0 +1,99 @@
+import RatesCore
+
+/// The Magyar Nemzeti Bank's official rates of the forint (32 currencies).
+///
+/// - Source: the SOAP service `http://www.mnb.hu/arfolyamok.asmx` (POST, SOAP 1.1):
+///   `GetCurrentExchangeRates` for the latest day, `GetExchangeRates` (start day, end day, currency
+///   list) for a range. The answer's `<…Result>` element holds a second XML document as escaped
+///   text: `<MNBExchangeRates><Day date="2025-03-28"><Rate unit="1" curr="EUR">402,61</Rate>…`.
+///   A range request must name its currencies: ``currencies`` lists the 32 the bank quotes.
+/// - Quote convention: forints for `unit` units of the currency (100 for IDR, JPY, KRW), decimal
+///   comma: ``PublishedQuote/Direction/pivotPerUnits``.
+/// - Schedule: Hungarian working days (Europe/Budapest), usually by 12:00.
+public struct MNBProvider: RatesProvider {
+    public let key = "MNB"
+    public let name = "Magyar Nemzeti Bank"
+    public let country: String? = "HU"
+    public let pivot = CurrencyCode("HUF")!
+    /// Working days, by 12:00 Budapest time.
+    public let schedule = PublicationSchedule(timeZone: "Europe/Budapest", expectedMinute: 12 * 60)
+
+    /// The SOAP endpoint.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The SOAP endpoint (`http://www.mnb.hu/arfolyamok.asmx` when `nil`), for a
+    ///   test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "http://www.mnb.hu/arfolyamok.asmx"
+    }
+
+    /// The currencies a range request names: those the bank quotes (2026).
+    public static let currencies = [
+        "AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "MXN", "MYR",
+        "NOK", "NZD", "PHP", "PLN", "RON", "RSD", "RUB", "SEK", "SGD", "THB", "TRY", "UAH", "USD", "ZAR",
+    ]
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [soapRequest("GetCurrentExchangeRates", parameters: "")]
+        case .range(let first, let last):
+            let parameters = """
+                <web:startDate>\(first)</web:startDate><web:endDate>\(last)</web:endDate>\
+                <web:currencyNames>\(Self.currencies.joined(separator: ","))</web:currencyNames>
+                """
+            return [soapRequest("GetExchangeRates", parameters: parameters)]
+        }
+    }
+
+    /// A SOAP 1.1 call of `operation`, with `subject` naming it.
+    func soapRequest(_ operation: String, parameters: String) -> ProviderRequest {
+        let envelope = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:web="http://www.mnb.hu/webservices/">\
+            <soap:Body><web:\(operation)>\(parameters)</web:\(operation)></soap:Body></soap:Envelope>
+            """
+        let headers = [
+            "Content-Type": "text/xml; charset=utf-8",
+            "SOAPAction": "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/\(operation)",
+        ]
+        return ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope, subject: operation)
+    }
+
+    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
+        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
+            let response = soapBody.children.first
+        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
+        if response.localName == "Fault" {
+            let reason = response.child("faultstring")?.text ?? ""
+            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(reason))")
+        }
+        let operation = request.subject ?? "GetExchangeRates"
+        guard response.localName == operation + "Response", response.children.count == 1, let result = response.child(operation + "Result")
+        else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to \(operation)") }
+        // The result is a document of its own, sent as escaped text.
+        let rates = try XMLReader.Element(parsing: Array(result.text.utf8), root: "MNBExchangeRates")
+        try xml.expectOnly(["Day"], in: rates)
+        var publications: [ProviderPublication] = []
+        for dayElement in rates.children {
+            try xml.expectOnly(["Rate"], in: dayElement)
+            let day = try ProviderXMLParsing.isoDay(xml.attribute(dayElement, "date", in: "<Day>"))
+            var quotes: [PublishedQuote] = []
+            for rate in dayElement.children {
+                let code = try ProviderXMLParsing.currency(xml.attribute(rate, "curr", in: "<Rate> of \(day)"), day: day)
+                let place = "<Rate curr=\"\(code)\"> of \(day)"
+                guard rate.children.isEmpty else { throw .unexpectedLayout(provider: key, "\(place) holds elements") }
+                let unit = try xml.unit(xml.attribute(rate, "unit", in: place), of: code, day: day)
+                let value = try ProviderXMLParsing.rate(rate.text, currency: code, day: day)
+                guard code != pivot else { continue }
+                quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

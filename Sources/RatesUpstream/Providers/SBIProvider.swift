@@ -1,0 +1,97 @@
+import RatesCore
+
+/// The Central Bank of Iceland's (Seðlabanki Íslands) rates of the króna (32 currencies and the SDR).
+///
+/// - Source: `https://sedlabanki.is/xmltimeseries/Default.aspx?DagsFra=YYYY-MM-DD&DagsTil=YYYY-MM-DD&GroupID=N&Type=xml`,
+///   UTF-8 XML: `<Group ID="N">` holding one `<TimeSeries ID="…">` per series, each with entries
+///   `<Entry><Date>3/24/2026 12:00:00 AM</Date><Value>124.440000</Value></Entry>`. Series are named
+///   in Icelandic, not by ISO code: ``seriesCurrencies`` maps the IDs of the mid-rate series
+///   (`skráð miðgengi`) to codes. Group 9 is the official reference rate (10 currencies and the SDR),
+///   group 7 the registered mid rate of 22 more; the other series listed (buying and selling
+///   rates, retired currencies) come without entries and are not read. A series with entries that
+///   the map does not name rejects the answer: the bank has added a currency to map.
+/// - Quote convention: krónur for 1 unit of the currency (0.7830 ISK per 1 JPY):
+///   ``PublishedQuote/Direction/pivotPerUnits``, unit 1.
+/// - Schedule: Icelandic working days (Atlantic/Reykjavik), about 11:00.
+/// - Requests: two per window, one per group (``ProviderRequest/subject`` `"9"` and `"7"`); the
+///   latest is the last seven days to today in Reykjavik by the system clock.
+public struct SBIProvider: RatesProvider {
+    public let key = "SBI"
+    public let name = "Central Bank of Iceland"
+    public let country: String? = "IS"
+    public let pivot = CurrencyCode("ISK")!
+    /// Working days, about 11:00 Reykjavik time.
+    public let schedule = PublicationSchedule(timeZone: "Atlantic/Reykjavik", expectedMinute: 11 * 60)
+
+    /// The endpoint, without a query.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The endpoint (`https://sedlabanki.is/xmltimeseries/Default.aspx` when
+    ///   `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://sedlabanki.is/xmltimeseries/Default.aspx"
+    }
+
+    /// The mid-rate series read, by group and series ID.
+    public static let seriesCurrencies: [String: [String: CurrencyCode]] = [
+        "9": [
+            "4055": "USD", "4061": "DKK", "4064": "EUR", "4085": "JPY", "4088": "CAD", "4091": "NOK", "4097": "XDR", "4103": "GBP",
+            "4106": "CHF", "4109": "SEK",
+        ].mapValues { CurrencyCode($0)! },
+        "7": [
+            "29": "CNY", "31": "PLN", "35": "NGN", "36": "TWD", "37": "KRW", "38": "SRD", "39": "AUD", "40": "NZD", "41": "HKD",
+            "42": "HUF", "43": "ILS", "44": "ZAR", "45": "SGD", "46": "MXN", "48": "TRY", "50": "INR", "52": "CZK", "53": "BRL",
+            "74": "THB", "288": "JMD", "3503": "SAR", "19254": "KWD",
+        ].mapValues { CurrencyCode($0)! },
+    ]
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let (first, last): (Day, Day)
+        switch window {
+        case .latest:
+            let today = ProviderXMLParsing.today(utcOffset: 0)
+            (first, last) = (today.adding(days: -7), today)
+        case .range(let from, let through):
+            (first, last) = (from, through)
+        }
+        return (["9", "7"] as [String]).map { group in
+            ProviderRequest(url: "\(baseURL)?DagsFra=\(first)&DagsTil=\(last)&GroupID=\(group)&Type=xml", subject: group)
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let root = try XMLReader.Element(parsing: body, root: "Group")
+        try xml.expectOnly(["Name", "TimeSeries"], in: root)
+        let group = try xml.attribute(root, "ID", in: "<Group>")
+        guard let currencies = Self.seriesCurrencies[group], request.subject.map({ $0 == group }) ?? true else {
+            throw .unexpectedLayout(provider: key, "<Group ID=\"\(group)\"> answers a request for group \(request.subject ?? "?")")
+        }
+        var quotes: [Day: [PublishedQuote]] = [:]
+        for series in root.children("TimeSeries") {
+            let id = try xml.attribute(series, "ID", in: "<TimeSeries>")
+            let place = "<TimeSeries ID=\"\(id)\">"
+            try xml.expectOnly(["FameName", "Name", "Description", "TimeSeriesData"], in: series)
+            guard series.children("TimeSeriesData").count == 1, let data = series.child("TimeSeriesData") else {
+                throw .unexpectedLayout(provider: key, "\(place) has \(series.children("TimeSeriesData").count) <TimeSeriesData>, expected one")
+            }
+            try xml.expectOnly(["Entry"], in: data)
+            if data.children.isEmpty { continue }  // a series without figures in the window: buying, selling, retired
+            guard let code = currencies[id] else { throw .unexpectedLayout(provider: key, "\(place) of group \(group) is not a known series") }
+            let description = try xml.text(series, "Description", in: place)
+            guard description.contains("miðgengi") else {
+                throw .unexpectedLayout(provider: key, "\(place) (\(code)) is \(UpstreamDataError.quoted(description)), not a mid rate")
+            }
+            for entry in data.children {
+                let stamp = try xml.text(entry, "Date", in: "an <Entry> of \(place)")
+                // "3/24/2026 12:00:00 AM": a day at midnight.
+                let parts = stamp.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, parts[1] == "12:00:00 AM" else { throw .invalidDay(stamp) }
+                let day = try ProviderXMLParsing.day(String(parts[0]), .monthDayYear, separator: "/")
+                let value = try ProviderXMLParsing.rate(xml.text(entry, "Value", in: "the <Entry> of \(place) on \(day)"), currency: code, day: day)
+                quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
+            }
+        }
+        return try ProviderValidation.validate(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}
