@@ -57,6 +57,14 @@ extension ProviderJSON {
         }
     }
 
+    /// The value for an error message: a string or a number as written, otherwise its kind.
+    var shown: String {
+        switch self {
+        case .string(let text), .number(let text): text
+        default: kind
+        }
+    }
+
     /// The elements of an array, or a layout error naming `what`.
     func array(_ what: String, provider: String) throws(UpstreamDataError) -> [ProviderJSON] {
         guard case .array(let elements) = self else { throw .unexpectedLayout(provider: provider, "\(what) is \(kind), not an array") }
@@ -364,14 +372,7 @@ extension PublishedQuote {
     /// decimal (``ProviderJSON/publishedDecimal``); otherwise the error names the code or the text.
     static func reading(code: String, value: ProviderJSON, unit: Int = 1, direction: Direction, day: Day) throws(UpstreamDataError) -> PublishedQuote {
         guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
-        guard let text = value.publishedDecimal else {
-            let shown: String
-            switch value {
-            case .number(let literal), .string(let literal): shown = literal
-            default: shown = value.kind
-            }
-            throw .invalidRate(currency: currency, day: day, text: shown)
-        }
+        guard let text = value.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: value.shown) }
         return PublishedQuote(currency: currency, value: text, unit: unit, direction: direction)
     }
 }
