@@ -108,51 +108,57 @@ extension ProviderJSON {
     ///
     /// A string goes through ``ProviderValidation/rateText(_:)``. A number is its literal text,
     /// except one written with 16 or more significant digits: that is a binary double printed in
-    /// full (Bank Negara Malaysia's `4.2199999999999998` for 4.22, the HKMA's `7.8245000000000005`),
-    /// which no bank publishes; it becomes the shortest decimal that reads back as the same
-    /// double (`4.22`), the figure the publisher stored.
+    /// full (Bank Negara Malaysia's `4.2199999999999998` for 4.22, the HKMA's `7.8245000000000005`
+    /// for 7.8245), a precision no bank publishes. Its text is rounded half up to 15 significant
+    /// digits, the precision a double holds for any decimal, and trailing fraction zeros are
+    /// dropped: the figure the publisher stored (`4.22`, `7.8245`). The rounding is done on the
+    /// digits, never through a `Double`.
     var publishedDecimal: String? {
         switch self {
         case .string(let text):
             return ProviderValidation.rateText(text)
         case .number(let literal):
-            let significant = literal.utf8.drop { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }
-                .prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
-                .filter { $0 != UInt8(ascii: ".") }.count
-            guard significant >= 16, RateText.isValid(literal), let double = Double(literal) else {
-                return RateText.isValid(literal) ? literal : nil
-            }
-            let shortest = Self.plainDecimal(double.description)
-            return shortest.flatMap { RateText.isValid($0) ? $0 : nil }
+            guard RateText.isValid(literal) else { return nil }
+            return Self.roundedToDoublePrecision(literal)
         default:
             return nil
         }
     }
 
-    /// Swift's shortest description of a positive double (`"4.22"`, `"1e-05"`, `"4.0"`) as plain
-    /// decimal text without exponent or trailing fraction zeros (`"4.22"`, `"0.00001"`, `"4"`).
-    static func plainDecimal(_ description: String) -> String? {
-        let parts = description.lowercased().split(separator: "e", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let mantissa = parts.first else { return nil }
-        let exponent = parts.count == 2 ? Int(parts[1]) : 0
-        guard let exponent, abs(exponent) < 40 else { return nil }
-        let halves = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        guard halves.count <= 2 else { return nil }
-        let integer = String(halves[0])
-        let fraction = halves.count == 2 ? String(halves[1]) : ""
-        guard (integer + fraction).allSatisfy(\.isASCII), (integer + fraction).allSatisfy(\.isNumber) else { return nil }
-        var digits = Array(integer + fraction)
-        var point = integer.count + exponent
-        if point < 0 {
-            digits = Array(repeating: "0", count: -point) + digits
-            point = 0
+    /// Significant digits a double holds for every decimal.
+    static let doubleDigits = 15
+
+    /// `text` (a valid ``RatesCore/RateText``) unchanged when it has at most 15 significant digits;
+    /// otherwise rounded half up to 15, trailing fraction zeros and a bare point dropped.
+    static func roundedToDoublePrecision(_ text: String) -> String {
+        let halves = text.split(separator: ".", omittingEmptySubsequences: false)
+        var digits = Array((halves[0] + (halves.count == 2 ? halves[1] : "")).utf8).map { Int($0 - UInt8(ascii: "0")) }
+        var point = halves[0].utf8.count
+        guard let first = digits.firstIndex(where: { $0 != 0 }), digits.count - first > doubleDigits else { return text }
+        let cut = first + doubleDigits
+        let roundUp = digits[cut] >= 5
+        for index in cut..<digits.count { digits[index] = 0 }
+        if roundUp {
+            var index = cut - 1
+            while index >= 0 {
+                if digits[index] == 9 {
+                    digits[index] = 0
+                    index -= 1
+                } else {
+                    digits[index] += 1
+                    break
+                }
+            }
+            if index < 0 {
+                digits.insert(1, at: 0)
+                point += 1
+            }
         }
-        if point > digits.count { digits += Array(repeating: "0", count: point - digits.count) }
-        var whole = String(digits[..<point]).drop { $0 == "0" }
-        if whole.isEmpty { whole = "0" }
-        var rest = String(digits[point...])
-        while rest.last == "0" { rest.removeLast() }
-        return rest.isEmpty ? String(whole) : whole + "." + rest
+        var integer = digits[..<point].drop { $0 == 0 }.map(String.init).joined()
+        if integer.isEmpty { integer = "0" }
+        var fraction = Array(digits[point...])
+        while fraction.last == 0 { fraction.removeLast() }
+        return fraction.isEmpty ? integer : integer + "." + fraction.map(String.init).joined()
     }
 }
 
