@@ -1,0 +1,108 @@
+import RatesCore
+
+/// Bank Negara Malaysia's exchange rates of the Kuala Lumpur interbank market, 09:00 session, in MYR.
+///
+/// - Source: the BNM Open API (every request sends `Accept: application/vnd.BNM.API.v1+json`):
+///   `https://api.bnm.gov.my/public/exchange-rate?session=0900` for the newest day, all 27
+///   currencies; for a range, the API serves history only per currency and month,
+///   `…/exchange-rate/{code}/year/{y}/month/{m}?session=0900`, so a range makes one request per
+///   currency and month (`subject` = the bank's code).
+/// - Quotes: `middle_rate`, MYR per `unit` units (``PublishedQuote/Direction/pivotPerUnits``; 100
+///   for the yen, the won, the baht, the Hong Kong dollar and 11 more), the answer's `meta.quote`
+///   being `rm`. Where a day has no middle rate but buying and selling rates, their exact midpoint.
+///   The API prints numbers as binary doubles in full (`4.2199999999999998`); they are read back
+///   as the bank's four-decimal figures (`4.22`, see ``ProviderJSON/publishedDecimal``).
+/// - Day: the rate's `date`.
+/// - Schedule: Asia/Kuala_Lumpur, Monday to Friday, the 09:00 session's rates available by about noon.
+///
+/// The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`.
+public struct BNMProvider: RatesProvider {
+    public let key = "BNM"
+    public let name = "Bank Negara Malaysia"
+    public let country: String? = "MY"
+    public let pivot = CurrencyCode("MYR")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Kuala_Lumpur", expectedMinute: 12 * 60)
+
+    let endpoint: String
+
+    /// The header the API requires on every request.
+    static let headers = ["Accept": "application/vnd.BNM.API.v1+json"]
+
+    /// The 27 currencies the bank quotes, as it writes them (its latest answer lists the same).
+    static let currencies = [
+        "AED", "AUD", "BND", "CAD", "CHF", "CNY", "EGP", "EUR", "GBP", "HKD", "IDR", "INR", "JPY", "KHR", "KRW", "MMK", "NPR", "NZD",
+        "PHP", "PKR", "SAR", "SDR", "SGD", "THB", "TWD", "USD", "VND",
+    ]
+
+    /// - Parameter baseURL: replaces `https://api.bnm.gov.my/public` (for tests).
+    public init(baseURL: String? = nil) {
+        endpoint = (baseURL ?? "https://api.bnm.gov.my/public") + "/exchange-rate"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: endpoint + "?session=0900", headers: Self.headers)]
+        case .range(let first, let last):
+            var months: [(year: Int, month: Int)] = []
+            var (year, month, _) = first.parts
+            let (lastYear, lastMonth, _) = last.parts
+            while first <= last, (year, month) <= (lastYear, lastMonth) {
+                months.append((year, month))
+                (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
+            }
+            return Self.currencies.flatMap { code in
+                months.map {
+                    ProviderRequest(url: "\(endpoint)/\(code)/year/\($0.year)/month/\($0.month)?session=0900", headers: Self.headers, subject: code)
+                }
+            }
+        }
+    }
+
+    /// Reads the latest answer, `{"data":[{"currency_code":"USD","unit":1,"rate":{"date":…,"buying_rate":…,"selling_rate":…,"middle_rate":…}}, …],"meta":{"quote":"rm",…}}`,
+    /// or one currency's month, `{"data":{"currency_code":"INR","unit":100,"rate":[{"date":…,…}, …]},"meta":…}`.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let quote = try document.field("meta", of: "the answer", provider: key).field("quote", of: "\"meta\"", provider: key)
+        guard quote == .string("rm") else {
+            throw .unexpectedLayout(provider: key, "\"meta\".\"quote\" is \(UpstreamDataError.quoted(quote.shown)), not \"rm\" (MYR per foreign units)")
+        }
+        let data = try document.field("data", of: "the answer", provider: key)
+        let entries: [ProviderJSON]
+        if case .array(let list) = data {
+            entries = list
+        } else {
+            entries = [data]
+            let code = try data.field("currency_code", of: "\"data\"", provider: key)
+            if let subject = request.subject, code != .string(subject) {
+                throw .unexpectedLayout(provider: key, "the answer is for \(UpstreamDataError.quoted(code.shown)), the request for \(subject)")
+            }
+        }
+        var days: [Day: [PublishedQuote]] = [:]
+        for (index, entry) in entries.enumerated() {
+            let what = "currency \(index + 1)"
+            var code = try entry.field("currency_code", of: what, provider: key).string("\(what)'s \"currency_code\"", provider: key)
+            if code == "SDR" { code = "XDR" }
+            let unit = try entry.field("unit", of: code, provider: key).integer("\(code)'s \"unit\"", provider: key)
+            let rates = try entry.field("rate", of: code, provider: key)
+            for rate in (try? rates.array("", provider: key)) ?? [rates] {
+                let dayText = try rate.field("date", of: "a rate of \(code)", provider: key).string("a \(code) rate's \"date\"", provider: key)
+                guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+                days[day, default: []].append(try .reading(code: code, value: try middle(of: rate, code: code, day: day), unit: unit, direction: .pivotPerUnits, day: day))
+            }
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+
+    /// The middle rate, or the exact midpoint of the buying and selling rates where the middle is `null`.
+    func middle(of rate: ProviderJSON, code: String, day: Day) throws(UpstreamDataError) -> ProviderJSON {
+        let middle = try rate.field("middle_rate", of: "\(code) on \(day)", provider: key)
+        guard middle.isNull else { return middle }
+        let buying = try rate.field("buying_rate", of: "\(code) on \(day)", provider: key)
+        let selling = try rate.field("selling_rate", of: "\(code) on \(day)", provider: key)
+        guard let buy = buying.publishedDecimal, let sell = selling.publishedDecimal, let midpoint = RateText.midpoint(buy, sell) else {
+            return middle  // no figure at all: rejected as an invalid rate
+        }
+        return .string(midpoint)
+    }
+}

@@ -1,0 +1,60 @@
+import RatesCore
+
+/// The Bank of Canada's daily exchange rates, in CAD.
+///
+/// - Source: the Valet API's group `FX_RATES_DAILY`,
+///   `https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/json`: `?recent=1` for
+///   the newest day, `?start_date=…&end_date=…` for a range (one request for any span).
+/// - Quotes: series `FXxxxCAD`, CAD per 1 unit of `xxx` (``PublishedQuote/Direction/pivotPerUnits``,
+///   unit 1), each value a string (`"v": "1.3706"`).
+/// - Day: the observation's `d`.
+/// - Schedule: America/Toronto, Monday to Friday, published by 16:30.
+///
+/// A series the group lists but does not observe on a day (in 2026 the ringgit, the baht and the
+/// dong) is simply absent from that day's observation: there is no figure to read.
+public struct BOCProvider: RatesProvider {
+    public let key = "BOC"
+    public let name = "Bank of Canada"
+    public let country: String? = "CA"
+    public let pivot = CurrencyCode("CAD")!
+    public let schedule = PublicationSchedule(timeZone: "America/Toronto", expectedMinute: 16 * 60 + 30)
+
+    /// The group's observations endpoint.
+    let endpoint: String
+
+    /// - Parameter baseURL: replaces `https://www.bankofcanada.ca/valet` (for tests).
+    public init(baseURL: String? = nil) {
+        endpoint = (baseURL ?? "https://www.bankofcanada.ca/valet") + "/observations/group/FX_RATES_DAILY/json"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest: [ProviderRequest(url: endpoint + "?recent=1")]
+        case .range(let first, let last): [ProviderRequest(url: endpoint + "?start_date=\(first)&end_date=\(last)")]
+        }
+    }
+
+    /// Reads `{"observations": [{"d": "2026-03-12", "FXUSDCAD": {"v": "1.3706"}, …}, …]}`.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        var publications: [ProviderPublication] = []
+        for (index, observation) in try document.field("observations", of: "the answer", provider: key)
+            .array("\"observations\"", provider: key).enumerated()
+        {
+            let what = "observation \(index + 1)"
+            let dayText = try observation.field("d", of: what, provider: key).string("\(what)'s \"d\"", provider: key)
+            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            var quotes: [PublishedQuote] = []
+            for member in try observation.members(what, provider: key) where member.key != "d" {
+                let series = Array(member.key.utf8)
+                guard series.count == 8, member.key.hasPrefix("FX"), member.key.hasSuffix("CAD") else {
+                    throw .unexpectedLayout(provider: key, "\(what) (\(day)) has series \(UpstreamDataError.quoted(member.key)), not FXxxxCAD")
+                }
+                let value = try member.value.field("v", of: "\(member.key) on \(day)", provider: key)
+                quotes.append(try .reading(code: String(decoding: series[2..<5], as: UTF8.self), value: value, direction: .pivotPerUnits, day: day))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import RatesCore
+
+/// The Bank of Thailand's daily weighted-average rates of commercial banks in Bangkok, in THB.
+///
+/// - Source: the BOT API gateway, `https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=…&end_period=…`,
+///   one request for any span, with the API key in the `Authorization` header (``needsAPIKey``).
+///   The endpoint always takes a period, so `.latest` asks for the ten days up to today in Bangkok.
+/// - Quotes: `mid_rate` (the bank's midpoint of buying transfer and selling), THB per 1 unit
+///   (``PublishedQuote/Direction/pivotPerUnits``) except where the currency's English name says
+///   otherwise: `JAPAN : YEN (100 YEN) (JPY)` is per 100, `INDONESIA : RUPIAH (1,000 RUPIAH) (IDR)`
+///   per 1000. Values are strings padded to seven decimals (`"32.6448000"`), kept as published.
+///   Where `mid_rate` is empty but buying transfer and selling are not, their exact midpoint.
+/// - Day: `period`.
+/// - Schedule: Asia/Bangkok, Monday to Friday, out by about 18:00.
+///
+/// Skipped: a currency whose `mid_rate`, `buying_transfer` and `selling` are all empty (no trade that day).
+public struct BOTProvider: RatesProvider {
+    public let key = "BOT"
+    public let name = "Bank of Thailand"
+    public let country: String? = "TH"
+    public let pivot = CurrencyCode("THB")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Bangkok", expectedMinute: 18 * 60)
+    public var needsAPIKey: Bool { true }
+
+    let endpoint: String
+    let apiKey: String
+    /// Today in Bangkok (UTC+7, no daylight saving): the end of the `.latest` period.
+    var today: @Sendable () -> Day = { Day(containing: Date(), utcOffset: 7 * 3600) }
+
+    /// Days before today that `.latest` also asks for, so a holiday week still holds a publication.
+    static let latestSpan = 9
+
+    /// - Parameters:
+    ///   - baseURL: replaces `https://gateway.api.bot.or.th` (for tests).
+    ///   - apiKey: the gateway's API key (secret), sent as `Authorization`.
+    public init(baseURL: String? = nil, apiKey: String) {
+        endpoint = (baseURL ?? "https://gateway.api.bot.or.th") + "/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/"
+        self.apiKey = apiKey
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let (first, last): (Day, Day)
+        switch window {
+        case .latest:
+            last = today()
+            first = last.adding(days: -Self.latestSpan)
+        case .range(let from, let through):
+            guard from <= through else { return [] }
+            (first, last) = (from, through)
+        }
+        return [ProviderRequest(
+            url: endpoint + "?start_period=\(first)&end_period=\(last)",
+            headers: ["Authorization": apiKey, "Accept": "application/json"])]
+    }
+
+    /// Reads `{"result":{"api":…,"data":{"data_header":…,"data_detail":[{"period":"2026-04-03","currency_id":"USD","currency_name_eng":"USA : DOLLAR (USD) ","buying_sight":…,"buying_transfer":…,"selling":…,"mid_rate":"32.6448000"}, …]}}}`.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let detail = try document.field("result", of: "the answer", provider: key).field("data", of: "\"result\"", provider: key)
+            .field("data_detail", of: "\"result\".\"data\"", provider: key)
+        var days: [Day: [PublishedQuote]] = [:]
+        for (index, row) in try detail.array("\"data_detail\"", provider: key).enumerated() {
+            let what = "row \(index + 1)"
+            let dayText = try row.field("period", of: what, provider: key).string("\(what)'s \"period\"", provider: key)
+            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let code = try row.field("currency_id", of: what, provider: key).string("\(what)'s \"currency_id\"", provider: key)
+            let name = try row.field("currency_name_eng", of: what, provider: key).string("\(what)'s \"currency_name_eng\"", provider: key)
+            func isEmpty(_ value: ProviderJSON) -> Bool { value == .null || value == .string("") }
+            var mid = try row.field("mid_rate", of: what, provider: key)
+            if isEmpty(mid) {
+                let buying = try row.field("buying_transfer", of: what, provider: key)
+                let selling = try row.field("selling", of: what, provider: key)
+                if isEmpty(buying) && isEmpty(selling) { continue }
+                if let buy = buying.publishedDecimal, let sell = selling.publishedDecimal, let midpoint = RateText.midpoint(buy, sell) {
+                    mid = .string(midpoint)
+                }
+            }
+            days[day, default: []].append(try .reading(code: code, value: mid, unit: try Self.unit(in: name), direction: .pivotPerUnits, day: day))
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+
+    /// The units a name states, `(100 YEN)` → 100, `(1,000 RUPIAH)` → 1000; 1 when it states none.
+    static func unit(in name: String) throws(UpstreamDataError) -> Int {
+        var units: [Int] = []
+        for group in name.split(separator: "(").dropFirst() {
+            let amount = group.prefix { $0.isASCII && ($0.isNumber || $0 == ",") }
+            guard !amount.isEmpty else { continue }
+            guard group.dropFirst(amount.count).first == " ", let value = Int(amount.replacingOccurrences(of: ",", with: "")), value > 0 else {
+                throw .unexpectedLayout(provider: "BOT", "the currency name \(UpstreamDataError.quoted(name)) states no readable unit")
+            }
+            units.append(value)
+        }
+        guard units.count <= 1 else { throw .unexpectedLayout(provider: "BOT", "the currency name \(UpstreamDataError.quoted(name)) states two units") }
+        return units.first ?? 1
+    }
+}

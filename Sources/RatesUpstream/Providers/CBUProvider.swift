@@ -1,0 +1,53 @@
+import RatesCore
+
+/// The Central Bank of Uzbekistan's official exchange rates, in UZS.
+///
+/// - Source: `https://cbu.uz/en/arkhiv-kursov-valyut/json/all/YYYY-MM-DD/`, the rates of one day
+///   (about 75 currencies), and `https://cbu.uz/en/arkhiv-kursov-valyut/json/` for today's
+///   (`.latest`). The archive answers one day at a time, so a range makes one request per
+///   working day (Monday to Friday).
+/// - Quotes: `Rate`, UZS per `Nominal` units (``PublishedQuote/Direction/pivotPerUnits``; 10 for
+///   the rupiah, the rial and the dong), both as strings (`"12194.21"`, `"1"`).
+/// - Day: `Date`, written `DD.MM.YYYY`.
+/// - Schedule: Asia/Tashkent, Monday to Friday, usually out by about 14:00.
+public struct CBUProvider: RatesProvider {
+    public let key = "CBU"
+    public let name = "Central Bank of Uzbekistan"
+    public let country: String? = "UZ"
+    public let pivot = CurrencyCode("UZS")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Tashkent", expectedMinute: 14 * 60)
+
+    let endpoint: String
+
+    /// - Parameter baseURL: replaces `https://cbu.uz/en/arkhiv-kursov-valyut` (for tests).
+    public init(baseURL: String? = nil) {
+        endpoint = (baseURL ?? "https://cbu.uz/en/arkhiv-kursov-valyut") + "/json/"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: endpoint)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { $0.isoWeekday <= 5 }
+                .map { ProviderRequest(url: endpoint + "all/\($0)/") }
+        }
+    }
+
+    /// Reads `[{"id":69,"Code":"840","Ccy":"USD","Nominal":"1","Rate":"12194.21","Diff":"-16.5","Date":"01.04.2026",…}, …]`.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        var days: [Day: [PublishedQuote]] = [:]
+        for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+            let what = "row \(index + 1)"
+            let dayText = try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key)
+            guard let day = Day(dottedDayMonthYear: dayText) else { throw .invalidDay(dayText) }
+            let code = try row.field("Ccy", of: what, provider: key).string("\(what)'s \"Ccy\"", provider: key)
+            let nominal = try row.field("Nominal", of: what, provider: key).integer("\(what)'s \"Nominal\"", provider: key)
+            let rate = try row.field("Rate", of: what, provider: key)
+            guard case .string = rate else { throw .unexpectedLayout(provider: key, "\(what)'s \"Rate\" is \(rate.kind), not a string") }
+            days[day, default: []].append(try .reading(code: code, value: rate, unit: nominal, direction: .pivotPerUnits, day: day))
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}

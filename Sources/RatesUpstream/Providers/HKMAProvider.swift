@@ -1,0 +1,84 @@
+import RatesCore
+
+/// The Hong Kong Monetary Authority's end-of-day exchange rates, in HKD, from its Monthly
+/// Statistical Bulletin.
+///
+/// - Source: `https://api.hkma.gov.hk/public/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily`:
+///   `?offset=0&pagesize=10&sortby=end_of_day&sortorder=desc` for the newest days,
+///   `?choose=end_of_day&from=…&to=…&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc`
+///   for a range, one request per 1000 days (the page size, so a page always holds the whole span).
+/// - Quotes: HKD per 1 unit (``PublishedQuote/Direction/pivotPerUnits``, unit 1), one field per
+///   currency named by its lower-case code (`usd`, `jpy`), and `special_drawing_rights`, stored as `XDR`.
+/// - Day: the record's `end_of_day` (Saturdays included when the HKMA records them).
+/// - Schedule: Asia/Hong_Kong; the bulletin is monthly, a month's daily figures appear early in a
+///   later month (about a month's lag).
+///
+/// Skipped: the `neeri_*` fields (effective exchange rate indices, not currencies) and `null`
+/// fields: the legacy currencies (`dem`, `frf`, `itl`, `nlg`, `bef`) after they ceased, the SDR on
+/// days the IMF has no rate.
+public struct HKMAProvider: RatesProvider {
+    public let key = "HKMA"
+    public let name = "Hong Kong Monetary Authority"
+    public let country: String? = "HK"
+    public let pivot = CurrencyCode("HKD")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Hong_Kong", expectedMinute: 11 * 60, cadence: .monthly)
+
+    let endpoint: String
+
+    /// Days asked for per request: the API's page of at most 1000 records holds them all.
+    static let maxDaysPerRequest = 1000
+
+    /// - Parameter baseURL: replaces `https://api.hkma.gov.hk/public` (for tests).
+    public init(baseURL: String? = nil) {
+        endpoint = (baseURL ?? "https://api.hkma.gov.hk/public") + "/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: endpoint + "?offset=0&pagesize=10&sortby=end_of_day&sortorder=desc")]
+        case .range(let first, let last):
+            var requests: [ProviderRequest] = []
+            var start = first
+            while start <= last {
+                let end = min(start.adding(days: Self.maxDaysPerRequest - 1), last)
+                requests.append(ProviderRequest(
+                    url: endpoint + "?choose=end_of_day&from=\(start)&to=\(end)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc"))
+                start = end.adding(days: 1)
+            }
+            return requests
+        }
+    }
+
+    /// Reads `{"header":{"success":true,…},"result":{"datasize":4,"records":[{"end_of_day":"2026-02-28","usd":7.8245000000000005,…,"neeri_2020_trade_wgt":101.2}, …]}}`.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let header = try document.field("header", of: "the answer", provider: key)
+        guard try header.field("success", of: "\"header\"", provider: key) == .bool(true) else {
+            let message = header["err_msg"]?.shown ?? "no message"
+            throw .unexpectedLayout(provider: key, "the answer reports failure: \(UpstreamDataError.quoted(message))")
+        }
+        let records = try document.field("result", of: "the answer", provider: key).field("records", of: "\"result\"", provider: key)
+        var publications: [ProviderPublication] = []
+        for (index, record) in try records.array("\"records\"", provider: key).enumerated() {
+            let what = "record \(index + 1)"
+            let dayText = try record.field("end_of_day", of: what, provider: key).string("\(what)'s \"end_of_day\"", provider: key)
+            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            var quotes: [PublishedQuote] = []
+            for member in try record.members(what, provider: key) where member.key != "end_of_day" && !member.key.hasPrefix("neeri_") {
+                let code: String
+                if member.key == "special_drawing_rights" {
+                    code = "XDR"
+                } else if member.key.utf8.count == 3, member.key.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
+                    code = member.key.uppercased()
+                } else {
+                    throw .unexpectedLayout(provider: key, "\(what) (\(day)) has the field \(UpstreamDataError.quoted(member.key)), not a currency")
+                }
+                if member.value.isNull { continue }
+                quotes.append(try .reading(code: code, value: member.value, direction: .pivotPerUnits, day: day))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,62 @@
+import RatesCore
+
+/// The National Bank of Georgia's official exchange rates, in GEL.
+///
+/// - Source: `https://nbg.gov.ge/gw/api/ct/monetarypolicy/currencies/?date=YYYY-MM-DD`, the rates
+///   valid on that day; without `date`, the rates valid today (`.latest`). The API answers one
+///   day at a time, so a range makes one request per day, Sundays left out (a Sunday's answer is
+///   the Saturday's set, which the Saturday's or the Monday's request also returns).
+/// - Quotes: `rate`, GEL per `quantity` units (``PublishedQuote/Direction/pivotPerUnits``; 10 AED,
+///   100 JPY, 1000 AMD, 10 000 IRR…), a JSON number written as the bank formats it (`rateFormated`).
+/// - Day: `validFromDate`, the day the rates apply from. The bank sets them on a working day
+///   (the currencies' `date`, about 17:00) for the next day, so a Friday's set is valid from the
+///   Saturday (and through the Monday): the answers have Saturdays and no Mondays.
+/// - Schedule: Asia/Tbilisi, Monday to Friday, set by about 17:15.
+public struct NBGProvider: RatesProvider {
+    public let key = "NBG"
+    public let name = "National Bank of Georgia"
+    public let country: String? = "GE"
+    public let pivot = CurrencyCode("GEL")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Tbilisi", expectedMinute: 17 * 60 + 15)
+
+    let endpoint: String
+
+    /// - Parameter baseURL: replaces `https://nbg.gov.ge/gw/api/ct/monetarypolicy` (for tests).
+    public init(baseURL: String? = nil) {
+        endpoint = (baseURL ?? "https://nbg.gov.ge/gw/api/ct/monetarypolicy") + "/currencies/"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: endpoint)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { $0.isoWeekday != 7 }
+                .map { ProviderRequest(url: endpoint + "?date=\($0)") }
+        }
+    }
+
+    /// Reads `[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"AED","quantity":10,"rate":7.2853,"validFromDate":"2026-02-28T00:00:00.000Z",…}]}]`.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        var publications: [ProviderPublication] = []
+        for (index, entry) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+            let what = "entry \(index + 1)"
+            let dayText = try entry.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            guard let day = Day(midnightTimestamp: dayText) else { throw .invalidDay(dayText) }
+            var quotes: [PublishedQuote] = []
+            for currency in try entry.field("currencies", of: what, provider: key).array("\(what)'s \"currencies\"", provider: key) {
+                let code = try currency.field("code", of: "a currency of \(what)", provider: key).string("a currency's \"code\"", provider: key)
+                let validFrom = try currency.field("validFromDate", of: "currency \(code)", provider: key).string("\(code)'s \"validFromDate\"", provider: key)
+                guard validFrom == dayText else {
+                    throw .unexpectedLayout(provider: key, "\(code) is valid from \(UpstreamDataError.quoted(validFrom)), the answer's date is \(dayText)")
+                }
+                let quantity = try currency.field("quantity", of: "currency \(code)", provider: key).integer("\(code)'s \"quantity\"", provider: key)
+                let rate = try currency.field("rate", of: "currency \(code)", provider: key)
+                quotes.append(try .reading(code: code, value: rate, unit: quantity, direction: .pivotPerUnits, day: day))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

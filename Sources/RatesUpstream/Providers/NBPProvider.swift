@@ -1,0 +1,81 @@
+import RatesCore
+
+/// Narodowy Bank Polski's average exchange rates, in PLN.
+///
+/// - Source: the NBP Web API, `https://api.nbp.pl/api/exchangerates/tables/{A|B}/…?format=json`.
+///   Table A (about 32 currencies) is published every working day, table B (about 116 more,
+///   from the afghani to the Zimbabwe gold) on Wednesdays; tables of a day never overlap.
+///   `.latest` asks for the newest table A and the newest table B; a range asks for both tables
+///   in spans of at most 93 days, the API's limit.
+/// - Quotes: `mid`, PLN per 1 unit of the currency (``PublishedQuote/Direction/pivotPerUnits``,
+///   unit 1): the API states every rate per single unit, with as many digits as it needs (table B's
+///   Iranian rial is `0.0000028`); no table carries a unit field or a per-100 name.
+/// - Day: the table's `effectiveDate`.
+/// - Schedule: Europe/Warsaw, Monday to Friday, table A out by about 12:15 (table B on Wednesdays
+///   at the same time).
+///
+/// The gold prices (`/api/cenyzlota`) are not currencies and are not asked for.
+public struct NBPProvider: RatesProvider {
+    public let key = "NBP"
+    public let name = "National Bank of Poland"
+    public let country: String? = "PL"
+    public let pivot = CurrencyCode("PLN")!
+    public let schedule = PublicationSchedule(timeZone: "Europe/Warsaw", expectedMinute: 12 * 60 + 15)
+
+    /// The API's base, `https://api.nbp.pl/api/exchangerates` unless given (a test server).
+    let baseURL: String
+
+    /// The longest span one request may cover, in days (the API answers 400 beyond it).
+    static let maxDaysPerRequest = 93
+
+    /// The tables read: A (daily) and B (weekly).
+    static let tables = ["A", "B"]
+
+    /// - Parameter baseURL: replaces `https://api.nbp.pl/api/exchangerates` (for tests).
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://api.nbp.pl/api/exchangerates"
+    }
+
+    /// One request per table for `.latest`; per table, one per 93-day span of a range. Each
+    /// request's `subject` is its table letter.
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return Self.tables.map { ProviderRequest(url: "\(baseURL)/tables/\($0)/?format=json", subject: $0) }
+        case .range(let first, let last):
+            var spans: [(Day, Day)] = []
+            var start = first
+            while start <= last {
+                let end = min(start.adding(days: Self.maxDaysPerRequest - 1), last)
+                spans.append((start, end))
+                start = end.adding(days: 1)
+            }
+            return Self.tables.flatMap { table in
+                spans.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0.0)/\($0.1)/?format=json", subject: table) }
+            }
+        }
+    }
+
+    /// Reads an array of tables: `[{"table":"A","no":…,"effectiveDate":"2026-03-02","rates":[{"currency":…,"code":"USD","mid":3.6056}]}]`.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        var publications: [ProviderPublication] = []
+        for (index, table) in try document.array("the answer", provider: key).enumerated() {
+            let what = "table \(index + 1)"
+            let letter = try table.field("table", of: what, provider: key).string("\(what)'s \"table\"", provider: key)
+            guard Self.tables.contains(letter), request.subject.map({ $0 == letter }) ?? true else {
+                throw .unexpectedLayout(provider: key, "\(what) is table \(UpstreamDataError.quoted(letter)), expected \(request.subject ?? "A or B")")
+            }
+            let dayText = try table.field("effectiveDate", of: what, provider: key).string("\(what)'s \"effectiveDate\"", provider: key)
+            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            var quotes: [PublishedQuote] = []
+            for rate in try table.field("rates", of: what, provider: key).array("\(what)'s \"rates\"", provider: key) {
+                let code = try rate.field("code", of: "a rate of \(what)", provider: key).string("a rate's \"code\"", provider: key)
+                let mid = try rate.field("mid", of: "rate \(code) of \(what)", provider: key)
+                quotes.append(try .reading(code: code, value: mid, direction: .pivotPerUnits, day: day))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,96 @@
+import RatesCore
+
+/// The National Bank of Ukraine's official exchange rates, in UAH.
+///
+/// - Source: for a range, `https://bank.gov.ua/NBU_Exchange/exchange_site?start=YYYYMMDD&end=YYYYMMDD&sort=exchangedate&order=asc&json`
+///   (JSON, one request for any span); for `.latest`, today's rates from
+///   `https://bank.gov.ua/NBUStatService/v1/statdirectory/exchange` (XML).
+/// - Quotes: ``PublishedQuote/Direction/pivotPerUnits``. The JSON's `rate` is UAH per `units`
+///   units (JPY per 10, HUF and KRW per 100, VND and IDR per 1000); its `rate_per_unit` is that
+///   figure divided, not read. The XML's `rate` is UAH per 1 unit.
+/// - Day: `exchangedate`, the day the rate is official for (set on the business day before,
+///   `calcdate`).
+/// - Schedule: Europe/Kyiv, Monday to Friday; the next day's rate is set by about 15:30, today's
+///   is then final.
+///
+/// Skipped, as not currencies: the precious metals (`XAU`, `XAG`, `XPT`, `XPD`, the JSON's group 3).
+/// Skipped, as not publications: Saturdays and Sundays, whose rows repeat Friday's figures
+/// (same `calcdate`, same rates).
+public struct NBUProvider: RatesProvider {
+    public let key = "NBU"
+    public let name = "National Bank of Ukraine"
+    public let country: String? = "UA"
+    public let pivot = CurrencyCode("UAH")!
+    public let schedule = PublicationSchedule(timeZone: "Europe/Kyiv", expectedMinute: 15 * 60 + 30)
+
+    let baseURL: String
+
+    /// Precious metals the bank lists among its rates.
+    static let metals: Set<String> = ["XAU", "XAG", "XPT", "XPD"]
+
+    /// - Parameter baseURL: replaces `https://bank.gov.ua` (for tests).
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://bank.gov.ua"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            [ProviderRequest(url: "\(baseURL)/NBUStatService/v1/statdirectory/exchange")]
+        case .range(let first, let last):
+            [ProviderRequest(url: "\(baseURL)/NBU_Exchange/exchange_site?start=\(first.compactText)&end=\(last.compactText)&sort=exchangedate&order=asc&json")]
+        }
+    }
+
+    /// Reads the statistics directory's XML for a `statdirectory` request, the JSON rows otherwise.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let rows = request.url.contains("/statdirectory/") ? try xmlRows(body) : try jsonRows(body)
+        var days: [Day: [PublishedQuote]] = [:]
+        for row in rows {
+            guard let day = Day(dottedDayMonthYear: row.day) else { throw .invalidDay(row.day) }
+            guard !Self.metals.contains(row.code), day.isoWeekday <= 5 else { continue }
+            days[day, default: []].append(try .reading(code: row.code, value: row.rate, unit: row.units, direction: .pivotPerUnits, day: day))
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+
+    /// One published rate before it is checked.
+    struct Row {
+        var day: String
+        var code: String
+        var rate: ProviderJSON
+        var units: Int
+    }
+
+    /// `[{"exchangedate":"01.03.2026","cc":"USD","rate":43.2081,"units":1,"rate_per_unit":43.2081,…}, …]`.
+    func jsonRows(_ body: [UInt8]) throws(UpstreamDataError) -> [Row] {
+        var rows: [Row] = []
+        for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+            let what = "row \(index + 1)"
+            rows.append(Row(
+                day: try row.field("exchangedate", of: what, provider: key).string("\(what)'s \"exchangedate\"", provider: key),
+                code: try row.field("cc", of: what, provider: key).string("\(what)'s \"cc\"", provider: key),
+                rate: try row.field("rate", of: what, provider: key),
+                units: try row.field("units", of: what, provider: key).integer("\(what)'s \"units\"", provider: key)))
+        }
+        return rows
+    }
+
+    /// `<exchange><currency><r030>36</r030><txt>…</txt><rate>19.374292</rate><cc>AUD</cc><exchangedate>18.02.2019</exchangedate></currency>…</exchange>`.
+    func xmlRows(_ body: [UInt8]) throws(UpstreamDataError) -> [Row] {
+        let root = try XMLReader.Element(parsing: body, root: "exchange")
+        var rows: [Row] = []
+        for (index, currency) in root.children.enumerated() {
+            let what = "currency \(index + 1)"
+            guard currency.localName == "currency" else {
+                throw .unexpectedLayout(provider: key, "\(what) is <\(currency.localName)>, not <currency>")
+            }
+            func text(_ name: String) throws(UpstreamDataError) -> String {
+                guard let element = currency.child(name) else { throw .unexpectedLayout(provider: key, "\(what) has no <\(name)>") }
+                return element.text
+            }
+            rows.append(Row(day: try text("exchangedate"), code: try text("cc"), rate: .string(try text("rate")), units: 1))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,54 @@
+import RatesCore
+
+/// Sveriges Riksbank's daily exchange rates (group 130, "currencies against the Swedish krona"), in SEK.
+///
+/// - Source: the SWEA API, `https://api.riksbank.se/swea/v1/Observations/ByGroup/130/{from}/{to}`
+///   for a range (one request for any span) and `…/Observations/Latest/ByGroup/130` for the
+///   newest observation of each series.
+/// - Quotes: series `SEKxxxPMI`, SEK per 1 unit of `xxx` (``PublishedQuote/Direction/pivotPerUnits``,
+///   unit 1; the API gives the yen, the won and the rupiah per single unit too), values as JSON numbers.
+/// - Day: the observation's `date`.
+/// - Schedule: Europe/Stockholm, Monday to Friday, out by about 16:15.
+///
+/// Skipped: `SEKETT`, the group's "SEK per 1 SEK" series, always 1.
+public struct RBProvider: RatesProvider {
+    public let key = "RB"
+    public let name = "Sveriges Riksbank"
+    public let country: String? = "SE"
+    public let pivot = CurrencyCode("SEK")!
+    public let schedule = PublicationSchedule(timeZone: "Europe/Stockholm", expectedMinute: 16 * 60 + 15)
+
+    let baseURL: String
+
+    /// - Parameter baseURL: replaces `https://api.riksbank.se/swea/v1` (for tests).
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://api.riksbank.se/swea/v1"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest: [ProviderRequest(url: "\(baseURL)/Observations/Latest/ByGroup/130")]
+        case .range(let first, let last): [ProviderRequest(url: "\(baseURL)/Observations/ByGroup/130/\(first)/\(last)")]
+        }
+    }
+
+    /// Reads `[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.35344}, …]`, one observation per series and day.
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        var days: [Day: [PublishedQuote]] = [:]
+        for (index, observation) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+            let what = "observation \(index + 1)"
+            let series = try observation.field("seriesId", of: what, provider: key).string("\(what)'s \"seriesId\"", provider: key)
+            let dayText = try observation.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let value = try observation.field("value", of: what, provider: key)
+            if series == "SEKETT" { continue }
+            let letters = Array(series.utf8)
+            guard letters.count == 9, series.hasPrefix("SEK"), series.hasSuffix("PMI") else {
+                throw .unexpectedLayout(provider: key, "\(what) is of series \(UpstreamDataError.quoted(series)), not SEKxxxPMI")
+            }
+            let code = String(decoding: letters[3..<6], as: UTF8.self)
+            days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import RatesCore
+import RatesUpstream
+import Testing
+
+@Suite("CBU adapter")
+struct CBUProviderTests {
+    let provider = CBUProvider()
+    static func request(_ day: String) -> ProviderRequest {
+        ProviderRequest(url: "https://cbu.uz/en/arkhiv-kursov-valyut/json/all/\(day)/")
+    }
+    static func file(_ day: String) -> String { "cbu-uzbekistan/json_all_\(day).json" }
+
+    @Test("reads the rates of 2026-04-01, 02 and 03: 75 currencies each, UZS per `Nominal` units, texts as published")
+    func recordedDays() throws {
+        var all: [ProviderPublication] = []
+        for date in ["2026-04-01", "2026-04-02", "2026-04-03"] {
+            let publications = try provider.parse(ProviderFixture.bytes(Self.file(date)), of: Self.request(date))
+            #expect(publications.map(\.day) == [day(date)])
+            #expect(publications.first?.quotes.count == 75)
+            all += publications
+        }
+        #expect(all[0]["USD"] == quote("USD", "12194.21"))
+        #expect(all[0]["EUR"] == quote("EUR", "13984.32"))
+        #expect(all[0]["IDR"] == quote("IDR", "7.18", unit: 10))
+        #expect(all[0]["IRR"] == quote("IRR", "0.09", unit: 10))
+        #expect(all[0]["VND"] == quote("VND", "4.63", unit: 10))
+        #expect(all[0]["XDR"] == quote("XDR", "16557.42"))
+        #expect(all[1]["USD"] == quote("USD", "12142.10"), "the published trailing zero is kept")
+        #expect(all[2]["JPY"] == quote("JPY", "76.14"))
+        #expect(all.allSatisfy { $0["UZS"] == nil })
+    }
+
+    @Test("rejects a rate replaced by garbage, a rate as a number, a duplicated currency, a bad nominal and a bad day")
+    func rejectsBadRows() throws {
+        let bytes = try ProviderFixture.bytes(Self.file("2026-04-01"))
+        let request = Self.request("2026-04-01")
+        let first = day("2026-04-01")
+        let garbage = try #require(ProviderFixture.replacing(#""Rate":"12194.21""#, with: #""Rate":"12 194,21 sum""#, in: bytes))
+        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("USD")!, day: first, text: "12 194,21 sum"))
+        let number = try #require(ProviderFixture.replacing(#""Rate":"12194.21""#, with: #""Rate":12194.21"#, in: bytes))
+        #expect(parseError(provider, number, request)?.isUnexpectedLayout == true)
+        let duplicate = try #require(ProviderFixture.replacing(#""Ccy":"EUR""#, with: #""Ccy":"USD""#, in: bytes))
+        #expect(parseError(provider, duplicate, request) == .duplicateCurrency(CurrencyCode("USD")!, day: first))
+        let nominal = try #require(ProviderFixture.replacing(#""Nominal":"10""#, with: #""Nominal":"1O""#, in: bytes))
+        #expect(parseError(provider, nominal, request)?.isUnexpectedLayout == true)
+        let badDay = try #require(ProviderFixture.replacing(#""Date":"01.04.2026""#, with: #""Date":"31.04.2026""#, in: bytes))
+        #expect(parseError(provider, badDay, request) == .invalidDay("31.04.2026"))
+    }
+
+    @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
+    func rejectsWrongAnswers() throws {
+        let bytes = try ProviderFixture.bytes(Self.file("2026-04-02"))
+        let request = Self.request("2026-04-02")
+        for prefix in ProviderFixture.truncations(of: bytes, stride: 509) {
+            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+        }
+        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
+        #expect(parseError(provider, [], request) == .empty)
+        #expect(parseError(provider, Array("[]".utf8), request) == .empty)
+    }
+
+    @Test("asks for today's rates, and for a range one working day at a time")
+    func requests() {
+        #expect(provider.requests(for: .latest).map(\.url) == ["https://cbu.uz/en/arkhiv-kursov-valyut/json/"])
+        #expect(provider.requests(for: .range(day("2026-04-01"), day("2026-04-07"))) == [
+            "2026-04-01", "2026-04-02", "2026-04-03", "2026-04-06", "2026-04-07",
+        ].map(Self.request))
+        #expect(provider.key == "CBU" && provider.pivot.rawValue == "UZS" && provider.country == "UZ")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import RatesCore
+import RatesUpstream
+import Testing
+
+@Suite("NBP adapter")
+struct NBPProviderTests {
+    let provider = NBPProvider()
+    let tableA = ProviderRequest(url: "https://api.nbp.pl/api/exchangerates/tables/A/2026-03-01/2026-03-05/?format=json", subject: "A")
+    let tableB = ProviderRequest(url: "https://api.nbp.pl/api/exchangerates/tables/B/2026-03-01/2026-03-05/?format=json", subject: "B")
+    static let fileA = "nbp-poland/tables_A_2026-03-01_2026-03-05.json"
+    static let fileB = "nbp-poland/tables_B_2026-03-01_2026-03-05.json"
+
+    @Test("reads tables A of 2026-03-02 to 2026-03-05: 4 days of 32 currencies, PLN per 1 unit")
+    func tableAFile() throws {
+        let publications = try provider.parse(ProviderFixture.bytes(Self.fileA), of: tableA)
+        #expect(publications.map(\.day) == [day("2026-03-02"), day("2026-03-03"), day("2026-03-04"), day("2026-03-05")])
+        #expect(publications.allSatisfy { $0.quotes.count == 32 })
+        let first = publications[0]
+        #expect(first["USD"] == quote("USD", "3.6056"))
+        #expect(first["CAD"] == quote("CAD", "2.6410"), "the published trailing zero is kept")
+        #expect(first["EUR"] == quote("EUR", "4.2304"))
+        #expect(first["JPY"] == quote("JPY", "0.022963"))
+        #expect(first["THB"] == quote("THB", "0.1146"))
+        #expect(first["HUF"] == quote("HUF", "0.011155"))
+        #expect(first["XDR"] == quote("XDR", "4.9266"))
+        #expect(first["PLN"] == nil)
+        #expect(publications[2]["JPY"] == quote("JPY", "0.02339"))
+        #expect(publications[3]["USD"] == quote("USD", "3.6771"))
+        #expect(publications[3]["CAD"] == quote("CAD", "2.6950"))
+    }
+
+    @Test("reads table B of 2026-03-04: 116 other currencies, the rial at 0.0000028 PLN per 1 unit")
+    func tableBFile() throws {
+        let publications = try provider.parse(ProviderFixture.bytes(Self.fileB), of: tableB)
+        #expect(publications.map(\.day) == [day("2026-03-04")])
+        let table = try #require(publications.first)
+        #expect(table.quotes.count == 116)
+        #expect(table["AFN"] == quote("AFN", "0.056626"))
+        #expect(table["IRR"] == quote("IRR", "0.0000028"))
+        #expect(table["LBP"] == quote("LBP", "0.000041"))
+        #expect(table["PAB"] == quote("PAB", "3.6770"))
+        #expect(table["ZWG"] == quote("ZWG", "0.1429"))
+        #expect(table["BAM"] == quote("BAM", "2.1801"))
+        let tableAOfTheDay = try provider.parse(ProviderFixture.bytes(Self.fileA), of: tableA)[2]
+        #expect(Set(table.codes).isDisjoint(with: tableAOfTheDay.codes), "tables A and B of a day name different currencies")
+    }
+
+    @Test("rejects a rate replaced by garbage, a negative rate, a duplicated currency, a bad code and a bad day")
+    func rejectsBadRows() throws {
+        let bytes = try ProviderFixture.bytes(Self.fileA)
+        let garbage = try #require(ProviderFixture.replacing(#""mid":3.6056"#, with: #""mid":"3,60x""#, in: bytes))
+        #expect(parseError(provider, garbage, tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "3,60x"))
+        let negative = try #require(ProviderFixture.replacing(#""mid":3.6056"#, with: #""mid":-3.6056"#, in: bytes))
+        #expect(parseError(provider, negative, tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "-3.6056"))
+        let null = try #require(ProviderFixture.replacing(#""mid":3.6056"#, with: #""mid":null"#, in: bytes))
+        #expect(parseError(provider, null, tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "null"))
+        let duplicate = try #require(ProviderFixture.replacing(#""code":"USD""#, with: #""code":"THB""#, in: bytes))
+        #expect(parseError(provider, duplicate, tableA) == .duplicateCurrency(CurrencyCode("THB")!, day: day("2026-03-02")))
+        let lowercase = try #require(ProviderFixture.replacing(#""code":"USD""#, with: #""code":"usd""#, in: bytes))
+        #expect(parseError(provider, lowercase, tableA) == .invalidCurrencyCode("usd", day: day("2026-03-02")))
+        let badDay = try #require(ProviderFixture.replacing("2026-03-03", with: "2026-02-30", in: bytes))
+        #expect(parseError(provider, badDay, tableA) == .invalidDay("2026-02-30"))
+        let twice = try #require(ProviderFixture.replacing("2026-03-03", with: "2026-03-02", in: bytes))
+        #expect(parseError(provider, twice, tableA) == .duplicateDay(day("2026-03-02")))
+    }
+
+    @Test("rejects truncated answers, an HTML error page, an empty body, and table B where A was asked for")
+    func rejectsWrongAnswers() throws {
+        let bytes = try ProviderFixture.bytes(Self.fileA)
+        for prefix in ProviderFixture.truncations(of: bytes) {
+            #expect(parseError(provider, prefix, tableA)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+        }
+        #expect(parseError(provider, ProviderFixture.htmlErrorPage, tableA)?.isUnexpectedLayout == true)
+        #expect(parseError(provider, [], tableA) == .empty)
+        #expect(parseError(provider, Array("[]".utf8), tableA) == .empty)
+        #expect(parseError(provider, Array("404 NotFound - Not Found - Brak danych".utf8), tableA)?.isUnexpectedLayout == true)
+        #expect(try parseError(provider, ProviderFixture.bytes(Self.fileB), tableA)?.isUnexpectedLayout == true)
+        let noRates = try #require(ProviderFixture.replacing(#""rates""#, with: #""rate""#, in: bytes))
+        #expect(parseError(provider, noRates, tableA)?.isUnexpectedLayout == true)
+    }
+
+    @Test("asks for the newest tables A and B, and a range in spans of at most 93 days per table")
+    func requests() {
+        #expect(provider.requests(for: .latest).map(\.url) == [
+            "https://api.nbp.pl/api/exchangerates/tables/A/?format=json",
+            "https://api.nbp.pl/api/exchangerates/tables/B/?format=json",
+        ])
+        #expect(provider.requests(for: .latest).map(\.subject) == ["A", "B"])
+        #expect(provider.requests(for: .range(day("2026-03-01"), day("2026-03-05"))).map(\.url) == [tableA.url, tableB.url])
+        #expect(provider.requests(for: .range(day("2026-01-01"), day("2026-06-30"))).map(\.url) == [
+            "https://api.nbp.pl/api/exchangerates/tables/A/2026-01-01/2026-04-03/?format=json",
+            "https://api.nbp.pl/api/exchangerates/tables/A/2026-04-04/2026-06-30/?format=json",
+            "https://api.nbp.pl/api/exchangerates/tables/B/2026-01-01/2026-04-03/?format=json",
+            "https://api.nbp.pl/api/exchangerates/tables/B/2026-04-04/2026-06-30/?format=json",
+        ])
+        #expect(NBPProvider(baseURL: "http://127.0.0.1:9/nbp").requests(for: .latest).first?.url == "http://127.0.0.1:9/nbp/tables/A/?format=json")
+        #expect(provider.key == "NBP" && provider.pivot.rawValue == "PLN" && provider.country == "PL" && !provider.needsAPIKey)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import RatesCore
+import RatesUpstream
+import Testing
+
+@Suite("NBRB adapter")
+struct NBRBProviderTests {
+    let provider = NBRBProvider()
+    let latest = ProviderRequest(url: "https://api.nbrb.by/exrates/rates?periodicity=0")
+    static let file = "nbrb-belarus/rates_periodicity0_2026-03-17.json"
+
+    @Test("reads the daily rates of 2026-03-17: 30 currencies, BYN per `Cur_Scale` units, trailing zeros kept")
+    func recordedDay() throws {
+        let publications = try provider.parse(ProviderFixture.bytes(Self.file), of: latest)
+        #expect(publications.map(\.day) == [day("2026-03-17")])
+        let rates = try #require(publications.first)
+        #expect(rates.quotes.count == 30)
+        #expect(rates["AUD"] == quote("AUD", "2.0700"))
+        #expect(rates["USD"] == quote("USD", "2.9463"))
+        #expect(rates["EUR"] == quote("EUR", "3.3741"))
+        #expect(rates["JPY"] == quote("JPY", "1.8494", unit: 100))
+        #expect(rates["RUB"] == quote("RUB", "3.6709", unit: 100))
+        #expect(rates["VND"] == quote("VND", "11.2071", unit: 100_000))
+        #expect(rates["IRR"] == quote("IRR", "0.2229", unit: 100_000))
+        #expect(rates["XDR"] == quote("XDR", "4.0009"))
+        #expect(rates["BYN"] == nil)
+        #expect(rates.quotes.filter { $0.unit != 1 }.count == 20)
+    }
+
+    @Test("leaves out a Saturday, whose rates repeat Friday's")
+    func weekend() throws {
+        let bytes = try ProviderFixture.bytes(Self.file)
+        let saturday = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "2026-03-17T00:00:00", with: "2026-03-14T00:00:00")
+        #expect(parseError(provider, Array(saturday.utf8), latest) == .empty)
+    }
+
+    @Test("rejects a rate replaced by garbage, a duplicated currency, a scale that is not a number and a bad day")
+    func rejectsBadRates() throws {
+        let bytes = try ProviderFixture.bytes(Self.file)
+        let tuesday = day("2026-03-17")
+        let garbage = try #require(ProviderFixture.replacing(#""Cur_OfficialRate":2.9463"#, with: #""Cur_OfficialRate":"2,94 BYN""#, in: bytes))
+        #expect(parseError(provider, garbage, latest) == .invalidRate(currency: CurrencyCode("USD")!, day: tuesday, text: "2,94 BYN"))
+        let null = try #require(ProviderFixture.replacing(#""Cur_OfficialRate":2.9463"#, with: #""Cur_OfficialRate":null"#, in: bytes))
+        #expect(parseError(provider, null, latest) == .invalidRate(currency: CurrencyCode("USD")!, day: tuesday, text: "null"))
+        let duplicate = try #require(ProviderFixture.replacing(#""Cur_Abbreviation":"EUR""#, with: #""Cur_Abbreviation":"USD""#, in: bytes))
+        #expect(parseError(provider, duplicate, latest) == .duplicateCurrency(CurrencyCode("USD")!, day: tuesday))
+        let scale = try #require(ProviderFixture.replacing(#""Cur_Scale":1000,"#, with: #""Cur_Scale":-1000,"#, in: bytes))
+        #expect(parseError(provider, scale, latest)?.isUnexpectedLayout == true)
+        let badDay = try #require(ProviderFixture.replacing("2026-03-17T00:00:00", with: "17.03.2026", in: bytes))
+        #expect(parseError(provider, badDay, latest) == .invalidDay("17.03.2026"))
+    }
+
+    @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
+    func rejectsWrongAnswers() throws {
+        let bytes = try ProviderFixture.bytes(Self.file)
+        for prefix in ProviderFixture.truncations(of: bytes, stride: 89) {
+            #expect(parseError(provider, prefix, latest)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+        }
+        #expect(parseError(provider, ProviderFixture.htmlErrorPage, latest)?.isUnexpectedLayout == true)
+        #expect(parseError(provider, [], latest) == .empty)
+        #expect(parseError(provider, Array("[]".utf8), latest) == .empty)
+    }
+
+    @Test("asks for today's rates, and for a range one working day at a time")
+    func requests() {
+        #expect(provider.requests(for: .latest) == [latest])
+        #expect(provider.requests(for: .range(day("2026-03-13"), day("2026-03-17"))).map(\.url) == [
+            "https://api.nbrb.by/exrates/rates?periodicity=0&ondate=2026-03-13",
+            "https://api.nbrb.by/exrates/rates?periodicity=0&ondate=2026-03-16",
+            "https://api.nbrb.by/exrates/rates?periodicity=0&ondate=2026-03-17",
+        ])
+        #expect(provider.key == "NBRB" && provider.pivot.rawValue == "BYN" && provider.country == "BY")
+    }
+}

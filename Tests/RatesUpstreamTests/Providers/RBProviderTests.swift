@@ -1,0 +1,64 @@
+import Foundation
+import RatesCore
+import RatesUpstream
+import Testing
+
+@Suite("RB adapter")
+struct RBProviderTests {
+    let provider = RBProvider()
+    let request = ProviderRequest(url: "https://api.riksbank.se/swea/v1/Observations/ByGroup/130/2026-03-24/2026-03-28")
+    static let file = "riksbank-sweden/swea_ByGroup130_2026-03-24_2026-03-28.json"
+
+    @Test("reads group 130 of 2026-03-24..28: 4 days of 29 currencies, SEK per 1 unit, SEKETT left out")
+    func recordedGroup() throws {
+        let publications = try provider.parse(ProviderFixture.bytes(Self.file), of: request)
+        #expect(publications.map(\.day) == ["2026-03-24", "2026-03-25", "2026-03-26", "2026-03-27"].map(day))
+        #expect(publications.allSatisfy { $0.quotes.count == 29 })
+        let first = publications[0]
+        #expect(first["AUD"] == quote("AUD", "6.5"))
+        #expect(first["USD"] == quote("USD", "9.35344"))
+        #expect(first["EUR"] == quote("EUR", "10.8238"))
+        #expect(first["JPY"] == quote("JPY", "0.05885"))
+        #expect(first["IDR"] == quote("IDR", "0.00055"))
+        #expect(first["KRW"] == quote("KRW", "0.00624"))
+        #expect(publications[3]["EUR"] == quote("EUR", "10.878"))
+        #expect(publications[3]["USD"] == quote("USD", "9.44517"))
+        #expect(publications.allSatisfy { $0["SEK"] == nil && $0["ETT"] == nil })
+    }
+
+    @Test("rejects a value replaced by garbage, a duplicated observation, an unknown series and a bad day")
+    func rejectsBadObservations() throws {
+        let bytes = try ProviderFixture.bytes(Self.file)
+        let first = day("2026-03-24")
+        let aud = #"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":6.5}"#
+        let garbage = try #require(ProviderFixture.replacing(aud, with: #"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":"6.5.0"}"#, in: bytes))
+        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("AUD")!, day: first, text: "6.5.0"))
+        let exponent = try #require(ProviderFixture.replacing(aud, with: #"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":6.5e0}"#, in: bytes))
+        #expect(parseError(provider, exponent, request) == .invalidRate(currency: CurrencyCode("AUD")!, day: first, text: "6.5e0"))
+        let duplicate = try #require(ProviderFixture.replacing(#"{"seriesId":"SEKAUDPMI","date":"2026-03-25""#, with: #"{"seriesId":"SEKAUDPMI","date":"2026-03-24""#, in: bytes))
+        #expect(parseError(provider, duplicate, request) == .duplicateCurrency(CurrencyCode("AUD")!, day: first))
+        let unknown = try #require(ProviderFixture.replacing(#""seriesId":"SEKAUDPMI""#, with: #""seriesId":"SEKAUDPMIMEDEL""#, in: bytes))
+        #expect(parseError(provider, unknown, request)?.isUnexpectedLayout == true)
+        let badDay = try #require(ProviderFixture.replacing(#""date":"2026-03-24""#, with: #""date":"24/03/2026""#, in: bytes))
+        #expect(parseError(provider, badDay, request) == .invalidDay("24/03/2026"))
+    }
+
+    @Test("rejects truncated answers, an HTML error page, an empty body and an error object")
+    func rejectsWrongAnswers() throws {
+        let bytes = try ProviderFixture.bytes(Self.file)
+        for prefix in ProviderFixture.truncations(of: bytes, stride: 157) {
+            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+        }
+        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
+        #expect(parseError(provider, [], request) == .empty)
+        #expect(parseError(provider, Array("[]".utf8), request) == .empty)
+        #expect(parseError(provider, Array(#"{"statusCode": 429, "message": "Rate limit is exceeded."}"#.utf8), request)?.isUnexpectedLayout == true)
+    }
+
+    @Test("asks for the latest observations of group 130, and for a range in one request")
+    func requests() {
+        #expect(provider.requests(for: .latest).map(\.url) == ["https://api.riksbank.se/swea/v1/Observations/Latest/ByGroup/130"])
+        #expect(provider.requests(for: .range(day("2026-03-24"), day("2026-03-28"))) == [request])
+        #expect(provider.key == "RB" && provider.pivot.rawValue == "SEK" && provider.country == "SE")
+    }
+}
