@@ -1,0 +1,333 @@
+import RatesCore
+
+/// The Czech National Bank's daily exchange rate fixing: about 30 currencies in CZK.
+///
+/// - Endpoints:
+///   - latest: `GET https://www.cnb.cz/cs/financni-trhy/devizovy-trh/kurzy-devizoveho-trhu/kurzy-devizoveho-trhu/denni_kurz.txt`,
+///     the classic pipe-separated text: a first line `21.04.2000 #80` (day and running number), a header
+///     `země|měna|množství|kód|kurz`, rows such as `Japonsko|jen|100|JPY|36,850` (comma decimals). Files from
+///     before 2002 carry a second block of the euro's legacy currencies with the header
+///     `země|denominace|množství|kód|poměr`; its figures are CZK per amount too and are read the same way.
+///   - ranges: `GET https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=YYYY`, one request per calendar
+///     year touched by the range; each answer holds the whole year published so far
+///     (`{"rates":[{"currencyCode":"JPY","amount":100,"validFor":"2026-01-02","rate":13.141},…]}`).
+///     The rates are JSON numbers: they are read from their text in the body, so `24.170` stays `24.170`.
+/// - Quote convention: CZK per `amount` units of the currency (1, 100 or 1000: JPY, HUF, INR per 100, IDR per 1000),
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``.
+/// - Schedule: Europe/Prague, Monday to Friday, published after 14:30 local time.
+public struct CNBProvider: RatesProvider {
+    public let key = "CNB"
+    public let name = "Czech National Bank"
+    public let country: String? = "CZ"
+    public let pivot = CurrencyCode("CZK")!
+    public let schedule = PublicationSchedule(timeZone: "Europe/Prague", expectedMinute: 14 * 60 + 30)
+
+    /// The real text file of the newest fixing.
+    public static let defaultTextURL =
+        "https://www.cnb.cz/cs/financni-trhy/devizovy-trh/kurzy-devizoveho-trhu/kurzy-devizoveho-trhu/denni_kurz.txt"
+    /// The real JSON API root.
+    public static let defaultAPIURL = "https://api.cnb.cz/cnbapi"
+
+    private let textURL: String
+    private let apiURL: String
+
+    /// - Parameter baseURL: One root for both files (`BASE/denni_kurz.txt`, `BASE/cnbapi/exrates/daily-year`); `nil` for the real ones.
+    public init(baseURL: String? = nil) {
+        textURL = baseURL.map { $0 + "/denni_kurz.txt" } ?? Self.defaultTextURL
+        apiURL = baseURL.map { $0 + "/cnbapi" } ?? Self.defaultAPIURL
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: textURL)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (first.parts.year...last.parts.year).map { year in
+                ProviderRequest(url: "\(apiURL)/exrates/daily-year?lang=EN&year=\(year)", headers: ["Accept": "application/json"])
+            }
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let publications = request.url.contains("/exrates/daily-year") ? try parseYear(body) : [try parseText(body)]
+        return try ProviderValidation.validate(publications)
+    }
+
+    // MARK: - denni_kurz.txt
+
+    static let header = ["země", "měna", "množství", "kód", "kurz"]
+    static let legacyHeader = ["země", "denominace", "množství", "kód", "poměr"]
+
+    func parseText(_ body: [UInt8]) throws(UpstreamDataError) -> ProviderPublication {
+        let lines = try DelimitedText.lines(body, provider: key)
+        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
+        // `21.04.2000 #80`
+        let title = first.split(separator: " ")
+        guard title.count == 2, title[1].hasPrefix("#"), Int(title[1].dropFirst()) != nil else {
+            throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\": \(DelimitedText.shown(first))")
+        }
+        let day = try Self.czechDay(title[0])
+        guard lines.count > 1, try DelimitedText.fields(lines[1], separator: "|", provider: key) == Self.header else {
+            throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz")
+        }
+        var quotes: [PublishedQuote] = []
+        var expectHeader = false
+        var rows = 0
+        for line in lines.dropFirst(2) {
+            if DelimitedText.isBlank(line) {
+                expectHeader = true
+                continue
+            }
+            let fields = try DelimitedText.fields(line, separator: "|", provider: key)
+            if expectHeader {
+                guard fields == Self.legacyHeader else {
+                    throw .unexpectedLayout(provider: key, "after a blank line, \(DelimitedText.shown(line)) is not the legacy-currency header")
+                }
+                expectHeader = false
+                continue
+            }
+            guard fields.count == 5 else {
+                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 5 in \(DelimitedText.shown(line))")
+            }
+            rows += 1
+            quotes.append(try quote(code: fields[3], amount: fields[2], rate: fields[4], day: day))
+        }
+        guard rows > 0 else { throw .emptyDay(day) }
+        return ProviderPublication(day: day, quotes: quotes.filter { $0.currency != pivot })
+    }
+
+    /// `DD.MM.YYYY`.
+    static func czechDay(_ text: some StringProtocol) throws(UpstreamDataError) -> Day {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
+            let day = Int(parts[0]), let month = Int(parts[1]), let year = Int(parts[2]),
+            let result = Day(year: year, month: month, day: day)
+        else { throw .invalidDay(String(text)) }
+        return result
+    }
+
+    func quote(code text: String, amount: String, rate: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
+        guard let code = CurrencyCode(text) else { throw .invalidCurrencyCode(text, day: day) }
+        guard let unit = Int(amount), unit > 0, amount.allSatisfy(\.isASCII), ProviderValidation.isPowerOfTen(unit) else {
+            throw .unexpectedLayout(provider: key, "the amount \(DelimitedText.shown(amount)) of \(code) on \(day) is not 1, 10, 100, …")
+        }
+        guard let value = ProviderValidation.rateText(rate) else { throw .invalidRate(currency: code, day: day, text: rate) }
+        return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)
+    }
+
+    // MARK: - daily-year JSON
+
+    func parseYear(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
+        guard body.contains(where: { !RawJSON.isSpace($0) }) else { throw .empty }
+        let document: RawJSON
+        do {
+            document = try RawJSON.parse(body)
+        } catch {
+            throw .unexpectedLayout(provider: key, "the body is not JSON: \(error.reason)")
+        }
+        guard case .object(let root) = document, let rates = root["rates"], case .array(let items) = rates else {
+            throw .unexpectedLayout(provider: key, "no \"rates\" array at the top level")
+        }
+        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        for item in items {
+            guard case .object(let fields) = item,
+                case .string(let dayText)? = fields["validFor"],
+                case .string(let code)? = fields["currencyCode"],
+                case .number(let amount)? = fields["amount"],
+                case .number(let rate)? = fields["rate"]
+            else {
+                throw .unexpectedLayout(provider: key, "a rate without the text validFor and currencyCode and the numbers amount and rate")
+            }
+            let day = try DelimitedText.isoDay(dayText)
+            let quote = try quote(code: code, amount: amount, rate: rate, day: day)
+            if quote.currency != pivot { quotesByDay[day, default: []].append(quote) }
+        }
+        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+    }
+}
+
+// MARK: - A JSON reader that keeps numbers as their text
+
+/// A small strict JSON reader (RFC 8259) that keeps every number as the text it was written
+/// with, so a rate published as `24.170` is stored as `24.170`, digit for digit; Foundation's
+/// readers turn numbers into binary floating point first.
+enum RawJSON: Equatable {
+    case object([String: RawJSON])
+    case array([RawJSON])
+    case string(String)
+    /// The number's text as written (`-1.5e3` stays `-1.5e3`).
+    case number(String)
+    case bool(Bool)
+    case null
+
+    struct SyntaxError: Error {
+        var reason: String
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// Reads one JSON document; anything after it but white space is an error.
+    static func parse(_ body: [UInt8]) throws(SyntaxError) -> RawJSON {
+        var reader = Reader(bytes: body)
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.index == body.count else { throw reader.failure("text after the JSON value") }
+        return value
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        func failure(_ reason: String) -> SyntaxError { SyntaxError(reason: "\(reason) at byte \(index)") }
+
+        mutating func skipSpace() {
+            while index < bytes.count, RawJSON.isSpace(bytes[index]) { index += 1 }
+        }
+
+        mutating func expect(_ literal: String) throws(SyntaxError) {
+            for byte in literal.utf8 {
+                guard index < bytes.count, bytes[index] == byte else { throw failure("expected \(literal)") }
+                index += 1
+            }
+        }
+
+        mutating func value(depth: Int) throws(SyntaxError) -> RawJSON {
+            guard depth < 64 else { throw failure("nesting too deep") }
+            skipSpace()
+            guard index < bytes.count else { throw failure("unexpected end") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var members: [String: RawJSON] = [:]
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
+                while true {
+                    skipSpace()
+                    let name = try string()
+                    skipSpace()
+                    try expect(":")
+                    guard members.updateValue(try value(depth: depth + 1), forKey: name) == nil else { throw failure("member \(name) twice") }
+                    skipSpace()
+                    guard index < bytes.count else { throw failure("unexpected end") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    try expect("}")
+                    return .object(members)
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var elements: [RawJSON] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements)
+                }
+                while true {
+                    elements.append(try value(depth: depth + 1))
+                    skipSpace()
+                    guard index < bytes.count else { throw failure("unexpected end") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    try expect("]")
+                    return .array(elements)
+                }
+            case UInt8(ascii: "\""):
+                return .string(try string())
+            case UInt8(ascii: "t"):
+                try expect("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try expect("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try expect("null")
+                return .null
+            default:
+                return .number(try number())
+            }
+        }
+
+        mutating func string() throws(SyntaxError) -> String {
+            try expect("\"")
+            var chunkStart = index
+            var utf8: [UInt8] = []
+            while true {
+                guard index < bytes.count else { throw failure("unterminated string") }
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    utf8.append(contentsOf: bytes[chunkStart..<index])
+                    index += 1
+                    break
+                }
+                guard byte >= 0x20 else { throw failure("control character in a string") }
+                if byte == UInt8(ascii: "\\") {
+                    utf8.append(contentsOf: bytes[chunkStart..<index])
+                    index += 1
+                    guard index < bytes.count else { throw failure("unterminated escape") }
+                    let escaped = bytes[index]
+                    index += 1
+                    let simple: [UInt8: String] = [
+                        UInt8(ascii: "\""): "\"", UInt8(ascii: "\\"): "\\", UInt8(ascii: "/"): "/", UInt8(ascii: "b"): "\u{08}",
+                        UInt8(ascii: "f"): "\u{0C}", UInt8(ascii: "n"): "\n", UInt8(ascii: "r"): "\r", UInt8(ascii: "t"): "\t",
+                    ]
+                    if let text = simple[escaped] {
+                        utf8.append(contentsOf: text.utf8)
+                    } else if escaped == UInt8(ascii: "u") {
+                        var code = try hex4()
+                        if (0xD800..<0xDC00).contains(code) {
+                            try expect("\\u")
+                            let low = try hex4()
+                            guard (0xDC00..<0xE000).contains(low) else { throw failure("unpaired surrogate") }
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
+                        utf8.append(contentsOf: String(scalar).utf8)
+                    } else {
+                        throw failure("invalid escape")
+                    }
+                    chunkStart = index
+                } else {
+                    index += 1
+                }
+            }
+            guard let text = String(validating: utf8, as: UTF8.self) else { throw failure("a string that is not UTF-8") }
+            return text
+        }
+
+        mutating func hex4() throws(SyntaxError) -> UInt32 {
+            guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+                throw failure("invalid \\u escape")
+            }
+            index += 4
+            return code
+        }
+
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, returned as written.
+        mutating func number() throws(SyntaxError) -> String {
+            let start = index
+            func digits() -> Int {
+                let from = index
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+                return index - from
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let integerStart = index
+            let integerDigits = digits()
+            guard integerDigits > 0 else { throw failure("not a JSON value") }
+            guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw failure("a number with a leading zero") }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { throw failure("no digit after the decimal point") }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() > 0 else { throw failure("no digit in the exponent") }
+            }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+    }
+}
