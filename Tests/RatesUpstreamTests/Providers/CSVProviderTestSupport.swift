@@ -45,7 +45,7 @@ enum CSVProviderFixture {
 
     /// The quote for `code` on the publication of `day`.
     static func quote(_ code: String, on day: String, in publications: [ProviderPublication]) -> PublishedQuote? {
-        publications.first { $0.day == Day(day)! }?.quotes.first { $0.currency == CurrencyCode(code)! }
+        publications.first { $0.day == Day(day)! }?.quotes.first { $0.currency.rawValue == code }
     }
 
     enum FixtureEditError: Error { case notFound(String) }
