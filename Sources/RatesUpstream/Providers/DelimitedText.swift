@@ -13,8 +13,16 @@ enum DelimitedText {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .unexpectedLayout(provider: provider, "the body is not UTF-8 text")
         }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
+        // Split on the scalar LF: as a `Character`, CR LF is one grapheme that is not "\n".
+        var lines: [Substring] = []
+        var start = text.startIndex
+        for index in text.unicodeScalars.indices where text.unicodeScalars[index] == "\n" {
+            lines.append(text[start..<index])
+            start = text.unicodeScalars.index(after: index)
+        }
+        lines.append(text[start...])
+        return lines.map { line in
+            line.unicodeScalars.last == "\r" ? Substring(line.unicodeScalars.dropLast()) : line
         }
     }
 
