@@ -67,7 +67,7 @@ public struct CNBProvider: RatesProvider {
         guard title.count == 2, title[1].hasPrefix("#"), Int(title[1].dropFirst()) != nil else {
             throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\": \(DelimitedText.shown(first))")
         }
-        let day = try Self.czechDay(title[0])
+        let day = try DelimitedText.dayMonthYear(title[0], separator: ".")
         guard lines.count > 1, try DelimitedText.fields(lines[1], separator: "|", provider: key) == Self.header else {
             throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz")
         }
@@ -95,16 +95,6 @@ public struct CNBProvider: RatesProvider {
         }
         guard rows > 0 else { throw .emptyDay(day) }
         return ProviderPublication(day: day, quotes: quotes.filter { $0.currency != pivot })
-    }
-
-    /// `DD.MM.YYYY`.
-    static func czechDay(_ text: some StringProtocol) throws(UpstreamDataError) -> Day {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
-            let day = Int(parts[0]), let month = Int(parts[1]), let year = Int(parts[2]),
-            let result = Day(year: year, month: month, day: day)
-        else { throw .invalidDay(String(text)) }
-        return result
     }
 
     func quote(code text: String, amount: String, rate: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
