@@ -1,0 +1,88 @@
+import RatesCore
+
+/// The Banco de México's FIX and its peso rates of the other SDR-basket currencies and the Canadian
+/// dollar: 5 currencies in MXN, from the Sistema de Información Económica (SIE) API.
+///
+/// - Endpoint: `GET https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2026-03-01/2026-03-15`
+///   (all series in one request, both days included); the newest publication is
+///   `…/datos/oportuno` (each series' latest figure). The API key travels in the header `Bmx-Token`.
+///   The answer: `{"bmx":{"series":[{"idSerie":"SF43718","titulo":"…","datos":[{"fecha":"02/03/2026","dato":"17.3485"},…]},…]}`,
+///   days as DD/MM/YYYY, figures as JSON strings; the series come in any order.
+/// - Series: ``series`` maps each series id to its currency: SF43718 is the FIX (USD), SF46410 EUR, SF46407 GBP,
+///   SF46406 JPY, SF60632 CAD. A series not listed there is a layout error.
+/// - Quote convention: MXN per 1 unit of the currency, ``RatesCore/PublishedQuote/Direction/pivotPerUnits``
+///   (the yen too: `0.1105` pesos per yen, four decimals).
+/// - Skipped: `"N/E"` ("no existe"), the SIE's mark for a day without a figure.
+/// - Schedule: America/Mexico_City, Monday to Friday; the FIX is determined at 12:00 and out about 12:30 local time.
+public struct BANXICOProvider: RatesProvider {
+    public let key = "BANXICO"
+    public let name = "Banco de México"
+    public let country: String? = "MX"
+    public let pivot = CurrencyCode("MXN")!
+    public let schedule = PublicationSchedule(timeZone: "America/Mexico_City", expectedMinute: 12 * 60 + 30)
+    public let needsAPIKey = true
+
+    /// The real SIE API root.
+    public static let defaultBaseURL = "https://www.banxico.org.mx/SieAPIRest/service/v1"
+
+    /// The series read, in request order, and their currencies.
+    public static let series: KeyValuePairs<String, String> = [
+        "SF43718": "USD", "SF46410": "EUR", "SF46407": "GBP", "SF46406": "JPY", "SF60632": "CAD",
+    ]
+
+    private let baseURL: String
+    private let apiKey: String
+
+    /// - Parameters:
+    ///   - baseURL: The SIE API root (`…/SieAPIRest/service/v1`); `nil` for the real one.
+    ///   - apiKey: A SIE query token (free, from banxico.org.mx), sent as `Bmx-Token`.
+    public init(baseURL: String? = nil, apiKey: String) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.apiKey = apiKey
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let span: String
+        switch window {
+        case .latest:
+            span = "oportuno"
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            span = "\(first)/\(last)"
+        }
+        let ids = Self.series.map(\.key).joined(separator: ",")
+        return [ProviderRequest(url: "\(baseURL)/series/\(ids)/datos/\(span)", headers: ["Bmx-Token": apiKey, "Accept": "application/json"])]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try RawJSON.document(body, provider: key)
+        if let failure = document["error"] {
+            let message = [failure["mensaje"]?.string, failure["detalle"]?.string].compactMap { $0 }.joined(separator: ": ")
+            throw .unexpectedLayout(provider: key, "the SIE answered an error: \(message)")
+        }
+        guard let seriesList = document["bmx"]?["series"]?.array else {
+            throw .unexpectedLayout(provider: key, "no \"bmx\" object with a \"series\" array")
+        }
+        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        for series in seriesList {
+            guard let id = series["idSerie"]?.string, let observations = series["datos"]?.array else {
+                throw .unexpectedLayout(provider: key, "a series without the text idSerie and the array datos")
+            }
+            guard let currency = Self.series.first(where: { $0.key == id }).flatMap({ CurrencyCode($0.value) }) else {
+                throw .unexpectedLayout(provider: key, "a series \(DelimitedText.shown(id)), which has no currency here")
+            }
+            for observation in observations {
+                guard let dayText = observation["fecha"]?.string, let text = observation["dato"]?.string else {
+                    throw .unexpectedLayout(provider: key, "a figure of \(id) without the texts fecha and dato")
+                }
+                let day = try DelimitedText.dayMonthYear(dayText, separator: "/")
+                // "N/E": no figure for this day.
+                if text == "N/E" { continue }
+                // Read as written: the SIE writes a decimal point, and a comma would be a thousands separator.
+                guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits))
+            }
+        }
+        return try ProviderValidation.validate(quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import RatesCore
+
+/// The Banco Central do Brasil's PTAX closing rates: 10 currencies in BRL.
+///
+/// - Endpoint: the PTAX OData service, one request per currency (the service answers for one currency at a
+///   time; ``ProviderRequest/subject`` is its code):
+///   `GET https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?@moeda='USD'&@dataInicial='03-01-2026'&@dataFinalCotacao='03-06-2026'&$filter=tipoBoletim eq 'Fechamento'&$format=json`
+///   (dates as MM-DD-YYYY, both included). The newest publication is asked for as the last seven days up to today.
+///   The answer: `{"value":[{"cotacaoCompra":5.19950,"cotacaoVenda":5.20010,"dataHoraCotacao":"2026-03-02 13:09:26.433","tipoBoletim":"Fechamento",…},…]}`.
+///   Only the closing bulletin (`Fechamento`, the PTAX rate itself) is asked for; the day's four intermediate
+///   bulletins are not read, and one in an answer is a layout error.
+/// - Quote convention: BRL per 1 unit of the currency, buying (`cotacaoCompra`) and selling (`cotacaoVenda`)
+///   only. As for every buy/sell-only source, the figure stored is their exact midpoint
+///   (``RatesCore/RateText/midpoint(_:_:)``, digits read from the JSON text: `5.19950` and `5.20010` give
+///   `5.19980`), ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. (Frankfurter stores the selling rate,
+///   the figure Brazilian contracts cite as "PTAX"; the two differ by half the spread, about 0.006 %.)
+///   The `paridade*` fields (the currency against USD) are not read.
+/// - Schedule: America/Sao_Paulo, Monday to Friday, the closing bulletin about 13:10 local time.
+public struct BCBProvider: RatesProvider {
+    public let key = "BCB"
+    public let name = "Banco Central do Brasil"
+    public let country: String? = "BR"
+    public let pivot = CurrencyCode("BRL")!
+    public let schedule = PublicationSchedule(timeZone: "America/Sao_Paulo", expectedMinute: 13 * 60 + 15)
+
+    /// The real OData service root.
+    public static let defaultBaseURL = "https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata"
+
+    /// The currencies with a PTAX rate (the Bank's type A and B currencies), in request order.
+    public static let currencies = ["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "USD"]
+
+    private let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The OData service root (`…/PTAX/versao/v1/odata`); `nil` for the real one.
+    ///   - today: Today's day in Brasília; the default reads the clock (UTC−3, Brazil has no summer time since 2019).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: -3 * 3600) }) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let first: Day
+        let last: Day
+        switch window {
+        case .latest:
+            last = today()
+            first = last.adding(days: -7)
+        case .range(let from, let through):
+            guard from <= through else { return [] }
+            (first, last) = (from, through)
+        }
+        return Self.currencies.map { code in
+            let query = "@moeda=%27\(code)%27&@dataInicial=%27\(Self.bcbDate(first))%27&@dataFinalCotacao=%27\(Self.bcbDate(last))%27"
+                + "&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json"
+            return ProviderRequest(
+                url: "\(baseURL)/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?\(query)",
+                headers: ["Accept": "application/json"], subject: code)
+        }
+    }
+
+    /// `MM-DD-YYYY`.
+    static func bcbDate(_ day: Day) -> String {
+        let (year, month, dayOfMonth) = day.parts
+        func twoDigits(_ number: Int) -> String { (number < 10 ? "0" : "") + String(number) }
+        return "\(twoDigits(month))-\(twoDigits(dayOfMonth))-\(year)"
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
+            throw .unexpectedLayout(provider: key, "the request names no PTAX currency: \(request.subject ?? "none")")
+        }
+        let document = try RawJSON.document(body, provider: key)
+        guard let records = document["value"]?.array else {
+            throw .unexpectedLayout(provider: key, "no \"value\" array at the top level for \(subject)")
+        }
+        var publications: [ProviderPublication] = []
+        for record in records {
+            guard let buying = record["cotacaoCompra"]?.number, let selling = record["cotacaoVenda"]?.number,
+                let stamp = record["dataHoraCotacao"]?.string, let bulletin = record["tipoBoletim"]?.string
+            else {
+                throw .unexpectedLayout(provider: key, "a \(subject) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
+            }
+            let day = try Self.stampDay(stamp)
+            guard bulletin == "Fechamento" else {
+                throw .unexpectedLayout(provider: key, "a \(DelimitedText.shown(bulletin)) bulletin of \(subject) on \(day), where only Fechamento was asked for")
+            }
+            guard let value = RateText.midpoint(buying, selling) else {
+                throw .invalidRate(currency: currency, day: day, text: RateText.isValid(buying) ? selling : buying)
+            }
+            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
+        }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+
+    /// The day of `2026-03-02 13:09:26.433`.
+    static func stampDay(_ text: String) throws(UpstreamDataError) -> Day {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count > 11, scalars[10] == " " else { throw .invalidDay(text) }
+        return try DelimitedText.isoDay(text.prefix(10))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import RatesCore
+
+/// Banca d'Italia's daily rates of about 150 currencies against the euro (the "terze valute" portal):
+/// the broadest single source, most of the world's currencies.
+///
+/// - Endpoint: `GET https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates?referenceDate=YYYY-MM-DD&currencyIsoCode=EUR&lang=en`
+///   answers one day as CSV: `Country,Currency,ISO Code,UIC Code,Rate,Rate convention,Reference date (CET)`, one row
+///   per country (a currency shared by several countries, such as XOF, XAF or XCD, is listed once per
+///   country with the same figure), then blank lines and the `# DISCLAIMER` lines, which must be there
+///   (without them the answer was cut short).
+/// - Quote convention: every row says `Foreign currency amount for 1 Euro.`: units of the currency per
+///   1 EUR (``RatesCore/PublishedQuote/Direction/unitsPerPivot``). A row with any other convention (the
+///   portal also knows quotes against the US dollar) rejects the answer: this adapter does no cross arithmetic.
+/// - Absent: `N.A.` in the rate column (currencies Banca d'Italia lists but does not quote that day,
+///   such as RUB, BYN, IRR and KPW in February 2026) is skipped.
+/// - Schedule: Europe/Rome, Monday to Friday, after the ECB's concertation; out by about 17:00 local time.
+/// - Requests: the endpoint answers one day per request, so a range asks for every weekday in it and
+///   the newest publication is today's (Rome) weekday, or the Friday before a weekend.
+public struct BDIProvider: RatesProvider {
+    public let key = "BDI"
+    public let name = "Banca d'Italia"
+    public let country: String? = "IT"
+    public let pivot = CurrencyCode.euro
+    public let schedule = PublicationSchedule(timeZone: "Europe/Rome", expectedMinute: 17 * 60)
+
+    /// The real endpoint.
+    public static let defaultBaseURL = "https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0"
+
+    /// The rate convention every row carries in the EUR file.
+    static let perEuroConvention = "Foreign currency amount for 1 Euro."
+    static let header = ["Country", "Currency", "ISO Code", "UIC Code", "Rate", "Rate convention", "Reference date (CET)"]
+
+    private let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The service root (`…/rest/v1.0`); `nil` for the real one.
+    ///   - today: Today's day in Rome; the default reads the clock (UTC+1).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 3600) }) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            var day = today()
+            while day.isoWeekday > 5 { day = day.adding(days: -1) }
+            return [request(for: day)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (0...(last.dayNumber - first.dayNumber)).map { first.adding(days: $0) }.filter { $0.isoWeekday <= 5 }.map(request(for:))
+        }
+    }
+
+    func request(for day: Day) -> ProviderRequest {
+        ProviderRequest(
+            url: "\(baseURL)/dailyRates?referenceDate=\(day)&currencyIsoCode=EUR&lang=en",
+            headers: ["Accept": "text/csv"],
+            subject: day.description
+        )
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let lines = try DelimitedText.lines(body, provider: key)
+        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
+        guard try DelimitedText.fields(first, separator: ",", provider: key) == Self.header else {
+            throw .unexpectedLayout(provider: key, "the first line is not the dailyRates header: \(DelimitedText.shown(first))")
+        }
+        var quotesByDay: [Day: [CurrencyCode: String]] = [:]
+        var order: [Day: [CurrencyCode]] = [:]
+        var sawDisclaimer = false
+        for line in lines.dropFirst() {
+            // Blank lines and the `#` disclaimer close the file; no row may follow them.
+            if line == "# DISCLAIMER" { sawDisclaimer = true }
+            if DelimitedText.isBlank(line) || line.hasPrefix("#") { continue }
+            guard !sawDisclaimer else { throw .unexpectedLayout(provider: key, "a row after the disclaimer: \(DelimitedText.shown(line))") }
+            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            guard fields.count == Self.header.count else {
+                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 7 in \(DelimitedText.shown(line))")
+            }
+            let day = try DelimitedText.isoDay(fields[6])
+            if let wanted = request.subject, wanted != fields[6] {
+                throw .unexpectedLayout(provider: key, "a row of \(fields[6]) in the answer for \(wanted)")
+            }
+            guard let code = CurrencyCode(fields[2]) else { throw .invalidCurrencyCode(fields[2], day: day) }
+            guard fields[5] == Self.perEuroConvention else {
+                throw .unexpectedLayout(provider: key, "\(code) is quoted as \(DelimitedText.shown(fields[5])), not per 1 euro")
+            }
+            // Listed but not quoted that day.
+            if fields[4] == "N.A." { continue }
+            guard let value = ProviderValidation.rateText(fields[4]) else {
+                throw .invalidRate(currency: code, day: day, text: fields[4])
+            }
+            if code == pivot { continue }
+            // A currency of several countries comes once per country, always with the same figure;
+            // two different figures for one code are not a layout we know.
+            if let seen = quotesByDay[day]?[code] {
+                guard seen == value else { throw .duplicateCurrency(code, day: day) }
+                continue
+            }
+            quotesByDay[day, default: [:]][code] = value
+            order[day, default: []].append(code)
+        }
+        // The disclaimer ends every answer: without it the body was cut short.
+        guard sawDisclaimer else { throw .unexpectedLayout(provider: key, "no \"# DISCLAIMER\" block at the end: the answer is truncated") }
+        let publications = order.map { day, codes in
+            ProviderPublication(
+                day: day,
+                quotes: codes.map { PublishedQuote(currency: $0, value: quotesByDay[day]![$0]!, unit: 1, direction: .unitsPerPivot) }
+            )
+        }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import RatesCore
+
+/// The Bank of England's daily spot exchange rates against sterling: 26 currencies per 1 GBP.
+///
+/// - Endpoint: the Interactive Statistical Database,
+///   `GET https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp?csv.x=yes&Datefrom=17/Mar/2026&Dateto=20/Mar/2026&SeriesCodes=XUDLUSS,…&CSVF=TN&UsingCodes=Y`
+///   (one request for any range; the newest publication is asked for as the last seven days up to `now`).
+///   The answer is a CSV pivoted by series: `DATE,XUDLUSS,XUDLERS,…`, one row per day (`17 Mar 2026,1.3343,…`).
+/// - Series: ``series`` maps each series code to its currency (the code's letters are the Bank's own,
+///   not ISO's: `XUDLSRS` is the Saudi riyal, `XUDLBK78` the shekel). A column of any other series is a layout error.
+/// - Quote convention: units of the currency per 1 GBP, ``RatesCore/PublishedQuote/Direction/unitsPerPivot``.
+/// - Skipped: an empty cell (no figure for that series on that day).
+/// - Schedule: Europe/London, Monday to Friday, rates at 16:00 local time, published about 16:30.
+public struct BOEProvider: RatesProvider {
+    public let key = "BOE"
+    public let name = "Bank of England"
+    public let country: String? = "GB"
+    public let pivot = CurrencyCode("GBP")!
+    public let schedule = PublicationSchedule(timeZone: "Europe/London", expectedMinute: 16 * 60 + 30)
+
+    /// The real endpoint.
+    public static let defaultBaseURL = "https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp"
+
+    /// The daily spot series (`XUDL…`, units of currency per 1 GBP) and their currencies, in request order.
+    public static let series: KeyValuePairs<String, String> = [
+        "XUDLUSS": "USD", "XUDLERS": "EUR", "XUDLJYS": "JPY", "XUDLCDS": "CAD", "XUDLSFS": "CHF", "XUDLADS": "AUD",
+        "XUDLNDS": "NZD", "XUDLNKS": "NOK", "XUDLSKS": "SEK", "XUDLDKS": "DKK", "XUDLHDS": "HKD", "XUDLSGS": "SGD",
+        "XUDLSRS": "SAR", "XUDLZRS": "ZAR", "XUDLTWS": "TWD", "XUDLBK25": "CZK", "XUDLBK33": "HUF", "XUDLBK47": "PLN",
+        "XUDLBK78": "ILS", "XUDLBK83": "MYR", "XUDLBK87": "THB", "XUDLBK89": "CNY", "XUDLBK93": "KRW", "XUDLBK95": "TRY",
+        "XUDLBK97": "INR", "XUDLZOS4": "RON",
+    ]
+
+    private let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The `_iadb-fromshowcolumns.asp` URL; `nil` for the real one.
+    ///   - today: Today's day in London; the default reads the clock (UTC).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [request(from: Self.boeDate(today().adding(days: -7)), to: "now")]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return [request(from: Self.boeDate(first), to: Self.boeDate(last))]
+        }
+    }
+
+    func request(from first: String, to last: String) -> ProviderRequest {
+        let codes = Self.series.map(\.key).joined(separator: ",")
+        return ProviderRequest(url: "\(baseURL)?csv.x=yes&Datefrom=\(first)&Dateto=\(last)&SeriesCodes=\(codes)&CSVF=TN&UsingCodes=Y")
+    }
+
+    /// `17/Mar/2026`.
+    static func boeDate(_ day: Day) -> String {
+        let (year, month, dayOfMonth) = day.parts
+        return (dayOfMonth < 10 ? "0" : "") + "\(dayOfMonth)/\(DelimitedText.monthNames[month - 1])/\(year)"
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let lines = try DelimitedText.lines(body, provider: key)
+        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
+        let header = try DelimitedText.fields(first, separator: ",", provider: key)
+        guard header.first == "DATE", header.count > 1 else {
+            throw .unexpectedLayout(provider: key, "the first line is not DATE and series codes: \(DelimitedText.shown(first))")
+        }
+        var currencies: [CurrencyCode] = []
+        for code in header.dropFirst() {
+            guard let currency = Self.series.first(where: { $0.key == code }).flatMap({ CurrencyCode($0.value) }) else {
+                throw .unexpectedLayout(provider: key, "a column of series \(DelimitedText.shown(code)), which has no currency here")
+            }
+            currencies.append(currency)
+        }
+        var publications: [ProviderPublication] = []
+        var ended = false
+        for line in lines.dropFirst() {
+            if DelimitedText.isBlank(line) {
+                ended = true
+                continue
+            }
+            guard !ended else { throw .unexpectedLayout(provider: key, "a row after a blank line: \(DelimitedText.shown(line))") }
+            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            guard fields.count == header.count else {
+                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
+            }
+            let day = try DelimitedText.dayMonthNameYear(fields[0], separator: " ")
+            var quotes: [PublishedQuote] = []
+            for (currency, text) in zip(currencies, fields.dropFirst()) where !text.isEmpty {
+                guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+}

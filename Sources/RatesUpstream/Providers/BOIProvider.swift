@@ -1,0 +1,65 @@
+import Foundation
+import RatesCore
+
+/// The Bank of Israel's representative exchange rates of about 14 currencies in ILS.
+///
+/// - Endpoint: the SDMX edge server, `GET https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/?c%5BDATA_TYPE%5D=OF00&startperiod=YYYY-MM-DD&endperiod=YYYY-MM-DD&format=csv`
+///   (one request for any range; the newest publication is asked for as the last seven days). The answer is
+///   SDMX-CSV with the columns `SERIES_CODE,…,BASE_CURRENCY,COUNTER_CURRENCY,…,UNIT_MULT,…,TIME_PERIOD,OBS_VALUE,…`,
+///   one row per currency and day.
+/// - Quote convention: ILS per 10^`UNIT_MULT` units of `BASE_CURRENCY` (JPY per 100, LBP per 10),
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Only `DATA_TYPE` `OF00` (the representative rate) is read.
+/// - Schedule: Asia/Jerusalem, Monday to Friday, published about 15:30 local time.
+public struct BOIProvider: RatesProvider {
+    public let key = "BOI"
+    public let name = "Bank of Israel"
+    public let country: String? = "IL"
+    public let pivot = CurrencyCode("ILS")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Jerusalem", expectedMinute: 15 * 60 + 30)
+
+    /// The real endpoint.
+    public static let defaultBaseURL = "https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/"
+
+    static let columns = ["BASE_CURRENCY", "COUNTER_CURRENCY", "UNIT_MULT", "TIME_PERIOD", "OBS_VALUE", "DATA_TYPE"]
+
+    private let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The dataflow URL (ending in `/EXR/1.0/`); `nil` for the real one.
+    ///   - today: Today's day in Jerusalem; the default reads the clock (UTC+2).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 7200) }) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            let day = today()
+            return [request(from: day.adding(days: -7), through: day)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return [request(from: first, through: last)]
+        }
+    }
+
+    func request(from first: Day, through last: Day) -> ProviderRequest {
+        ProviderRequest(url: "\(baseURL)?c%5BDATA_TYPE%5D=OF00&startperiod=\(first)&endperiod=\(last)&format=csv")
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let table = try SDMXCSV(body, columns: Self.columns, provider: key)
+        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        for row in table.rows {
+            let day = try DelimitedText.isoDay(row[3])
+            guard row[1] == pivot.rawValue, row[5] == "OF00" else {
+                throw .unexpectedLayout(provider: key, "a row of \(DelimitedText.shown(row[5])) in \(DelimitedText.shown(row[1])), not OF00 in ILS")
+            }
+            let quote = try table.quote(base: row[0], unitMultiplier: row[2], value: row[4], day: day)
+            quotesByDay[day, default: []].append(quote)
+        }
+        return try ProviderValidation.validate(
+            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+    }
+}

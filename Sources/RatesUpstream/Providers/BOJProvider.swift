@@ -1,0 +1,116 @@
+import Foundation
+import RatesCore
+
+/// The Bank of Japan's Tokyo-market spot rates at 17:00 JST: the yen and the euro against the US dollar.
+///
+/// - Endpoint: the Time-Series Data Search API, both series in one request per calendar year touched:
+///   `GET https://www.stat-search.boj.or.jp/api/v1/getDataCode?format=json&lang=en&db=FM08&code=FXERD04,FXERD34&startDate=202603&endDate=202603`
+///   (months as YYYYMM: an answer holds whole months, so it may carry days either side of the range asked for).
+///   The newest publication is asked for as the months of the last seven days up to today.
+///   The answer: `{"STATUS":200,…,"NEXTPOSITION":null,"RESULTSET":[{"SERIES_CODE":"FXERD04","UNIT":"Yen per U.S. Dollar",
+///   "VALUES":{"SURVEY_DATES":[20260301,…],"VALUES":[null,156.99,…]}},…]}`; the figures are JSON numbers, read from
+///   their text. An answer the API pages (a `NEXTPOSITION`) is not followed but rejected: a year is far below its page size.
+/// - Series: ``series``: `FXERD04` is yen per 1 USD (``RatesCore/PublishedQuote/Direction/unitsPerPivot``), `FXERD34`
+///   USD per 1 euro (``RatesCore/PublishedQuote/Direction/pivotPerUnits``). Each series' `UNIT` text must be the one
+///   listed there, so a series that changed its quotation is rejected rather than read upside down.
+/// - Pivot: USD, the currency both series are quoted against (the yen itself is a quoted currency here).
+/// - Skipped: `null`, a day without a figure (weekends, Japanese holidays; the API lists every calendar day).
+/// - Schedule: Asia/Tokyo, Monday to Friday; a business day's 17:00 rates are in the API the next business morning,
+///   about 09:30 local time.
+public struct BOJProvider: RatesProvider {
+    public let key = "BOJ"
+    public let name = "Bank of Japan"
+    public let country: String? = "JP"
+    public let pivot = CurrencyCode("USD")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Tokyo", expectedMinute: 9 * 60 + 30)
+
+    /// The real API endpoint.
+    public static let defaultBaseURL = "https://www.stat-search.boj.or.jp/api/v1/getDataCode"
+
+    /// The series read (database FM08), in request order: id, currency, direction and the `UNIT` text the API gives.
+    public static let series: [(id: String, currency: String, direction: PublishedQuote.Direction, unit: String)] = [
+        ("FXERD04", "JPY", .unitsPerPivot, "Yen per U.S. Dollar"),
+        ("FXERD34", "EUR", .pivotPerUnits, "U.S. Dollar per Euro"),
+    ]
+
+    private let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The `getDataCode` URL; `nil` for the real one.
+    ///   - today: Today's day in Tokyo; the default reads the clock (UTC+9).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 9 * 3600) }) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            let last = today()
+            return [request(from: last.adding(days: -7), through: last)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (first.parts.year...last.parts.year).map { year in
+                let from = year == first.parts.year ? first : Day(year: year, month: 1, day: 1)!
+                let through = year == last.parts.year ? last : Day(year: year, month: 12, day: 31)!
+                return request(from: from, through: through)
+            }
+        }
+    }
+
+    func request(from first: Day, through last: Day) -> ProviderRequest {
+        func month(_ day: Day) -> String { "\(day.parts.year)" + (day.parts.month < 10 ? "0" : "") + "\(day.parts.month)" }
+        let codes = Self.series.map(\.id).joined(separator: ",")
+        return ProviderRequest(url: "\(baseURL)?format=json&lang=en&db=FM08&code=\(codes)&startDate=\(month(first))&endDate=\(month(last))")
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try RawJSON.document(body, provider: key)
+        guard document["STATUS"]?.number == "200" else {
+            throw .unexpectedLayout(provider: key, "the API answered status \(document["STATUS"]?.number ?? "none"): \(document["MESSAGE"]?.string ?? "")")
+        }
+        guard document["NEXTPOSITION"] == .null else {
+            throw .unexpectedLayout(provider: key, "the answer is paged (NEXTPOSITION is set); ask for a shorter range")
+        }
+        guard let resultSet = document["RESULTSET"]?.array else {
+            throw .unexpectedLayout(provider: key, "no \"RESULTSET\" array at the top level")
+        }
+        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        for result in resultSet {
+            guard let id = result["SERIES_CODE"]?.string, let unitText = result["UNIT"]?.string,
+                let dates = result["VALUES"]?["SURVEY_DATES"]?.array, let values = result["VALUES"]?["VALUES"]?.array
+            else {
+                throw .unexpectedLayout(provider: key, "a series without SERIES_CODE, UNIT and the arrays VALUES.SURVEY_DATES and VALUES.VALUES")
+            }
+            guard let series = Self.series.first(where: { $0.id == id }), let currency = CurrencyCode(series.currency) else {
+                throw .unexpectedLayout(provider: key, "a series \(DelimitedText.shown(id)), which has no currency here")
+            }
+            guard unitText == series.unit else {
+                throw .unexpectedLayout(provider: key, "series \(id) is in \(DelimitedText.shown(unitText)), not \(series.unit)")
+            }
+            guard dates.count == values.count else {
+                throw .unexpectedLayout(provider: key, "series \(id) has \(dates.count) dates and \(values.count) values")
+            }
+            for (date, value) in zip(dates, values) {
+                guard let dateText = date.number else { throw .unexpectedLayout(provider: key, "a survey date of \(id) that is not a number") }
+                let day = try Self.surveyDay(dateText)
+                // null: no figure on this day.
+                if value == .null { continue }
+                guard let text = value.number else { throw .unexpectedLayout(provider: key, "a value of \(id) on \(day) that is neither a number nor null") }
+                guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))
+            }
+        }
+        return try ProviderValidation.validate(
+            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+    }
+
+    /// `20260302` as a day.
+    static func surveyDay(_ text: String) throws(UpstreamDataError) -> Day {
+        guard text.utf8.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let day = Day("\(text.prefix(4))-\(text.dropFirst(4).prefix(2))-\(text.suffix(2))")
+        else { throw .invalidDay(text) }
+        return day
+    }
+}

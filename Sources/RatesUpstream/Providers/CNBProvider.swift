@@ -1,0 +1,132 @@
+import RatesCore
+
+/// The Czech National Bank's daily exchange rate fixing: about 30 currencies in CZK.
+///
+/// - Endpoints:
+///   - latest: `GET https://www.cnb.cz/cs/financni-trhy/devizovy-trh/kurzy-devizoveho-trhu/kurzy-devizoveho-trhu/denni_kurz.txt`,
+///     the classic pipe-separated text: a first line `21.04.2000 #80` (day and running number), a header
+///     `země|měna|množství|kód|kurz`, rows such as `Japonsko|jen|100|JPY|36,850` (comma decimals). Files from
+///     before 2002 carry a second block of the euro's legacy currencies with the header
+///     `země|denominace|množství|kód|poměr`; its figures are CZK per amount too and are read the same way.
+///   - ranges: `GET https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=YYYY`, one request per calendar
+///     year touched by the range; each answer holds the whole year published so far
+///     (`{"rates":[{"currencyCode":"JPY","amount":100,"validFor":"2026-01-02","rate":13.141},…]}`).
+///     The rates are JSON numbers: they are read from their text in the body, so `24.170` stays `24.170`.
+/// - Quote convention: CZK per `amount` units of the currency (1, 100 or 1000: JPY, HUF, INR per 100, IDR per 1000),
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``.
+/// - Schedule: Europe/Prague, Monday to Friday, published after 14:30 local time.
+public struct CNBProvider: RatesProvider {
+    public let key = "CNB"
+    public let name = "Czech National Bank"
+    public let country: String? = "CZ"
+    public let pivot = CurrencyCode("CZK")!
+    public let schedule = PublicationSchedule(timeZone: "Europe/Prague", expectedMinute: 14 * 60 + 30)
+
+    /// The real text file of the newest fixing.
+    public static let defaultTextURL =
+        "https://www.cnb.cz/cs/financni-trhy/devizovy-trh/kurzy-devizoveho-trhu/kurzy-devizoveho-trhu/denni_kurz.txt"
+    /// The real JSON API root.
+    public static let defaultAPIURL = "https://api.cnb.cz/cnbapi"
+
+    private let textURL: String
+    private let apiURL: String
+
+    /// - Parameter baseURL: One root for both files (`BASE/denni_kurz.txt`, `BASE/cnbapi/exrates/daily-year`); `nil` for the real ones.
+    public init(baseURL: String? = nil) {
+        textURL = baseURL.map { $0 + "/denni_kurz.txt" } ?? Self.defaultTextURL
+        apiURL = baseURL.map { $0 + "/cnbapi" } ?? Self.defaultAPIURL
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: textURL)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (first.parts.year...last.parts.year).map { year in
+                ProviderRequest(url: "\(apiURL)/exrates/daily-year?lang=EN&year=\(year)", headers: ["Accept": "application/json"])
+            }
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let publications = request.url.contains("/exrates/daily-year") ? try parseYear(body) : [try parseText(body)]
+        return try ProviderValidation.validate(publications)
+    }
+
+    // MARK: - denni_kurz.txt
+
+    static let header = ["země", "měna", "množství", "kód", "kurz"]
+    static let legacyHeader = ["země", "denominace", "množství", "kód", "poměr"]
+
+    func parseText(_ body: [UInt8]) throws(UpstreamDataError) -> ProviderPublication {
+        let lines = try DelimitedText.lines(body, provider: key)
+        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
+        // `21.04.2000 #80`
+        let title = first.split(separator: " ")
+        guard title.count == 2, title[1].hasPrefix("#"), Int(title[1].dropFirst()) != nil else {
+            throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\": \(DelimitedText.shown(first))")
+        }
+        let day = try DelimitedText.dayMonthYear(title[0], separator: ".")
+        guard lines.count > 1, try DelimitedText.fields(lines[1], separator: "|", provider: key) == Self.header else {
+            throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz")
+        }
+        var quotes: [PublishedQuote] = []
+        var expectHeader = false
+        var rows = 0
+        for line in lines.dropFirst(2) {
+            if DelimitedText.isBlank(line) {
+                expectHeader = true
+                continue
+            }
+            let fields = try DelimitedText.fields(line, separator: "|", provider: key)
+            if expectHeader {
+                guard fields == Self.legacyHeader else {
+                    throw .unexpectedLayout(provider: key, "after a blank line, \(DelimitedText.shown(line)) is not the legacy-currency header")
+                }
+                expectHeader = false
+                continue
+            }
+            guard fields.count == 5 else {
+                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 5 in \(DelimitedText.shown(line))")
+            }
+            rows += 1
+            quotes.append(try quote(code: fields[3], amount: fields[2], rate: fields[4], day: day))
+        }
+        guard rows > 0 else { throw .emptyDay(day) }
+        return ProviderPublication(day: day, quotes: quotes.filter { $0.currency != pivot })
+    }
+
+    func quote(code text: String, amount: String, rate: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
+        guard let code = CurrencyCode(text) else { throw .invalidCurrencyCode(text, day: day) }
+        guard let unit = Int(amount), unit > 0, amount.allSatisfy(\.isASCII), ProviderValidation.isPowerOfTen(unit) else {
+            throw .unexpectedLayout(provider: key, "the amount \(DelimitedText.shown(amount)) of \(code) on \(day) is not 1, 10, 100, …")
+        }
+        guard let value = ProviderValidation.rateText(rate) else { throw .invalidRate(currency: code, day: day, text: rate) }
+        return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)
+    }
+
+    // MARK: - daily-year JSON
+
+    func parseYear(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try RawJSON.document(body, provider: key)
+        guard case .object(let root) = document, let rates = root["rates"], case .array(let items) = rates else {
+            throw .unexpectedLayout(provider: key, "no \"rates\" array at the top level")
+        }
+        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        for item in items {
+            guard case .object(let fields) = item,
+                case .string(let dayText)? = fields["validFor"],
+                case .string(let code)? = fields["currencyCode"],
+                case .number(let amount)? = fields["amount"],
+                case .number(let rate)? = fields["rate"]
+            else {
+                throw .unexpectedLayout(provider: key, "a rate without the text validFor and currencyCode and the numbers amount and rate")
+            }
+            let day = try DelimitedText.isoDay(dayText)
+            let quote = try quote(code: code, amount: amount, rate: rate, day: day)
+            if quote.currency != pivot { quotesByDay[day, default: []].append(quote) }
+        }
+        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+    }
+}

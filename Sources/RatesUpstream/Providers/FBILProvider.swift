@@ -1,0 +1,90 @@
+import Foundation
+import RatesCore
+
+/// Financial Benchmarks India's reference rates of the rupee (published by FBIL, not the Reserve
+/// Bank, since 2018): USD, GBP, EUR, JPY, AED and IDR in INR.
+///
+/// - Endpoint: `GET https://www.fbil.org.in/wasdm/refrates/fetchfiltered?authenticated=false&fromDate=2026-03-17&toDate=2026-03-21`
+///   (both days included, one request for any range); the newest publication is asked for as the last seven days up to today.
+///   The answer is a JSON array, one element per day and currency, newest day first:
+///   `[{"processRunDate":"2026-03-20 00:00:00","subProdName":"INR / 100 JPY","displayTime":"2026-03-20 13:00:00","rate":58.940000,"comments":""},…]`.
+///   The rates are JSON numbers and are read from their text (`93.348300` stays `93.348300`: the API writes six
+///   decimals, the benchmark has four).
+/// - Quote convention: INR per N units of the currency as `subProdName` says (`INR / 1 USD`, `INR / 100 JPY`,
+///   `INR / 10000 IDR`), ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with `unit` N. A `subProdName` of
+///   any other form is a layout error.
+/// - Schedule: Asia/Kolkata, Monday to Friday except Indian holidays, published about 13:30 local time.
+public struct FBILProvider: RatesProvider {
+    public let key = "FBIL"
+    public let name = "Financial Benchmarks India"
+    public let country: String? = "IN"
+    public let pivot = CurrencyCode("INR")!
+    public let schedule = PublicationSchedule(timeZone: "Asia/Kolkata", expectedMinute: 13 * 60 + 30)
+
+    /// The real endpoint.
+    public static let defaultBaseURL = "https://www.fbil.org.in/wasdm/refrates/fetchfiltered"
+
+    private let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The `refrates/fetchfiltered` URL; `nil` for the real one.
+    ///   - today: Today's day in India; the default reads the clock (UTC+5:30).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 5 * 3600 + 1800) }) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            let last = today()
+            return [request(from: last.adding(days: -7), through: last)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return [request(from: first, through: last)]
+        }
+    }
+
+    func request(from first: Day, through last: Day) -> ProviderRequest {
+        ProviderRequest(url: "\(baseURL)?authenticated=false&fromDate=\(first)&toDate=\(last)", headers: ["Accept": "application/json"])
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        guard let records = try RawJSON.document(body, provider: key).array else {
+            throw .unexpectedLayout(provider: key, "the answer is not a JSON array of rates")
+        }
+        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        for record in records {
+            guard let dayText = record["processRunDate"]?.string, let product = record["subProdName"]?.string,
+                let rate = record["rate"]?.number
+            else {
+                throw .unexpectedLayout(provider: key, "a rate without the texts processRunDate and subProdName and the number rate")
+            }
+            let day = try Self.runDay(dayText)
+            let (unit, currency) = try units(of: product, day: day)
+            guard RateText.isValid(rate) else { throw .invalidRate(currency: currency, day: day, text: rate) }
+            quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: rate, unit: unit, direction: .pivotPerUnits))
+        }
+        return try ProviderValidation.validate(
+            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+    }
+
+    /// The day of `2026-03-20 00:00:00`: FBIL stamps each run at midnight.
+    static func runDay(_ text: String) throws(UpstreamDataError) -> Day {
+        guard text.hasSuffix(" 00:00:00"), text.utf8.count == 19 else { throw .invalidDay(text) }
+        return try DelimitedText.isoDay(text.prefix(10))
+    }
+
+    /// The units and currency of `INR / 100 JPY`.
+    func units(of text: String, day: Day) throws(UpstreamDataError) -> (unit: Int, currency: CurrencyCode) {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "INR", parts[1] == "/",
+            parts[2].allSatisfy({ $0.isASCII && $0.isNumber }), let unit = Int(parts[2]), unit > 0, ProviderValidation.isPowerOfTen(unit)
+        else {
+            throw .unexpectedLayout(provider: key, "the product \(DelimitedText.shown(text)) on \(day) is not \"INR / N CODE\" with N 1, 10, 100, …")
+        }
+        guard let currency = CurrencyCode(String(parts[3])) else { throw .invalidCurrencyCode(String(parts[3]), day: day) }
+        return (unit, currency)
+    }
+}

@@ -1,0 +1,92 @@
+import RatesCore
+
+/// The Federal Reserve Board's H.10 noon buying rates in New York, as served by the Federal
+/// Reserve Bank of St. Louis (FRED): 22 currencies against the US dollar, one series each.
+///
+/// - Endpoint: `GET https://api.stlouisfed.org/fred/series/observations?series_id=DEXJPUS&api_key=KEY&file_type=json&…`,
+///   one request per series (the API serves one series per call; ``ProviderRequest/subject`` is the series id).
+///   The newest publication is asked for as the series' last ten observations (`sort_order=desc&limit=10`,
+///   two weeks: H.10 is released weekly); a range as `observation_start` and `observation_end`.
+///   The API key travels in the query, as FRED requires.
+///   The answer: `{"units":"lin",…,"observations":[{"date":"2026-03-02","value":"157.48",…},…]}`, values as JSON strings.
+/// - Series: ``series`` maps each series id to its currency and direction. Most are units of the currency per
+///   1 USD (`DEXJPUS`, "Japanese Yen to One U.S. Dollar"), ``RatesCore/PublishedQuote/Direction/unitsPerPivot``;
+///   four are USD per 1 unit of the currency (`DEXUSAL`, `DEXUSEU`, `DEXUSNZ`, `DEXUSUK`, "U.S. Dollars to One
+///   Euro"), ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. An answer is read only as levels (`"units":"lin"`).
+/// - Skipped: the value `"."`, FRED's mark for a day without a figure (a US holiday, a market closed).
+/// - Schedule: America/New_York, weekly on Mondays about 16:15 local time (the daily figures of the week before).
+public struct FREDProvider: RatesProvider {
+    public let key = "FRED"
+    public let name = "Federal Reserve Bank of St. Louis (H.10)"
+    public let country: String? = "US"
+    public let pivot = CurrencyCode("USD")!
+    public let schedule = PublicationSchedule(timeZone: "America/New_York", weekdays: [1], expectedMinute: 16 * 60 + 15, cadence: .weekly)
+    public let needsAPIKey = true
+
+    /// The real endpoint.
+    public static let defaultBaseURL = "https://api.stlouisfed.org/fred/series/observations"
+
+    /// The H.10 daily series, in request order: series id, currency, and which way round the series is quoted.
+    public static let series: [(id: String, currency: String, direction: PublishedQuote.Direction)] = [
+        ("DEXBZUS", "BRL", .unitsPerPivot), ("DEXCAUS", "CAD", .unitsPerPivot), ("DEXCHUS", "CNY", .unitsPerPivot),
+        ("DEXDNUS", "DKK", .unitsPerPivot), ("DEXHKUS", "HKD", .unitsPerPivot), ("DEXINUS", "INR", .unitsPerPivot),
+        ("DEXJPUS", "JPY", .unitsPerPivot), ("DEXKOUS", "KRW", .unitsPerPivot), ("DEXMAUS", "MYR", .unitsPerPivot),
+        ("DEXMXUS", "MXN", .unitsPerPivot), ("DEXNOUS", "NOK", .unitsPerPivot), ("DEXSDUS", "SEK", .unitsPerPivot),
+        ("DEXSFUS", "ZAR", .unitsPerPivot), ("DEXSIUS", "SGD", .unitsPerPivot), ("DEXSLUS", "LKR", .unitsPerPivot),
+        ("DEXSZUS", "CHF", .unitsPerPivot), ("DEXTAUS", "TWD", .unitsPerPivot), ("DEXTHUS", "THB", .unitsPerPivot),
+        ("DEXUSAL", "AUD", .pivotPerUnits), ("DEXUSEU", "EUR", .pivotPerUnits), ("DEXUSNZ", "NZD", .pivotPerUnits),
+        ("DEXUSUK", "GBP", .pivotPerUnits),
+    ]
+
+    private let baseURL: String
+    private let apiKey: String
+
+    /// - Parameters:
+    ///   - baseURL: The `series/observations` URL; `nil` for the real one.
+    ///   - apiKey: A FRED API key (free, from fred.stlouisfed.org).
+    public init(baseURL: String? = nil, apiKey: String) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.apiKey = apiKey
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let query: String
+        switch window {
+        case .latest:
+            query = "sort_order=desc&limit=10"
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            query = "observation_start=\(first)&observation_end=\(last)"
+        }
+        return Self.series.map { series in
+            ProviderRequest(url: "\(baseURL)?series_id=\(series.id)&api_key=\(apiKey)&file_type=json&\(query)", subject: series.id)
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        guard let subject = request.subject, let series = Self.series.first(where: { $0.id == subject }),
+            let currency = CurrencyCode(series.currency)
+        else {
+            throw .unexpectedLayout(provider: key, "the request names no H.10 series: \(request.subject ?? "none")")
+        }
+        let document = try RawJSON.document(body, provider: key)
+        if let message = document["error_message"]?.string {
+            throw .unexpectedLayout(provider: key, "FRED answered an error for \(subject): \(message)")
+        }
+        guard document["units"]?.string == "lin", let observations = document["observations"]?.array else {
+            throw .unexpectedLayout(provider: key, "no \"units\":\"lin\" and \"observations\" array at the top level for \(subject)")
+        }
+        var publications: [ProviderPublication] = []
+        for observation in observations {
+            guard let dayText = observation["date"]?.string, let text = observation["value"]?.string else {
+                throw .unexpectedLayout(provider: key, "an observation of \(subject) without the texts date and value")
+            }
+            let day = try DelimitedText.isoDay(dayText)
+            // "." is FRED's "no observation on this day".
+            if text == "." { continue }
+            guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: series.direction)]))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

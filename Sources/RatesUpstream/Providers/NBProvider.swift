@@ -1,0 +1,107 @@
+import RatesCore
+
+/// Norges Bank's daily exchange rates (middle rates at 14:15 Oslo time) of about 36 currencies in NOK.
+///
+/// - Endpoint: the SDMX REST API, `GET https://data.norges-bank.no/api/data/EXR/B..NOK.SP?format=csvdata&startPeriod=YYYY-MM-DD&endPeriod=YYYY-MM-DD`
+///   (one request for any range; `lastNObservations=1` instead of the period for the newest day). The answer is
+///   SDMX-CSV, one row per series and day: `FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE`.
+/// - Quote convention: NOK per 10^`UNIT_MULT` units of `BASE_CUR` (`UNIT_MULT` 2 for JPY, SEK, DKK, HUF, … →
+///   per 100), ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. `XDR` is marked `CALCULATED` and kept.
+/// - Skipped: the index series `TWI` (trade-weighted index) and `I44` (import-weighted index): not currencies.
+/// - Schedule: Europe/Oslo, Monday to Friday, published about 16:00 local time.
+public struct NBProvider: RatesProvider {
+    public let key = "NB"
+    public let name = "Norges Bank"
+    public let country: String? = "NO"
+    public let pivot = CurrencyCode("NOK")!
+    public let schedule = PublicationSchedule(timeZone: "Europe/Oslo", expectedMinute: 16 * 60)
+
+    /// The real endpoint.
+    public static let defaultBaseURL = "https://data.norges-bank.no/api"
+
+    /// Series that are indices, not currencies.
+    static let indices: Set<String> = ["TWI", "I44"]
+    static let columns = ["BASE_CUR", "QUOTE_CUR", "UNIT_MULT", "TIME_PERIOD", "OBS_VALUE"]
+
+    private let baseURL: String
+
+    /// - Parameter baseURL: The API root (`…/api`); `nil` for the real one.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let series = "\(baseURL)/data/EXR/B..NOK.SP?format=csvdata"
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: series + "&lastNObservations=1")]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return [ProviderRequest(url: series + "&startPeriod=\(first)&endPeriod=\(last)")]
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let table = try SDMXCSV(body, columns: Self.columns, provider: key)
+        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        for row in table.rows {
+            let base = row[0]
+            let day = try DelimitedText.isoDay(row[3])
+            guard row[1] == pivot.rawValue else {
+                throw .unexpectedLayout(provider: key, "a rate quoted in \(DelimitedText.shown(row[1])), not NOK")
+            }
+            if Self.indices.contains(base) { continue }
+            let quote = try table.quote(base: base, unitMultiplier: row[2], value: row[4], day: day)
+            quotesByDay[day, default: []].append(quote)
+        }
+        return try ProviderValidation.validate(quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}
+
+/// An SDMX-CSV answer (Norges Bank, Bank of Israel): a header of column names, then one row per
+/// observation; the columns a provider reads are found by name.
+struct SDMXCSV {
+    let provider: String
+    /// The requested columns of each row, in the order asked for.
+    var rows: [[String]] = []
+
+    init(_ body: [UInt8], columns: [String], provider: String) throws(UpstreamDataError) {
+        self.provider = provider
+        let lines = try DelimitedText.lines(body, provider: provider)
+        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
+        let header = try DelimitedText.fields(first, separator: ",", provider: provider)
+        var positions: [Int] = []
+        for column in columns {
+            guard let position = header.firstIndex(of: column) else {
+                throw .unexpectedLayout(provider: provider, "no \(column) column in the SDMX-CSV header \(DelimitedText.shown(first))")
+            }
+            positions.append(position)
+        }
+        for (offset, line) in lines.dropFirst().enumerated() {
+            if DelimitedText.isBlank(line) {
+                // Only the end of the file may be blank.
+                guard lines.dropFirst(offset + 2).allSatisfy(DelimitedText.isBlank) else {
+                    throw .unexpectedLayout(provider: provider, "a blank line between rows")
+                }
+                break
+            }
+            let fields = try DelimitedText.fields(line, separator: ",", provider: provider)
+            guard fields.count == header.count else {
+                throw .unexpectedLayout(provider: provider, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
+            }
+            rows.append(positions.map { fields[$0] })
+        }
+    }
+
+    /// A quote of `base` priced per 10^`unitMultiplier` units.
+    func quote(base: String, unitMultiplier: String, value: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
+        guard let code = CurrencyCode(base) else { throw .invalidCurrencyCode(base, day: day) }
+        guard unitMultiplier.count == 1, let power = Int(unitMultiplier), (0...9).contains(power) else {
+            throw .unexpectedLayout(provider: provider, "UNIT_MULT \(DelimitedText.shown(unitMultiplier)) of \(code) on \(day) is not 0…9")
+        }
+        guard let text = ProviderValidation.rateText(value) else { throw .invalidRate(currency: code, day: day, text: value) }
+        var unit = 1
+        for _ in 0..<power { unit *= 10 }
+        return PublishedQuote(currency: code, value: text, unit: unit, direction: .pivotPerUnits)
+    }
+}
