@@ -62,5 +62,3 @@ func quote(_ code: String, _ value: String, unit: Int = 1, _ direction: Publishe
     PublishedQuote(currency: CurrencyCode(code)!, value: value, unit: unit, direction: direction)
 }
 
-/// Shorthand for a day the test knows is valid.
-func day(_ text: String) -> Day { Day(text)! }
