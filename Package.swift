@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .executable(name: "rates-relay", targets: ["rates-relay"]),
         .library(name: "RatesCore", targets: ["RatesCore"]),
+        // The HTTP application (`buildApplication`), for embedding and for Benchmarks/.
+        .library(name: "RatesServer", targets: ["RatesServer"]),
         .library(name: "RatesClient", targets: ["RatesClient"]),
         .executable(name: "rates", targets: ["rates"]),
     ],

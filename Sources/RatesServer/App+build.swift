@@ -24,6 +24,8 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let state = try ServerState(loadingFrom: store)
     let ingestor = Ingestor(store: store, state: state, logger: logger)
     if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
+    // Loading read every stored row once; what that took is free again.
+    Allocator.returnFreedMemory()
     let calendar = PublicationCalendar()
     let httpClient = ECBClient.makeHTTPClient()
     let client = ECBClient(
@@ -48,10 +50,11 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
     let cache = ResponseCache(metrics: metrics)
     let cachePolicy = CacheControlPolicy(calendar: calendar, now: configuration.now)
+    let answers = DataAnswers(calendar: calendar, configuration: configuration)
     router.addRoutes(
         RatesController(
             state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
-            cachePolicy: cachePolicy)
+            cachePolicy: cachePolicy, answers: answers)
             .endpoints)
     router.addRoutes(
         SyncController(
@@ -63,7 +66,8 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
 
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
     let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil
-        ? FastPath(state: state, cache: cache, cachePolicy: cachePolicy, metrics: metrics, cors: cors, configuration: configuration) : nil
+        ? FastPath(
+            state: state, cache: cache, answers: answers, cachePolicy: cachePolicy, metrics: metrics, cors: cors, configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
     var app = Application(

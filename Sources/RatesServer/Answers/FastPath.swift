@@ -7,18 +7,21 @@ import RatesCore
 import RatesIngest
 import Synchronization
 
-/// Answers requests whose answer is already prepared, straight from the connection's pipeline.
+/// Answers `GET`s of prepared answers and of the data routes straight from the connection's pipeline.
 ///
-/// The data changes once a day, so almost every request is a `GET` for bytes the cache holds
-/// for the current dataset version. Handing each to the application costs far more than the
-/// answer itself (a task, the router, the middleware chain), so ``FastPathHandler`` asks this
-/// first and writes the answer on the event loop. Whatever it declines goes the normal way:
-/// first requests for a target, errors, other methods, and everything while API keys or rate
-/// limits are configured, since those are checked by middleware. Answers are the same bytes and
-/// headers the routes send, CORS headers included (the same ``CORSPolicy``), counted in the same metrics.
+/// Handing a request to the application costs far more than its answer (a task, the router, the
+/// middleware chain), so ``FastPathHandler`` asks this first and writes the answer on the event
+/// loop: an answer the cache holds for the current generation, or a data route's answer built
+/// here by ``DataAnswers`` in microseconds (a time series only when short: ``DataAnswers/isCheap(_:query:)``)
+/// and stored in the cache. Whatever it declines goes the normal way: errors (the application
+/// answers them as problems), other routes and methods, long time series, and everything while
+/// API keys or rate limits are configured, since those are checked by middleware. Answers are the
+/// same bytes and headers the routes send, CORS headers included (the same ``CORSPolicy``),
+/// counted in the same metrics.
 struct FastPath: Sendable {
     let state: ServerState
     let cache: ResponseCache
+    let answers: DataAnswers
     let cachePolicy: CacheControlPolicy
     let metrics: ServerMetrics
     let cors: CORSPolicy
@@ -26,29 +29,33 @@ struct FastPath: Sendable {
     private let dates = HTTPDateCache()
 
     init(
-        state: ServerState, cache: ResponseCache, cachePolicy: CacheControlPolicy, metrics: ServerMetrics, cors: CORSPolicy,
-        configuration: ServerConfiguration
+        state: ServerState, cache: ResponseCache, answers: DataAnswers, cachePolicy: CacheControlPolicy, metrics: ServerMetrics,
+        cors: CORSPolicy, configuration: ServerConfiguration
     ) {
         self.state = state
         self.cache = cache
+        self.answers = answers
         self.cachePolicy = cachePolicy
         self.metrics = metrics
         self.cors = cors
         maxURILength = configuration.maxURILength
     }
 
-    /// The answer to `request` when it is prepared, else `nil`.
+    /// The answer to `request` when it is prepared or a data route's that builds without error, else `nil`.
     ///
     /// Only keep-alive HTTP/1.1 `GET`s are answered here: anything that ends the connection or
     /// needs the older protocol's rules is left to the framework.
     func answer(to request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
-        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.utf8.count <= maxURILength else { return nil }
+        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.utf8.count <= maxURILength,
+              !Self.hasBody(request)
+        else { return nil }
         let start = ContinuousClock.now
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { return nil }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers["Accept-Encoding"])
-        guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip) else { return nil }
+        guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip) ?? built(for: request.uri, snapshot: snapshot, freshness: freshness, gzip: acceptsGzip)
+        else { return nil }
         let conditions = request.headers["If-None-Match"]
         let prepared = PreparedAnswer(
             ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptsGzip: acceptsGzip, entry: entry,
@@ -71,6 +78,26 @@ struct FastPath: Sendable {
         if entry.route == .sync { metrics.recordSync(notModified: prepared.status == .notModified) }
         metrics.recordRequest(route: entry.route.path, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
         return (head, prepared.body)
+    }
+}
+
+extension FastPath {
+    /// Whether `request` announces a body: such a `GET` is left to the application, whose
+    /// middleware refuses bodies over the limit before anything is answered.
+    static func hasBody(_ request: HTTPRequestHead) -> Bool {
+        request.headers.contains(name: "Transfer-Encoding") || request.headers["Content-Length"].contains { $0 != "0" }
+    }
+
+    /// A data route's answer to `target`, built and stored; `nil` for other routes, long time
+    /// series and requests the route refuses (the application answers those).
+    private func built(for target: String, snapshot: RatesSnapshot, freshness: Freshness, gzip: Bool) -> ResponseCache.Entry? {
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+        guard let (route, parameter) = DataAnswers.route(ofPath: path) else { return nil }
+        let query = QueryParameters(target: target)
+        guard DataAnswers.isCheap(route, query: query),
+              let entry = try? answers.entry(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness)
+        else { return nil }
+        return cache.store(entry, for: target, generation: freshness.generation, gzip: gzip)
     }
 }
 

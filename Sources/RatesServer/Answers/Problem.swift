@@ -79,6 +79,11 @@ public struct Problem: Error, Sendable, Equatable {
     }
 
     /// `parameter` asks for `day`, which is after `today` (see ``ServerConfiguration/today``).
+    /// No rates are loaded yet (503 with `Retry-After`).
+    static var noData: Problem {
+        Problem(.noData, "No rates have been loaded yet; the first fetch is under way.", headers: [.retryAfter: "30"])
+    }
+
     static func dateInFuture(_ parameter: String, _ day: Day, today: Day) -> Problem {
         Problem(.dateInFuture, "'\(parameter)' \(day) is after today (\(today)).", parameter: parameter)
     }

@@ -1,14 +1,20 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import RatesCore
 
 /// Strict readers for query and path parameters: each failure is a `Problem` naming the parameter.
 struct QueryParameters {
-    let request: Request
+    let parameters: FlatDictionary<Substring, Substring>
+
+    init(request: Request) { parameters = request.uri.queryParameters }
+
+    /// The query of a request target (`/v1/latest?base=USD`).
+    init(target: String) { parameters = URI(target).queryParameters }
 
     /// The single value of `name`, `nil` when absent. Repeating it is an error; an empty value counts as absent.
     func single(_ name: String) throws(Problem) -> String? {
-        let values = request.uri.queryParameters.getAll(name)
+        let values = parameters.getAll(name)
         guard values.count <= 1 else { throw .invalid(name, "'\(name)' was given \(values.count) times; give it once.") }
         guard let value = values.first, !value.isEmpty else { return nil }
         return value

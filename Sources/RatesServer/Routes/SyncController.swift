@@ -36,7 +36,7 @@ struct SyncController<Context: RequestContext>: Sendable {
 
     func sync(_ request: Request) throws(Problem) -> Response {
         let snapshot = state.snapshot
-        guard !snapshot.isEmpty else { throw RatesController<Context>.noData }
+        guard !snapshot.isEmpty else { throw Problem.noData }
         // The parameters are read only when the answer is not prepared yet: the same request
         // always gets the same answer within a generation, and failures are never stored.
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
