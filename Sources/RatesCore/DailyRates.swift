@@ -7,10 +7,27 @@ public struct DailyRates: Hashable, Sendable {
     public var day: Day
     /// Rate text per currency: one unit of the base buys this much of the currency.
     public var rates: [CurrencyCode: String]
+    /// Where each merged rate came from, when it did not come from the batch's own provider on
+    /// this very day (``RatesBatch/provider``): the provider and that provider's own day.
+    public var sources: [CurrencyCode: RateSource]
 
-    public init(day: Day, rates: [CurrencyCode: String]) {
+    public init(day: Day, rates: [CurrencyCode: String], sources: [CurrencyCode: RateSource] = [:]) {
         self.day = day
         self.rates = rates
+        self.sources = sources
+    }
+}
+
+/// The provider a merged rate came from, and the day that provider published it.
+public struct RateSource: Hashable, Sendable {
+    /// The provider's key (`ECB`, `NBP`, …).
+    public var provider: String
+    /// The provider's own publication day (earlier than the merged day when carried forward).
+    public var day: Day
+
+    public init(provider: String, day: Day) {
+        self.provider = provider
+        self.day = day
     }
 }
 
@@ -21,11 +38,14 @@ public struct DailyRates: Hashable, Sendable {
 public struct RatesBatch: Sendable {
     /// The provider's base currency (EUR for the ECB).
     public var base: CurrencyCode
+    /// The provider of every rate without a ``DailyRates/sources`` entry.
+    public var provider: String
     /// The days, in ascending order, without duplicates.
     public var days: [DailyRates]
 
-    public init(base: CurrencyCode, days: [DailyRates]) {
+    public init(base: CurrencyCode, provider: String = "ECB", days: [DailyRates]) {
         self.base = base
+        self.provider = provider
         self.days = days.sorted { $0.day < $1.day }
     }
 

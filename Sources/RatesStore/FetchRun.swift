@@ -41,6 +41,8 @@ public struct FetchRun: Codable, Hashable, Sendable, FetchableRecord, MutablePer
     public var startedAt: Date
     public var finishedAt: Date
     public var source: Source
+    /// The provider fetched or imported (`ECB`, `NBP`, …).
+    public var provider: String
     /// The file or URL path fetched or imported (`eurofxref-daily.xml`).
     public var file: String
     /// The upstream's HTTP status, when an HTTP answer arrived.
@@ -58,13 +60,14 @@ public struct FetchRun: Codable, Hashable, Sendable, FetchableRecord, MutablePer
     public var latestDay: String?
 
     public init(
-        startedAt: Date, finishedAt: Date = Date(), source: Source, file: String, httpStatus: Int? = nil,
+        startedAt: Date, finishedAt: Date = Date(), source: Source, provider: String = "ECB", file: String, httpStatus: Int? = nil,
         outcome: Outcome, detail: String? = nil, rowsChanged: Int = 0, etag: String? = nil, lastModified: String? = nil,
         latestDay: String? = nil
     ) {
         self.startedAt = startedAt
         self.finishedAt = finishedAt
         self.source = source
+        self.provider = provider
         self.file = file
         self.httpStatus = httpStatus
         self.outcome = outcome

@@ -89,6 +89,32 @@ public final class RatesStore: Sendable {
         migrator.registerMigration("v2-change-by-key") { db in
             try db.execute(sql: "CREATE INDEX changeByKey ON change (day, currency, seq)")
         }
+        // Many providers: every figure as its provider published it (`quote`), and the merged
+        // table (`rate`) naming each value's provider and that provider's own day. The rates
+        // stored so far are the ECB's: they become its quotes, and the merged rows keep their
+        // values, so no client sees a change and no epoch changes.
+        migrator.registerMigration("v3-providers") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE quote (
+                        provider TEXT NOT NULL,
+                        day TEXT NOT NULL,
+                        currency TEXT NOT NULL CHECK (length(currency) = 3),
+                        value TEXT NOT NULL,
+                        unit INTEGER NOT NULL DEFAULT 1 CHECK (unit >= 1),
+                        direction TEXT NOT NULL CHECK (direction IN ('pivot-per-units', 'units-per-pivot')),
+                        PRIMARY KEY (provider, day, currency)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX quoteByDay ON quote (day);
+                    INSERT INTO quote (provider, day, currency, value, unit, direction)
+                        SELECT 'ECB', day, currency, value, 1, 'units-per-pivot' FROM rate;
+                    ALTER TABLE rate ADD COLUMN provider TEXT NOT NULL DEFAULT 'ECB';
+                    ALTER TABLE rate ADD COLUMN providerDay TEXT;
+                    ALTER TABLE change ADD COLUMN provider TEXT;
+                    ALTER TABLE change ADD COLUMN providerDay TEXT;
+                    ALTER TABLE fetchRun ADD COLUMN provider TEXT NOT NULL DEFAULT 'ECB';
+                    """)
+        }
         return migrator
     }
 }
@@ -109,24 +135,75 @@ extension RatesStore {
     /// - Throws: `DatabaseError` when the transaction fails; nothing is stored then.
     @discardableResult
     public func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun {
-        let document = Self.jsonDocument(batch)
-        return try database.write { db in
+        try database.write { db in
             var run = run
-            run.outcome = .unchanged
-            run.latestDay = batch.latestDay?.description
             try run.insert(db)
-            let before = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
+            try Self.apply(batch, run: &run, db)
+            return run
+        }
+    }
+
+    /// One provider's publications stored as published (each day complete for that provider),
+    /// and the merged days they touch recomputed, in one transaction, with `run` recorded.
+    ///
+    /// `merge` runs inside the transaction: it reads the quotes (the new ones included) through
+    /// the ``QuoteReader`` it is given and returns the merged days to store, each complete (as
+    /// ``ingest(_:run:)`` takes them). The run's outcome counts the merged changes only: quotes
+    /// that change no merged value change nothing a client sees.
+    ///
+    /// - Returns: The recorded run, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
+    /// - Throws: `DatabaseError` when the transaction fails, or what `merge` throws; nothing is stored then.
+    @discardableResult
+    public func ingest(
+        provider: String, publications: [ProviderPublication], run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+    ) throws -> FetchRun {
+        try database.write { db in
+            var run = run
+            run.provider = provider
+            try run.insert(db)
+            try Self.storeQuotes(provider: provider, publications: publications, db)
+            let days = publications.map(\.day)
+            guard let first = days.min(), let last = days.max() else { return run }
+            let reader = try QuoteReader(db, from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays))
+            try Self.apply(try merge(reader), run: &run, db)
+            return run
+        }
+    }
+
+    /// Replaces `provider`'s quotes of each publication's day with the publication's.
+    static func storeQuotes(provider: String, publications: [ProviderPublication], _ db: Database) throws {
+        let delete = try db.makeStatement(sql: "DELETE FROM quote WHERE provider = ? AND day = ?")
+        let insert = try db.makeStatement(sql: "INSERT INTO quote (provider, day, currency, value, unit, direction) VALUES (?, ?, ?, ?, ?, ?)")
+        for publication in publications {
+            let day = publication.day.description
+            try delete.execute(arguments: [provider, day])
+            for quote in publication.quotes {
+                try insert.execute(arguments: [provider, day, quote.currency.rawValue, quote.value, quote.unit, quote.direction.rawValue])
+            }
+        }
+    }
+
+    /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
+    static func apply(_ batch: RatesBatch, run: inout FetchRun, _ db: Database) throws {
+        let document = Self.jsonDocument(batch)
+        run.outcome = .unchanged
+        run.latestDay = batch.latestDay?.description
+        try run.update(db)
+        let before = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
+        do {
             try db.execute(
                 sql: """
                     CREATE TEMP TABLE IF NOT EXISTS incoming (day TEXT NOT NULL, currency TEXT NOT NULL, value TEXT NOT NULL,
+                                                              provider TEXT NOT NULL, providerDay TEXT,
                                                               PRIMARY KEY (day, currency)) WITHOUT ROWID;
                     DELETE FROM temp.incoming;
-                    INSERT INTO temp.incoming (day, currency, value) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(:document);
-                    -- New and changed values.
-                    INSERT INTO change (day, currency, value, fetchRunId)
-                        SELECT i.day, i.currency, i.value, :run FROM temp.incoming i
+                    INSERT INTO temp.incoming (day, currency, value, provider, providerDay)
+                        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:document);
+                    -- New and changed values, and values that now come from another provider or day.
+                    INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId)
+                        SELECT i.day, i.currency, i.value, i.provider, i.providerDay, :run FROM temp.incoming i
                         LEFT JOIN rate r ON r.day = i.day AND r.currency = i.currency
-                        WHERE r.value IS NOT i.value
+                        WHERE r.value IS NOT i.value OR r.provider IS NOT i.provider OR r.providerDay IS NOT i.providerDay
                         ORDER BY i.day, i.currency;
                     -- Withdrawn values: stored for a day the batch holds, absent from it.
                     INSERT INTO change (day, currency, value, fetchRunId)
@@ -134,32 +211,37 @@ extension RatesStore {
                         WHERE r.day IN (SELECT DISTINCT day FROM temp.incoming)
                           AND NOT EXISTS (SELECT 1 FROM temp.incoming i WHERE i.day = r.day AND i.currency = r.currency)
                         ORDER BY r.day, r.currency;
-                    INSERT INTO rate (day, currency, value, seq)
-                        SELECT day, currency, value, seq FROM change WHERE seq > :before AND value IS NOT NULL
-                        ON CONFLICT (day, currency) DO UPDATE SET value = excluded.value, seq = excluded.seq;
+                    INSERT INTO rate (day, currency, value, provider, providerDay, seq)
+                        SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > :before AND value IS NOT NULL
+                        ON CONFLICT (day, currency) DO UPDATE
+                            SET value = excluded.value, provider = excluded.provider, providerDay = excluded.providerDay, seq = excluded.seq;
                     DELETE FROM rate WHERE (day, currency) IN (SELECT day, currency FROM change WHERE seq > :before AND value IS NULL);
                     DELETE FROM temp.incoming;
                     """,
                 arguments: ["document": document, "run": run.id, "before": before])
-            let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
-            if changed > 0 {
-                run.outcome = .updated
-                run.rowsChanged = changed
-                try run.update(db)
-            }
-            return run
+        }
+        let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
+        if changed > 0 {
+            run.outcome = .updated
+            run.rowsChanged = changed
+            try run.update(db)
         }
     }
 
-    /// The batch as a JSON array of `[day, currency, value]` triples.
+    /// The batch as a JSON array of `[day, currency, value, provider, providerDay]` rows
+    /// (`providerDay` null when it is the day itself).
     static func jsonDocument(_ batch: RatesBatch) -> String {
         var json = "["
-        json.reserveCapacity(batch.valueCount * 32)
+        json.reserveCapacity(batch.valueCount * 40)
+        let batchProvider = Self.jsonEscaped(batch.provider)
         for daily in batch.days {
             let day = daily.day.description
             for (currency, value) in daily.rates {
                 if json.utf8.count > 1 { json += "," }
-                json += "[\"\(day)\",\"\(currency.rawValue)\",\"\(Self.jsonEscaped(value))\"]"
+                let source = daily.sources[currency]
+                let provider = source.map { Self.jsonEscaped($0.provider) } ?? batchProvider
+                let providerDay = source.flatMap { $0.day == daily.day ? nil : "\"\($0.day)\"" } ?? "null"
+                json += "[\"\(day)\",\"\(currency.rawValue)\",\"\(Self.jsonEscaped(value))\",\"\(provider)\",\(providerDay)]"
             }
         }
         return json + "]"

@@ -1,0 +1,49 @@
+import GRDB
+import RatesCore
+
+/// The quotes of every provider around the days an ingest touches, read once inside its
+/// transaction, for the merge to compute merged days from.
+public struct QuoteReader: Sendable {
+    /// How far around the ingested days quotes are read: the merge's carry-forward limit and
+    /// the merged days after the ingested ones that a carried-forward value may reach.
+    public static let lookBackDays = 14
+
+    /// Quotes by provider, then by day (ascending).
+    private let publications: [String: [ProviderPublication]]
+    /// Every day some provider published on, ascending.
+    public let publicationDays: [Day]
+
+    init(_ db: Database, from start: Day, through end: Day) throws {
+        var byProvider: [String: [Day: [PublishedQuote]]] = [:]
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE day BETWEEN ? AND ?",
+            arguments: [start.description, end.description])
+        while let row = try rows.next() {
+            guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String),
+                  let direction = PublishedQuote.Direction(rawValue: row[5])
+            else { continue }
+            byProvider[row[0] as String, default: [:]][day, default: []].append(
+                PublishedQuote(currency: currency, value: row[3], unit: row[4], direction: direction))
+        }
+        publications = byProvider.mapValues { days in
+            days.map { ProviderPublication(day: $0.key, quotes: $0.value) }.sorted { $0.day < $1.day }
+        }
+        publicationDays = Set(publications.values.flatMap { $0.map(\.day) }).sorted()
+    }
+
+    /// The providers with quotes in the range read.
+    public var providers: [String] { publications.keys.sorted() }
+
+    /// `provider`'s newest publication on or before `day` and no older than `maxAge` days, if any.
+    public func publication(of provider: String, onOrBefore day: Day, maxAge: Int) -> ProviderPublication? {
+        guard let days = publications[provider] else { return nil }
+        var low = 0
+        var high = days.count
+        while low < high {
+            let middle = (low + high) / 2
+            if days[middle].day <= day { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0, day.dayNumber - days[low - 1].day.dayNumber <= maxAge else { return nil }
+        return days[low - 1]
+    }
+}
