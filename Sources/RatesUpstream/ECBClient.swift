@@ -75,44 +75,12 @@ public struct ECBClient: Sendable {
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
 
-        let status: Int
-        let headers: HTTPHeaders
-        let body: ByteBuffer
-        do {
-            // The client's own deadline ends at the response head; the race bounds the body too.
-            let prepared = request
-            let exchange = try await withThrowingTaskGroup(of: Exchange.self) { group in
-                group.addTask { try await self.exchange(prepared, logger: logger) }
-                group.addTask {
-                    try await Task.sleep(for: self.timeout)
-                    throw UpstreamError.timeout
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
-            }
-            status = exchange.status
-            headers = exchange.headers
-            guard let received = exchange.body else {
-                return Response(httpStatus: status, batch: nil, etag: headers.first(name: "ETag") ?? etag,
-                                lastModified: headers.first(name: "Last-Modified") ?? lastModified)
-            }
-            body = received
-        } catch let error as UpstreamError {
-            throw error
-        } catch is NIOTooManyBytesError {
-            throw .bodyTooLarge(limit: maxBodyBytes)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw .timeout
-        } catch let error as HTTPClientError where error == .redirectCycleDetected {
-            throw .transport("redirected in a loop")
-        } catch let error as HTTPClientError where error == .redirectLimitReached {
-            throw .transport("redirected more than \(Self.maxRedirects) times")
-        } catch let error as IOError {
-            // The system's words ("Connection refused"), not NIO's wrapping of them.
-            throw .transport(String(cString: strerror(error.errnoCode)))
-        } catch {
-            throw .transport(String(describing: error))
+        let exchange = try await UpstreamHTTP(httpClient: httpClient, timeout: timeout, maxBodyBytes: maxBodyBytes).exchange(request, logger: logger)
+        guard let body = exchange.body else {
+            return Response(httpStatus: exchange.status, batch: nil, etag: exchange.headers.first(name: "ETag") ?? etag,
+                            lastModified: exchange.headers.first(name: "Last-Modified") ?? lastModified)
         }
+        let (status, headers) = (exchange.status, exchange.headers)
 
         do throws(UpstreamDataError) {
             let batch = try ECBXML.parse(body.readableBytesView)
@@ -120,35 +88,5 @@ public struct ECBClient: Sendable {
         } catch {
             throw .rejected(error, httpStatus: status)
         }
-    }
-
-    /// What one request brought back: the status, the headers and, unless 304, the whole body.
-    private struct Exchange: Sendable {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: ByteBuffer?
-    }
-
-    /// Sends `request` and reads the whole answer.
-    ///
-    /// - Throws: `UpstreamError.httpStatus` for a status other than 200 or 304, and whatever the client throws.
-    private func exchange(_ request: HTTPClientRequest, logger: Logger) async throws -> Exchange {
-        let response = try await httpClient.execute(request, timeout: TimeAmount(timeout), logger: logger)
-        let status = Int(response.status.code)
-        if status == 304 { return Exchange(status: status, headers: response.headers) }
-        guard status == 200 else {
-            throw UpstreamError.httpStatus(status, retryAfter: response.headers.first(name: "Retry-After").flatMap(Self.retryAfterSeconds))
-        }
-        return Exchange(status: status, headers: response.headers, body: try await response.body.collect(upTo: maxBodyBytes))
-    }
-
-    /// `Retry-After` as seconds: either delta-seconds or an HTTP date.
-    static func retryAfterSeconds(_ value: String) -> Double? {
-        if let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
     }
 }

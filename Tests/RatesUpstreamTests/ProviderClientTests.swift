@@ -1,0 +1,234 @@
+import AsyncHTTPClient
+import Logging
+import RatesCore
+import RatesTestSupport
+@testable import RatesUpstream
+import Testing
+
+@Suite("Provider fetch over HTTP")
+struct ProviderClientTests {
+    /// One client for every test, configured as the server's.
+    static let httpClient = ECBClient.makeHTTPClient()
+    static let logger = Logger(label: "test.provider-client")
+
+    /// Runs `body` with a fake upstream serving `scenarios`' recorded answers.
+    func withUpstream<Value: Sendable>(
+        _ scenarios: [ProviderScenario], _ body: @Sendable (FakeProviderUpstream, String) async throws -> Value
+    ) async throws -> Value {
+        let upstream = FakeProviderUpstream()
+        for scenario in scenarios { scenario.install(on: upstream) }
+        return try await upstream.run { base in try await body(upstream, base) }
+    }
+
+    func client(_ provider: any RatesProvider, maxConcurrentRequests: Int = 4) -> ProviderClient {
+        ProviderClient(provider: provider, httpClient: Self.httpClient, timeout: .seconds(20), maxConcurrentRequests: maxConcurrentRequests)
+    }
+
+    /// The error `fetch` throws, or `nil` when it succeeds.
+    func fetchError(_ client: ProviderClient, _ window: FetchWindow = .latest, validators: ProviderValidators = ProviderValidators()) async -> UpstreamError? {
+        do {
+            _ = try await client.fetch(window, validators: validators, logger: Self.logger)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: - Fetching
+
+    @Test("fetches the newest publication from the recorded answer: the expected days and currency counts", arguments: ProviderScenario.checked)
+    func fetchesLatest(_ scenario: ProviderScenario) async throws {
+        let result = try await withUpstream([scenario]) { upstream, base in
+            let result = try await client(scenario.make(base)).fetch(scenario.window, logger: Self.logger)
+            #expect(upstream.received.count == scenario.routes.count, "one request per recorded answer")
+            return result
+        }
+        let publications = try #require(result.publications)
+        #expect(publications.map(\.day.description) == scenario.days.map(\.day))
+        #expect(publications.map(\.quotes.count) == scenario.days.map(\.currencies))
+    }
+
+    @Test("NBP tables A and B of one day combine into one publication of both tables' currencies")
+    func combinesNBPTables() async throws {
+        let publications = try await withUpstream([.nbp]) { _, base in
+            try await client(NBPProvider(baseURL: base + "/nbp")).fetch(.latest, logger: Self.logger).publications
+        }
+        let wednesday = try #require(publications?.first { $0.day == Day("2026-03-04") })
+        #expect(wednesday.quotes.count == 32 + 116)
+        #expect(Set(wednesday.quotes.map(\.currency)).count == 148)
+        #expect(wednesday["USD"] != nil, "from table A")
+        #expect(wednesday["AFN"] == quote("AFN", "0.056626"), "from table B")
+    }
+
+    @Test("a range keeps only its own days, though the answer holds more")
+    func rangeKeepsItsDays() async throws {
+        let publications = try await withUpstream([.nb]) { _, base in
+            try await client(NBProvider(baseURL: base + "/nb")).fetch(.range(Day("2026-03-17")!, Day("2026-03-19")!), logger: Self.logger).publications
+        }
+        #expect(publications?.map(\.day.description) == ["2026-03-17", "2026-03-18", "2026-03-19"])
+    }
+
+    @Test("requests run at most maxConcurrentRequests at a time")
+    func boundedConcurrency() async throws {
+        let fred = try #require(ProviderScenario.others.first { $0.key == "FRED" })
+        let count = try await withUpstream([fred]) { upstream, base in
+            upstream.hold()
+            let client = client(fred.make(base), maxConcurrentRequests: 3)
+            async let fetched = client.fetch(.latest, logger: Self.logger)
+            try await waitUntil("3 requests received") { upstream.received.count >= 3 }
+            try await Task.sleep(for: .milliseconds(200))
+            let inFlight = upstream.received.count
+            upstream.release()
+            let publications = try await fetched.publications
+            #expect(upstream.received.count == FREDProvider.series.count)
+            #expect(publications?.isEmpty == false)
+            return inFlight
+        }
+        #expect(count == 3, "3 requests held, none more started")
+    }
+
+    // MARK: - Conditional requests
+
+    @Test("a second fetch with the first one's validators is answered 304: not modified")
+    func notModified() async throws {
+        try await withUpstream([.ecb, .nbp]) { upstream, base in
+            for provider in [ECBProvider(baseURL: base + "/ecb/"), NBPProvider(baseURL: base + "/nbp")] as [any RatesProvider] {
+                let client = client(provider)
+                guard case .fetched(_, let validators) = try await client.fetch(.latest, logger: Self.logger) else {
+                    Issue.record("the first fetch is not conditional")
+                    return
+                }
+                #expect(validators.entries.count == provider.requests(for: .latest).count)
+                let second = try await client.fetch(.latest, validators: validators, logger: Self.logger)
+                #expect(second.publications == nil, "\(provider.key): not modified")
+            }
+            #expect(upstream.received.filter { $0.ifNoneMatch != nil }.count == 3, "the second fetches sent their ETags")
+        }
+    }
+
+    @Test("when one answer changed and another did not, the unchanged one contributes what it said before")
+    func partlyModified() async throws {
+        try await withUpstream([.nbp]) { upstream, base in
+            let client = client(NBPProvider(baseURL: base + "/nbp"))
+            guard case .fetched(let first, let validators) = try await client.fetch(.latest, logger: Self.logger) else {
+                Issue.record("the first fetch is not conditional")
+                return
+            }
+            upstream.change("/nbp/tables/A/")
+            let second = try await client.fetch(.latest, validators: validators, logger: Self.logger)
+            #expect(second.publications == first, "table B (304) still counts on 2026-03-04")
+            #expect(upstream.received.suffix(2).allSatisfy { $0.ifNoneMatch != nil }, "both sent conditionally")
+        }
+    }
+
+    @Test("a changed file is fetched again in full")
+    func changedFile() async throws {
+        try await withUpstream([.ecb]) { upstream, base in
+            let client = client(ECBProvider(baseURL: base + "/ecb/"))
+            guard case .fetched(_, let validators) = try await client.fetch(.latest, logger: Self.logger) else { return }
+            upstream.change()
+            #expect(try await client.fetch(.latest, validators: validators, logger: Self.logger).publications?.count == 1)
+        }
+    }
+
+    // MARK: - Failures
+
+    @Test("a 500 on one request rejects the whole fetch")
+    func serverErrorRejectsAll() async throws {
+        let error = try await withUpstream([.nbp]) { upstream, base in
+            upstream.serve("/nbp/tables/B/", .status(500))
+            return await fetchError(client(NBPProvider(baseURL: base + "/nbp")))
+        }
+        #expect(error?.httpStatus == 500)
+        guard case .httpStatus(500, _) = error else {
+            Issue.record("expected HTTP 500, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("a malformed body in one answer rejects the whole fetch")
+    func malformedBodyRejectsAll() async throws {
+        let error = try await withUpstream([.nbp, .ecb]) { upstream, base in
+            upstream.serve("/nbp/tables/B/", .body(#"[{"table":"B","no":"009/B/NBP/2026","effectiveDate":"2026-03-04","rates":[{"code":"AFN","mid":"x"}]}]"#))
+            upstream.serve("/ecb/eurofxref-daily.xml", .body("<html><body>maintenance</body></html>"))
+            return [
+                await fetchError(client(NBPProvider(baseURL: base + "/nbp"))),
+                await fetchError(client(ECBProvider(baseURL: base + "/ecb/"))),
+            ]
+        }
+        for error in error {
+            guard case .rejected(_, httpStatus: 200) = error else {
+                Issue.record("expected a rejected body, got \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    @Test("a 404 is no publication for TCMB's per-day files, and a failure for any other provider")
+    func notFound() async throws {
+        try await withUpstream([.tcmb, .cbr]) { upstream, base in
+            upstream.serve("/tcmb/201603/15032016.xml", .fixture("tcmb-turkey/kurlar_today_2016-03-15.xml"))
+            // 2016-03-14 is not served: 404, as for a holiday.
+            let tcmb = try await client(TCMBProvider(baseURL: base + "/tcmb")).fetch(.range(Day("2016-03-14")!, Day("2016-03-15")!), logger: Self.logger)
+            #expect(tcmb.publications?.map(\.day) == [Day("2016-03-15")!])
+            #expect(upstream.requestCount("/tcmb/201603/") == 2)
+
+            let holidaysOnly = try await client(TCMBProvider(baseURL: base + "/tcmb")).fetch(.range(Day("2016-03-10")!, Day("2016-03-11")!), logger: Self.logger)
+            #expect(holidaysOnly.publications == [], "nothing published, nothing failed")
+
+            upstream.serve("/cbr/scripts/XML_daily.asp", .status(404))
+            guard case .httpStatus(404, _) = await fetchError(client(CBRProvider(baseURL: base + "/cbr"))) else {
+                Issue.record("a CBR 404 must fail the fetch")
+                return
+            }
+        }
+    }
+
+    @Test("a publication dated after tomorrow is rejected")
+    func futureDay() async throws {
+        let error = try await withUpstream([.ecb]) { _, base in
+            let client = ProviderClient(provider: ECBProvider(baseURL: base + "/ecb/"), httpClient: Self.httpClient, today: { Day("2025-04-01")! })
+            return await fetchError(client)
+        }
+        #expect(error.map { "\($0)" } == "upstream data rejected: day 2025-04-03 is out of range (before 1999-01-04 or in the future)")
+    }
+
+    // MARK: - Combining
+
+    @Test("the same quote in two answers counts once; the same currency with another figure is a duplicate")
+    func combine() throws {
+        let day = Day("2026-03-04")!
+        let usd = PublishedQuote(currency: CurrencyCode("USD")!, value: "3.6868", direction: .pivotPerUnits)
+        let eur = PublishedQuote(currency: .euro, value: "4.2304", direction: .pivotPerUnits)
+        let combined = try ProviderClient.combine([[ProviderPublication(day: day, quotes: [usd])], [ProviderPublication(day: day, quotes: [usd, eur])]])
+        #expect(combined == [ProviderPublication(day: day, quotes: [usd, eur])])
+        var other = usd
+        other.value = "3.6869"
+        #expect(throws: UpstreamDataError.duplicateCurrency(usd.currency, day: day)) {
+            try ProviderClient.combine([[ProviderPublication(day: day, quotes: [usd])], [ProviderPublication(day: day, quotes: [other])]])
+        }
+    }
+
+    // MARK: - Coverage
+
+    @Test("the recorded answers of all providers, fetched through HTTP, cover at least 150 distinct currencies")
+    func coverage() async throws {
+        let scenarios = ProviderScenario.checked + ProviderScenario.others
+        #expect(Set(scenarios.map(\.key)) == Set(ProviderRegistry.keys), "every provider of the registry")
+        let (quoted, pivots) = try await withUpstream(scenarios) { _, base in
+            var quoted = Set<CurrencyCode>()
+            var pivots = Set<CurrencyCode>()
+            for scenario in scenarios {
+                let provider = scenario.make(base)
+                let publications = try #require(try await client(provider).fetch(scenario.window, logger: Self.logger).publications, "\(scenario.key)")
+                #expect(!publications.isEmpty, "\(scenario.key)")
+                quoted.formUnion(publications.flatMap { $0.quotes.map(\.currency) })
+                pivots.insert(provider.pivot)
+            }
+            return (quoted, pivots)
+        }
+        let covered = quoted.union(pivots)
+        print("provider coverage: \(quoted.count) currencies quoted, \(covered.count) with the pivots")
+        #expect(covered.count >= 150)
+    }
+}
