@@ -19,16 +19,52 @@ public final class Ingestor: Sendable {
     public let store: RatesStore
     public let state: ServerState
     private let logger: Logger
+    /// How providers' publications become merged values.
+    public let mergePolicy: MergePolicy
     /// Held for a whole ingest or catch-up: one writer of the dataset at a time.
     private let serial = Mutex(())
+    /// The values the consensus check left out of the merge, newest ingest last (at most ``maxExclusionsKept``).
+    private let exclusions = Mutex<[ConsensusExclusion]>([])
 
-    public init(store: RatesStore, state: ServerState, logger: Logger) {
+    /// How many consensus exclusions ``consensusExclusions`` keeps.
+    public static let maxExclusionsKept = 200
+
+    public init(store: RatesStore, state: ServerState, mergePolicy: MergePolicy = .default, logger: Logger) {
         self.store = store
         self.state = state
+        self.mergePolicy = mergePolicy
         self.logger = logger
     }
 
-    /// Validates `batch`, stores it and applies what changed to the in-memory dataset.
+    /// The values the consensus check left out of the merge in recent ingests, oldest first.
+    public var consensusExclusions: [ConsensusExclusion] { exclusions.withLock { $0 } }
+
+    /// Keeps `found` (the exclusions of the merged days an ingest recomputed) in place of those of the same days.
+    func record(_ found: [ConsensusExclusion], of days: [Day]) {
+        guard !found.isEmpty || !days.isEmpty else { return }
+        for exclusion in found {
+            logger.warning(
+                "value left out of the merge: more than the consensus threshold from the median",
+                metadata: [
+                    "rates.day": "\(exclusion.day)", "rates.currency": "\(exclusion.currency)", "rates.provider": "\(exclusion.provider)",
+                    "rates.value": "\(exclusion.rate.value)", "rates.median": "\(exclusion.median)",
+                ])
+        }
+        let recomputed = Set(found.map(\.day))
+        exclusions.withLock { kept in
+            kept.removeAll { recomputed.contains($0.day) }
+            kept += found
+            if kept.count > Self.maxExclusionsKept { kept.removeFirst(kept.count - Self.maxExclusionsKept) }
+        }
+    }
+
+    /// Runs `body` as the only writer of the dataset.
+    func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+        try serial.withLock { _ in try body() }
+    }
+
+    /// Validates `batch` (the ECB's publications), stores it as the ECB's quotes with the merged
+    /// days it touches, and applies what changed to the in-memory dataset.
     ///
     /// - Parameters:
     ///   - run: The record of this ingest; stored with the data, with its outcome and count filled in.
@@ -39,14 +75,22 @@ public final class Ingestor: Sendable {
     /// - Throws: `UpstreamDataError` when the batch is invalid (nothing is stored), `DatabaseError` when the write fails.
     @discardableResult
     public func ingest(_ batch: RatesBatch, run: FetchRun, notAfter: Day, checkContinuity: Bool) throws -> FetchRun {
-        try serial.withLock { _ in
-            try RatesValidation.validate(batch, notAfter: notAfter)
-            if checkContinuity { try RatesValidation.checkContinuity(batch, after: state.snapshot.latest.map { DailyRates(day: $0.day, rates: $0.texts) }) }
-            let recorded = try store.ingest(batch, run: run)
-            // The origin first, then the data: a reader never sees new data with the old origin.
-            if recorded.outcome == .updated { state.updateFetchStatus { $0.dataOrigin = recorded.source } }
-            _ = try applyLoggedChanges()
-            return recorded
+        try RatesValidation.validate(batch, notAfter: notAfter)
+        if checkContinuity {
+            try RatesValidation.checkContinuity(batch, after: ecbLatest())
+        }
+        let publications = batch.days.map { daily in
+            ProviderPublication(
+                day: daily.day,
+                quotes: daily.rates.map { PublishedQuote(currency: $0.key, value: $0.value, unit: 1, direction: .unitsPerPivot) })
+        }
+        return try ingest(publications, of: (ProviderDay.ecbKey, .euro), run: run, notAfter: notAfter)
+    }
+
+    /// The ECB's newest stored publication, for the continuity check of its next batch.
+    private func ecbLatest() throws -> DailyRates? {
+        try store.latestPublication(of: ProviderDay.ecbKey).map { publication in
+            DailyRates(day: publication.day, rates: Dictionary(uniqueKeysWithValues: publication.quotes.map { ($0.currency, $0.value) }))
         }
     }
 
@@ -59,7 +103,8 @@ public final class Ingestor: Sendable {
         try serial.withLock { _ in try applyLoggedChanges() }
     }
 
-    private func applyLoggedChanges() throws -> Int {
+    @discardableResult
+    func applyLoggedChanges() throws -> Int {
         let applied = try advance()
         // Only now are the change set and the replaced snapshot released.
         if applied > 0 { Allocator.returnFreedMemory() }

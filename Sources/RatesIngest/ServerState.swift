@@ -23,8 +23,16 @@ public final class ServerState: Sendable {
         public var isConfirmed: Bool { dataOrigin == .upstream || lastSuccessfulFetchAt != nil }
     }
 
+    /// What is known of one provider's fetches (the ECB's are in ``fetchStatus``).
+    public struct ProviderStatus: Sendable {
+        public var lastRun: FetchRun?
+        public var lastSuccessfulFetchAt: Date?
+        public var nextFetchAt: Date?
+    }
+
     private let current: Mutex<RatesSnapshot>
     private let fetch = Mutex(FetchStatus())
+    private let providers = Mutex<[String: ProviderStatus]>([:])
     /// Subscribers to new publications (`/v1/events`).
     public let events = PublicationEvents()
 
@@ -38,8 +46,8 @@ public final class ServerState: Sendable {
     public convenience init(loadingFrom store: RatesStore) throws {
         let stored = try store.snapshot()
         self.init(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, dailyRates: stored.days))
-        let lastRun = try store.lastRun(source: .upstream)
-        let lastSuccess = try store.lastSuccessfulRun(source: .upstream)
+        let lastRun = try store.lastRun(source: .upstream, provider: ProviderDay.ecbKey)
+        let lastSuccess = try store.lastSuccessfulRun(source: .upstream, provider: ProviderDay.ecbKey)
         let origin = try store.dataOrigin()
         updateFetchStatus { status in
             status.lastRun = lastRun
@@ -69,5 +77,13 @@ public final class ServerState: Sendable {
 
     public func updateFetchStatus(_ body: (inout FetchStatus) -> Void) {
         fetch.withLock { body(&$0) }
+    }
+
+    /// Each provider's fetch status, by key (the providers other than the ECB that were fetched or scheduled).
+    public var providerStatus: [String: ProviderStatus] { providers.withLock { $0 } }
+
+    /// Changes `key`'s fetch status.
+    public func updateProviderStatus(_ key: String, _ change: (inout ProviderStatus) -> Void) {
+        providers.withLock { change(&$0[key, default: ProviderStatus()]) }
     }
 }

@@ -88,6 +88,21 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             maxRetryDelay: configuration.maxRetryDelay)
         app.addServices(
             FetchScheduler(coordinator: coordinator, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
+        let selection = ProviderRegistry.select(
+            enabled: configuration.providers, apiKeys: configuration.providerAPIKeys,
+            baseURLs: Dictionary(uniqueKeysWithValues: configuration.providers.compactMap { key in
+                configuration.providerURLRoot.map { (key, $0 + "/" + key.lowercased()) }
+            }))
+        for (key, reason) in selection.off { logger.warning("provider left off", metadata: ["rates.provider": "\(key)", "rates.reason": "\(reason)"]) }
+        for provider in selection.providers where provider.key != ProviderDay.ecbKey {
+            let client = ProviderClient(
+                provider: provider, httpClient: httpClient, timeout: configuration.upstreamTimeout, maxBodyBytes: configuration.upstreamMaxBodyBytes,
+                today: { Day(containing: configuration.now()) })
+            app.addServices(
+                ProviderFetchService(
+                    client: client, ingestor: ingestor, interval: configuration.providerInterval, retryDelay: configuration.retryDelay,
+                    maxRetryDelay: configuration.maxRetryDelay, backfillDays: configuration.providerBackfillDays, now: configuration.now, logger: logger))
+        }
     }
     return app
 }

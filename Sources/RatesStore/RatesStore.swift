@@ -170,17 +170,29 @@ extension RatesStore {
         }
     }
 
-    /// Replaces `provider`'s quotes of each publication's day with the publication's.
+    /// Replaces `provider`'s quotes of each publication's day with the publication's: as
+    /// ``apply(_:run:_:)`` does with merged days, the quotes travel as one JSON document and are
+    /// written with set operations.
     static func storeQuotes(provider: String, publications: [ProviderPublication], _ db: Database) throws {
-        let delete = try db.makeStatement(sql: "DELETE FROM quote WHERE provider = ? AND day = ?")
-        let insert = try db.makeStatement(sql: "INSERT INTO quote (provider, day, currency, value, unit, direction) VALUES (?, ?, ?, ?, ?, ?)")
+        var days = "["
+        var quotes = "["
+        quotes.reserveCapacity(publications.reduce(0) { $0 + $1.quotes.count } * 48)
         for publication in publications {
             let day = publication.day.description
-            try delete.execute(arguments: [provider, day])
+            if days.utf8.count > 1 { days += "," }
+            days += "\"\(day)\""
             for quote in publication.quotes {
-                try insert.execute(arguments: [provider, day, quote.currency.rawValue, quote.value, quote.unit, quote.direction.rawValue])
+                if quotes.utf8.count > 1 { quotes += "," }
+                quotes += "[\"\(day)\",\"\(quote.currency.rawValue)\",\"\(jsonEscaped(quote.value))\",\(quote.unit),\"\(quote.direction.rawValue)\"]"
             }
         }
+        try db.execute(
+            sql: """
+                DELETE FROM quote WHERE provider = :provider AND day IN (SELECT value FROM json_each(:days));
+                INSERT INTO quote (provider, day, currency, value, unit, direction)
+                    SELECT :provider, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:quotes);
+                """,
+            arguments: ["provider": provider, "days": days + "]", "quotes": quotes + "]"])
     }
 
     /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
@@ -317,26 +329,48 @@ extension RatesStore {
         try database.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
     }
 
+    /// `provider`'s newest stored publication, or `nil` when it has none.
+    ///
+    /// - Throws: `DatabaseError` when the read fails.
+    public func latestPublication(of provider: String) throws -> ProviderPublication? {
+        try database.read { db in
+            guard let day = try String.fetchOne(db, sql: "SELECT MAX(day) FROM quote WHERE provider = ?", arguments: [provider]) else { return nil }
+            var quotes: [PublishedQuote] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT currency, value, unit, direction FROM quote WHERE provider = ? AND day = ?", arguments: [provider, day])
+            while let row = try rows.next() {
+                guard let currency = CurrencyCode(row[0] as String), let direction = PublishedQuote.Direction(rawValue: row[3]) else { continue }
+                quotes.append(PublishedQuote(currency: currency, value: row[1], unit: row[2], direction: direction))
+            }
+            return Day(day).map { ProviderPublication(day: $0, quotes: quotes) }
+        }
+    }
+
     /// The most recent run, or `nil` before the first.
     ///
-    /// - Parameter source: Only runs of this source, or any when `nil`.
+    /// - Parameters:
+    ///   - source: Only runs of this source, or any when `nil`.
+    ///   - provider: Only runs of this provider, or any when `nil`.
     /// - Throws: `DatabaseError` when the read fails.
-    public func lastRun(source: FetchRun.Source? = nil) throws -> FetchRun? {
+    public func lastRun(source: FetchRun.Source? = nil, provider: String? = nil) throws -> FetchRun? {
         try database.read { db in
             var request = FetchRun.all()
             if let source { request = request.filter(Column("source") == source.rawValue) }
+            if let provider { request = request.filter(Column("provider") == provider) }
             return try request.order(Column("id").desc).fetchOne(db)
         }
     }
 
     /// The most recent run that reached its source and got good data (updated, unchanged or not modified).
     ///
-    /// - Parameter source: Only runs of this source, or any when `nil`.
+    /// - Parameters:
+    ///   - source: Only runs of this source, or any when `nil`.
+    ///   - provider: Only runs of this provider, or any when `nil`.
     /// - Throws: `DatabaseError` when the read fails.
-    public func lastSuccessfulRun(source: FetchRun.Source? = nil) throws -> FetchRun? {
+    public func lastSuccessfulRun(source: FetchRun.Source? = nil, provider: String? = nil) throws -> FetchRun? {
         try database.read { db in
             var request = FetchRun.filter([FetchRun.Outcome.updated, .unchanged, .notModified].map(\.rawValue).contains(Column("outcome")))
             if let source { request = request.filter(Column("source") == source.rawValue) }
+            if let provider { request = request.filter(Column("provider") == provider) }
             return try request.order(Column("id").desc).fetchOne(db)
         }
     }

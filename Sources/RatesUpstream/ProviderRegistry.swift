@@ -1,3 +1,5 @@
+import RatesCore
+
 /// Every provider adapter by its key (Frankfurter's: `ECB`, `NBP`, …), in the default precedence
 /// of the merge, and how to make one from configuration.
 ///
@@ -17,6 +19,9 @@ public enum ProviderRegistry {
         public let needsAPIKey: Bool
         /// Makes the adapter; `apiKey` is non-nil whenever `needsAPIKey`.
         let make: @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider
+
+        /// The currency its figures are quoted against.
+        public var pivot: CurrencyCode { make(nil, nil).pivot }
 
         init(_ key: String, needsAPIKey: Bool = false, _ make: @escaping @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider) {
             self.key = key

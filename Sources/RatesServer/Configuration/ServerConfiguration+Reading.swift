@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import RatesUpstream
 
 extension ServerConfiguration {
     /// One setting: its key in a JSON config file (dots are nesting: `upstream.url` is
@@ -26,6 +27,8 @@ extension ServerConfiguration {
         Key(name: "api.keys", isSecret: true), Key(name: "api.keys.file", flag: "--api-keys-file"),
         Key(name: "rate.limit", flag: "--rate-limit"), Key(name: "rate.limit.burst", flag: "--rate-limit-burst"),
         Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
+        Key(name: "providers", flag: "--providers"), Key(name: "providers.api.keys", isSecret: true),
+        Key(name: "providers.url.root", flag: "--providers-url-root"), Key(name: "providers.interval", flag: "--providers-interval"),
     ]
 
     /// A setting whose value cannot be used; the message names the key and how to fix it.
@@ -76,6 +79,24 @@ extension ServerConfiguration {
         if let burst = try await Self.read("rate.limit.burst", { try await config.fetchInt(forKey: "rate.limit.burst") }) {
             guard burst >= 1 else { throw Self.invalid("rate.limit.burst", "must be at least 1; got \(burst)") }
             rateLimitBurst = burst
+        }
+        if let keys = try await Self.read("providers", { try await config.fetchStringArray(forKey: "providers") }) {
+            providers = keys.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty && $0 != "NONE" && $0 != "ECB" }
+        } else {
+            providers = ProviderRegistry.keys.filter { $0 != "ECB" && !ProviderRegistry.keysNeedingAPIKey.contains($0) }
+        }
+        if let unknown = providers.first(where: { ProviderRegistry.entry($0) == nil }) {
+            throw Self.invalid("providers", "names '\(unknown)', which is not a provider; known: \(ProviderRegistry.keys.joined(separator: ", "))")
+        }
+        for pair in try await Self.read("providers.api.keys", { try await config.fetchStringArray(forKey: "providers.api.keys", isSecret: true) }) ?? [] {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[1].isEmpty else { throw Self.invalid("providers.api.keys", "must be KEY=apikey pairs such as FRED=abc123") }
+            providerAPIKeys[parts[0].uppercased()] = parts[1]
+        }
+        providerURLRoot = try await Self.read("providers.url.root") { try await config.fetchString(forKey: "providers.url.root") }
+        if let seconds = try await Self.read("providers.interval", { try await config.fetchInt(forKey: "providers.interval") }) {
+            guard seconds >= 10 else { throw Self.invalid("providers.interval", "must be at least 10 seconds; got \(seconds)") }
+            providerInterval = .seconds(seconds)
         }
         if let level = try await Self.read("log.level", { try await config.fetchString(forKey: "log.level") }) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {

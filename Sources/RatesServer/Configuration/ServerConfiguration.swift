@@ -53,6 +53,18 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Log lines as text (`text`) or one JSON object a line (`json`).
     public var logFormat: LogFormat = .text
+    /// The providers fetched besides the ECB, by key (`NBP`, `BDI`, …), when `schedule` is on. Empty
+    /// here; `rates-relay serve` enables every provider that needs no API key unless told otherwise.
+    public var providers: [String] = []
+    /// API keys of providers that need one (`FRED`, `BANXICO`, `BOT`), by provider key.
+    public var providerAPIKeys: [String: String] = [:]
+    /// When set, provider `K` is fetched from `<providerURLRoot>/<k>` (its key in lower case)
+    /// instead of its public endpoint: for a local stand-in of the upstreams.
+    public var providerURLRoot: String?
+    /// Time between fetches of a provider (other than the ECB, fetched by its calendar).
+    public var providerInterval: Duration = .seconds(1800)
+    /// How many days back a provider with nothing stored is fetched the first time.
+    public var providerBackfillDays = 30
     /// The clock; tests set a fixed instant.
     public var now: @Sendable () -> Date = { Date() }
 
