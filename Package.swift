@@ -133,6 +133,15 @@ let package = Package(
             dependencies: ["RatesUpstream", "RatesTestSupport"],
             swiftSettings: strictSettings
         ),
+        // The provider merge, on real recorded publications parsed by the real adapters.
+        .testTarget(
+            name: "RatesIngestTests",
+            dependencies: [
+                "RatesIngest", "RatesCore", "RatesUpstream", "RatesTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "RatesStoreTests",
             dependencies: ["RatesStore", .product(name: "GRDB", package: "GRDB.swift")],

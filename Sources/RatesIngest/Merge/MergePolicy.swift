@@ -1,0 +1,76 @@
+import RatesCore
+
+/// How the merge chooses among providers: precedence, how old a publication may be, and when a
+/// value is too far from the others to be trusted.
+public struct MergePolicy: Hashable, Sendable {
+    /// One place in the precedence list.
+    public enum Rank: Hashable, Sendable, ExpressibleByStringLiteral {
+        /// The provider with this key (`"ECB"`); a string literal means this.
+        case provider(String)
+        /// For a currency C, the provider whose pivot is C: its own central bank (the NBP for PLN, the CBR for
+        /// RUB). Where several providers have the pivot C (USD: FRED, BOJ, IMF), they keep their order
+        /// from the rest of the list.
+        case currencysOwnBank
+
+        public init(stringLiteral key: String) { self = .provider(key) }
+    }
+
+    /// Who wins a currency: the first rank a candidate matches; candidates of providers the list does not
+    /// name come after all named ones, by key.
+    public var precedence: [Rank]
+    /// How many days old a publication may be and still count for a merged day: a provider's newest
+    /// publication with a day in [D − carryForwardDays, D] counts for D, with its own day.
+    public var carryForwardDays: Int
+    /// How far from the median of the candidates a value may be and still count, as a fraction (0.05: 5%).
+    public var consensusThreshold: Double
+    /// How many providers must value a currency for the consensus check to apply.
+    public var consensusMinimumProviders: Int
+
+    public init(
+        precedence: [Rank] = MergePolicy.defaultPrecedence, carryForwardDays: Int = 7, consensusThreshold: Double = 0.05,
+        consensusMinimumProviders: Int = 3
+    ) {
+        self.precedence = precedence
+        self.carryForwardDays = carryForwardDays
+        self.consensusThreshold = consensusThreshold
+        self.consensusMinimumProviders = consensusMinimumProviders
+    }
+
+    /// The defaults: ``defaultPrecedence``, 7 days of carry-forward, 5% from the median among 3 or more providers.
+    public static let `default` = MergePolicy()
+
+    /// ECB for its currencies; then the currency's own central bank; then Banca d'Italia (about 150
+    /// currencies, per EUR, fixed from the same ECB concertation); then:
+    ///
+    /// 1. the other European central banks, whose daily fixings are taken around the ECB's
+    ///    14:15 CET concertation and quote EUR themselves: NBP, CNB, DNB, NB, RB, MNB, BNR, SBI, NBU, NBRB,
+    ///    CBR, TCMB, NBG, BOE;
+    /// 2. central banks elsewhere, by key: BANXICO, BCB, BNM, BOC, BOI, BOT, CBU, FBIL, HKMA, NBK, RBA;
+    /// 3. the USD-pivot series last, as they price other currencies only through the dollar or with a
+    ///    lag: FRED (noon New York), BOJ, IMF (representative rates).
+    public static let defaultPrecedence: [Rank] = [
+        "ECB", .currencysOwnBank, "BDI",
+        "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE",
+        "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
+        "FRED", "BOJ", "IMF",
+    ]
+
+    /// Whether `candidate` comes before `other` for their currency: the first rank each matches, then
+    /// (between two own banks) the place of their keys in the list, then the keys.
+    func precedes(_ candidate: ProviderDay, _ other: ProviderDay, for currency: CurrencyCode) -> Bool {
+        let left = (rank(of: candidate, for: currency), rank(of: candidate, for: nil), candidate.provider)
+        let right = (rank(of: other, for: currency), rank(of: other, for: nil), other.provider)
+        return left < right
+    }
+
+    /// The index of the first rank `publication` matches for `currency` (for `nil`, by key only); the
+    /// list's length when none does.
+    private func rank(of publication: ProviderDay, for currency: CurrencyCode?) -> Int {
+        precedence.firstIndex { rank in
+            switch rank {
+            case .provider(let key): key == publication.provider
+            case .currencysOwnBank: publication.pivot == currency
+            }
+        } ?? precedence.count
+    }
+}

@@ -1,0 +1,45 @@
+import RatesCore
+import RatesUpstream
+
+/// One provider's publication of one day as the merge sees it: who published it, against
+/// which currency, for which day, and the figures exactly as published.
+public struct ProviderDay: Hashable, Sendable {
+    /// The provider's key (`ECB`, `NBP`, …): what precedence lists and `providers=` name.
+    public var provider: String
+    /// The currency every figure is quoted against (PLN for the NBP, EUR for the ECB).
+    public var pivot: CurrencyCode
+    /// The provider's own day for these figures.
+    public var day: Day
+    /// The figures, at most one per currency, exactly as published.
+    public var quotes: [PublishedQuote]
+
+    public init(provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote]) {
+        self.provider = provider
+        self.pivot = pivot
+        self.day = day
+        self.quotes = quotes
+    }
+
+    /// `publication` of `provider`.
+    public init(_ publication: ProviderPublication, of provider: some RatesProvider) {
+        self.init(provider: provider.key, pivot: provider.pivot, day: publication.day, quotes: publication.quotes)
+    }
+
+    /// The ECB's key.
+    public static let ecbKey = "ECB"
+
+    /// One day of the ECB's reference rates: units of each currency per 1 EUR.
+    public init(ecb rates: DailyRates) {
+        self.init(
+            provider: Self.ecbKey, pivot: .euro, day: rates.day,
+            quotes: rates.rates.sorted { $0.key < $1.key }.map {
+                PublishedQuote(currency: $0.key, value: $0.value, unit: 1, direction: .unitsPerPivot)
+            }
+        )
+    }
+
+    /// The figure for `currency`, if this publication has one.
+    public func quote(of currency: CurrencyCode) -> PublishedQuote? {
+        quotes.first { $0.currency == currency }
+    }
+}
