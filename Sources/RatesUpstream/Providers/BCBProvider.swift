@@ -72,14 +72,14 @@ public struct BCBProvider: RatesProvider {
         guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
             throw .unexpectedLayout(provider: key, "the request names no PTAX currency: \(request.subject ?? "none")")
         }
-        let document = try RawJSON.document(body, provider: key)
-        guard let records = document["value"]?.array else {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard let records = document["value"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"value\" array at the top level for \(subject)")
         }
         var publications: [ProviderPublication] = []
         for record in records {
-            guard let buying = record["cotacaoCompra"]?.number, let selling = record["cotacaoVenda"]?.number,
-                let stamp = record["dataHoraCotacao"]?.string, let bulletin = record["tipoBoletim"]?.string
+            guard let buying = record["cotacaoCompra"]?.numberText, let selling = record["cotacaoVenda"]?.numberText,
+                let stamp = record["dataHoraCotacao"]?.stringValue, let bulletin = record["tipoBoletim"]?.stringValue
             else {
                 throw .unexpectedLayout(provider: key, "a \(subject) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
             }

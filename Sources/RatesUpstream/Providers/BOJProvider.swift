@@ -66,20 +66,20 @@ public struct BOJProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try RawJSON.document(body, provider: key)
-        guard document["STATUS"]?.number == "200" else {
-            throw .unexpectedLayout(provider: key, "the API answered status \(document["STATUS"]?.number ?? "none"): \(document["MESSAGE"]?.string ?? "")")
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard document["STATUS"]?.numberText == "200" else {
+            throw .unexpectedLayout(provider: key, "the API answered status \(document["STATUS"]?.numberText ?? "none"): \(document["MESSAGE"]?.stringValue ?? "")")
         }
         guard document["NEXTPOSITION"] == .null else {
             throw .unexpectedLayout(provider: key, "the answer is paged (NEXTPOSITION is set); ask for a shorter range")
         }
-        guard let resultSet = document["RESULTSET"]?.array else {
+        guard let resultSet = document["RESULTSET"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"RESULTSET\" array at the top level")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for result in resultSet {
-            guard let id = result["SERIES_CODE"]?.string, let unitText = result["UNIT"]?.string,
-                let dates = result["VALUES"]?["SURVEY_DATES"]?.array, let values = result["VALUES"]?["VALUES"]?.array
+            guard let id = result["SERIES_CODE"]?.stringValue, let unitText = result["UNIT"]?.stringValue,
+                let dates = result["VALUES"]?["SURVEY_DATES"]?.elements, let values = result["VALUES"]?["VALUES"]?.elements
             else {
                 throw .unexpectedLayout(provider: key, "a series without SERIES_CODE, UNIT and the arrays VALUES.SURVEY_DATES and VALUES.VALUES")
             }
@@ -93,11 +93,11 @@ public struct BOJProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "series \(id) has \(dates.count) dates and \(values.count) values")
             }
             for (date, value) in zip(dates, values) {
-                guard let dateText = date.number else { throw .unexpectedLayout(provider: key, "a survey date of \(id) that is not a number") }
+                guard let dateText = date.numberText else { throw .unexpectedLayout(provider: key, "a survey date of \(id) that is not a number") }
                 let day = try Self.surveyDay(dateText)
                 // null: no figure on this day.
                 if value == .null { continue }
-                guard let text = value.number else { throw .unexpectedLayout(provider: key, "a value of \(id) on \(day) that is neither a number nor null") }
+                guard let text = value.numberText else { throw .unexpectedLayout(provider: key, "a value of \(id) on \(day) that is neither a number nor null") }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))
             }

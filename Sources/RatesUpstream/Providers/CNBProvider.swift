@@ -109,17 +109,14 @@ public struct CNBProvider: RatesProvider {
     // MARK: - daily-year JSON
 
     func parseYear(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try RawJSON.document(body, provider: key)
-        guard case .object(let root) = document, let rates = root["rates"], case .array(let items) = rates else {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard let items = document["rates"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"rates\" array at the top level")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for item in items {
-            guard case .object(let fields) = item,
-                case .string(let dayText)? = fields["validFor"],
-                case .string(let code)? = fields["currencyCode"],
-                case .number(let amount)? = fields["amount"],
-                case .number(let rate)? = fields["rate"]
+            guard let dayText = item["validFor"]?.stringValue, let code = item["currencyCode"]?.stringValue,
+                let amount = item["amount"]?.numberText, let rate = item["rate"]?.numberText
             else {
                 throw .unexpectedLayout(provider: key, "a rate without the text validFor and currencyCode and the numbers amount and rate")
             }

@@ -51,13 +51,13 @@ public struct FBILProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        guard let records = try RawJSON.document(body, provider: key).array else {
+        guard let records = try ProviderJSON(parsing: body, provider: key).elements else {
             throw .unexpectedLayout(provider: key, "the answer is not a JSON array of rates")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for record in records {
-            guard let dayText = record["processRunDate"]?.string, let product = record["subProdName"]?.string,
-                let rate = record["rate"]?.number
+            guard let dayText = record["processRunDate"]?.stringValue, let product = record["subProdName"]?.stringValue,
+                let rate = record["rate"]?.numberText
             else {
                 throw .unexpectedLayout(provider: key, "a rate without the texts processRunDate and subProdName and the number rate")
             }

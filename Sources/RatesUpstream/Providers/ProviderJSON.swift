@@ -45,6 +45,24 @@ extension ProviderJSON {
 
     var isNull: Bool { self == .null }
 
+    /// The text of a string value; `nil` for any other kind.
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The literal text of a number value (`"24.170"`); `nil` for any other kind.
+    var numberText: String? {
+        if case .number(let text) = self { return text }
+        return nil
+    }
+
+    /// The elements of an array value; `nil` for any other kind.
+    var elements: [ProviderJSON]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
     /// A short name of the value's kind for error messages.
     var kind: String {
         switch self {
