@@ -75,7 +75,7 @@ public struct BANXICOProvider: RatesProvider {
                 guard let dayText = observation["fecha"]?.stringValue, let text = observation["dato"]?.stringValue else {
                     throw .unexpectedLayout(provider: key, "a figure of \(id) without the texts fecha and dato")
                 }
-                let day = try DelimitedText.dayMonthYear(dayText, separator: "/")
+                let day = try Day(parsing: dayText, .dayMonthYear(separator: "/"))
                 // "N/E": no figure for this day.
                 if text == "N/E" { continue }
                 // Read as written: the SIE writes a decimal point, and a comma would be a thousands separator.

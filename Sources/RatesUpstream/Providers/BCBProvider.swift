@@ -53,19 +53,12 @@ public struct BCBProvider: RatesProvider {
             (first, last) = (from, through)
         }
         return Self.currencies.map { code in
-            let query = "@moeda=%27\(code)%27&@dataInicial=%27\(Self.bcbDate(first))%27&@dataFinalCotacao=%27\(Self.bcbDate(last))%27"
+            let query = "@moeda=%27\(code)%27&@dataInicial=%27\(first.text(.monthDayYear(separator: "-")))%27&@dataFinalCotacao=%27\(last.text(.monthDayYear(separator: "-")))%27"
                 + "&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json"
             return ProviderRequest(
                 url: "\(baseURL)/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?\(query)",
                 headers: ["Accept": "application/json"], subject: code)
         }
-    }
-
-    /// `MM-DD-YYYY`.
-    static func bcbDate(_ day: Day) -> String {
-        let (year, month, dayOfMonth) = day.parts
-        func twoDigits(_ number: Int) -> String { (number < 10 ? "0" : "") + String(number) }
-        return "\(twoDigits(month))-\(twoDigits(dayOfMonth))-\(year)"
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -99,6 +92,6 @@ public struct BCBProvider: RatesProvider {
     static func stampDay(_ text: String) throws(UpstreamDataError) -> Day {
         let scalars = Array(text.unicodeScalars)
         guard scalars.count > 11, scalars[10] == " " else { throw .invalidDay(text) }
-        return try DelimitedText.isoDay(text.prefix(10))
+        return try Day(parsing: text.prefix(10), .iso)
     }
 }

@@ -80,7 +80,7 @@ public struct BDIProvider: RatesProvider {
             guard fields.count == Self.header.count else {
                 throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 7 in \(DelimitedText.shown(line))")
             }
-            let day = try DelimitedText.isoDay(fields[6])
+            let day = try Day(parsing: fields[6], .iso)
             if let wanted = request.subject, wanted != fields[6] {
                 throw .unexpectedLayout(provider: key, "a row of \(fields[6]) in the answer for \(wanted)")
             }

@@ -52,7 +52,7 @@ public struct BOIProvider: RatesProvider {
         let table = try SDMXCSV(body, columns: Self.columns, provider: key)
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for row in table.rows {
-            let day = try DelimitedText.isoDay(row[3])
+            let day = try Day(parsing: row[3], .iso)
             guard row[1] == pivot.rawValue, row[5] == "OF00" else {
                 throw .unexpectedLayout(provider: key, "a row of \(DelimitedText.shown(row[5])) in \(DelimitedText.shown(row[1])), not OF00 in ILS")
             }

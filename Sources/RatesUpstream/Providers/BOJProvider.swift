@@ -60,7 +60,7 @@ public struct BOJProvider: RatesProvider {
     }
 
     func request(from first: Day, through last: Day) -> ProviderRequest {
-        func month(_ day: Day) -> String { "\(day.parts.year)" + (day.parts.month < 10 ? "0" : "") + "\(day.parts.month)" }
+        func month(_ day: Day) -> String { String(day.text(.compact).prefix(6)) }
         let codes = Self.series.map(\.id).joined(separator: ",")
         return ProviderRequest(url: "\(baseURL)?format=json&lang=en&db=FM08&code=\(codes)&startDate=\(month(first))&endDate=\(month(last))")
     }
@@ -94,7 +94,7 @@ public struct BOJProvider: RatesProvider {
             }
             for (date, value) in zip(dates, values) {
                 guard let dateText = date.numberText else { throw .unexpectedLayout(provider: key, "a survey date of \(id) that is not a number") }
-                let day = try Self.surveyDay(dateText)
+                let day = try Day(parsing: dateText, .compact)
                 // null: no figure on this day.
                 if value == .null { continue }
                 guard let text = value.numberText else { throw .unexpectedLayout(provider: key, "a value of \(id) on \(day) that is neither a number nor null") }
@@ -104,13 +104,5 @@ public struct BOJProvider: RatesProvider {
         }
         return try ProviderValidation.validate(
             quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
-    }
-
-    /// `20260302` as a day.
-    static func surveyDay(_ text: String) throws(UpstreamDataError) -> Day {
-        guard text.utf8.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let day = Day("\(text.prefix(4))-\(text.dropFirst(4).prefix(2))-\(text.suffix(2))")
-        else { throw .invalidDay(text) }
-        return day
     }
 }

@@ -63,7 +63,7 @@ public struct BOTProvider: RatesProvider {
         for (index, row) in try detail.array("\"data_detail\"", provider: key).enumerated() {
             let what = "row \(index + 1)"
             let dayText = try row.field("period", of: what, provider: key).string("\(what)'s \"period\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             let code = try row.field("currency_id", of: what, provider: key).string("\(what)'s \"currency_id\"", provider: key)
             let name = try row.field("currency_name_eng", of: what, provider: key).string("\(what)'s \"currency_name_eng\"", provider: key)
             func isEmpty(_ value: ProviderJSON) -> Bool { value == .null || value == .string("") }

@@ -41,7 +41,7 @@ public struct CBUProvider: RatesProvider {
         for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
             let what = "row \(index + 1)"
             let dayText = try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key)
-            guard let day = Day(dottedDayMonthYear: dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
             let code = try row.field("Ccy", of: what, provider: key).string("\(what)'s \"Ccy\"", provider: key)
             let nominal = try row.field("Nominal", of: what, provider: key).integer("\(what)'s \"Nominal\"", provider: key)
             let rate = try row.field("Rate", of: what, provider: key)

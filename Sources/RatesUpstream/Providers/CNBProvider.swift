@@ -67,7 +67,7 @@ public struct CNBProvider: RatesProvider {
         guard title.count == 2, title[1].hasPrefix("#"), Int(title[1].dropFirst()) != nil else {
             throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\": \(DelimitedText.shown(first))")
         }
-        let day = try DelimitedText.dayMonthYear(title[0], separator: ".")
+        let day = try Day(parsing: title[0], .dayMonthYear(separator: "."))
         guard lines.count > 1, try DelimitedText.fields(lines[1], separator: "|", provider: key) == Self.header else {
             throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz")
         }
@@ -120,7 +120,7 @@ public struct CNBProvider: RatesProvider {
             else {
                 throw .unexpectedLayout(provider: key, "a rate without the text validFor and currencyCode and the numbers amount and rate")
             }
-            let day = try DelimitedText.isoDay(dayText)
+            let day = try Day(parsing: dayText, .iso)
             let quote = try quote(code: code, amount: amount, rate: rate, day: day)
             if quote.currency != pivot { quotesByDay[day, default: []].append(quote) }
         }

@@ -73,7 +73,7 @@ public struct FBILProvider: RatesProvider {
     /// The day of `2026-03-20 00:00:00`: FBIL stamps each run at midnight.
     static func runDay(_ text: String) throws(UpstreamDataError) -> Day {
         guard text.hasSuffix(" 00:00:00"), text.utf8.count == 19 else { throw .invalidDay(text) }
-        return try DelimitedText.isoDay(text.prefix(10))
+        return try Day(parsing: text.prefix(10), .iso)
     }
 
     /// The units and currency of `INR / 100 JPY`.

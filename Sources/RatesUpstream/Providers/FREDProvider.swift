@@ -81,7 +81,7 @@ public struct FREDProvider: RatesProvider {
             guard let dayText = observation["date"]?.stringValue, let text = observation["value"]?.stringValue else {
                 throw .unexpectedLayout(provider: key, "an observation of \(subject) without the texts date and value")
             }
-            let day = try DelimitedText.isoDay(dayText)
+            let day = try Day(parsing: dayText, .iso)
             // "." is FRED's "no observation on this day".
             if text == "." { continue }
             guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }

@@ -63,7 +63,7 @@ public struct HKMAProvider: RatesProvider {
         for (index, record) in try records.array("\"records\"", provider: key).enumerated() {
             let what = "record \(index + 1)"
             let dayText = try record.field("end_of_day", of: what, provider: key).string("\(what)'s \"end_of_day\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
             for member in try record.members(what, provider: key) where member.key != "end_of_day" && !member.key.hasPrefix("neeri_") {
                 let code: String

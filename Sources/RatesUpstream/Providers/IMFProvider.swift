@@ -39,8 +39,6 @@ public struct IMFProvider: RatesProvider {
         "U.A.E. dirham": "AED", "U.K. pound": "GBP", "U.S. dollar": "USD", "Uruguayan peso": "UYU",
     ]
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-
     private let baseURL: String
     private let today: @Sendable () -> Day
 
@@ -93,7 +91,7 @@ public struct IMFProvider: RatesProvider {
             let fields = try DelimitedText.fields(line, separator: "\t", provider: key)
             if fields[0] == "Currency" {
                 var days: [Day] = []
-                for text in fields.dropFirst() { days.append(try Self.reportDay(text)) }
+                for text in fields.dropFirst() { days.append(try Day(parsing: text, .monthNameDayYear)) }
                 guard !days.isEmpty else { throw .unexpectedLayout(provider: key, "a block header without days") }
                 blockDays = days
                 publications += days.map { ProviderPublication(day: $0, quotes: []) }
@@ -139,18 +137,6 @@ public struct IMFProvider: RatesProvider {
         }
         return (code, direction)
     }
-
-    /// `March 02, 2026`.
-    static func reportDay(_ text: String) throws(UpstreamDataError) -> Day {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1].count == 3, parts[1].hasSuffix(","), parts[2].count == 4,
-            let month = monthNames.firstIndex(of: String(parts[0])),
-            let dayOfMonth = Int(parts[1].dropLast()), let year = Int(parts[2]),
-            let day = Day(year: year, month: month + 1, day: dayOfMonth)
-        else { throw .invalidDay(text) }
-        return day
-    }
-
     /// A figure as published (`3.073000`, `1,435.400000`) without its thousands separators; `nil` when the
     /// separators are not in groups of three before the point or the rest is not a rate text.
     static func rateText(_ text: String) -> String? {

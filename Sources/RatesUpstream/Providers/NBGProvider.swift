@@ -43,7 +43,7 @@ public struct NBGProvider: RatesProvider {
         for (index, entry) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
             let what = "entry \(index + 1)"
             let dayText = try entry.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
-            guard let day = Day(midnightTimestamp: dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .midnightTimestamp)
             var quotes: [PublishedQuote] = []
             for currency in try entry.field("currencies", of: what, provider: key).array("\(what)'s \"currencies\"", provider: key) {
                 let code = try currency.field("code", of: "a currency of \(what)", provider: key).string("a currency's \"code\"", provider: key)

@@ -67,7 +67,7 @@ public struct NBPProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "\(what) is table \(UpstreamDataError.quoted(letter)), expected \(request.subject ?? "A or B")")
             }
             let dayText = try table.field("effectiveDate", of: what, provider: key).string("\(what)'s \"effectiveDate\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
             for rate in try table.field("rates", of: what, provider: key).array("\(what)'s \"rates\"", provider: key) {
                 let code = try rate.field("code", of: "a rate of \(what)", provider: key).string("a rate's \"code\"", provider: key)

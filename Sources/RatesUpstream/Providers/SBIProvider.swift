@@ -87,7 +87,7 @@ public struct SBIProvider: RatesProvider {
                 // "3/24/2026 12:00:00 AM": a day at midnight.
                 let parts = stamp.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2, parts[1] == "12:00:00 AM" else { throw .invalidDay(stamp) }
-                let day = try ProviderXMLParsing.day(String(parts[0]), .monthDayYear, separator: "/")
+                let day = try Day(parsing: String(parts[0]), .monthDayYear(separator: "/", padded: false))
                 let value = try ProviderXMLParsing.rate(xml.text(entry, "Value", in: "the <Entry> of \(place) on \(day)"), currency: code, day: day)
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }
