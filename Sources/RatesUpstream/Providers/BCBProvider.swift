@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Banco Central do Brasil's PTAX closing rates: 10 currencies in BRL.
@@ -36,22 +35,13 @@ public struct BCBProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The OData service root (`…/PTAX/versao/v1/odata`); `nil` for the real one.
     ///   - today: Today's day in Brasília; the default reads the clock (UTC−3, Brazil has no summer time since 2019).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: -3 * 3600) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -3 * 3600)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let first: Day
-        let last: Day
-        switch window {
-        case .latest:
-            last = today()
-            first = last.adding(days: -7)
-        case .range(let from, let through):
-            guard from <= through else { return [] }
-            (first, last) = (from, through)
-        }
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         return Self.currencies.map { code in
             let query = "@moeda=%27\(code)%27&@dataInicial=%27\(first.text(.monthDayYear(separator: "-")))%27&@dataFinalCotacao=%27\(last.text(.monthDayYear(separator: "-")))%27"
                 + "&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json"

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Bank of England's daily spot exchange rates against sterling: 26 currencies per 1 GBP.
@@ -37,7 +36,7 @@ public struct BOEProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The `_iadb-fromshowcolumns.asp` URL; `nil` for the real one.
     ///   - today: Today's day in London; the default reads the clock (UTC).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }

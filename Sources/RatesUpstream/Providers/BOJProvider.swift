@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Bank of Japan's Tokyo-market spot rates at 17:00 JST: the yen and the euro against the US dollar.
@@ -39,23 +38,19 @@ public struct BOJProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The `getDataCode` URL; `nil` for the real one.
     ///   - today: Today's day in Tokyo; the default reads the clock (UTC+9).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 9 * 3600) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 9 * 3600)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            let last = today()
-            return [request(from: last.adding(days: -7), through: last)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.parts.year...last.parts.year).map { year in
-                let from = year == first.parts.year ? first : Day(year: year, month: 1, day: 1)!
-                let through = year == last.parts.year ? last : Day(year: year, month: 12, day: 31)!
-                return request(from: from, through: through)
-            }
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        // The newest publication is one request even across a new year; a range is one per calendar year.
+        guard case .range = window else { return [request(from: first, through: last)] }
+        return (first.parts.year...last.parts.year).map { year in
+            let from = year == first.parts.year ? first : Day(year: year, month: 1, day: 1)!
+            let through = year == last.parts.year ? last : Day(year: year, month: 12, day: 31)!
+            return request(from: from, through: through)
         }
     }
 

@@ -41,7 +41,7 @@ public struct CBRProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: url)]
         case .range(let first, let last):
-            return ProviderXMLParsing.days(from: first, through: last, on: Self.tableWeekdays).map { day in
+            return Day.days(from: first, through: last, on: Self.tableWeekdays).map { day in
                 ProviderRequest(url: url + "?date_req=" + day.text(.dayMonthYear(separator: "/")))
             }
         }

@@ -29,9 +29,7 @@ public struct CBUProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint)]
         case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { $0.isoWeekday <= 5 }
-                .map { ProviderRequest(url: endpoint + "all/\($0)/") }
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { ProviderRequest(url: endpoint + "all/\($0)/") }
         }
     }
 

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// Financial Benchmarks India's reference rates of the rupee (published by FBIL, not the Reserve
@@ -30,20 +29,14 @@ public struct FBILProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The `refrates/fetchfiltered` URL; `nil` for the real one.
     ///   - today: Today's day in India; the default reads the clock (UTC+5:30).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 5 * 3600 + 1800) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600 + 1800)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            let last = today()
-            return [request(from: last.adding(days: -7), through: last)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [request(from: first, through: last)]
-        }
+        guard let span = window.span(latestDays: 7, today: today()) else { return [] }
+        return [request(from: span.first, through: span.last)]
     }
 
     func request(from first: Day, through last: Day) -> ProviderRequest {

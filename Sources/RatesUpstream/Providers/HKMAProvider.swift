@@ -38,15 +38,9 @@ public struct HKMAProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint + "?offset=0&pagesize=10&sortby=end_of_day&sortorder=desc")]
         case .range(let first, let last):
-            var requests: [ProviderRequest] = []
-            var start = first
-            while start <= last {
-                let end = min(start.adding(days: Self.maxDaysPerRequest - 1), last)
-                requests.append(ProviderRequest(
-                    url: endpoint + "?choose=end_of_day&from=\(start)&to=\(end)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc"))
-                start = end.adding(days: 1)
+            return Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
+                ProviderRequest(url: endpoint + "?choose=end_of_day&from=\(span.first)&to=\(span.last)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc")
             }
-            return requests
         }
     }
 

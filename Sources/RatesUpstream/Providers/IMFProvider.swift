@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The International Monetary Fund's representative exchange rates for selected currencies, against
@@ -45,7 +44,7 @@ public struct IMFProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The `rms_mth.aspx` URL; `nil` for the real one.
     ///   - today: Today's day in Washington; the default reads the clock (UTC−5).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: -5 * 3600) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }

@@ -31,9 +31,7 @@ public struct NBGProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint)]
         case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { $0.isoWeekday != 7 }
-                .map { ProviderRequest(url: endpoint + "?date=\($0)") }
+            return Day.days(from: first, through: last, on: [1, 2, 3, 4, 5, 6]).map { ProviderRequest(url: endpoint + "?date=\($0)") }
         }
     }
 

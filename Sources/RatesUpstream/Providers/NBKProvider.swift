@@ -36,8 +36,8 @@ public struct NBKProvider: RatesProvider {
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let days: [Day] =
             switch window {
-            case .latest: [ProviderXMLParsing.today(utcOffset: Self.utcOffset)]
-            case .range(let first, let last): ProviderXMLParsing.days(from: first, through: last, on: PublicationSchedule.workingDays)
+            case .latest: [Day.clock(utcOffset: Self.utcOffset)()]
+            case .range(let first, let last): Day.days(from: first, through: last, on: PublicationSchedule.workingDays)
             }
         return days.map { ProviderRequest(url: baseURL + "?fdate=" + $0.text(.dayMonthYear(separator: "."))) }
     }

@@ -43,13 +43,7 @@ public struct NBPProvider: RatesProvider {
         case .latest:
             return Self.tables.map { ProviderRequest(url: "\(baseURL)/tables/\($0)/?format=json", subject: $0) }
         case .range(let first, let last):
-            var spans: [(Day, Day)] = []
-            var start = first
-            while start <= last {
-                let end = min(start.adding(days: Self.maxDaysPerRequest - 1), last)
-                spans.append((start, end))
-                start = end.adding(days: 1)
-            }
+            let spans = Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest)
             return Self.tables.flatMap { table in
                 spans.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0.0)/\($0.1)/?format=json", subject: table) }
             }

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// What the XML adapters (CBR, BNR, TCMB, NBK, SBI, MNB, DNB) share: the strict reading of
@@ -62,19 +61,6 @@ struct ProviderXMLParsing {
     static func rate(_ text: String, currency: CurrencyCode, day: Day) throws(UpstreamDataError) -> String {
         guard let rate = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
         return rate
-    }
-
-    // MARK: - Days
-
-    /// The days from `first` through `last` whose ISO weekday is in `weekdays`.
-    static func days(from first: Day, through last: Day, on weekdays: Set<Int>) -> [Day] {
-        guard first <= last else { return [] }
-        return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { weekdays.contains($0.isoWeekday) }
-    }
-
-    /// Today in a time zone `utcOffset` seconds east of UTC, by the system clock.
-    static func today(utcOffset: Int) -> Day {
-        Day(containing: Date(), utcOffset: utcOffset)
     }
 
     static func isDigits(_ text: some StringProtocol) -> Bool {

@@ -49,7 +49,7 @@ public struct SBIProvider: RatesProvider {
         let (first, last): (Day, Day)
         switch window {
         case .latest:
-            let today = ProviderXMLParsing.today(utcOffset: 0)
+            let today = Day.clock(utcOffset: 0)()
             (first, last) = (today.adding(days: -7), today)
         case .range(let from, let through):
             (first, last) = (from, through)

@@ -38,7 +38,7 @@ public struct TCMBProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: "\(baseURL)/today.xml")]
         case .range(let first, let last):
-            return ProviderXMLParsing.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
                 ProviderRequest(url: "\(baseURL)/\(day.text(.compact).prefix(6))/\(day.text(.dayMonthYear(separator: ""))).xml")
             }
         }
