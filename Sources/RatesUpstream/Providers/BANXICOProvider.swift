@@ -55,27 +55,27 @@ public struct BANXICOProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try RawJSON.document(body, provider: key)
+        let document = try ProviderJSON(parsing: body, provider: key)
         if let failure = document["error"] {
-            let message = [failure["mensaje"]?.string, failure["detalle"]?.string].compactMap { $0 }.joined(separator: ": ")
+            let message = [failure["mensaje"]?.stringValue, failure["detalle"]?.stringValue].compactMap { $0 }.joined(separator: ": ")
             throw .unexpectedLayout(provider: key, "the SIE answered an error: \(message)")
         }
-        guard let seriesList = document["bmx"]?["series"]?.array else {
+        guard let seriesList = document["bmx"]?["series"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"bmx\" object with a \"series\" array")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for series in seriesList {
-            guard let id = series["idSerie"]?.string, let observations = series["datos"]?.array else {
+            guard let id = series["idSerie"]?.stringValue, let observations = series["datos"]?.elements else {
                 throw .unexpectedLayout(provider: key, "a series without the text idSerie and the array datos")
             }
             guard let currency = Self.series.first(where: { $0.key == id }).flatMap({ CurrencyCode($0.value) }) else {
                 throw .unexpectedLayout(provider: key, "a series \(DelimitedText.shown(id)), which has no currency here")
             }
             for observation in observations {
-                guard let dayText = observation["fecha"]?.string, let text = observation["dato"]?.string else {
+                guard let dayText = observation["fecha"]?.stringValue, let text = observation["dato"]?.stringValue else {
                     throw .unexpectedLayout(provider: key, "a figure of \(id) without the texts fecha and dato")
                 }
-                let day = try DelimitedText.dayMonthYear(dayText, separator: "/")
+                let day = try Day(parsing: dayText, .dayMonthYear(separator: "/"))
                 // "N/E": no figure for this day.
                 if text == "N/E" { continue }
                 // Read as written: the SIE writes a decimal point, and a comma would be a thousands separator.

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Banco Central do Brasil's PTAX closing rates: 10 currencies in BRL.
@@ -36,24 +35,15 @@ public struct BCBProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The OData service root (`…/PTAX/versao/v1/odata`); `nil` for the real one.
     ///   - today: Today's day in Brasília; the default reads the clock (UTC−3, Brazil has no summer time since 2019).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: -3 * 3600) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -3 * 3600)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let first: Day
-        let last: Day
-        switch window {
-        case .latest:
-            last = today()
-            first = last.adding(days: -7)
-        case .range(let from, let through):
-            guard from <= through else { return [] }
-            (first, last) = (from, through)
-        }
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         return Self.currencies.map { code in
-            let query = "@moeda=%27\(code)%27&@dataInicial=%27\(Self.bcbDate(first))%27&@dataFinalCotacao=%27\(Self.bcbDate(last))%27"
+            let query = "@moeda=%27\(code)%27&@dataInicial=%27\(first.text(.monthDayYear(separator: "-")))%27&@dataFinalCotacao=%27\(last.text(.monthDayYear(separator: "-")))%27"
                 + "&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json"
             return ProviderRequest(
                 url: "\(baseURL)/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?\(query)",
@@ -61,25 +51,18 @@ public struct BCBProvider: RatesProvider {
         }
     }
 
-    /// `MM-DD-YYYY`.
-    static func bcbDate(_ day: Day) -> String {
-        let (year, month, dayOfMonth) = day.parts
-        func twoDigits(_ number: Int) -> String { (number < 10 ? "0" : "") + String(number) }
-        return "\(twoDigits(month))-\(twoDigits(dayOfMonth))-\(year)"
-    }
-
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
             throw .unexpectedLayout(provider: key, "the request names no PTAX currency: \(request.subject ?? "none")")
         }
-        let document = try RawJSON.document(body, provider: key)
-        guard let records = document["value"]?.array else {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard let records = document["value"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"value\" array at the top level for \(subject)")
         }
         var publications: [ProviderPublication] = []
         for record in records {
-            guard let buying = record["cotacaoCompra"]?.number, let selling = record["cotacaoVenda"]?.number,
-                let stamp = record["dataHoraCotacao"]?.string, let bulletin = record["tipoBoletim"]?.string
+            guard let buying = record["cotacaoCompra"]?.numberText, let selling = record["cotacaoVenda"]?.numberText,
+                let stamp = record["dataHoraCotacao"]?.stringValue, let bulletin = record["tipoBoletim"]?.stringValue
             else {
                 throw .unexpectedLayout(provider: key, "a \(subject) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
             }
@@ -99,6 +82,6 @@ public struct BCBProvider: RatesProvider {
     static func stampDay(_ text: String) throws(UpstreamDataError) -> Day {
         let scalars = Array(text.unicodeScalars)
         guard scalars.count > 11, scalars[10] == " " else { throw .invalidDay(text) }
-        return try DelimitedText.isoDay(text.prefix(10))
+        return try Day(parsing: text.prefix(10), .iso)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// Banca d'Italia's daily rates of about 150 currencies against the euro (the "terze valute" portal):
@@ -37,7 +36,7 @@ public struct BDIProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The service root (`…/rest/v1.0`); `nil` for the real one.
     ///   - today: Today's day in Rome; the default reads the clock (UTC+1).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 3600) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
@@ -49,8 +48,7 @@ public struct BDIProvider: RatesProvider {
             while day.isoWeekday > 5 { day = day.adding(days: -1) }
             return [request(for: day)]
         case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (0...(last.dayNumber - first.dayNumber)).map { first.adding(days: $0) }.filter { $0.isoWeekday <= 5 }.map(request(for:))
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map(request(for:))
         }
     }
 
@@ -80,7 +78,7 @@ public struct BDIProvider: RatesProvider {
             guard fields.count == Self.header.count else {
                 throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 7 in \(DelimitedText.shown(line))")
             }
-            let day = try DelimitedText.isoDay(fields[6])
+            let day = try Day(parsing: fields[6], .iso)
             if let wanted = request.subject, wanted != fields[6] {
                 throw .unexpectedLayout(provider: key, "a row of \(fields[6]) in the answer for \(wanted)")
             }

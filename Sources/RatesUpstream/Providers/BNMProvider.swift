@@ -87,7 +87,7 @@ public struct BNMProvider: RatesProvider {
             let rates = try entry.field("rate", of: code, provider: key)
             for rate in (try? rates.array("", provider: key)) ?? [rates] {
                 let dayText = try rate.field("date", of: "a rate of \(code)", provider: key).string("a \(code) rate's \"date\"", provider: key)
-                guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+                let day = try Day(parsing: dayText, .iso)
                 days[day, default: []].append(try .reading(code: code, value: try middle(of: rate, code: code, day: day), unit: unit, direction: .pivotPerUnits, day: day))
             }
         }

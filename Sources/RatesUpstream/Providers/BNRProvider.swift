@@ -59,7 +59,7 @@ public struct BNRProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for cube in content.children("Cube") {
             try xml.expectOnly(["Rate"], in: cube)
-            let day = try ProviderXMLParsing.isoDay(xml.attribute(cube, "date", in: "<Cube>"))
+            let day = try Day(parsing: xml.attribute(cube, "date", in: "<Cube>"), .iso)
             var quotes: [PublishedQuote] = []
             for rate in cube.children {
                 let code = try ProviderXMLParsing.currency(xml.attribute(rate, "currency", in: "<Rate> of \(day)"), day: day)

@@ -43,7 +43,7 @@ public struct BOCProvider: RatesProvider {
         {
             let what = "observation \(index + 1)"
             let dayText = try observation.field("d", of: what, provider: key).string("\(what)'s \"d\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
             for member in try observation.members(what, provider: key) where member.key != "d" {
                 let series = Array(member.key.utf8)

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Bank of England's daily spot exchange rates against sterling: 26 currencies per 1 GBP.
@@ -37,7 +36,7 @@ public struct BOEProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The `_iadb-fromshowcolumns.asp` URL; `nil` for the real one.
     ///   - today: Today's day in London; the default reads the clock (UTC).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
@@ -45,22 +44,16 @@ public struct BOEProvider: RatesProvider {
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
         case .latest:
-            return [request(from: Self.boeDate(today().adding(days: -7)), to: "now")]
+            return [request(from: today().adding(days: -7).text(.dayMonthNameYear(separator: "/")), to: "now")]
         case .range(let first, let last):
             guard first <= last else { return [] }
-            return [request(from: Self.boeDate(first), to: Self.boeDate(last))]
+            return [request(from: first.text(.dayMonthNameYear(separator: "/")), to: last.text(.dayMonthNameYear(separator: "/")))]
         }
     }
 
     func request(from first: String, to last: String) -> ProviderRequest {
         let codes = Self.series.map(\.key).joined(separator: ",")
         return ProviderRequest(url: "\(baseURL)?csv.x=yes&Datefrom=\(first)&Dateto=\(last)&SeriesCodes=\(codes)&CSVF=TN&UsingCodes=Y")
-    }
-
-    /// `17/Mar/2026`.
-    static func boeDate(_ day: Day) -> String {
-        let (year, month, dayOfMonth) = day.parts
-        return (dayOfMonth < 10 ? "0" : "") + "\(dayOfMonth)/\(DelimitedText.monthNames[month - 1])/\(year)"
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -89,7 +82,7 @@ public struct BOEProvider: RatesProvider {
             guard fields.count == header.count else {
                 throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
             }
-            let day = try DelimitedText.dayMonthNameYear(fields[0], separator: " ")
+            let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
             var quotes: [PublishedQuote] = []
             for (currency, text) in zip(currencies, fields.dropFirst()) where !text.isEmpty {
                 guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }

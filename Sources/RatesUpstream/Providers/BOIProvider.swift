@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Bank of Israel's representative exchange rates of about 14 currencies in ILS.
@@ -28,20 +27,14 @@ public struct BOIProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The dataflow URL (ending in `/EXR/1.0/`); `nil` for the real one.
     ///   - today: Today's day in Jerusalem; the default reads the clock (UTC+2).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 7200) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 7200)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            let day = today()
-            return [request(from: day.adding(days: -7), through: day)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [request(from: first, through: last)]
-        }
+        guard let span = window.span(latestDays: 7, today: today()) else { return [] }
+        return [request(from: span.first, through: span.last)]
     }
 
     func request(from first: Day, through last: Day) -> ProviderRequest {
@@ -52,7 +45,7 @@ public struct BOIProvider: RatesProvider {
         let table = try SDMXCSV(body, columns: Self.columns, provider: key)
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for row in table.rows {
-            let day = try DelimitedText.isoDay(row[3])
+            let day = try Day(parsing: row[3], .iso)
             guard row[1] == pivot.rawValue, row[5] == "OF00" else {
                 throw .unexpectedLayout(provider: key, "a row of \(DelimitedText.shown(row[5])) in \(DelimitedText.shown(row[1])), not OF00 in ILS")
             }

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Bank of Japan's Tokyo-market spot rates at 17:00 JST: the yen and the euro against the US dollar.
@@ -39,47 +38,43 @@ public struct BOJProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The `getDataCode` URL; `nil` for the real one.
     ///   - today: Today's day in Tokyo; the default reads the clock (UTC+9).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 9 * 3600) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 9 * 3600)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            let last = today()
-            return [request(from: last.adding(days: -7), through: last)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.parts.year...last.parts.year).map { year in
-                let from = year == first.parts.year ? first : Day(year: year, month: 1, day: 1)!
-                let through = year == last.parts.year ? last : Day(year: year, month: 12, day: 31)!
-                return request(from: from, through: through)
-            }
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        // The newest publication is one request even across a new year; a range is one per calendar year.
+        guard case .range = window else { return [request(from: first, through: last)] }
+        return (first.parts.year...last.parts.year).map { year in
+            let from = year == first.parts.year ? first : Day(year: year, month: 1, day: 1)!
+            let through = year == last.parts.year ? last : Day(year: year, month: 12, day: 31)!
+            return request(from: from, through: through)
         }
     }
 
     func request(from first: Day, through last: Day) -> ProviderRequest {
-        func month(_ day: Day) -> String { "\(day.parts.year)" + (day.parts.month < 10 ? "0" : "") + "\(day.parts.month)" }
+        func month(_ day: Day) -> String { String(day.text(.compact).prefix(6)) }
         let codes = Self.series.map(\.id).joined(separator: ",")
         return ProviderRequest(url: "\(baseURL)?format=json&lang=en&db=FM08&code=\(codes)&startDate=\(month(first))&endDate=\(month(last))")
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try RawJSON.document(body, provider: key)
-        guard document["STATUS"]?.number == "200" else {
-            throw .unexpectedLayout(provider: key, "the API answered status \(document["STATUS"]?.number ?? "none"): \(document["MESSAGE"]?.string ?? "")")
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard document["STATUS"]?.numberText == "200" else {
+            throw .unexpectedLayout(provider: key, "the API answered status \(document["STATUS"]?.numberText ?? "none"): \(document["MESSAGE"]?.stringValue ?? "")")
         }
         guard document["NEXTPOSITION"] == .null else {
             throw .unexpectedLayout(provider: key, "the answer is paged (NEXTPOSITION is set); ask for a shorter range")
         }
-        guard let resultSet = document["RESULTSET"]?.array else {
+        guard let resultSet = document["RESULTSET"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"RESULTSET\" array at the top level")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for result in resultSet {
-            guard let id = result["SERIES_CODE"]?.string, let unitText = result["UNIT"]?.string,
-                let dates = result["VALUES"]?["SURVEY_DATES"]?.array, let values = result["VALUES"]?["VALUES"]?.array
+            guard let id = result["SERIES_CODE"]?.stringValue, let unitText = result["UNIT"]?.stringValue,
+                let dates = result["VALUES"]?["SURVEY_DATES"]?.elements, let values = result["VALUES"]?["VALUES"]?.elements
             else {
                 throw .unexpectedLayout(provider: key, "a series without SERIES_CODE, UNIT and the arrays VALUES.SURVEY_DATES and VALUES.VALUES")
             }
@@ -93,24 +88,16 @@ public struct BOJProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "series \(id) has \(dates.count) dates and \(values.count) values")
             }
             for (date, value) in zip(dates, values) {
-                guard let dateText = date.number else { throw .unexpectedLayout(provider: key, "a survey date of \(id) that is not a number") }
-                let day = try Self.surveyDay(dateText)
+                guard let dateText = date.numberText else { throw .unexpectedLayout(provider: key, "a survey date of \(id) that is not a number") }
+                let day = try Day(parsing: dateText, .compact)
                 // null: no figure on this day.
                 if value == .null { continue }
-                guard let text = value.number else { throw .unexpectedLayout(provider: key, "a value of \(id) on \(day) that is neither a number nor null") }
+                guard let text = value.numberText else { throw .unexpectedLayout(provider: key, "a value of \(id) on \(day) that is neither a number nor null") }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))
             }
         }
         return try ProviderValidation.validate(
             quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
-    }
-
-    /// `20260302` as a day.
-    static func surveyDay(_ text: String) throws(UpstreamDataError) -> Day {
-        guard text.utf8.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let day = Day("\(text.prefix(4))-\(text.dropFirst(4).prefix(2))-\(text.suffix(2))")
-        else { throw .invalidDay(text) }
-        return day
     }
 }

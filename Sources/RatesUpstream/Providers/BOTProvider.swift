@@ -26,7 +26,7 @@ public struct BOTProvider: RatesProvider {
     let endpoint: String
     let apiKey: String
     /// Today in Bangkok (UTC+7, no daylight saving): the end of the `.latest` period.
-    var today: @Sendable () -> Day = { Day(containing: Date(), utcOffset: 7 * 3600) }
+    var today: @Sendable () -> Day = Day.clock(utcOffset: 7 * 3600)
 
     /// Days before today that `.latest` also asks for, so a holiday week still holds a publication.
     static let latestSpan = 9
@@ -40,15 +40,7 @@ public struct BOTProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let (first, last): (Day, Day)
-        switch window {
-        case .latest:
-            last = today()
-            first = last.adding(days: -Self.latestSpan)
-        case .range(let from, let through):
-            guard from <= through else { return [] }
-            (first, last) = (from, through)
-        }
+        guard case let (first, last)? = window.span(latestDays: Self.latestSpan, today: today()) else { return [] }
         return [ProviderRequest(
             url: endpoint + "?start_period=\(first)&end_period=\(last)",
             headers: ["Authorization": apiKey, "Accept": "application/json"])]
@@ -63,7 +55,7 @@ public struct BOTProvider: RatesProvider {
         for (index, row) in try detail.array("\"data_detail\"", provider: key).enumerated() {
             let what = "row \(index + 1)"
             let dayText = try row.field("period", of: what, provider: key).string("\(what)'s \"period\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             let code = try row.field("currency_id", of: what, provider: key).string("\(what)'s \"currency_id\"", provider: key)
             let name = try row.field("currency_name_eng", of: what, provider: key).string("\(what)'s \"currency_name_eng\"", provider: key)
             func isEmpty(_ value: ProviderJSON) -> Bool { value == .null || value == .string("") }

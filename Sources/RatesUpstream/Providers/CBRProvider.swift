@@ -41,8 +41,8 @@ public struct CBRProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: url)]
         case .range(let first, let last):
-            return ProviderXMLParsing.days(from: first, through: last, on: Self.tableWeekdays).map { day in
-                ProviderRequest(url: url + "?date_req=" + ProviderXMLParsing.text(of: day, .dayMonthYear, separator: "/"))
+            return Day.days(from: first, through: last, on: Self.tableWeekdays).map { day in
+                ProviderRequest(url: url + "?date_req=" + day.text(.dayMonthYear(separator: "/")))
             }
         }
     }
@@ -51,7 +51,7 @@ public struct CBRProvider: RatesProvider {
         let xml = ProviderXMLParsing(key)
         let root = try XMLReader.Element(parsing: body, root: "ValCurs")
         try xml.expectOnly(["Valute"], in: root)
-        let day = try ProviderXMLParsing.day(xml.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear, separator: ".")
+        let day = try Day(parsing: xml.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear(separator: ".", padded: false))
         var quotes: [PublishedQuote] = []
         for valute in root.children {
             let place = "<Valute ID=\"\(valute.attribute("ID") ?? "")\"> of \(day)"

@@ -29,9 +29,7 @@ public struct CBUProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint)]
         case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { $0.isoWeekday <= 5 }
-                .map { ProviderRequest(url: endpoint + "all/\($0)/") }
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { ProviderRequest(url: endpoint + "all/\($0)/") }
         }
     }
 
@@ -41,7 +39,7 @@ public struct CBUProvider: RatesProvider {
         for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
             let what = "row \(index + 1)"
             let dayText = try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key)
-            guard let day = Day(dottedDayMonthYear: dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
             let code = try row.field("Ccy", of: what, provider: key).string("\(what)'s \"Ccy\"", provider: key)
             let nominal = try row.field("Nominal", of: what, provider: key).integer("\(what)'s \"Nominal\"", provider: key)
             let rate = try row.field("Rate", of: what, provider: key)

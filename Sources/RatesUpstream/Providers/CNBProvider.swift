@@ -67,7 +67,7 @@ public struct CNBProvider: RatesProvider {
         guard title.count == 2, title[1].hasPrefix("#"), Int(title[1].dropFirst()) != nil else {
             throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\": \(DelimitedText.shown(first))")
         }
-        let day = try DelimitedText.dayMonthYear(title[0], separator: ".")
+        let day = try Day(parsing: title[0], .dayMonthYear(separator: "."))
         guard lines.count > 1, try DelimitedText.fields(lines[1], separator: "|", provider: key) == Self.header else {
             throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz")
         }
@@ -109,21 +109,18 @@ public struct CNBProvider: RatesProvider {
     // MARK: - daily-year JSON
 
     func parseYear(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try RawJSON.document(body, provider: key)
-        guard case .object(let root) = document, let rates = root["rates"], case .array(let items) = rates else {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard let items = document["rates"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"rates\" array at the top level")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for item in items {
-            guard case .object(let fields) = item,
-                case .string(let dayText)? = fields["validFor"],
-                case .string(let code)? = fields["currencyCode"],
-                case .number(let amount)? = fields["amount"],
-                case .number(let rate)? = fields["rate"]
+            guard let dayText = item["validFor"]?.stringValue, let code = item["currencyCode"]?.stringValue,
+                let amount = item["amount"]?.numberText, let rate = item["rate"]?.numberText
             else {
                 throw .unexpectedLayout(provider: key, "a rate without the text validFor and currencyCode and the numbers amount and rate")
             }
-            let day = try DelimitedText.isoDay(dayText)
+            let day = try Day(parsing: dayText, .iso)
             let quote = try quote(code: code, amount: amount, rate: rate, day: day)
             if quote.currency != pivot { quotesByDay[day, default: []].append(quote) }
         }

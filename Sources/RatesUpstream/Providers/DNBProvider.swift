@@ -44,8 +44,7 @@ public struct DNBProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: latestURL)]
         case .range(let first, _):
-            let (year, month, day) = first.parts
-            let since = String(year) + "M" + (month < 10 ? "0" : "") + String(month) + "D" + (day < 10 ? "0" : "") + String(day)
+            let since = first.text(.statbank)
             let codes = Self.currencies.map { "\"\($0)\"" }.joined(separator: ",")
             let query = """
                 {"table":"DNVALD","format":"BULK","lang":"en","valuePresentation":"Code","variables":[{"code":"VALUTA","values":[\(codes)]},\
@@ -72,7 +71,7 @@ public struct DNBProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for daily in root.children {
             try xml.expectOnly(["currency"], in: daily)
-            let day = try ProviderXMLParsing.isoDay(xml.attribute(daily, "id", in: "<dailyrates>"))
+            let day = try Day(parsing: xml.attribute(daily, "id", in: "<dailyrates>"), .iso)
             var quotes: [PublishedQuote] = []
             for currency in daily.children {
                 let code = try ProviderXMLParsing.currency(xml.attribute(currency, "code", in: "<currency> of \(day)"), day: day)
@@ -105,7 +104,7 @@ public struct DNBProvider: RatesProvider {
             guard fields.count == 4, fields[1] == "KBH" else {
                 throw .unexpectedLayout(provider: key, "CSV line \(index + 1) \(UpstreamDataError.quoted(line)) is not VALUTA;KBH;TID;INDHOLD")
             }
-            let day = try Self.statbankDay(fields[2])
+            let day = try Day(parsing: fields[2], .statbank)
             let code = try ProviderXMLParsing.currency(fields[0], day: day)
             if fields[3] == ".." { continue }  // no rate that day
             let value = try ProviderXMLParsing.rate(fields[3], currency: code, day: day)
@@ -113,15 +112,5 @@ public struct DNBProvider: RatesProvider {
             quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: 100, direction: .pivotPerUnits))
         }
         return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
-    }
-
-    /// A Statbank day, `2026M03D31`.
-    static func statbankDay(_ text: String) throws(UpstreamDataError) -> Day {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "M"), bytes[7] == UInt8(ascii: "D") else { throw .invalidDay(text) }
-        let iso = String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[5..<7], as: UTF8.self) + "-"
-            + String(decoding: bytes[8..<10], as: UTF8.self)
-        guard let day = Day(iso) else { throw .invalidDay(text) }
-        return day
     }
 }

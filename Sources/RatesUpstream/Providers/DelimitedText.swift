@@ -75,36 +75,4 @@ enum DelimitedText {
     static func isBlank(_ line: some StringProtocol) -> Bool {
         line.allSatisfy { $0 == " " || $0 == "\t" }
     }
-
-    /// `YYYY-MM-DD` as a ``RatesCore/Day``, or ``UpstreamDataError/invalidDay(_:)``.
-    static func isoDay(_ text: some StringProtocol) throws(UpstreamDataError) -> Day {
-        let text = String(text)
-        guard text.utf8.count == 10, let day = Day(text) else { throw .invalidDay(text) }
-        return day
-    }
-
-    /// `21.04.2000` or `02/03/2026` (two-digit day, two-digit month, four-digit year; `separator` between them).
-    static func dayMonthYear(_ text: some StringProtocol, separator: Character) throws(UpstreamDataError) -> Day {
-        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
-            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let day = Int(parts[0]), let month = Int(parts[1]), let year = Int(parts[2]),
-            let result = Day(year: year, month: month, day: day)
-        else { throw .invalidDay(String(text)) }
-        return result
-    }
-
-    /// `03-Jan-2023` or `17 Mar 2026` (day, English month abbreviation, year; `separator` between them).
-    static func dayMonthNameYear(_ text: some StringProtocol, separator: Character) throws(UpstreamDataError) -> Day {
-        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count <= 2, parts[2].count == 4,
-            let day = Int(parts[0]), let year = Int(parts[2]),
-            let month = monthNames.firstIndex(of: String(parts[1])),
-            let result = Day(year: year, month: month + 1, day: day)
-        else { throw .invalidDay(String(text)) }
-        return result
-    }
-
-    /// English month abbreviations, January first.
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }

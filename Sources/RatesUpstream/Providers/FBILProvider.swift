@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// Financial Benchmarks India's reference rates of the rupee (published by FBIL, not the Reserve
@@ -30,20 +29,14 @@ public struct FBILProvider: RatesProvider {
     /// - Parameters:
     ///   - baseURL: The `refrates/fetchfiltered` URL; `nil` for the real one.
     ///   - today: Today's day in India; the default reads the clock (UTC+5:30).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: 5 * 3600 + 1800) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600 + 1800)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            let last = today()
-            return [request(from: last.adding(days: -7), through: last)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [request(from: first, through: last)]
-        }
+        guard let span = window.span(latestDays: 7, today: today()) else { return [] }
+        return [request(from: span.first, through: span.last)]
     }
 
     func request(from first: Day, through last: Day) -> ProviderRequest {
@@ -51,13 +44,13 @@ public struct FBILProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        guard let records = try RawJSON.document(body, provider: key).array else {
+        guard let records = try ProviderJSON(parsing: body, provider: key).elements else {
             throw .unexpectedLayout(provider: key, "the answer is not a JSON array of rates")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for record in records {
-            guard let dayText = record["processRunDate"]?.string, let product = record["subProdName"]?.string,
-                let rate = record["rate"]?.number
+            guard let dayText = record["processRunDate"]?.stringValue, let product = record["subProdName"]?.stringValue,
+                let rate = record["rate"]?.numberText
             else {
                 throw .unexpectedLayout(provider: key, "a rate without the texts processRunDate and subProdName and the number rate")
             }
@@ -73,7 +66,7 @@ public struct FBILProvider: RatesProvider {
     /// The day of `2026-03-20 00:00:00`: FBIL stamps each run at midnight.
     static func runDay(_ text: String) throws(UpstreamDataError) -> Day {
         guard text.hasSuffix(" 00:00:00"), text.utf8.count == 19 else { throw .invalidDay(text) }
-        return try DelimitedText.isoDay(text.prefix(10))
+        return try Day(parsing: text.prefix(10), .iso)
     }
 
     /// The units and currency of `INR / 100 JPY`.

@@ -69,19 +69,19 @@ public struct FREDProvider: RatesProvider {
         else {
             throw .unexpectedLayout(provider: key, "the request names no H.10 series: \(request.subject ?? "none")")
         }
-        let document = try RawJSON.document(body, provider: key)
-        if let message = document["error_message"]?.string {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        if let message = document["error_message"]?.stringValue {
             throw .unexpectedLayout(provider: key, "FRED answered an error for \(subject): \(message)")
         }
-        guard document["units"]?.string == "lin", let observations = document["observations"]?.array else {
+        guard document["units"]?.stringValue == "lin", let observations = document["observations"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"units\":\"lin\" and \"observations\" array at the top level for \(subject)")
         }
         var publications: [ProviderPublication] = []
         for observation in observations {
-            guard let dayText = observation["date"]?.string, let text = observation["value"]?.string else {
+            guard let dayText = observation["date"]?.stringValue, let text = observation["value"]?.stringValue else {
                 throw .unexpectedLayout(provider: key, "an observation of \(subject) without the texts date and value")
             }
-            let day = try DelimitedText.isoDay(dayText)
+            let day = try Day(parsing: dayText, .iso)
             // "." is FRED's "no observation on this day".
             if text == "." { continue }
             guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }

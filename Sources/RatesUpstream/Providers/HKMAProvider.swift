@@ -38,15 +38,9 @@ public struct HKMAProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint + "?offset=0&pagesize=10&sortby=end_of_day&sortorder=desc")]
         case .range(let first, let last):
-            var requests: [ProviderRequest] = []
-            var start = first
-            while start <= last {
-                let end = min(start.adding(days: Self.maxDaysPerRequest - 1), last)
-                requests.append(ProviderRequest(
-                    url: endpoint + "?choose=end_of_day&from=\(start)&to=\(end)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc"))
-                start = end.adding(days: 1)
+            return Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
+                ProviderRequest(url: endpoint + "?choose=end_of_day&from=\(span.first)&to=\(span.last)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc")
             }
-            return requests
         }
     }
 
@@ -63,7 +57,7 @@ public struct HKMAProvider: RatesProvider {
         for (index, record) in try records.array("\"records\"", provider: key).enumerated() {
             let what = "record \(index + 1)"
             let dayText = try record.field("end_of_day", of: what, provider: key).string("\(what)'s \"end_of_day\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
             for member in try record.members(what, provider: key) where member.key != "end_of_day" && !member.key.hasPrefix("neeri_") {
                 let code: String

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The International Monetary Fund's representative exchange rates for selected currencies, against
@@ -39,15 +38,13 @@ public struct IMFProvider: RatesProvider {
         "U.A.E. dirham": "AED", "U.K. pound": "GBP", "U.S. dollar": "USD", "Uruguayan peso": "UYU",
     ]
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-
     private let baseURL: String
     private let today: @Sendable () -> Day
 
     /// - Parameters:
     ///   - baseURL: The `rms_mth.aspx` URL; `nil` for the real one.
     ///   - today: Today's day in Washington; the default reads the clock (UTC−5).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date(), utcOffset: -5 * 3600) }) {
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
         self.baseURL = baseURL ?? Self.defaultBaseURL
         self.today = today
     }
@@ -93,7 +90,7 @@ public struct IMFProvider: RatesProvider {
             let fields = try DelimitedText.fields(line, separator: "\t", provider: key)
             if fields[0] == "Currency" {
                 var days: [Day] = []
-                for text in fields.dropFirst() { days.append(try Self.reportDay(text)) }
+                for text in fields.dropFirst() { days.append(try Day(parsing: text, .monthNameDayYear)) }
                 guard !days.isEmpty else { throw .unexpectedLayout(provider: key, "a block header without days") }
                 blockDays = days
                 publications += days.map { ProviderPublication(day: $0, quotes: []) }
@@ -139,18 +136,6 @@ public struct IMFProvider: RatesProvider {
         }
         return (code, direction)
     }
-
-    /// `March 02, 2026`.
-    static func reportDay(_ text: String) throws(UpstreamDataError) -> Day {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1].count == 3, parts[1].hasSuffix(","), parts[2].count == 4,
-            let month = monthNames.firstIndex(of: String(parts[0])),
-            let dayOfMonth = Int(parts[1].dropLast()), let year = Int(parts[2]),
-            let day = Day(year: year, month: month + 1, day: dayOfMonth)
-        else { throw .invalidDay(text) }
-        return day
-    }
-
     /// A figure as published (`3.073000`, `1,435.400000`) without its thousands separators; `nil` when the
     /// separators are not in groups of three before the point or the rest is not a rate text.
     static func rateText(_ text: String) -> String? {

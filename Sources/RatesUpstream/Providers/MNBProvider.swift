@@ -81,7 +81,7 @@ public struct MNBProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for dayElement in rates.children {
             try xml.expectOnly(["Rate"], in: dayElement)
-            let day = try ProviderXMLParsing.isoDay(xml.attribute(dayElement, "date", in: "<Day>"))
+            let day = try Day(parsing: xml.attribute(dayElement, "date", in: "<Day>"), .iso)
             var quotes: [PublishedQuote] = []
             for rate in dayElement.children {
                 let code = try ProviderXMLParsing.currency(xml.attribute(rate, "curr", in: "<Rate> of \(day)"), day: day)

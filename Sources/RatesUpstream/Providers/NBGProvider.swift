@@ -31,9 +31,7 @@ public struct NBGProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint)]
         case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { $0.isoWeekday != 7 }
-                .map { ProviderRequest(url: endpoint + "?date=\($0)") }
+            return Day.days(from: first, through: last, on: [1, 2, 3, 4, 5, 6]).map { ProviderRequest(url: endpoint + "?date=\($0)") }
         }
     }
 
@@ -43,7 +41,7 @@ public struct NBGProvider: RatesProvider {
         for (index, entry) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
             let what = "entry \(index + 1)"
             let dayText = try entry.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
-            guard let day = Day(midnightTimestamp: dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .midnightTimestamp)
             var quotes: [PublishedQuote] = []
             for currency in try entry.field("currencies", of: what, provider: key).array("\(what)'s \"currencies\"", provider: key) {
                 let code = try currency.field("code", of: "a currency of \(what)", provider: key).string("a currency's \"code\"", provider: key)

@@ -36,17 +36,17 @@ public struct NBKProvider: RatesProvider {
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let days: [Day] =
             switch window {
-            case .latest: [ProviderXMLParsing.today(utcOffset: Self.utcOffset)]
-            case .range(let first, let last): ProviderXMLParsing.days(from: first, through: last, on: PublicationSchedule.workingDays)
+            case .latest: [Day.clock(utcOffset: Self.utcOffset)()]
+            case .range(let first, let last): Day.days(from: first, through: last, on: PublicationSchedule.workingDays)
             }
-        return days.map { ProviderRequest(url: baseURL + "?fdate=" + ProviderXMLParsing.text(of: $0, .dayMonthYear, separator: ".")) }
+        return days.map { ProviderRequest(url: baseURL + "?fdate=" + $0.text(.dayMonthYear(separator: "."))) }
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
         let root = try XMLReader.Element(parsing: body, root: "rates")
         try xml.expectOnly(["generator", "title", "link", "description", "copyright", "date", "item"], in: root)
-        let day = try ProviderXMLParsing.day(xml.text(root, "date", in: "<rates>"), .dayMonthYear, separator: ".")
+        let day = try Day(parsing: xml.text(root, "date", in: "<rates>"), .dayMonthYear(separator: ".", padded: false))
         var quotes: [PublishedQuote] = []
         for item in root.children("item") {
             let code = try ProviderXMLParsing.currency(xml.text(item, "title", in: "an <item> of \(day)"), day: day)

@@ -43,13 +43,7 @@ public struct NBPProvider: RatesProvider {
         case .latest:
             return Self.tables.map { ProviderRequest(url: "\(baseURL)/tables/\($0)/?format=json", subject: $0) }
         case .range(let first, let last):
-            var spans: [(Day, Day)] = []
-            var start = first
-            while start <= last {
-                let end = min(start.adding(days: Self.maxDaysPerRequest - 1), last)
-                spans.append((start, end))
-                start = end.adding(days: 1)
-            }
+            let spans = Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest)
             return Self.tables.flatMap { table in
                 spans.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0.0)/\($0.1)/?format=json", subject: table) }
             }
@@ -67,7 +61,7 @@ public struct NBPProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "\(what) is table \(UpstreamDataError.quoted(letter)), expected \(request.subject ?? "A or B")")
             }
             let dayText = try table.field("effectiveDate", of: what, provider: key).string("\(what)'s \"effectiveDate\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
             for rate in try table.field("rates", of: what, provider: key).array("\(what)'s \"rates\"", provider: key) {
                 let code = try rate.field("code", of: "a rate of \(what)", provider: key).string("a rate's \"code\"", provider: key)

@@ -46,7 +46,7 @@ public struct NBProvider: RatesProvider {
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for row in table.rows {
             let base = row[0]
-            let day = try DelimitedText.isoDay(row[3])
+            let day = try Day(parsing: row[3], .iso)
             guard row[1] == pivot.rawValue else {
                 throw .unexpectedLayout(provider: key, "a rate quoted in \(DelimitedText.shown(row[1])), not NOK")
             }

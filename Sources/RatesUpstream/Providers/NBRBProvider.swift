@@ -34,9 +34,7 @@ public struct NBRBProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint)]
         case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { $0.isoWeekday <= 5 }
-                .map { ProviderRequest(url: endpoint + "&ondate=\($0)") }
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { ProviderRequest(url: endpoint + "&ondate=\($0)") }
         }
     }
 
@@ -46,7 +44,7 @@ public struct NBRBProvider: RatesProvider {
         for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
             let what = "rate \(index + 1)"
             let dayText = try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key)
-            guard let day = Day(midnightTimestamp: dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .midnightTimestamp)
             let code = try row.field("Cur_Abbreviation", of: what, provider: key).string("\(what)'s \"Cur_Abbreviation\"", provider: key)
             let scale = try row.field("Cur_Scale", of: what, provider: key).integer("\(what)'s \"Cur_Scale\"", provider: key)
             let rate = try row.field("Cur_OfficialRate", of: what, provider: key)

@@ -38,7 +38,7 @@ public struct NBUProvider: RatesProvider {
         case .latest:
             [ProviderRequest(url: "\(baseURL)/NBUStatService/v1/statdirectory/exchange")]
         case .range(let first, let last):
-            [ProviderRequest(url: "\(baseURL)/NBU_Exchange/exchange_site?start=\(first.compactText)&end=\(last.compactText)&sort=exchangedate&order=asc&json")]
+            [ProviderRequest(url: "\(baseURL)/NBU_Exchange/exchange_site?start=\(first.text(.compact))&end=\(last.text(.compact))&sort=exchangedate&order=asc&json")]
         }
     }
 
@@ -47,7 +47,7 @@ public struct NBUProvider: RatesProvider {
         let rows = request.url.contains("/statdirectory/") ? try xmlRows(body) : try jsonRows(body)
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
-            guard let day = Day(dottedDayMonthYear: row.day) else { throw .invalidDay(row.day) }
+            let day = try Day(parsing: row.day, .dayMonthYear(separator: "."))
             guard !Self.metals.contains(row.code), day.isoWeekday <= 5 else { continue }
             days[day, default: []].append(try .reading(code: row.code, value: row.rate, unit: row.units, direction: .pivotPerUnits, day: day))
         }

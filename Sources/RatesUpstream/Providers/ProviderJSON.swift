@@ -45,6 +45,24 @@ extension ProviderJSON {
 
     var isNull: Bool { self == .null }
 
+    /// The text of a string value; `nil` for any other kind.
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The literal text of a number value (`"24.170"`); `nil` for any other kind.
+    var numberText: String? {
+        if case .number(let text) = self { return text }
+        return nil
+    }
+
+    /// The elements of an array value; `nil` for any other kind.
+    var elements: [ProviderJSON]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
     /// A short name of the value's kind for error messages.
     var kind: String {
         switch self {
@@ -371,7 +389,7 @@ extension ProviderJSON {
     }
 }
 
-// MARK: - Quotes and days from JSON answers
+// MARK: - Quotes from JSON answers
 
 extension PublishedQuote {
     /// A quote from a JSON answer: `code` must be three capital letters and `value` a published
@@ -381,26 +399,4 @@ extension PublishedQuote {
         guard let text = value.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: value.shown) }
         return PublishedQuote(currency: currency, value: text, unit: unit, direction: direction)
     }
-}
-
-extension Day {
-    /// A day written `DD.MM.YYYY` (the National Bank of Ukraine's, the Central Bank of Uzbekistan's).
-    init?(dottedDayMonthYear text: some StringProtocol) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.count == 2, parts[1].utf8.count == 2, parts[2].utf8.count == 4 else { return nil }
-        self.init("\(parts[2])-\(parts[1])-\(parts[0])")
-    }
-
-    /// The day of a timestamp written `YYYY-MM-DDThh:mm:ss…` whose time is midnight
-    /// (`2026-03-17T00:00:00`, `2026-02-28T00:00:00.000Z`): how some APIs write a plain day.
-    init?(midnightTimestamp text: some StringProtocol) {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 19, bytes[10] == UInt8(ascii: "T") else { return nil }
-        let time = String(decoding: bytes[11...], as: UTF8.self)
-        guard ["00:00:00", "00:00:00Z", "00:00:00.000Z", "00:00:00.000"].contains(time) else { return nil }
-        self.init(String(decoding: bytes[..<10], as: UTF8.self))
-    }
-
-    /// `YYYYMMDD`, as some endpoints take a day in their query.
-    var compactText: String { description.replacingOccurrences(of: "-", with: "") }
 }

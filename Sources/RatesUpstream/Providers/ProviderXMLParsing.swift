@@ -1,8 +1,7 @@
-import Foundation
 import RatesCore
 
-/// What the XML adapters (CBR, BNR, TCMB, NBK, SBI, MNB, DNB) share: days in the banks' own
-/// notations, in queries and in answers, and the strict reading of elements, codes, units and rates.
+/// What the XML adapters (CBR, BNR, TCMB, NBK, SBI, MNB, DNB) share: the strict reading of
+/// elements, codes, units and rates. (Days are read with ``RatesCore/Day/init(parsing:_:)``.)
 ///
 /// Every reader throws on the first thing that is not as published, naming it, so an adapter
 /// rejects a whole answer rather than skipping a row.
@@ -62,62 +61,6 @@ struct ProviderXMLParsing {
     static func rate(_ text: String, currency: CurrencyCode, day: Day) throws(UpstreamDataError) -> String {
         guard let rate = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
         return rate
-    }
-
-    // MARK: - Days
-
-    /// The order of day, month and year in a bank's date notation.
-    enum DayOrder {
-        /// `25.04.2026`, `15/03/2016`.
-        case dayMonthYear
-        /// `3/24/2026`.
-        case monthDayYear
-    }
-
-    /// Reads a day written as three numbers with `separator` between them (`25.04.2026`,
-    /// `3/24/2026`): day and month of one or two digits, a year of four; nothing else.
-    ///
-    /// - Throws: `UpstreamDataError.invalidDay` for any other text or a day that does not exist.
-    static func day(_ text: String, _ order: DayOrder, separator: Character) throws(UpstreamDataError) -> Day {
-        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .invalidDay(text) }
-        func number(_ part: Substring, digits: ClosedRange<Int>) -> Int? {
-            digits.contains(part.utf8.count) && isDigits(part) ? Int(part) : nil
-        }
-        let (dayPart, monthPart) = order == .dayMonthYear ? (parts[0], parts[1]) : (parts[1], parts[0])
-        guard let day = number(dayPart, digits: 1...2), let month = number(monthPart, digits: 1...2),
-            let year = number(parts[2], digits: 4...4), let result = Day(year: year, month: month, day: day)
-        else { throw .invalidDay(text) }
-        return result
-    }
-
-    /// A day in ISO notation, `2026-03-24`.
-    static func isoDay(_ text: String) throws(UpstreamDataError) -> Day {
-        guard let day = Day(text) else { throw .invalidDay(text) }
-        return day
-    }
-
-    /// `day` with two-digit day and month and a four-digit year in `order`, `separator` between
-    /// them (`25/04/2026`, `25.04.2026`), for a query.
-    static func text(of day: Day, _ order: DayOrder, separator: String) -> String {
-        let (year, month, dayOfMonth) = day.parts
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        let (first, second) = order == .dayMonthYear ? (dayOfMonth, month) : (month, dayOfMonth)
-        return padded(first, 2) + separator + padded(second, 2) + separator + padded(year, 4)
-    }
-
-    /// The days from `first` through `last` whose ISO weekday is in `weekdays`.
-    static func days(from first: Day, through last: Day, on weekdays: Set<Int>) -> [Day] {
-        guard first <= last else { return [] }
-        return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { weekdays.contains($0.isoWeekday) }
-    }
-
-    /// Today in a time zone `utcOffset` seconds east of UTC, by the system clock.
-    static func today(utcOffset: Int) -> Day {
-        Day(containing: Date(), utcOffset: utcOffset)
     }
 
     static func isDigits(_ text: some StringProtocol) -> Bool {

@@ -82,7 +82,7 @@ public struct RBAProvider: RatesProvider {
             guard fields.count == currencies.count + 1 else {
                 throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(currencies.count + 1) in \(DelimitedText.shown(line))")
             }
-            let day = try DelimitedText.dayMonthNameYear(fields[0], separator: "-")
+            let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: "-"))
             var quotes: [PublishedQuote] = []
             for (currency, text) in zip(currencies, fields.dropFirst()) {
                 guard let currency, !text.isEmpty else { continue }

@@ -39,7 +39,7 @@ public struct RBProvider: RatesProvider {
             let what = "observation \(index + 1)"
             let series = try observation.field("seriesId", of: what, provider: key).string("\(what)'s \"seriesId\"", provider: key)
             let dayText = try observation.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
-            guard let day = Day(dayText) else { throw .invalidDay(dayText) }
+            let day = try Day(parsing: dayText, .iso)
             let value = try observation.field("value", of: what, provider: key)
             if series == "SEKETT" { continue }
             let letters = Array(series.utf8)

@@ -49,7 +49,7 @@ public struct SBIProvider: RatesProvider {
         let (first, last): (Day, Day)
         switch window {
         case .latest:
-            let today = ProviderXMLParsing.today(utcOffset: 0)
+            let today = Day.clock(utcOffset: 0)()
             (first, last) = (today.adding(days: -7), today)
         case .range(let from, let through):
             (first, last) = (from, through)
@@ -87,7 +87,7 @@ public struct SBIProvider: RatesProvider {
                 // "3/24/2026 12:00:00 AM": a day at midnight.
                 let parts = stamp.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2, parts[1] == "12:00:00 AM" else { throw .invalidDay(stamp) }
-                let day = try ProviderXMLParsing.day(String(parts[0]), .monthDayYear, separator: "/")
+                let day = try Day(parsing: String(parts[0]), .monthDayYear(separator: "/", padded: false))
                 let value = try ProviderXMLParsing.rate(xml.text(entry, "Value", in: "the <Entry> of \(place) on \(day)"), currency: code, day: day)
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }

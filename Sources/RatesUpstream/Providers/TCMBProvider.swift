@@ -38,10 +38,8 @@ public struct TCMBProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: "\(baseURL)/today.xml")]
         case .range(let first, let last):
-            return ProviderXMLParsing.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
-                let (year, month, _) = day.parts
-                let yearMonth = String(year) + (month < 10 ? "0" : "") + String(month)
-                return ProviderRequest(url: "\(baseURL)/\(yearMonth)/\(ProviderXMLParsing.text(of: day, .dayMonthYear, separator: "")).xml")
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+                ProviderRequest(url: "\(baseURL)/\(day.text(.compact).prefix(6))/\(day.text(.dayMonthYear(separator: ""))).xml")
             }
         }
     }
@@ -54,9 +52,9 @@ public struct TCMBProvider: RatesProvider {
         let root = try XMLReader.Element(parsing: body, root: "Tarih_Date")
         try xml.expectOnly(["Currency"], in: root)
         let dateText = try xml.attribute(root, "Tarih", in: "<Tarih_Date>")
-        let day = try ProviderXMLParsing.day(dateText, .dayMonthYear, separator: ".")
+        let day = try Day(parsing: dateText, .dayMonthYear(separator: ".", padded: false))
         // The same day again in US order: both must agree.
-        if let english = root.attribute("Date"), try ProviderXMLParsing.day(english, .monthDayYear, separator: "/") != day {
+        if let english = root.attribute("Date"), try Day(parsing: english, .monthDayYear(separator: "/", padded: false)) != day {
             throw .unexpectedLayout(provider: key, "<Tarih_Date> is dated \(dateText) and \(english)")
         }
         var quotes: [PublishedQuote] = []

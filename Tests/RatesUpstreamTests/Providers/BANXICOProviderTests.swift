@@ -11,17 +11,17 @@ struct BANXICOProviderTests {
     var request: ProviderRequest { provider.requests(for: .range(Day("2026-03-01")!, Day("2026-03-15")!))[0] }
 
     func parse(_ body: [UInt8]) throws -> [ProviderPublication] { try provider.parse(body, of: request) }
-    func error(_ body: [UInt8]) -> UpstreamDataError? { CSVProviderFixture.error(body, provider, request: request) }
+    func error(_ body: [UInt8]) -> UpstreamDataError? { ProviderFixture.error(body, provider, request: request) }
 
     @Test("reads the SIE series of 1–15 Mar 2026: 10 days of 5 currencies, MXN per 1 unit, series mapped to codes")
     func readsRange() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         #expect(publications.count == 10)
         #expect(publications.first?.day == Day("2026-03-02"))
         #expect(publications.last?.day == Day("2026-03-13"))
         #expect(publications.allSatisfy { Set($0.quotes.map(\.currency.rawValue)) == ["USD", "EUR", "GBP", "JPY", "CAD"] })
         #expect(publications.allSatisfy { $0.quotes.allSatisfy { $0.unit == 1 && $0.direction == .pivotPerUnits } })
-        func quote(_ code: String, _ day: String) -> PublishedQuote? { CSVProviderFixture.quote(code, on: day, in: publications) }
+        func quote(_ code: String, _ day: String) -> PublishedQuote? { ProviderFixture.quote(code, on: day, in: publications) }
         #expect(quote("USD", "2026-03-02") == PublishedQuote(currency: CurrencyCode("USD")!, value: "17.3485", unit: 1, direction: .pivotPerUnits))
         // Trailing zero kept as written.
         #expect(quote("USD", "2026-03-05")?.value == "17.6770")
@@ -33,37 +33,37 @@ struct BANXICOProviderTests {
 
     @Test("\"N/E\" is a day without a figure and is left out")
     func notExisting() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "{\"fecha\":\"02/03/2026\",\"dato\":\"0.1105\"}", with: "{\"fecha\":\"02/03/2026\",\"dato\":\"N/E\"}")
+        let body = try ProviderFixture.edited(file, replacing: "{\"fecha\":\"02/03/2026\",\"dato\":\"0.1105\"}", with: "{\"fecha\":\"02/03/2026\",\"dato\":\"N/E\"}")
         let publications = try parse(body)
         #expect(publications.count == 10)
         #expect(publications[0].quotes.count == 4)
-        #expect(CSVProviderFixture.quote("JPY", on: "2026-03-02", in: publications) == nil)
+        #expect(ProviderFixture.quote("JPY", on: "2026-03-02", in: publications) == nil)
     }
 
     @Test("a figure that is not a decimal (also one with a comma) or a day that is not DD/MM/YYYY rejects the answer")
     func garbageRate() throws {
-        let garbage = try CSVProviderFixture.edited(file, replacing: "\"dato\":\"17.3485\"", with: "\"dato\":\"17.34x5\"")
+        let garbage = try ProviderFixture.edited(file, replacing: "\"dato\":\"17.3485\"", with: "\"dato\":\"17.34x5\"")
         #expect(error(garbage) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-02")!, text: "17.34x5"))
-        let comma = try CSVProviderFixture.edited(file, replacing: "\"dato\":\"17.3485\"", with: "\"dato\":\"17,3485\"")
+        let comma = try ProviderFixture.edited(file, replacing: "\"dato\":\"17.3485\"", with: "\"dato\":\"17,3485\"")
         #expect(error(comma) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-02")!, text: "17,3485"))
-        let iso = try CSVProviderFixture.edited(file, replacing: "\"fecha\":\"02/03/2026\"", with: "\"fecha\":\"2026-03-02\"")
+        let iso = try ProviderFixture.edited(file, replacing: "\"fecha\":\"02/03/2026\"", with: "\"fecha\":\"2026-03-02\"")
         #expect(error(iso) == .invalidDay("2026-03-02"))
-        let number = try CSVProviderFixture.edited(file, replacing: "\"dato\":\"17.3485\"", with: "\"dato\":17.3485")
+        let number = try ProviderFixture.edited(file, replacing: "\"dato\":\"17.3485\"", with: "\"dato\":17.3485")
         #expect(error(number)?.isLayout(of: "BANXICO") == true)
     }
 
     @Test("a series twice is a duplicate currency; an unknown series is a layout error")
     func duplicateAndUnknownSeries() throws {
-        let twice = try CSVProviderFixture.edited(file, replacing: "\"idSerie\":\"SF60632\"", with: "\"idSerie\":\"SF46410\"")
+        let twice = try ProviderFixture.edited(file, replacing: "\"idSerie\":\"SF60632\"", with: "\"idSerie\":\"SF46410\"")
         #expect(error(twice) == .duplicateCurrency(.euro, day: Day("2026-03-02")!))
-        let unknown = try CSVProviderFixture.edited(file, replacing: "\"idSerie\":\"SF60632\"", with: "\"idSerie\":\"SF60653\"")
+        let unknown = try ProviderFixture.edited(file, replacing: "\"idSerie\":\"SF60632\"", with: "\"idSerie\":\"SF60653\"")
         #expect(error(unknown)?.isLayout(of: "BANXICO") == true)
     }
 
     @Test("a truncated body, an HTML error page, the SIE's error answer and an empty body are rejected")
     func brokenBodies() throws {
-        #expect(error(try CSVProviderFixture.truncated(file))?.isLayout(of: "BANXICO") == true)
-        #expect(error(CSVProviderFixture.htmlErrorPage)?.isLayout(of: "BANXICO") == true)
+        #expect(error(try ProviderFixture.truncated(file))?.isLayout(of: "BANXICO") == true)
+        #expect(error(ProviderFixture.htmlErrorPage)?.isLayout(of: "BANXICO") == true)
         #expect(error(Array(#"{"error":{"mensaje":"Token inválido","detalle":"El token no es válido"}}"#.utf8))?.isLayout(of: "BANXICO") == true)
         #expect(error([]) == .empty)
         #expect(error(Array(#"{"bmx":{"series":[]}}"#.utf8)) == .empty)

@@ -14,11 +14,11 @@ struct BCBProviderTests {
     }
 
     func parse(_ code: String, _ body: [UInt8]? = nil) throws -> [ProviderPublication] {
-        try provider.parse(try body ?? CSVProviderFixture.bytes(file(code)), of: request(code))
+        try provider.parse(try body ?? ProviderFixture.bytes(file(code)), of: request(code))
     }
 
     func error(_ code: String, _ body: [UInt8]) -> UpstreamDataError? {
-        CSVProviderFixture.error(body, provider, request: request(code))
+        ProviderFixture.error(body, provider, request: request(code))
     }
 
     @Test("reads the closing PTAX of 2–6 Mar 2026 for all 10 currencies: 5 days each, BRL per 1 unit")
@@ -33,7 +33,7 @@ struct BCBProviderTests {
 
     @Test("the figure is the exact midpoint of buying and selling, digits as written in the JSON")
     func midpoints() throws {
-        func value(_ code: String, _ day: String) throws -> String? { CSVProviderFixture.quote(code, on: day, in: try parse(code))?.value }
+        func value(_ code: String, _ day: String) throws -> String? { ProviderFixture.quote(code, on: day, in: try parse(code))?.value }
         // 5.19950 / 5.20010
         #expect(try value("USD", "2026-03-02") == "5.19980")
         // 6.07250 / 6.07420
@@ -48,32 +48,32 @@ struct BCBProviderTests {
 
     @Test("a rate that is not a positive number, or a number written as text, rejects the answer")
     func garbageRate() throws {
-        let negative = try CSVProviderFixture.edited(file("USD"), replacing: "\"cotacaoVenda\":5.20010", with: "\"cotacaoVenda\":-5.20010")
+        let negative = try ProviderFixture.edited(file("USD"), replacing: "\"cotacaoVenda\":5.20010", with: "\"cotacaoVenda\":-5.20010")
         #expect(error("USD", negative) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-02")!, text: "-5.20010"))
-        let zero = try CSVProviderFixture.edited(file("USD"), replacing: "\"cotacaoCompra\":5.19950", with: "\"cotacaoCompra\":0")
+        let zero = try ProviderFixture.edited(file("USD"), replacing: "\"cotacaoCompra\":5.19950", with: "\"cotacaoCompra\":0")
         #expect(error("USD", zero) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-02")!, text: "0"))
-        let text = try CSVProviderFixture.edited(file("USD"), replacing: "\"cotacaoVenda\":5.20010", with: "\"cotacaoVenda\":\"5,20010\"")
+        let text = try ProviderFixture.edited(file("USD"), replacing: "\"cotacaoVenda\":5.20010", with: "\"cotacaoVenda\":\"5,20010\"")
         #expect(error("USD", text)?.isLayout(of: "BCB") == true)
-        let badStamp = try CSVProviderFixture.edited(file("USD"), replacing: "\"2026-03-03 13:10:27.879\"", with: "\"2026-03-32 13:10:27.879\"")
+        let badStamp = try ProviderFixture.edited(file("USD"), replacing: "\"2026-03-03 13:10:27.879\"", with: "\"2026-03-32 13:10:27.879\"")
         #expect(error("USD", badStamp) == .invalidDay("2026-03-32"))
     }
 
     @Test("an intermediate bulletin, or the same day twice, rejects the answer")
     func otherBulletins() throws {
-        let intermediate = try CSVProviderFixture.edited(file("USD"), replacing: "\"tipoBoletim\":\"Fechamento\"", with: "\"tipoBoletim\":\"Intermediário\"")
+        let intermediate = try ProviderFixture.edited(file("USD"), replacing: "\"tipoBoletim\":\"Fechamento\"", with: "\"tipoBoletim\":\"Intermediário\"")
         #expect(error("USD", intermediate)?.isLayout(of: "BCB") == true)
-        let twice = try CSVProviderFixture.edited(file("USD"), replacing: "\"2026-03-03 13:10:27.879\"", with: "\"2026-03-02 13:10:27.879\"")
+        let twice = try ProviderFixture.edited(file("USD"), replacing: "\"2026-03-03 13:10:27.879\"", with: "\"2026-03-02 13:10:27.879\"")
         #expect(error("USD", twice) == .duplicateDay(Day("2026-03-02")!))
     }
 
     @Test("a truncated body, an HTML error page, an empty body, an empty answer and an unknown subject are rejected")
     func brokenBodies() throws {
-        #expect(error("USD", try CSVProviderFixture.truncated(file("USD")))?.isLayout(of: "BCB") == true)
-        #expect(error("USD", CSVProviderFixture.htmlErrorPage)?.isLayout(of: "BCB") == true)
+        #expect(error("USD", try ProviderFixture.truncated(file("USD")))?.isLayout(of: "BCB") == true)
+        #expect(error("USD", ProviderFixture.htmlErrorPage)?.isLayout(of: "BCB") == true)
         #expect(error("USD", []) == .empty)
         #expect(error("USD", Array(#"{"@odata.context":"x","value":[]}"#.utf8)) == .empty)
         let unknown = ProviderRequest(url: BCBProvider.defaultBaseURL, subject: "XAU")
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.bytes(file("USD")), provider, request: unknown)?.isLayout(of: "BCB") == true)
+        #expect(ProviderFixture.error(try ProviderFixture.bytes(file("USD")), provider, request: unknown)?.isLayout(of: "BCB") == true)
     }
 
     @Test("one request per currency for the closing bulletin: the last seven days for latest, MM-DD-YYYY bounds for a range")

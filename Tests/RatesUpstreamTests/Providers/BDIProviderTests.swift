@@ -18,12 +18,12 @@ struct BDIProviderTests {
 
     @Test("reads the dailyRates file of 2026-02-10: 150 currencies, units per 1 EUR as published")
     func readsOneDay() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         #expect(publications.count == 1)
         #expect(publications[0].day == Day("2026-02-10"))
         #expect(publications[0].quotes.count == 150)
         #expect(publications[0].quotes.allSatisfy { $0.unit == 1 && $0.direction == .unitsPerPivot })
-        func value(_ code: String) -> String? { CSVProviderFixture.quote(code, on: "2026-02-10", in: publications)?.value }
+        func value(_ code: String) -> String? { ProviderFixture.quote(code, on: "2026-02-10", in: publications)?.value }
         #expect(value("USD") == "1.1894")
         #expect(value("GBP") == "0.86950")
         #expect(value("BBD") == "2.378800")
@@ -34,17 +34,17 @@ struct BDIProviderTests {
 
     @Test("a currency listed once per country (XOF eight times) is one quote; N.A. currencies are left out")
     func sharedCurrenciesAndNotAvailable() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         let codes = publications[0].quotes.map(\.currency.rawValue)
         #expect(codes.filter { $0 == "XOF" }.count == 1)
-        #expect(CSVProviderFixture.quote("XOF", on: "2026-02-10", in: publications)?.value == "655.957")
+        #expect(ProviderFixture.quote("XOF", on: "2026-02-10", in: publications)?.value == "655.957")
         for absent in ["RUB", "BYN", "IRR", "KPW", "EUR"] { #expect(!codes.contains(absent)) }
     }
 
     @Test("reads each of the three recorded days with 150 currencies")
     func readsThreeDays() throws {
         for day in ["2026-02-09", "2026-02-10", "2026-02-11"] {
-            let publications = try parse(try CSVProviderFixture.bytes("bdi-italy/dailyRates_EUR_\(day).csv"), day: day)
+            let publications = try parse(try ProviderFixture.bytes("bdi-italy/dailyRates_EUR_\(day).csv"), day: day)
             #expect(publications.map(\.day) == [Day(day)!])
             #expect(publications[0].quotes.count == 150)
         }
@@ -52,40 +52,40 @@ struct BDIProviderTests {
 
     @Test("a rate that is not a decimal rejects the answer")
     func garbageRate() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "U.S. Dollar,USD,001,1.1894", with: "U.S. Dollar,USD,001,1.18x94")
-        #expect(CSVProviderFixture.error(body, provider, request: request("2026-02-10")) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-02-10")!, text: "1.18x94"))
+        let body = try ProviderFixture.edited(file, replacing: "U.S. Dollar,USD,001,1.1894", with: "U.S. Dollar,USD,001,1.18x94")
+        #expect(ProviderFixture.error(body, provider, request: request("2026-02-10")) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-02-10")!, text: "1.18x94"))
     }
 
     @Test("one code with two different figures is a duplicate currency")
     func duplicateCurrency() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "BURKINA FASO,CFA Franc,XOF,209,655.957", with: "BURKINA FASO,CFA Franc,XOF,209,655.958")
-        #expect(CSVProviderFixture.error(body, provider, request: request("2026-02-10")) == .duplicateCurrency(CurrencyCode("XOF")!, day: Day("2026-02-10")!))
+        let body = try ProviderFixture.edited(file, replacing: "BURKINA FASO,CFA Franc,XOF,209,655.957", with: "BURKINA FASO,CFA Franc,XOF,209,655.958")
+        #expect(ProviderFixture.error(body, provider, request: request("2026-02-10")) == .duplicateCurrency(CurrencyCode("XOF")!, day: Day("2026-02-10")!))
     }
 
     @Test("a quote with another convention (per 1 US dollar) is a layout this adapter does not read")
     func otherConvention() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "ARGENTINA,Peso,ARS,216,1687.7459,Foreign currency amount for 1 Euro.", with: "ARGENTINA,Peso,ARS,216,1418.9,Foreign currency amount for 1 Dollar.")
-        #expect(CSVProviderFixture.error(body, provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
+        let body = try ProviderFixture.edited(file, replacing: "ARGENTINA,Peso,ARS,216,1687.7459,Foreign currency amount for 1 Euro.", with: "ARGENTINA,Peso,ARS,216,1418.9,Foreign currency amount for 1 Dollar.")
+        #expect(ProviderFixture.error(body, provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
     }
 
     @Test("a row of another day than the one asked for rejects the answer")
     func otherDay() throws {
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.bytes(file), provider, request: request("2026-02-11"))?.isLayout(of: "BDI") == true)
+        #expect(ProviderFixture.error(try ProviderFixture.bytes(file), provider, request: request("2026-02-11"))?.isLayout(of: "BDI") == true)
     }
 
     @Test("a truncated body, cut inside a row or before the disclaimer, is rejected")
     func truncated() throws {
-        let cut = try CSVProviderFixture.truncated(file)
-        #expect(CSVProviderFixture.error(cut, provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
-        let text = String(decoding: try CSVProviderFixture.bytes(file), as: UTF8.self)
+        let cut = try ProviderFixture.truncated(file)
+        #expect(ProviderFixture.error(cut, provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
         let beforeDisclaimer = Array(text[..<text.range(of: "UNITED KINGDOM")!.lowerBound].utf8)
-        #expect(CSVProviderFixture.error(beforeDisclaimer, provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
+        #expect(ProviderFixture.error(beforeDisclaimer, provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
     }
 
     @Test("an HTML error page and an empty body are rejected")
     func htmlAndEmpty() {
-        #expect(CSVProviderFixture.error(CSVProviderFixture.htmlErrorPage, provider)?.isLayout(of: "BDI") == true)
-        #expect(CSVProviderFixture.error([], provider) == .empty)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider)?.isLayout(of: "BDI") == true)
+        #expect(ProviderFixture.error([], provider) == .empty)
     }
 
     @Test("latest asks for today's weekday, a range for every weekday in it")

@@ -57,7 +57,7 @@ struct BNMProviderTests {
         let nothing = try #require(ProviderFixture.replacing(
             #""buying_rate":3.927,"selling_rate":3.9329999999999998,"middle_rate":3.9300000000000002"#,
             with: #""buying_rate":null,"selling_rate":null,"middle_rate":null"#, in: bytes))
-        #expect(parseError(provider, nothing, latest) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-19"), text: "null"))
+        #expect(ProviderFixture.error(nothing, provider, request: latest) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-19"), text: "null"))
     }
 
     @Test("rejects a rate replaced by garbage, a duplicated currency, another quote basis, another currency's month and a bad day")
@@ -65,26 +65,26 @@ struct BNMProviderTests {
         let bytes = try ProviderFixture.bytes(Self.latestFile)
         let day19 = day("2026-03-19")
         let garbage = try #require(ProviderFixture.replacing(#""middle_rate":3.9300000000000002"#, with: #""middle_rate":"RM3.93""#, in: bytes))
-        #expect(parseError(provider, garbage, latest) == .invalidRate(currency: CurrencyCode("USD")!, day: day19, text: "RM3.93"))
+        #expect(ProviderFixture.error(garbage, provider, request: latest) == .invalidRate(currency: CurrencyCode("USD")!, day: day19, text: "RM3.93"))
         let duplicate = try #require(ProviderFixture.replacing(#""currency_code":"EUR""#, with: #""currency_code":"USD""#, in: bytes))
-        #expect(parseError(provider, duplicate, latest) == .duplicateCurrency(CurrencyCode("USD")!, day: day19))
+        #expect(ProviderFixture.error(duplicate, provider, request: latest) == .duplicateCurrency(CurrencyCode("USD")!, day: day19))
         let inverse = try #require(ProviderFixture.replacing(#""quote":"rm""#, with: #""quote":"fx""#, in: bytes))
-        #expect(parseError(provider, inverse, latest)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(inverse, provider, request: latest)?.isUnexpectedLayout == true)
         let inr = try ProviderFixture.bytes("bnm-malaysia/exchange-rate_INR_2026-03_session0900.json")
-        #expect(parseError(provider, inr, Self.month("SDR"))?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(inr, provider, request: Self.month("SDR"))?.isUnexpectedLayout == true)
         let badDay = try #require(ProviderFixture.replacing(#""date":"2026-03-19""#, with: #""date":"19/03/2026""#, in: bytes))
-        #expect(parseError(provider, badDay, latest) == .invalidDay("19/03/2026"))
+        #expect(ProviderFixture.error(badDay, provider, request: latest) == .invalidDay("19/03/2026"))
     }
 
     @Test("rejects truncated answers, an HTML error page and an empty body")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.latestFile)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 131) {
-            #expect(parseError(provider, prefix, latest)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: latest)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, latest)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], latest) == .empty)
-        #expect(parseError(provider, Array(#"{"data":[],"meta":{"quote":"rm","session":"0900"}}"#.utf8), latest) == .empty)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: latest)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: latest) == .empty)
+        #expect(ProviderFixture.error(Array(#"{"data":[],"meta":{"quote":"rm","session":"0900"}}"#.utf8), provider, request: latest) == .empty)
     }
 
     @Test("asks for the latest session with the API's Accept header, and a range per currency and month")

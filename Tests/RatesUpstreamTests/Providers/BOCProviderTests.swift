@@ -35,32 +35,32 @@ struct BOCProviderTests {
         let twelfth = day("2026-03-12")
         let usd = #""FXUSDCAD": {"#
         let garbage = try #require(ProviderFixture.replacing(#""v": "0.9661""#, with: #""v": "n/a""#, in: bytes))
-        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("AUD")!, day: twelfth, text: "n/a"))
+        #expect(ProviderFixture.error(garbage, provider, request: request) == .invalidRate(currency: CurrencyCode("AUD")!, day: twelfth, text: "n/a"))
         let zero = try #require(ProviderFixture.replacing(#""v": "0.9661""#, with: #""v": "0.0000""#, in: bytes))
-        #expect(parseError(provider, zero, request) == .invalidRate(currency: CurrencyCode("AUD")!, day: twelfth, text: "0.0000"))
+        #expect(ProviderFixture.error(zero, provider, request: request) == .invalidRate(currency: CurrencyCode("AUD")!, day: twelfth, text: "0.0000"))
         // A currency twice in one observation is a duplicate key, which the reader refuses.
         let duplicate = try #require(ProviderFixture.replacing(#""FXEURCAD": {"#, with: usd, in: observations(bytes)))
-        #expect(parseError(provider, duplicate, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(duplicate, provider, request: request)?.isUnexpectedLayout == true)
         let unknown = try #require(ProviderFixture.replacing(#""FXUSDCAD": {"#, with: #""IEXE0101": {"#, in: observations(bytes)))
-        #expect(parseError(provider, unknown, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(unknown, provider, request: request)?.isUnexpectedLayout == true)
         let lowercase = try #require(ProviderFixture.replacing(#""FXUSDCAD": {"#, with: #""FXusdCAD": {"#, in: observations(bytes)))
-        #expect(parseError(provider, lowercase, request) == .invalidCurrencyCode("usd", day: twelfth))
+        #expect(ProviderFixture.error(lowercase, provider, request: request) == .invalidCurrencyCode("usd", day: twelfth))
         let noValue = try #require(ProviderFixture.replacing(#""v": "0.9661""#, with: #""value": "0.9661""#, in: bytes))
-        #expect(parseError(provider, noValue, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(noValue, provider, request: request)?.isUnexpectedLayout == true)
         let badDay = try #require(ProviderFixture.replacing(#""d": "2026-03-13""#, with: #""d": "13/03/2026""#, in: bytes))
-        #expect(parseError(provider, badDay, request) == .invalidDay("13/03/2026"))
+        #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("13/03/2026"))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body and an answer without observations")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 211) {
-            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], request) == .empty)
-        #expect(parseError(provider, Array(#"{"observations": []}"#.utf8), request) == .empty)
-        #expect(parseError(provider, Array(#"{"message": "Series not found"}"#.utf8), request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array(#"{"observations": []}"#.utf8), provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array(#"{"message": "Series not found"}"#.utf8), provider, request: request)?.isUnexpectedLayout == true)
     }
 
     @Test("asks for the most recent observation, and for a range in one request")

@@ -14,11 +14,11 @@ struct BOEProviderTests {
 
     @Test("reads the XUDL series of 17…20 Mar 2026: 4 days of 26 currencies per 1 GBP, series mapped to codes")
     func readsRange() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         #expect(publications.map(\.day.description) == ["2026-03-17", "2026-03-18", "2026-03-19", "2026-03-20"])
         #expect(publications.allSatisfy { $0.quotes.count == 26 })
         #expect(publications.allSatisfy { $0.quotes.allSatisfy { $0.unit == 1 && $0.direction == .unitsPerPivot } })
-        func value(_ code: String, _ day: String = "2026-03-17") -> String? { CSVProviderFixture.quote(code, on: day, in: publications)?.value }
+        func value(_ code: String, _ day: String = "2026-03-17") -> String? { ProviderFixture.quote(code, on: day, in: publications)?.value }
         #expect(value("USD") == "1.3343")
         #expect(value("EUR") == "1.1577")
         #expect(value("SAR") == "5.0103")
@@ -29,23 +29,23 @@ struct BOEProviderTests {
 
     @Test("a value that is not a decimal rejects the answer")
     func garbageRate() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "17 Mar 2026,1.3343,", with: "17 Mar 2026,n/a,")
-        #expect(CSVProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-17")!, text: "n/a"))
+        let body = try ProviderFixture.edited(file, replacing: "17 Mar 2026,1.3343,", with: "17 Mar 2026,n/a,")
+        #expect(ProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-17")!, text: "n/a"))
     }
 
     @Test("a series twice in the header is a duplicate currency; an unknown series is a layout error")
     func duplicateAndUnknownSeries() throws {
-        let twice = try CSVProviderFixture.edited(file, replacing: "DATE,XUDLUSS,XUDLERS", with: "DATE,XUDLUSS,XUDLUSS")
-        #expect(CSVProviderFixture.error(twice, provider) == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-03-17")!))
-        let unknown = try CSVProviderFixture.edited(file, replacing: "DATE,XUDLUSS,XUDLERS", with: "DATE,XUDLUSS,XUMLERS")
-        #expect(CSVProviderFixture.error(unknown, provider)?.isLayout(of: "BOE") == true)
+        let twice = try ProviderFixture.edited(file, replacing: "DATE,XUDLUSS,XUDLERS", with: "DATE,XUDLUSS,XUDLUSS")
+        #expect(ProviderFixture.error(twice, provider) == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-03-17")!))
+        let unknown = try ProviderFixture.edited(file, replacing: "DATE,XUDLUSS,XUDLERS", with: "DATE,XUDLUSS,XUMLERS")
+        #expect(ProviderFixture.error(unknown, provider)?.isLayout(of: "BOE") == true)
     }
 
     @Test("a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.truncated(file), provider)?.isLayout(of: "BOE") == true)
-        #expect(CSVProviderFixture.error(CSVProviderFixture.htmlErrorPage, provider)?.isLayout(of: "BOE") == true)
-        #expect(CSVProviderFixture.error([], provider) == .empty)
+        #expect(ProviderFixture.error(try ProviderFixture.truncated(file), provider)?.isLayout(of: "BOE") == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider)?.isLayout(of: "BOE") == true)
+        #expect(ProviderFixture.error([], provider) == .empty)
     }
 
     @Test("latest asks for the last seven days up to now, a range for its dates, all 26 series in one request")

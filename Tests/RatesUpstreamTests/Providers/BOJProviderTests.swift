@@ -9,18 +9,18 @@ struct BOJProviderTests {
     let file = "boj-japan/getDataCode_FM08_FXERD04_FXERD34_2026-03.json"
 
     func parse(_ body: [UInt8]) throws -> [ProviderPublication] { try provider.parse(body, of: provider.requests(for: .latest)[0]) }
-    func error(_ body: [UInt8]) -> UpstreamDataError? { CSVProviderFixture.error(body, provider) }
+    func error(_ body: [UInt8]) -> UpstreamDataError? { ProviderFixture.error(body, provider) }
 
     @Test("reads March 2026: 19 days with yen per 1 USD and USD per 1 euro, nulls on weekends and holidays left out")
     func readsMonth() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         #expect(publications.count == 19)
         #expect(publications.first?.day == Day("2026-03-02"))
         #expect(publications.last?.day == Day("2026-03-27"))
         // 20 March, Vernal Equinox Day, has no figure.
         #expect(!publications.contains { $0.day == Day("2026-03-20")! })
         #expect(publications.allSatisfy { Set($0.quotes.map(\.currency.rawValue)) == ["JPY", "EUR"] })
-        func quote(_ code: String, _ day: String) -> PublishedQuote? { CSVProviderFixture.quote(code, on: day, in: publications) }
+        func quote(_ code: String, _ day: String) -> PublishedQuote? { ProviderFixture.quote(code, on: day, in: publications) }
         #expect(quote("JPY", "2026-03-02") == PublishedQuote(currency: CurrencyCode("JPY")!, value: "156.99", unit: 1, direction: .unitsPerPivot))
         #expect(quote("JPY", "2026-03-27") == PublishedQuote(currency: CurrencyCode("JPY")!, value: "159.95", unit: 1, direction: .unitsPerPivot))
         #expect(quote("EUR", "2026-03-02") == PublishedQuote(currency: .euro, value: "1.1716", unit: 1, direction: .pivotPerUnits))
@@ -30,23 +30,23 @@ struct BOJProviderTests {
 
     @Test("a value that is not a positive number, or a number written as text, rejects the answer")
     func garbageRate() throws {
-        let negative = try CSVProviderFixture.edited(file, replacing: "null,156.99,", with: "null,-156.99,")
+        let negative = try ProviderFixture.edited(file, replacing: "null,156.99,", with: "null,-156.99,")
         #expect(error(negative) == .invalidRate(currency: CurrencyCode("JPY")!, day: Day("2026-03-02")!, text: "-156.99"))
-        let text = try CSVProviderFixture.edited(file, replacing: "null,156.99,", with: "null,\"156.99\",")
+        let text = try ProviderFixture.edited(file, replacing: "null,156.99,", with: "null,\"156.99\",")
         #expect(error(text)?.isLayout(of: "BOJ") == true)
-        let badDay = try CSVProviderFixture.edited(file, replacing: "[20260301,20260302,", with: "[20260301,20260230,")
+        let badDay = try ProviderFixture.edited(file, replacing: "[20260301,20260302,", with: "[20260301,20260230,")
         #expect(error(badDay) == .invalidDay("20260230"))
-        let short = try CSVProviderFixture.edited(file, replacing: "[null,156.99,", with: "[156.99,")
+        let short = try ProviderFixture.edited(file, replacing: "[null,156.99,", with: "[156.99,")
         #expect(error(short)?.isLayout(of: "BOJ") == true)
     }
 
     @Test("a series quoted the other way round, an unknown series or the same series twice rejects the answer")
     func seriesChecks() throws {
-        let inverted = try CSVProviderFixture.edited(file, replacing: "\"UNIT\":\"Yen per U.S. Dollar\"", with: "\"UNIT\":\"U.S. Dollar per Yen\"")
+        let inverted = try ProviderFixture.edited(file, replacing: "\"UNIT\":\"Yen per U.S. Dollar\"", with: "\"UNIT\":\"U.S. Dollar per Yen\"")
         #expect(error(inverted)?.isLayout(of: "BOJ") == true)
-        let unknown = try CSVProviderFixture.edited(file, replacing: "\"SERIES_CODE\":\"FXERD34\"", with: "\"SERIES_CODE\":\"FXERD31\"")
+        let unknown = try ProviderFixture.edited(file, replacing: "\"SERIES_CODE\":\"FXERD34\"", with: "\"SERIES_CODE\":\"FXERD31\"")
         #expect(error(unknown)?.isLayout(of: "BOJ") == true)
-        let twice = try CSVProviderFixture.edited(
+        let twice = try ProviderFixture.edited(
             file, replacing: "\"SERIES_CODE\":\"FXERD34\",\n\"NAME_OF_TIME_SERIES\":\"Euro/US.Dollar as of 17:00 in JST, Tokyo Market\",\n\"UNIT\":\"U.S. Dollar per Euro\"",
             with: "\"SERIES_CODE\":\"FXERD04\",\n\"NAME_OF_TIME_SERIES\":\"US.Dollar/Yen\",\n\"UNIT\":\"Yen per U.S. Dollar\"")
         #expect(error(twice) == .duplicateCurrency(CurrencyCode("JPY")!, day: Day("2026-03-02")!))
@@ -54,12 +54,12 @@ struct BOJProviderTests {
 
     @Test("a paged answer, an error status, a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
-        let paged = try CSVProviderFixture.edited(file, replacing: "\"NEXTPOSITION\":null", with: "\"NEXTPOSITION\":250")
+        let paged = try ProviderFixture.edited(file, replacing: "\"NEXTPOSITION\":null", with: "\"NEXTPOSITION\":250")
         #expect(error(paged)?.isLayout(of: "BOJ") == true)
-        let status = try CSVProviderFixture.edited(file, replacing: "\"STATUS\":200", with: "\"STATUS\":400")
+        let status = try ProviderFixture.edited(file, replacing: "\"STATUS\":200", with: "\"STATUS\":400")
         #expect(error(status)?.isLayout(of: "BOJ") == true)
-        #expect(error(try CSVProviderFixture.truncated(file))?.isLayout(of: "BOJ") == true)
-        #expect(error(CSVProviderFixture.htmlErrorPage)?.isLayout(of: "BOJ") == true)
+        #expect(error(try ProviderFixture.truncated(file))?.isLayout(of: "BOJ") == true)
+        #expect(error(ProviderFixture.htmlErrorPage)?.isLayout(of: "BOJ") == true)
         #expect(error([]) == .empty)
     }
 

@@ -43,24 +43,24 @@ struct BOTProviderTests {
         let bytes = try ProviderFixture.bytes(Self.file)
         let first = day("2026-04-01")
         let garbage = try #require(ProviderFixture.replacing(#""mid_rate":"32.6266000""#, with: #""mid_rate":"32.62 baht""#, in: bytes))
-        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("USD")!, day: first, text: "32.62 baht"))
+        #expect(ProviderFixture.error(garbage, provider, request: request) == .invalidRate(currency: CurrencyCode("USD")!, day: first, text: "32.62 baht"))
         let duplicate = try #require(ProviderFixture.replacing(#""currency_id":"EUR""#, with: #""currency_id":"USD""#, in: bytes))
-        #expect(parseError(provider, duplicate, request) == .duplicateCurrency(CurrencyCode("USD")!, day: day("2026-04-03")), "the answer lists the newest day first")
+        #expect(ProviderFixture.error(duplicate, provider, request: request) == .duplicateCurrency(CurrencyCode("USD")!, day: day("2026-04-03")), "the answer lists the newest day first")
         let unit = try #require(ProviderFixture.replacing("(100 YEN)", with: "(100YEN)", in: bytes))
-        #expect(parseError(provider, unit, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(unit, provider, request: request)?.isUnexpectedLayout == true)
         let badDay = try #require(ProviderFixture.replacing(#""period":"2026-04-01""#, with: #""period":"2026-04""#, in: bytes))
-        #expect(parseError(provider, badDay, request) == .invalidDay("2026-04"))
+        #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("2026-04"))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body and a gateway error")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 613) {
-            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], request) == .empty)
-        #expect(parseError(provider, Array(#"{"httpCode":"401","httpMessage":"Unauthorized","moreInformation":"Invalid token"}"#.utf8), request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array(#"{"httpCode":"401","httpMessage":"Unauthorized","moreInformation":"Invalid token"}"#.utf8), provider, request: request)?.isUnexpectedLayout == true)
     }
 
     @Test("reads the unit a currency name states")

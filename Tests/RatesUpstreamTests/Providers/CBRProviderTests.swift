@@ -14,21 +14,21 @@ struct CBRProviderTests {
 
     @Test("reads the table of 2026-04-25 in windows-1251: 54 currencies, RUB per Nominal units, decimal commas made points")
     func dailyTable() throws {
-        let publications = try parse(XMLAdapterTesting.bytes(file))
+        let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.count == 1)
         let table = try #require(publications.first)
         #expect(table.day == day)
         #expect(table.quotes.count == 54)
         #expect(table.quotes.allSatisfy { $0.direction == .pivotPerUnits })
-        let dollar = PublishedQuote(currency: xmlAdapterCode("USD"), value: "75.5273", direction: .pivotPerUnits)
-        #expect(XMLAdapterTesting.quote("USD", in: table) == dollar)
-        #expect(XMLAdapterTesting.quote("AUD", in: table)?.value == "53.8359")
-        #expect(XMLAdapterTesting.quote("EUR", in: table)?.value == "88.2826")
+        let dollar = PublishedQuote(currency: CurrencyCode("USD")!, value: "75.5273", direction: .pivotPerUnits)
+        #expect(ProviderFixture.quote("USD", in: table) == dollar)
+        #expect(ProviderFixture.quote("AUD", in: table)?.value == "53.8359")
+        #expect(ProviderFixture.quote("EUR", in: table)?.value == "88.2826")
         // Trailing zeros stay as published.
-        #expect(XMLAdapterTesting.quote("CNY", in: table)?.value == "11.0270")
-        #expect(XMLAdapterTesting.quote("AMD", in: table).map { [$0.value, "\($0.unit)"] } == ["20.3123", "100"])
-        #expect(XMLAdapterTesting.quote("VND", in: table).map { [$0.value, "\($0.unit)"] } == ["30.0750", "10000"])
-        #expect(XMLAdapterTesting.quote("IRR", in: table).map { [$0.value, "\($0.unit)"] } == ["53.9256", "1000000"])
+        #expect(ProviderFixture.quote("CNY", in: table)?.value == "11.0270")
+        #expect(ProviderFixture.quote("AMD", in: table).map { [$0.value, "\($0.unit)"] } == ["20.3123", "100"])
+        #expect(ProviderFixture.quote("VND", in: table).map { [$0.value, "\($0.unit)"] } == ["30.0750", "10000"])
+        #expect(ProviderFixture.quote("IRR", in: table).map { [$0.value, "\($0.unit)"] } == ["53.9256", "1000000"])
         #expect(table.quotes.filter { $0.unit != 1 }.count == 30)
     }
 
@@ -51,36 +51,36 @@ struct CBRProviderTests {
 
     @Test("rejects a value that is not a decimal")
     func garbageValue() throws {
-        let body = try XMLAdapterTesting.bytes(file, replacing: "<Value>75,5273</Value>", with: "<Value>75,52x3</Value>")
-        #expect(XMLAdapterTesting.error { try parse(body) } == .invalidRate(currency: xmlAdapterCode("USD"), day: day, text: "75,52x3"))
+        let body = try ProviderFixture.edited(file, replacing: "<Value>75,5273</Value>", with: "<Value>75,52x3</Value>")
+        #expect(ProviderFixture.error { try parse(body) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "75,52x3"))
     }
 
     @Test("rejects a currency listed twice")
     func duplicateCurrency() throws {
-        let body = try XMLAdapterTesting.bytes(file, replacing: "<CharCode>AUD</CharCode>", with: "<CharCode>USD</CharCode>")
-        #expect(XMLAdapterTesting.error { try parse(body) } == .duplicateCurrency(xmlAdapterCode("USD"), day: day))
+        let body = try ProviderFixture.edited(file, replacing: "<CharCode>AUD</CharCode>", with: "<CharCode>USD</CharCode>")
+        #expect(ProviderFixture.error { try parse(body) } == .duplicateCurrency(CurrencyCode("USD")!, day: day))
     }
 
     @Test("rejects a code that is not three capital letters, a missing or non-numeric Nominal, a unit not a power of ten, a day that does not exist")
     func badFields() throws {
-        let code = try XMLAdapterTesting.bytes(file, replacing: "<CharCode>AUD</CharCode>", with: "<CharCode>Aud</CharCode>")
-        #expect(XMLAdapterTesting.error { try parse(code) } == .invalidCurrencyCode("Aud", day: day))
-        let noNominal = try XMLAdapterTesting.bytes(file, replacing: "<CharCode>AUD</CharCode><Nominal>1</Nominal>", with: "<CharCode>AUD</CharCode>")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(noNominal) }))
-        let nominal = try XMLAdapterTesting.bytes(file, replacing: "<Nominal>1000000</Nominal>", with: "<Nominal>1e6</Nominal>")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(nominal) }))
-        let notPowerOfTen = try XMLAdapterTesting.bytes(file, replacing: "<Nominal>1000000</Nominal>", with: "<Nominal>1000001</Nominal>")
-        #expect(XMLAdapterTesting.error { try parse(notPowerOfTen) } == .invalidRate(currency: xmlAdapterCode("IRR"), day: day, text: "53.9256"))
-        let date = try XMLAdapterTesting.bytes(file, replacing: "Date=\"25.04.2026\"", with: "Date=\"31.04.2026\"")
-        #expect(XMLAdapterTesting.error { try parse(date) } == .invalidDay("31.04.2026"))
+        let code = try ProviderFixture.edited(file, replacing: "<CharCode>AUD</CharCode>", with: "<CharCode>Aud</CharCode>")
+        #expect(ProviderFixture.error { try parse(code) } == .invalidCurrencyCode("Aud", day: day))
+        let noNominal = try ProviderFixture.edited(file, replacing: "<CharCode>AUD</CharCode><Nominal>1</Nominal>", with: "<CharCode>AUD</CharCode>")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(noNominal) }))
+        let nominal = try ProviderFixture.edited(file, replacing: "<Nominal>1000000</Nominal>", with: "<Nominal>1e6</Nominal>")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(nominal) }))
+        let notPowerOfTen = try ProviderFixture.edited(file, replacing: "<Nominal>1000000</Nominal>", with: "<Nominal>1000001</Nominal>")
+        #expect(ProviderFixture.error { try parse(notPowerOfTen) } == .invalidRate(currency: CurrencyCode("IRR")!, day: day, text: "53.9256"))
+        let date = try ProviderFixture.edited(file, replacing: "Date=\"25.04.2026\"", with: "Date=\"31.04.2026\"")
+        #expect(ProviderFixture.error { try parse(date) } == .invalidDay("31.04.2026"))
     }
 
     @Test("rejects a truncated body, an HTML error page, an empty body and a table without currencies")
     func notTheTable() throws {
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.truncated(file)) }))
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.htmlErrorPage) }))
-        #expect(XMLAdapterTesting.error { try parse([]) } == .empty)
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(file)) }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
+        #expect(ProviderFixture.error { try parse([]) } == .empty)
         let empty = Array(#"<?xml version="1.0" encoding="windows-1251"?><ValCurs Date="25.04.2026" name="Foreign Currency Market"></ValCurs>"#.utf8)
-        #expect(XMLAdapterTesting.error { try parse(empty) } == .emptyDay(day))
+        #expect(ProviderFixture.error { try parse(empty) } == .emptyDay(day))
     }
 }

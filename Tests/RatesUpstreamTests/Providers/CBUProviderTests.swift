@@ -37,15 +37,15 @@ struct CBUProviderTests {
         let request = Self.request("2026-04-01")
         let first = day("2026-04-01")
         let garbage = try #require(ProviderFixture.replacing(#""Rate":"12194.21""#, with: #""Rate":"12 194,21 sum""#, in: bytes))
-        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("USD")!, day: first, text: "12 194,21 sum"))
+        #expect(ProviderFixture.error(garbage, provider, request: request) == .invalidRate(currency: CurrencyCode("USD")!, day: first, text: "12 194,21 sum"))
         let number = try #require(ProviderFixture.replacing(#""Rate":"12194.21""#, with: #""Rate":12194.21"#, in: bytes))
-        #expect(parseError(provider, number, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(number, provider, request: request)?.isUnexpectedLayout == true)
         let duplicate = try #require(ProviderFixture.replacing(#""Ccy":"EUR""#, with: #""Ccy":"USD""#, in: bytes))
-        #expect(parseError(provider, duplicate, request) == .duplicateCurrency(CurrencyCode("USD")!, day: first))
+        #expect(ProviderFixture.error(duplicate, provider, request: request) == .duplicateCurrency(CurrencyCode("USD")!, day: first))
         let nominal = try #require(ProviderFixture.replacing(#""Nominal":"10""#, with: #""Nominal":"1O""#, in: bytes))
-        #expect(parseError(provider, nominal, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(nominal, provider, request: request)?.isUnexpectedLayout == true)
         let badDay = try #require(ProviderFixture.replacing(#""Date":"01.04.2026""#, with: #""Date":"31.04.2026""#, in: bytes))
-        #expect(parseError(provider, badDay, request) == .invalidDay("31.04.2026"))
+        #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("31.04.2026"))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
@@ -53,11 +53,11 @@ struct CBUProviderTests {
         let bytes = try ProviderFixture.bytes(Self.file("2026-04-02"))
         let request = Self.request("2026-04-02")
         for prefix in ProviderFixture.truncations(of: bytes, stride: 509) {
-            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], request) == .empty)
-        #expect(parseError(provider, Array("[]".utf8), request) == .empty)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: request) == .empty)
     }
 
     @Test("asks for today's rates, and for a range one working day at a time")

@@ -14,11 +14,11 @@ struct CNBProviderTests {
 
     @Test("reads denni_kurz.txt of 2000-04-21: 17 fixing rows and 11 legacy euro currencies, CZK per amount")
     func readsText() throws {
-        let publications = try provider.parse(try CSVProviderFixture.bytes(text), of: latest)
+        let publications = try provider.parse(try ProviderFixture.bytes(text), of: latest)
         #expect(publications.map(\.day) == [Day("2000-04-21")!])
         #expect(publications[0].quotes.count == 28)
         #expect(publications[0].quotes.allSatisfy { $0.direction == .pivotPerUnits })
-        func quote(_ code: String) -> PublishedQuote? { CSVProviderFixture.quote(code, on: "2000-04-21", in: publications) }
+        func quote(_ code: String) -> PublishedQuote? { ProviderFixture.quote(code, on: "2000-04-21", in: publications) }
         #expect(quote("AUD") == PublishedQuote(currency: CurrencyCode("AUD")!, value: "22.978", unit: 1, direction: .pivotPerUnits))
         #expect(quote("JPY") == PublishedQuote(currency: CurrencyCode("JPY")!, value: "36.850", unit: 100, direction: .pivotPerUnits))
         #expect(quote("EUR")?.value == "36.270")
@@ -28,50 +28,50 @@ struct CNBProviderTests {
 
     @Test("reads the daily-year JSON of 2026: 65 days of 30 currencies, numbers kept as written")
     func readsYear() throws {
-        let publications = try provider.parse(try CSVProviderFixture.bytes(year), of: yearRequest)
+        let publications = try provider.parse(try ProviderFixture.bytes(year), of: yearRequest)
         #expect(publications.count == 65)
         #expect(publications.first?.day == Day("2026-01-02"))
         #expect(publications.last?.day == Day("2026-04-02"))
         #expect(publications.allSatisfy { $0.quotes.count == 30 })
         // Written 24.170 in the body: the trailing zero stays.
-        #expect(CSVProviderFixture.quote("EUR", on: "2026-01-02", in: publications)?.value == "24.170")
-        #expect(CSVProviderFixture.quote("EUR", on: "2026-04-02", in: publications)?.value == "24.540")
-        #expect(CSVProviderFixture.quote("JPY", on: "2026-04-02", in: publications) == PublishedQuote(currency: CurrencyCode("JPY")!, value: "13.338", unit: 100, direction: .pivotPerUnits))
-        #expect(CSVProviderFixture.quote("IDR", on: "2026-04-02", in: publications) == PublishedQuote(currency: CurrencyCode("IDR")!, value: "1.253", unit: 1000, direction: .pivotPerUnits))
+        #expect(ProviderFixture.quote("EUR", on: "2026-01-02", in: publications)?.value == "24.170")
+        #expect(ProviderFixture.quote("EUR", on: "2026-04-02", in: publications)?.value == "24.540")
+        #expect(ProviderFixture.quote("JPY", on: "2026-04-02", in: publications) == PublishedQuote(currency: CurrencyCode("JPY")!, value: "13.338", unit: 100, direction: .pivotPerUnits))
+        #expect(ProviderFixture.quote("IDR", on: "2026-04-02", in: publications) == PublishedQuote(currency: CurrencyCode("IDR")!, value: "1.253", unit: 1000, direction: .pivotPerUnits))
     }
 
     @Test("a rate that is not a decimal rejects the answer, in the text and in the JSON")
     func garbageRate() throws {
-        let body = try CSVProviderFixture.edited(text, replacing: "USA|dolar|1|USD|38,595", with: "USA|dolar|1|USD|38,5x95")
-        #expect(CSVProviderFixture.error(body, provider, request: latest) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2000-04-21")!, text: "38,5x95"))
-        let json = try CSVProviderFixture.edited(year, replacing: "\"rate\":24.170", with: "\"rate\":\"24.170\"")
-        #expect(CSVProviderFixture.error(json, provider, request: yearRequest)?.isLayout(of: "CNB") == true)
-        let negative = try CSVProviderFixture.edited(year, replacing: "\"rate\":24.170", with: "\"rate\":-24.170")
-        #expect(CSVProviderFixture.error(negative, provider, request: yearRequest) == .invalidRate(currency: .euro, day: Day("2026-01-02")!, text: "-24.170"))
+        let body = try ProviderFixture.edited(text, replacing: "USA|dolar|1|USD|38,595", with: "USA|dolar|1|USD|38,5x95")
+        #expect(ProviderFixture.error(body, provider, request: latest) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2000-04-21")!, text: "38,5x95"))
+        let json = try ProviderFixture.edited(year, replacing: "\"rate\":24.170", with: "\"rate\":\"24.170\"")
+        #expect(ProviderFixture.error(json, provider, request: yearRequest)?.isLayout(of: "CNB") == true)
+        let negative = try ProviderFixture.edited(year, replacing: "\"rate\":24.170", with: "\"rate\":-24.170")
+        #expect(ProviderFixture.error(negative, provider, request: yearRequest) == .invalidRate(currency: .euro, day: Day("2026-01-02")!, text: "-24.170"))
     }
 
     @Test("a currency listed twice on one day is rejected")
     func duplicateCurrency() throws {
-        let body = try CSVProviderFixture.edited(text, replacing: "Kanada|dolar|1|CAD|", with: "Kanada|dolar|1|AUD|")
-        #expect(CSVProviderFixture.error(body, provider, request: latest) == .duplicateCurrency(CurrencyCode("AUD")!, day: Day("2000-04-21")!))
-        let json = try CSVProviderFixture.edited(year, replacing: "{\"currencyCode\":\"BRL\"", with: "{\"currencyCode\":\"AUD\"")
-        #expect(CSVProviderFixture.error(json, provider, request: yearRequest) == .duplicateCurrency(CurrencyCode("AUD")!, day: Day("2026-01-02")!))
+        let body = try ProviderFixture.edited(text, replacing: "Kanada|dolar|1|CAD|", with: "Kanada|dolar|1|AUD|")
+        #expect(ProviderFixture.error(body, provider, request: latest) == .duplicateCurrency(CurrencyCode("AUD")!, day: Day("2000-04-21")!))
+        let json = try ProviderFixture.edited(year, replacing: "{\"currencyCode\":\"BRL\"", with: "{\"currencyCode\":\"AUD\"")
+        #expect(ProviderFixture.error(json, provider, request: yearRequest) == .duplicateCurrency(CurrencyCode("AUD")!, day: Day("2026-01-02")!))
     }
 
     @Test("an amount that is not a power of ten is a layout error")
     func oddAmount() throws {
-        let body = try CSVProviderFixture.edited(text, replacing: "Japonsko|jen|100|JPY", with: "Japonsko|jen|50|JPY")
-        #expect(CSVProviderFixture.error(body, provider, request: latest)?.isLayout(of: "CNB") == true)
+        let body = try ProviderFixture.edited(text, replacing: "Japonsko|jen|100|JPY", with: "Japonsko|jen|50|JPY")
+        #expect(ProviderFixture.error(body, provider, request: latest)?.isLayout(of: "CNB") == true)
     }
 
     @Test("a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.truncated(text), provider, request: latest)?.isLayout(of: "CNB") == true)
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.truncated(year), provider, request: yearRequest)?.isLayout(of: "CNB") == true)
-        #expect(CSVProviderFixture.error(CSVProviderFixture.htmlErrorPage, provider, request: latest)?.isLayout(of: "CNB") == true)
-        #expect(CSVProviderFixture.error(CSVProviderFixture.htmlErrorPage, provider, request: yearRequest)?.isLayout(of: "CNB") == true)
-        #expect(CSVProviderFixture.error([], provider, request: latest) == .empty)
-        #expect(CSVProviderFixture.error([], provider, request: yearRequest) == .empty)
+        #expect(ProviderFixture.error(try ProviderFixture.truncated(text), provider, request: latest)?.isLayout(of: "CNB") == true)
+        #expect(ProviderFixture.error(try ProviderFixture.truncated(year), provider, request: yearRequest)?.isLayout(of: "CNB") == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: latest)?.isLayout(of: "CNB") == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: yearRequest)?.isLayout(of: "CNB") == true)
+        #expect(ProviderFixture.error([], provider, request: latest) == .empty)
+        #expect(ProviderFixture.error([], provider, request: yearRequest) == .empty)
     }
 
     @Test("latest asks for denni_kurz.txt, a range for each calendar year it touches")

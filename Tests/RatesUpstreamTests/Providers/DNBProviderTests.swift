@@ -18,31 +18,31 @@ struct DNBProviderTests {
 
     @Test("reads the latest XML of 2026-07-13: 30 currencies, DKK per 100 units")
     func latest() throws {
-        let days = try parseLatest(XMLAdapterTesting.bytes(latestFile))
+        let days = try parseLatest(ProviderFixture.bytes(latestFile))
         #expect(days.map(\.day) == [Day("2026-07-13")!])
         #expect(days.first?.quotes.count == 30)
         #expect(days.first?.quotes.allSatisfy { $0.unit == 100 && $0.direction == .pivotPerUnits } == true)
-        let euro = PublishedQuote(currency: xmlAdapterCode("EUR"), value: "747.50", unit: 100, direction: .pivotPerUnits)
-        #expect(XMLAdapterTesting.quote("EUR", in: days.first) == euro)
-        #expect(XMLAdapterTesting.quote("USD", in: days.first)?.value == "654.32")
-        #expect(XMLAdapterTesting.quote("IDR", in: days.first)?.value == "0.0363")
-        #expect(XMLAdapterTesting.quote("XDR", in: days.first)?.value == "888.91")
+        let euro = PublishedQuote(currency: CurrencyCode("EUR")!, value: "747.50", unit: 100, direction: .pivotPerUnits)
+        #expect(ProviderFixture.quote("EUR", in: days.first) == euro)
+        #expect(ProviderFixture.quote("USD", in: days.first)?.value == "654.32")
+        #expect(ProviderFixture.quote("IDR", in: days.first)?.value == "0.0363")
+        #expect(ProviderFixture.quote("XDR", in: days.first)?.value == "888.91")
     }
 
     @Test("reads the Statbank CSV from 2025-03-03: 269 days to 2026-03-31, 30 currencies until the lev's '..' rows")
     func statbank() throws {
-        let days = try parseRange(XMLAdapterTesting.bytes(statbankFile))
+        let days = try parseRange(ProviderFixture.bytes(statbankFile))
         #expect(days.count == 269)
         #expect(days.first?.day == Day("2025-03-03"))
         #expect(days.last?.day == Day("2026-03-31"))
         #expect(days.allSatisfy { $0.quotes.allSatisfy { $0.unit == 100 && $0.direction == .pivotPerUnits } })
         #expect(days.first?.quotes.count == 30)
         #expect(days.last?.quotes.count == 29)
-        #expect(XMLAdapterTesting.quote("BGN", in: days.last) == nil)
-        #expect(days.reduce(0) { $0 + $1.quotes.count } == 8070 - days.filter { XMLAdapterTesting.quote("BGN", in: $0) == nil }.count)
-        #expect(XMLAdapterTesting.quote("EUR", in: days.last)?.value == "747.3000")
-        #expect(XMLAdapterTesting.quote("JPY", in: days.last)?.value == "4.0749")
-        #expect(XMLAdapterTesting.quote("AUD", in: days.first { $0.day == Day("2025-07-08") })?.value == "416.2300")
+        #expect(ProviderFixture.quote("BGN", in: days.last) == nil)
+        #expect(days.reduce(0) { $0 + $1.quotes.count } == 8070 - days.filter { ProviderFixture.quote("BGN", in: $0) == nil }.count)
+        #expect(ProviderFixture.quote("EUR", in: days.last)?.value == "747.3000")
+        #expect(ProviderFixture.quote("JPY", in: days.last)?.value == "4.0749")
+        #expect(ProviderFixture.quote("AUD", in: days.first { $0.day == Day("2025-07-08") })?.value == "416.2300")
     }
 
     @Test("asks the bank's XML for the latest, Statbank's DNVALD from the range's first day for a range")
@@ -56,36 +56,36 @@ struct DNBProviderTests {
 
     @Test("rejects a rate that is not a decimal, a currency twice, a bad day, another CSV header or rate type")
     func badRows() throws {
-        let garbage = try XMLAdapterTesting.bytes(latestFile, replacing: "rate=\"654.32\"", with: "rate=\"654,32.1\"")
+        let garbage = try ProviderFixture.edited(latestFile, replacing: "rate=\"654.32\"", with: "rate=\"654,32.1\"")
         let latestDay = Day("2026-07-13")!
-        let dollar = xmlAdapterCode("USD")
-        #expect(XMLAdapterTesting.error { try parseLatest(garbage) } == .invalidRate(currency: dollar, day: latestDay, text: "654,32.1"))
-        let twice = try XMLAdapterTesting.bytes(latestFile, replacing: "code=\"AUD\"", with: "code=\"USD\"")
-        #expect(XMLAdapterTesting.error { try parseLatest(twice) } == .duplicateCurrency(xmlAdapterCode("USD"), day: Day("2026-07-13")!))
-        let csvGarbage = try XMLAdapterTesting.bytes(statbankFile, replacing: "EUR;KBH;2026M03D31;747.3000", with: "EUR;KBH;2026M03D31;747.3000x")
+        let dollar = CurrencyCode("USD")!
+        #expect(ProviderFixture.error { try parseLatest(garbage) } == .invalidRate(currency: dollar, day: latestDay, text: "654,32.1"))
+        let twice = try ProviderFixture.edited(latestFile, replacing: "code=\"AUD\"", with: "code=\"USD\"")
+        #expect(ProviderFixture.error { try parseLatest(twice) } == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-07-13")!))
+        let csvGarbage = try ProviderFixture.edited(statbankFile, replacing: "EUR;KBH;2026M03D31;747.3000", with: "EUR;KBH;2026M03D31;747.3000x")
         let lastDay = Day("2026-03-31")!
-        let euro = xmlAdapterCode("EUR")
-        #expect(XMLAdapterTesting.error { try parseRange(csvGarbage) } == .invalidRate(currency: euro, day: lastDay, text: "747.3000x"))
-        let csvTwice = try XMLAdapterTesting.bytes(statbankFile, replacing: "EUR;KBH;2026M03D31;", with: "USD;KBH;2026M03D31;")
-        #expect(XMLAdapterTesting.error { try parseRange(csvTwice) } == .duplicateCurrency(xmlAdapterCode("USD"), day: Day("2026-03-31")!))
-        let csvDay = try XMLAdapterTesting.bytes(statbankFile, replacing: "EUR;KBH;2026M03D31;", with: "EUR;KBH;2026M02D30;")
-        #expect(XMLAdapterTesting.error { try parseRange(csvDay) } == .invalidDay("2026M02D30"))
-        let header = try XMLAdapterTesting.bytes(statbankFile, replacing: "VALUTA;KURTYP;TID;INDHOLD", with: "VALUTA;TID;KURTYP;INDHOLD")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parseRange(header) }))
-        let rateType = try XMLAdapterTesting.bytes(statbankFile, replacing: "EUR;KBH;2026M03D31;", with: "EUR;KBS;2026M03D31;")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parseRange(rateType) }))
+        let euro = CurrencyCode("EUR")!
+        #expect(ProviderFixture.error { try parseRange(csvGarbage) } == .invalidRate(currency: euro, day: lastDay, text: "747.3000x"))
+        let csvTwice = try ProviderFixture.edited(statbankFile, replacing: "EUR;KBH;2026M03D31;", with: "USD;KBH;2026M03D31;")
+        #expect(ProviderFixture.error { try parseRange(csvTwice) } == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-03-31")!))
+        let csvDay = try ProviderFixture.edited(statbankFile, replacing: "EUR;KBH;2026M03D31;", with: "EUR;KBH;2026M02D30;")
+        #expect(ProviderFixture.error { try parseRange(csvDay) } == .invalidDay("2026M02D30"))
+        let header = try ProviderFixture.edited(statbankFile, replacing: "VALUTA;KURTYP;TID;INDHOLD", with: "VALUTA;TID;KURTYP;INDHOLD")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parseRange(header) }))
+        let rateType = try ProviderFixture.edited(statbankFile, replacing: "EUR;KBH;2026M03D31;", with: "EUR;KBS;2026M03D31;")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parseRange(rateType) }))
     }
 
     @Test("rejects truncated answers, an HTML error page and empty bodies")
     func notTheRates() throws {
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parseLatest(XMLAdapterTesting.truncated(latestFile)) }))
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parseLatest(XMLAdapterTesting.htmlErrorPage) }))
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parseRange(XMLAdapterTesting.htmlErrorPage) }))
-        #expect(XMLAdapterTesting.error { try parseLatest([]) } == .empty)
-        #expect(XMLAdapterTesting.error { try parseRange([]) } == .empty)
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parseLatest(ProviderFixture.truncated(latestFile)) }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parseLatest(ProviderFixture.htmlErrorPage) }))
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parseRange(ProviderFixture.htmlErrorPage) }))
+        #expect(ProviderFixture.error { try parseLatest([]) } == .empty)
+        #expect(ProviderFixture.error { try parseRange([]) } == .empty)
         // Cut inside a line: the last line has too few fields or a shortened value.
-        let csv = try XMLAdapterTesting.bytes(statbankFile)
+        let csv = try ProviderFixture.bytes(statbankFile)
         let cut = Array(csv.prefix(csv.count / 2 + 3))
-        #expect(XMLAdapterTesting.error { try parseRange(cut) } != nil)
+        #expect(ProviderFixture.error { try parseRange(cut) } != nil)
     }
 }

@@ -10,15 +10,15 @@ struct FBILProviderTests {
     let file = "fbil-india/refrates_fetchfiltered_2026-03-17_2026-03-21.json"
 
     func parse(_ body: [UInt8]) throws -> [ProviderPublication] { try provider.parse(body, of: provider.requests(for: .latest)[0]) }
-    func error(_ body: [UInt8]) -> UpstreamDataError? { CSVProviderFixture.error(body, provider) }
+    func error(_ body: [UInt8]) -> UpstreamDataError? { ProviderFixture.error(body, provider) }
 
     @Test("reads the reference rates of 17–21 Mar 2026: 3 days of 6 currencies, INR per the units subProdName names")
     func readsRange() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         #expect(publications.map(\.day.description) == ["2026-03-17", "2026-03-18", "2026-03-20"])
         #expect(publications.allSatisfy { Set($0.quotes.map(\.currency.rawValue)) == ["USD", "GBP", "EUR", "JPY", "AED", "IDR"] })
         #expect(publications.allSatisfy { $0.quotes.allSatisfy { $0.direction == .pivotPerUnits } })
-        func quote(_ code: String, _ day: String = "2026-03-20") -> PublishedQuote? { CSVProviderFixture.quote(code, on: day, in: publications) }
+        func quote(_ code: String, _ day: String = "2026-03-20") -> PublishedQuote? { ProviderFixture.quote(code, on: day, in: publications) }
         // The six decimals as the API writes them.
         #expect(quote("USD") == PublishedQuote(currency: CurrencyCode("USD")!, value: "93.348300", unit: 1, direction: .pivotPerUnits))
         #expect(quote("JPY") == PublishedQuote(currency: CurrencyCode("JPY")!, value: "58.940000", unit: 100, direction: .pivotPerUnits))
@@ -30,34 +30,34 @@ struct FBILProviderTests {
 
     @Test("a rate that is not a positive number, or a number written as text, rejects the answer")
     func garbageRate() throws {
-        let negative = try CSVProviderFixture.edited(file, replacing: "\"rate\":93.348300", with: "\"rate\":-93.348300")
+        let negative = try ProviderFixture.edited(file, replacing: "\"rate\":93.348300", with: "\"rate\":-93.348300")
         #expect(error(negative) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-20")!, text: "-93.348300"))
-        let text = try CSVProviderFixture.edited(file, replacing: "\"rate\":93.348300", with: "\"rate\":\"93.3483\"")
+        let text = try ProviderFixture.edited(file, replacing: "\"rate\":93.348300", with: "\"rate\":\"93.3483\"")
         #expect(error(text)?.isLayout(of: "FBIL") == true)
-        let badDay = try CSVProviderFixture.edited(file, replacing: "\"processRunDate\":\"2026-03-20 00:00:00\"", with: "\"processRunDate\":\"20-03-2026\"")
+        let badDay = try ProviderFixture.edited(file, replacing: "\"processRunDate\":\"2026-03-20 00:00:00\"", with: "\"processRunDate\":\"20-03-2026\"")
         #expect(error(badDay) == .invalidDay("20-03-2026"))
     }
 
     @Test("a product that is not \"INR / N CODE\" with N a power of ten is a layout error; a bad code is an invalid code")
     func products() throws {
-        let odd = try CSVProviderFixture.edited(file, replacing: "INR / 100 JPY", with: "INR / 50 JPY")
+        let odd = try ProviderFixture.edited(file, replacing: "INR / 100 JPY", with: "INR / 50 JPY")
         #expect(error(odd)?.isLayout(of: "FBIL") == true)
-        let inverse = try CSVProviderFixture.edited(file, replacing: "INR / 1 USD", with: "USD / 1 INR")
+        let inverse = try ProviderFixture.edited(file, replacing: "INR / 1 USD", with: "USD / 1 INR")
         #expect(error(inverse)?.isLayout(of: "FBIL") == true)
-        let code = try CSVProviderFixture.edited(file, replacing: "INR / 1 USD", with: "INR / 1 Usd")
+        let code = try ProviderFixture.edited(file, replacing: "INR / 1 USD", with: "INR / 1 Usd")
         #expect(error(code) == .invalidCurrencyCode("Usd", day: Day("2026-03-20")!))
     }
 
     @Test("a currency listed twice on one day is rejected")
     func duplicateCurrency() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "INR / 1 GBP", with: "INR / 1 USD")
+        let body = try ProviderFixture.edited(file, replacing: "INR / 1 GBP", with: "INR / 1 USD")
         #expect(error(body) == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-03-20")!))
     }
 
     @Test("a truncated body, an HTML error page, an empty body and an empty array are rejected")
     func brokenBodies() throws {
-        #expect(error(try CSVProviderFixture.truncated(file))?.isLayout(of: "FBIL") == true)
-        #expect(error(CSVProviderFixture.htmlErrorPage)?.isLayout(of: "FBIL") == true)
+        #expect(error(try ProviderFixture.truncated(file))?.isLayout(of: "FBIL") == true)
+        #expect(error(ProviderFixture.htmlErrorPage)?.isLayout(of: "FBIL") == true)
         #expect(error(Array(#"{"status":500,"error":"Internal Server Error"}"#.utf8))?.isLayout(of: "FBIL") == true)
         #expect(error([]) == .empty)
         #expect(error(Array("[]".utf8)) == .empty)

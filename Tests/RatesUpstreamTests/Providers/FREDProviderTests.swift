@@ -14,11 +14,11 @@ struct FREDProviderTests {
     }
 
     func parse(_ series: String, _ body: [UInt8]? = nil) throws -> [ProviderPublication] {
-        try provider.parse(try body ?? CSVProviderFixture.bytes(file(series)), of: request(series))
+        try provider.parse(try body ?? ProviderFixture.bytes(file(series)), of: request(series))
     }
 
     func error(_ series: String, _ body: [UInt8]) -> UpstreamDataError? {
-        CSVProviderFixture.error(body, provider, request: request(series))
+        ProviderFixture.error(body, provider, request: request(series))
     }
 
     @Test("reads all 22 H.10 series of 2–13 Mar 2026: 10 days each, one currency per series")
@@ -53,7 +53,7 @@ struct FREDProviderTests {
 
     @Test("a \".\" value is a day without a figure and is left out")
     func missingDay() throws {
-        let body = try CSVProviderFixture.edited(file("DEXJPUS"), replacing: "\"value\":\"157.69\"", with: "\"value\":\".\"")
+        let body = try ProviderFixture.edited(file("DEXJPUS"), replacing: "\"value\":\"157.69\"", with: "\"value\":\".\"")
         let publications = try parse("DEXJPUS", body)
         #expect(publications.count == 9)
         #expect(!publications.contains { $0.day == Day("2026-03-03")! })
@@ -61,32 +61,32 @@ struct FREDProviderTests {
 
     @Test("a value that is not a decimal, a value as a JSON number or a transformed series rejects the answer")
     func garbageRate() throws {
-        let garbage = try CSVProviderFixture.edited(file("DEXJPUS"), replacing: "\"value\":\"157.69\"", with: "\"value\":\"157,69x\"")
+        let garbage = try ProviderFixture.edited(file("DEXJPUS"), replacing: "\"value\":\"157.69\"", with: "\"value\":\"157,69x\"")
         #expect(error("DEXJPUS", garbage) == .invalidRate(currency: CurrencyCode("JPY")!, day: Day("2026-03-03")!, text: "157,69x"))
-        let number = try CSVProviderFixture.edited(file("DEXJPUS"), replacing: "\"value\":\"157.69\"", with: "\"value\":157.69")
+        let number = try ProviderFixture.edited(file("DEXJPUS"), replacing: "\"value\":\"157.69\"", with: "\"value\":157.69")
         #expect(error("DEXJPUS", number)?.isLayout(of: "FRED") == true)
-        let percent = try CSVProviderFixture.edited(file("DEXJPUS"), replacing: "\"units\":\"lin\"", with: "\"units\":\"pch\"")
+        let percent = try ProviderFixture.edited(file("DEXJPUS"), replacing: "\"units\":\"lin\"", with: "\"units\":\"pch\"")
         #expect(error("DEXJPUS", percent)?.isLayout(of: "FRED") == true)
-        let badDay = try CSVProviderFixture.edited(file("DEXJPUS"), replacing: "\"date\":\"2026-03-03\"", with: "\"date\":\"2026-02-30\"")
+        let badDay = try ProviderFixture.edited(file("DEXJPUS"), replacing: "\"date\":\"2026-03-03\"", with: "\"date\":\"2026-02-30\"")
         #expect(error("DEXJPUS", badDay) == .invalidDay("2026-02-30"))
     }
 
     @Test("the same day twice in one series is rejected")
     func duplicateDay() throws {
-        let body = try CSVProviderFixture.edited(file("DEXJPUS"), replacing: "\"date\":\"2026-03-03\"", with: "\"date\":\"2026-03-02\"")
+        let body = try ProviderFixture.edited(file("DEXJPUS"), replacing: "\"date\":\"2026-03-03\"", with: "\"date\":\"2026-03-02\"")
         #expect(error("DEXJPUS", body) == .duplicateDay(Day("2026-03-02")!))
     }
 
     @Test("a truncated body, an HTML error page, FRED's error answer, an empty body and an unknown subject are rejected")
     func brokenBodies() throws {
-        #expect(error("DEXJPUS", try CSVProviderFixture.truncated(file("DEXJPUS")))?.isLayout(of: "FRED") == true)
-        #expect(error("DEXJPUS", CSVProviderFixture.htmlErrorPage)?.isLayout(of: "FRED") == true)
+        #expect(error("DEXJPUS", try ProviderFixture.truncated(file("DEXJPUS")))?.isLayout(of: "FRED") == true)
+        #expect(error("DEXJPUS", ProviderFixture.htmlErrorPage)?.isLayout(of: "FRED") == true)
         let refusal = Array(#"{"error_code":400,"error_message":"Bad Request.  The value for variable api_key is not registered."}"#.utf8)
         #expect(error("DEXJPUS", refusal)?.isLayout(of: "FRED") == true)
         #expect(error("DEXJPUS", []) == .empty)
         #expect(error("DEXJPUS", Array(#"{"units":"lin","observations":[]}"#.utf8)) == .empty)
         let unknown = ProviderRequest(url: "https://api.stlouisfed.org/fred/series/observations", subject: "DEXXXUS")
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.bytes(file("DEXJPUS")), provider, request: unknown)?.isLayout(of: "FRED") == true)
+        #expect(ProviderFixture.error(try ProviderFixture.bytes(file("DEXJPUS")), provider, request: unknown)?.isLayout(of: "FRED") == true)
     }
 
     @Test("one request per series, the key in the query: the last ten observations for latest, start and end for a range")

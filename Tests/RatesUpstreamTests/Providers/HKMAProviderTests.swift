@@ -35,31 +35,31 @@ struct HKMAProviderTests {
         let bytes = try ProviderFixture.bytes(Self.file)
         let saturday = day("2026-02-28")
         let garbage = try #require(ProviderFixture.replacing(#""usd":7.8245000000000005"#, with: #""usd":"7.82 HKD""#, in: bytes))
-        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("USD")!, day: saturday, text: "7.82 HKD"))
+        #expect(ProviderFixture.error(garbage, provider, request: request) == .invalidRate(currency: CurrencyCode("USD")!, day: saturday, text: "7.82 HKD"))
         let zero = try #require(ProviderFixture.replacing(#""dem":null"#, with: #""dem":0"#, in: bytes))
-        #expect(parseError(provider, zero, request) == .invalidRate(currency: CurrencyCode("DEM")!, day: saturday, text: "0"))
+        #expect(ProviderFixture.error(zero, provider, request: request) == .invalidRate(currency: CurrencyCode("DEM")!, day: saturday, text: "0"))
         let unknown = try #require(ProviderFixture.replacing(#""special_drawing_rights":null"#, with: #""sdr_rate":1.0"#, in: bytes))
-        #expect(parseError(provider, unknown, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(unknown, provider, request: request)?.isUnexpectedLayout == true)
         let duplicate = try #require(ProviderFixture.replacing(#""gbp":10.549"#, with: #""usd":10.549"#, in: bytes))
-        #expect(parseError(provider, duplicate, request)?.isUnexpectedLayout == true, "a key twice in a record")
+        #expect(ProviderFixture.error(duplicate, provider, request: request)?.isUnexpectedLayout == true, "a key twice in a record")
         let twice = try #require(ProviderFixture.replacing(#""end_of_day":"2026-02-27""#, with: #""end_of_day":"2026-02-28""#, in: bytes))
-        #expect(parseError(provider, twice, request) == .duplicateDay(saturday))
+        #expect(ProviderFixture.error(twice, provider, request: request) == .duplicateDay(saturday))
         let badDay = try #require(ProviderFixture.replacing(#""end_of_day":"2026-02-28""#, with: #""end_of_day":"2026-02-29""#, in: bytes))
-        #expect(parseError(provider, badDay, request) == .invalidDay("2026-02-29"))
+        #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("2026-02-29"))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body and a failure header")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 97) {
-            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], request) == .empty)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: request) == .empty)
         let failure = #"{"header":{"success":false,"err_code":"0208","err_msg":"Invalid date range"},"result":{"datasize":0,"records":[]}}"#
-        #expect(parseError(provider, Array(failure.utf8), request) == .unexpectedLayout(provider: "HKMA", "the answer reports failure: \"Invalid date range\""))
+        #expect(ProviderFixture.error(Array(failure.utf8), provider, request: request) == .unexpectedLayout(provider: "HKMA", "the answer reports failure: \"Invalid date range\""))
         let none = #"{"header":{"success":true,"err_code":"0000","err_msg":"No error found"},"result":{"datasize":0,"records":[]}}"#
-        #expect(parseError(provider, Array(none.utf8), request) == .empty)
+        #expect(ProviderFixture.error(Array(none.utf8), provider, request: request) == .empty)
     }
 
     @Test("asks for the ten newest days, and a range in spans of 1000 days")

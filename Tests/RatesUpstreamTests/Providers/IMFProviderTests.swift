@@ -14,7 +14,7 @@ struct IMFProviderTests {
 
     @Test("reads the REP report of March 2026: 22 days in two blocks, 35 currencies less the NA cells, USD left out")
     func readsMonth() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         #expect(publications.count == 22)
         #expect(publications.first?.day == Day("2026-03-02"))
         #expect(publications.last?.day == Day("2026-03-31"))
@@ -24,8 +24,8 @@ struct IMFProviderTests {
 
     @Test("currency per 1 USD, except the (1) rows, which are USD per 1 unit; thousands separators dropped")
     func conventions() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
-        func quote(_ code: String, _ day: String) -> PublishedQuote? { CSVProviderFixture.quote(code, on: day, in: publications) }
+        let publications = try parse(try ProviderFixture.bytes(file))
+        func quote(_ code: String, _ day: String) -> PublishedQuote? { ProviderFixture.quote(code, on: day, in: publications) }
         #expect(quote("JPY", "2026-03-02") == PublishedQuote(currency: CurrencyCode("JPY")!, value: "156.400000", unit: 1, direction: .unitsPerPivot))
         #expect(quote("EUR", "2026-03-02") == PublishedQuote(currency: .euro, value: "1.169800", unit: 1, direction: .pivotPerUnits))
         #expect(quote("BWP", "2026-03-31") == PublishedQuote(currency: CurrencyCode("BWP")!, value: "0.074500", unit: 1, direction: .pivotPerUnits))
@@ -36,28 +36,28 @@ struct IMFProviderTests {
 
     @Test("a value that is not a decimal, or misplaced separators, reject the answer")
     func garbageRate() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "Japanese yen\t156.400000", with: "Japanese yen\t156.4x")
-        #expect(CSVProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("JPY")!, day: Day("2026-03-02")!, text: "156.4x"))
-        let grouping = try CSVProviderFixture.edited(file, replacing: "1,435.400000", with: "14,35.400000")
-        #expect(CSVProviderFixture.error(grouping, provider) == .invalidRate(currency: CurrencyCode("KRW")!, day: Day("2026-03-03")!, text: "14,35.400000"))
+        let body = try ProviderFixture.edited(file, replacing: "Japanese yen\t156.400000", with: "Japanese yen\t156.4x")
+        #expect(ProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("JPY")!, day: Day("2026-03-02")!, text: "156.4x"))
+        let grouping = try ProviderFixture.edited(file, replacing: "1,435.400000", with: "14,35.400000")
+        #expect(ProviderFixture.error(grouping, provider) == .invalidRate(currency: CurrencyCode("KRW")!, day: Day("2026-03-03")!, text: "14,35.400000"))
     }
 
     @Test("a currency named twice on one day is rejected; an unknown name is a layout error")
     func duplicateAndUnknown() throws {
-        let twice = try CSVProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Singapore dollar\t1.267400")
-        #expect(CSVProviderFixture.error(twice, provider) == .duplicateCurrency(CurrencyCode("SGD")!, day: Day("2026-03-02")!))
-        let unknown = try CSVProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Brunei dollar(2)\t1.267400")
-        #expect(CSVProviderFixture.error(unknown, provider)?.isLayout(of: "IMF") == true)
+        let twice = try ProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Singapore dollar\t1.267400")
+        #expect(ProviderFixture.error(twice, provider) == .duplicateCurrency(CurrencyCode("SGD")!, day: Day("2026-03-02")!))
+        let unknown = try ProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Brunei dollar(2)\t1.267400")
+        #expect(ProviderFixture.error(unknown, provider)?.isLayout(of: "IMF") == true)
     }
 
     @Test("a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.truncated(file), provider)?.isLayout(of: "IMF") == true)
-        let text = String(decoding: try CSVProviderFixture.bytes(file), as: UTF8.self)
+        #expect(ProviderFixture.error(try ProviderFixture.truncated(file), provider)?.isLayout(of: "IMF") == true)
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
         let beforeNotes = Array(text[..<text.range(of: "Notes:")!.lowerBound].utf8)
-        #expect(CSVProviderFixture.error(beforeNotes, provider)?.isLayout(of: "IMF") == true)
-        #expect(CSVProviderFixture.error(CSVProviderFixture.htmlErrorPage, provider)?.isLayout(of: "IMF") == true)
-        #expect(CSVProviderFixture.error([], provider) == .empty)
+        #expect(ProviderFixture.error(beforeNotes, provider)?.isLayout(of: "IMF") == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider)?.isLayout(of: "IMF") == true)
+        #expect(ProviderFixture.error([], provider) == .empty)
     }
 
     @Test("latest asks for this month's report, a range for each month it touches")

@@ -16,13 +16,13 @@ struct MNBProviderTests {
 
     @Test("reads GetExchangeRates of 2025-03-24 to 03-28 through its escaped inner document: 5 days of 32 currencies, HUF per unit")
     func range() throws {
-        let days = try parse(XMLAdapterTesting.bytes(file))
+        let days = try parse(ProviderFixture.bytes(file))
         #expect(days.map(\.day) == ["2025-03-24", "2025-03-25", "2025-03-26", "2025-03-27", "2025-03-28"].map { Day($0)! })
         #expect(days.allSatisfy { $0.quotes.count == 32 && $0.quotes.allSatisfy { $0.direction == .pivotPerUnits } })
-        let euro = PublishedQuote(currency: xmlAdapterCode("EUR"), value: "402.61", direction: .pivotPerUnits)
-        #expect(XMLAdapterTesting.quote("EUR", in: days[4]) == euro)
-        #expect(XMLAdapterTesting.quote("USD", in: days[0])?.value == "367.60")
-        #expect(XMLAdapterTesting.quote("JPY", in: days[2]).map { [$0.value, "\($0.unit)"] } == ["247.00", "100"])
+        let euro = PublishedQuote(currency: CurrencyCode("EUR")!, value: "402.61", direction: .pivotPerUnits)
+        #expect(ProviderFixture.quote("EUR", in: days[4]) == euro)
+        #expect(ProviderFixture.quote("USD", in: days[0])?.value == "367.60")
+        #expect(ProviderFixture.quote("JPY", in: days[2]).map { [$0.value, "\($0.unit)"] } == ["247.00", "100"])
         #expect(days.allSatisfy { $0.quotes.filter { $0.unit == 100 }.map(\.currency.rawValue).sorted() == ["IDR", "JPY", "KRW"] })
     }
 
@@ -43,37 +43,37 @@ struct MNBProviderTests {
 
     @Test("reads GetCurrentExchangeRates' answer, and rejects an answer to another operation and a SOAP fault")
     func operations() throws {
-        let current = try XMLAdapterTesting.bytes(file, replacing: "<GetExchangeRatesResponse ", with: "<GetCurrentExchangeRatesResponse ")
+        let current = try ProviderFixture.edited(file, replacing: "<GetExchangeRatesResponse ", with: "<GetCurrentExchangeRatesResponse ")
         let currentBody = String(decoding: current, as: UTF8.self)
             .replacingOccurrences(of: "GetExchangeRatesResult>", with: "GetCurrentExchangeRatesResult>")
             .replacingOccurrences(of: "</GetExchangeRatesResponse>", with: "</GetCurrentExchangeRatesResponse>")
         let latest = try provider.parse(Array(currentBody.utf8), of: provider.requests(for: .latest)[0])
         #expect(latest.count == 5)
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(Array(currentBody.utf8)) }))
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(Array(currentBody.utf8)) }))
         let fault = """
             <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Client</faultcode>\
             <faultstring>Invalid date</faultstring></s:Fault></s:Body></s:Envelope>
             """
-        #expect(XMLAdapterTesting.error { try parse(Array(fault.utf8)) } == .unexpectedLayout(provider: "MNB", "SOAP fault \"Invalid date\""))
+        #expect(ProviderFixture.error { try parse(Array(fault.utf8)) } == .unexpectedLayout(provider: "MNB", "SOAP fault \"Invalid date\""))
     }
 
     @Test("rejects a rate that is not a decimal, a currency listed twice, a missing unit, a broken inner document")
     func badRows() throws {
         let day = Day("2025-03-28")!
-        let garbage = try XMLAdapterTesting.bytes(file, replacing: "curr=\"EUR\"&gt;402,61", with: "curr=\"EUR\"&gt;402;61")
-        #expect(XMLAdapterTesting.error { try parse(garbage) } == .invalidRate(currency: xmlAdapterCode("EUR"), day: day, text: "402;61"))
-        let twice = try XMLAdapterTesting.bytes(file, replacing: "curr=\"EUR\"&gt;402,61", with: "curr=\"USD\"&gt;402,61")
-        #expect(XMLAdapterTesting.error { try parse(twice) } == .duplicateCurrency(xmlAdapterCode("USD"), day: day))
-        let unit = try XMLAdapterTesting.bytes(file, replacing: "unit=\"1\" curr=\"EUR\"&gt;402,61", with: "curr=\"EUR\"&gt;402,61")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(unit) }))
-        let inner = try XMLAdapterTesting.bytes(file, replacing: "&lt;/MNBExchangeRates&gt;", with: "")
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(inner) }))
+        let garbage = try ProviderFixture.edited(file, replacing: "curr=\"EUR\"&gt;402,61", with: "curr=\"EUR\"&gt;402;61")
+        #expect(ProviderFixture.error { try parse(garbage) } == .invalidRate(currency: CurrencyCode("EUR")!, day: day, text: "402;61"))
+        let twice = try ProviderFixture.edited(file, replacing: "curr=\"EUR\"&gt;402,61", with: "curr=\"USD\"&gt;402,61")
+        #expect(ProviderFixture.error { try parse(twice) } == .duplicateCurrency(CurrencyCode("USD")!, day: day))
+        let unit = try ProviderFixture.edited(file, replacing: "unit=\"1\" curr=\"EUR\"&gt;402,61", with: "curr=\"EUR\"&gt;402,61")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(unit) }))
+        let inner = try ProviderFixture.edited(file, replacing: "&lt;/MNBExchangeRates&gt;", with: "")
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(inner) }))
     }
 
     @Test("rejects a truncated answer, an HTML error page and an empty body")
     func notTheAnswer() throws {
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.truncated(file)) }))
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.htmlErrorPage) }))
-        #expect(XMLAdapterTesting.error { try parse([]) } == .empty)
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(file)) }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
+        #expect(ProviderFixture.error { try parse([]) } == .empty)
     }
 }

@@ -44,15 +44,15 @@ struct NBGProviderTests {
         let request = Self.request("2026-03-03")
         let third = day("2026-03-03")
         let garbage = try #require(ProviderFixture.replacing(#""diffFormated":"0.0163","rate":2.6922"#, with: #""diffFormated":"0.0163","rate":"2.69 GEL""#, in: bytes))
-        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("USD")!, day: third, text: "2.69 GEL"))
+        #expect(ProviderFixture.error(garbage, provider, request: request) == .invalidRate(currency: CurrencyCode("USD")!, day: third, text: "2.69 GEL"))
         let duplicate = try #require(ProviderFixture.replacing(#""code":"EUR""#, with: #""code":"USD""#, in: bytes))
-        #expect(parseError(provider, duplicate, request) == .duplicateCurrency(CurrencyCode("USD")!, day: third))
+        #expect(ProviderFixture.error(duplicate, provider, request: request) == .duplicateCurrency(CurrencyCode("USD")!, day: third))
         let quantity = try #require(ProviderFixture.replacing(#""quantity":1000"#, with: #""quantity":1000.5"#, in: bytes))
-        #expect(parseError(provider, quantity, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(quantity, provider, request: request)?.isUnexpectedLayout == true)
         let validity = try #require(ProviderFixture.replacing(#""validFromDate":"2026-03-03T00:00:00.000Z""#, with: #""validFromDate":"2026-03-04T00:00:00.000Z""#, in: bytes))
-        #expect(parseError(provider, validity, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(validity, provider, request: request)?.isUnexpectedLayout == true)
         let badDay = try #require(ProviderFixture.replacing(#"[{"date":"2026-03-03T00:00:00.000Z""#, with: #"[{"date":"2026-03-03T12:00:00.000Z""#, in: bytes))
-        #expect(parseError(provider, badDay, request) == .invalidDay("2026-03-03T12:00:00.000Z"))
+        #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("2026-03-03T12:00:00.000Z"))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
@@ -60,12 +60,12 @@ struct NBGProviderTests {
         let bytes = try ProviderFixture.bytes(Self.file("2026-03-02"))
         let request = Self.request("2026-03-02")
         for prefix in ProviderFixture.truncations(of: bytes, stride: 173) {
-            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], request) == .empty)
-        #expect(parseError(provider, Array("[]".utf8), request) == .empty)
-        #expect(parseError(provider, Array(#"[{"date":"2026-03-03T00:00:00.000Z","currencies":[]}]"#.utf8), request) == .emptyDay(day("2026-03-03")))
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array(#"[{"date":"2026-03-03T00:00:00.000Z","currencies":[]}]"#.utf8), provider, request: request) == .emptyDay(day("2026-03-03")))
     }
 
     @Test("asks for today's rates, and for a range one day at a time without Sundays")

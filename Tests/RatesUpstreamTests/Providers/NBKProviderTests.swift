@@ -17,20 +17,20 @@ struct NBKProviderTests {
     func threeDays() throws {
         var days: [ProviderPublication] = []
         for name in ["get_rates_01.04.2026.xml", "get_rates_02.04.2026.xml", "get_rates_03.04.2026.xml"] {
-            days += try parse(XMLAdapterTesting.bytes("nbk-kazakhstan/" + name))
+            days += try parse(ProviderFixture.bytes("nbk-kazakhstan/" + name))
         }
         #expect(days.map(\.day) == [Day("2026-04-01")!, Day("2026-04-02")!, Day("2026-04-03")!])
         #expect(days.allSatisfy { $0.quotes.count == 39 && $0.quotes.allSatisfy { $0.direction == .pivotPerUnits } })
-        let dollar = PublishedQuote(currency: xmlAdapterCode("USD"), value: "478.77", direction: .pivotPerUnits)
-        #expect(XMLAdapterTesting.quote("USD", in: days[0]) == dollar)
-        #expect(XMLAdapterTesting.quote("EUR", in: days[1])?.value == "551.06")
-        #expect(XMLAdapterTesting.quote("AMD", in: days[0]).map { [$0.value, "\($0.unit)"] } == ["12.72", "10"])
-        #expect(XMLAdapterTesting.quote("KRW", in: days[2]).map { [$0.value, "\($0.unit)"] } == ["31.15", "100"])
-        #expect(XMLAdapterTesting.quote("IRR", in: days[0]).map { [$0.value, "\($0.unit)"] } == ["0.4", "1000"])
+        let dollar = PublishedQuote(currency: CurrencyCode("USD")!, value: "478.77", direction: .pivotPerUnits)
+        #expect(ProviderFixture.quote("USD", in: days[0]) == dollar)
+        #expect(ProviderFixture.quote("EUR", in: days[1])?.value == "551.06")
+        #expect(ProviderFixture.quote("AMD", in: days[0]).map { [$0.value, "\($0.unit)"] } == ["12.72", "10"])
+        #expect(ProviderFixture.quote("KRW", in: days[2]).map { [$0.value, "\($0.unit)"] } == ["31.15", "100"])
+        #expect(ProviderFixture.quote("IRR", in: days[0]).map { [$0.value, "\($0.unit)"] } == ["0.4", "1000"])
         // Two decimals at most, as published: the yen per 1 unit.
-        #expect(XMLAdapterTesting.quote("JPY", in: days[0])?.value == "3")
-        #expect(XMLAdapterTesting.quote("JPY", in: days[2])?.value == "2.96")
-        #expect(XMLAdapterTesting.quote("XDR", in: days[0])?.value == "650.07")
+        #expect(ProviderFixture.quote("JPY", in: days[0])?.value == "3")
+        #expect(ProviderFixture.quote("JPY", in: days[2])?.value == "2.96")
+        #expect(ProviderFixture.quote("XDR", in: days[0])?.value == "650.07")
     }
 
     @Test("asks for today in Almaty as the latest, and for a range one day per Monday to Friday")
@@ -49,21 +49,21 @@ struct NBKProviderTests {
 
     @Test("rejects a rate that is not a decimal, a currency listed twice, an item without quant, a bad date")
     func badRows() throws {
-        let garbage = try XMLAdapterTesting.bytes(file, replacing: "<description>478.77</description>", with: "<description>-478.77</description>")
-        #expect(XMLAdapterTesting.error { try parse(garbage) } == .invalidRate(currency: xmlAdapterCode("USD"), day: day, text: "-478.77"))
-        let twice = try XMLAdapterTesting.bytes(file, replacing: "<title>AUD</title>", with: "<title>USD</title>")
-        #expect(XMLAdapterTesting.error { try parse(twice) } == .duplicateCurrency(xmlAdapterCode("USD"), day: day))
-        let noQuant = try XMLAdapterTesting.bytes(file, replacing: "<quant>1000</quant>", with: "")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(noQuant) }))
-        let date = try XMLAdapterTesting.bytes(file, replacing: "<date>01.04.2026</date>", with: "<date>2026-04-01</date>")
-        #expect(XMLAdapterTesting.error { try parse(date) } == .invalidDay("2026-04-01"))
+        let garbage = try ProviderFixture.edited(file, replacing: "<description>478.77</description>", with: "<description>-478.77</description>")
+        #expect(ProviderFixture.error { try parse(garbage) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "-478.77"))
+        let twice = try ProviderFixture.edited(file, replacing: "<title>AUD</title>", with: "<title>USD</title>")
+        #expect(ProviderFixture.error { try parse(twice) } == .duplicateCurrency(CurrencyCode("USD")!, day: day))
+        let noQuant = try ProviderFixture.edited(file, replacing: "<quant>1000</quant>", with: "")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(noQuant) }))
+        let date = try ProviderFixture.edited(file, replacing: "<date>01.04.2026</date>", with: "<date>2026-04-01</date>")
+        #expect(ProviderFixture.error { try parse(date) } == .invalidDay("2026-04-01"))
     }
 
     @Test("rejects a truncated answer, an HTML error page, an empty body and a day without items")
     func notTheRates() throws {
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.truncated(file)) }))
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.htmlErrorPage) }))
-        #expect(XMLAdapterTesting.error { try parse([]) } == .empty)
-        #expect(XMLAdapterTesting.error { try parse(Array("<rates><date>05.04.2026</date></rates>".utf8)) } == .emptyDay(Day("2026-04-05")!))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(file)) }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
+        #expect(ProviderFixture.error { try parse([]) } == .empty)
+        #expect(ProviderFixture.error { try parse(Array("<rates><date>05.04.2026</date></rates>".utf8)) } == .emptyDay(Day("2026-04-05")!))
     }
 }

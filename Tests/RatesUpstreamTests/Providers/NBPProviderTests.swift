@@ -50,34 +50,34 @@ struct NBPProviderTests {
     func rejectsBadRows() throws {
         let bytes = try ProviderFixture.bytes(Self.fileA)
         let garbage = try #require(ProviderFixture.replacing(#""mid":3.6056"#, with: #""mid":"3,60x""#, in: bytes))
-        #expect(parseError(provider, garbage, tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "3,60x"))
+        #expect(ProviderFixture.error(garbage, provider, request: tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "3,60x"))
         let negative = try #require(ProviderFixture.replacing(#""mid":3.6056"#, with: #""mid":-3.6056"#, in: bytes))
-        #expect(parseError(provider, negative, tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "-3.6056"))
+        #expect(ProviderFixture.error(negative, provider, request: tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "-3.6056"))
         let null = try #require(ProviderFixture.replacing(#""mid":3.6056"#, with: #""mid":null"#, in: bytes))
-        #expect(parseError(provider, null, tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "null"))
+        #expect(ProviderFixture.error(null, provider, request: tableA) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2026-03-02"), text: "null"))
         let duplicate = try #require(ProviderFixture.replacing(#""code":"USD""#, with: #""code":"THB""#, in: bytes))
-        #expect(parseError(provider, duplicate, tableA) == .duplicateCurrency(CurrencyCode("THB")!, day: day("2026-03-02")))
+        #expect(ProviderFixture.error(duplicate, provider, request: tableA) == .duplicateCurrency(CurrencyCode("THB")!, day: day("2026-03-02")))
         let lowercase = try #require(ProviderFixture.replacing(#""code":"USD""#, with: #""code":"usd""#, in: bytes))
-        #expect(parseError(provider, lowercase, tableA) == .invalidCurrencyCode("usd", day: day("2026-03-02")))
+        #expect(ProviderFixture.error(lowercase, provider, request: tableA) == .invalidCurrencyCode("usd", day: day("2026-03-02")))
         let badDay = try #require(ProviderFixture.replacing("2026-03-03", with: "2026-02-30", in: bytes))
-        #expect(parseError(provider, badDay, tableA) == .invalidDay("2026-02-30"))
+        #expect(ProviderFixture.error(badDay, provider, request: tableA) == .invalidDay("2026-02-30"))
         let twice = try #require(ProviderFixture.replacing("2026-03-03", with: "2026-03-02", in: bytes))
-        #expect(parseError(provider, twice, tableA) == .duplicateDay(day("2026-03-02")))
+        #expect(ProviderFixture.error(twice, provider, request: tableA) == .duplicateDay(day("2026-03-02")))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body, and table B where A was asked for")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.fileA)
         for prefix in ProviderFixture.truncations(of: bytes) {
-            #expect(parseError(provider, prefix, tableA)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: tableA)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, tableA)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], tableA) == .empty)
-        #expect(parseError(provider, Array("[]".utf8), tableA) == .empty)
-        #expect(parseError(provider, Array("404 NotFound - Not Found - Brak danych".utf8), tableA)?.isUnexpectedLayout == true)
-        #expect(try parseError(provider, ProviderFixture.bytes(Self.fileB), tableA)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: tableA)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: tableA) == .empty)
+        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: tableA) == .empty)
+        #expect(ProviderFixture.error(Array("404 NotFound - Not Found - Brak danych".utf8), provider, request: tableA)?.isUnexpectedLayout == true)
+        #expect(try ProviderFixture.error(ProviderFixture.bytes(Self.fileB), provider, request: tableA)?.isUnexpectedLayout == true)
         let noRates = try #require(ProviderFixture.replacing(#""rates""#, with: #""rate""#, in: bytes))
-        #expect(parseError(provider, noRates, tableA)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(noRates, provider, request: tableA)?.isUnexpectedLayout == true)
     }
 
     @Test("asks for the newest tables A and B, and a range in spans of at most 93 days per table")

@@ -14,44 +14,44 @@ struct NBProviderTests {
 
     @Test("reads EXR of 2026-03-16…24: 7 days of 36 currencies, NOK per 10^UNIT_MULT units; TWI and I44 left out")
     func readsRange() throws {
-        let publications = try parse(try CSVProviderFixture.bytes(file))
+        let publications = try parse(try ProviderFixture.bytes(file))
         #expect(publications.map(\.day.description) == ["2026-03-16", "2026-03-17", "2026-03-18", "2026-03-19", "2026-03-20", "2026-03-23", "2026-03-24"])
         #expect(publications.allSatisfy { $0.quotes.count == 36 })
         #expect(publications.allSatisfy { $0.quotes.allSatisfy { $0.direction == .pivotPerUnits } })
-        func quote(_ code: String) -> PublishedQuote? { CSVProviderFixture.quote(code, on: "2026-03-24", in: publications) }
+        func quote(_ code: String) -> PublishedQuote? { ProviderFixture.quote(code, on: "2026-03-24", in: publications) }
         #expect(quote("USD") == PublishedQuote(currency: CurrencyCode("USD")!, value: "9.7049", unit: 1, direction: .pivotPerUnits))
         #expect(quote("JPY") == PublishedQuote(currency: CurrencyCode("JPY")!, value: "6.1065", unit: 100, direction: .pivotPerUnits))
         #expect(quote("ISK") == PublishedQuote(currency: CurrencyCode("ISK")!, value: "7.8", unit: 100, direction: .pivotPerUnits))
         #expect(quote("XDR")?.value == "13.2271")
-        #expect(CSVProviderFixture.quote("HUF", on: "2026-03-16", in: publications)?.value == "2.857")
+        #expect(ProviderFixture.quote("HUF", on: "2026-03-16", in: publications)?.value == "2.857")
         for index in ["TWI", "I44"] { #expect(quote(index) == nil) }
     }
 
     @Test("a value that is not a decimal rejects the answer")
     func garbageRate() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "2026-03-24,9.7049", with: "2026-03-24,NaN")
-        #expect(CSVProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-24")!, text: "NaN"))
+        let body = try ProviderFixture.edited(file, replacing: "2026-03-24,9.7049", with: "2026-03-24,NaN")
+        #expect(ProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-24")!, text: "NaN"))
     }
 
     @Test("the same currency twice on one day is rejected")
     func duplicateCurrency() throws {
-        let body = try CSVProviderFixture.edited(file, replacing: "B,HUF,NOK,SP,4,false,2,C,2026-03-16", with: "B,JPY,NOK,SP,4,false,2,C,2026-03-16")
-        #expect(CSVProviderFixture.error(body, provider) == .duplicateCurrency(CurrencyCode("JPY")!, day: Day("2026-03-16")!))
+        let body = try ProviderFixture.edited(file, replacing: "B,HUF,NOK,SP,4,false,2,C,2026-03-16", with: "B,JPY,NOK,SP,4,false,2,C,2026-03-16")
+        #expect(ProviderFixture.error(body, provider) == .duplicateCurrency(CurrencyCode("JPY")!, day: Day("2026-03-16")!))
     }
 
     @Test("a rate in another quote currency or with an unknown UNIT_MULT is a layout error")
     func otherLayout() throws {
-        let eur = try CSVProviderFixture.edited(file, replacing: "B,HUF,NOK,", with: "B,HUF,EUR,")
-        #expect(CSVProviderFixture.error(eur, provider)?.isLayout(of: "NB") == true)
-        let mult = try CSVProviderFixture.edited(file, replacing: "B,HUF,NOK,SP,4,false,2,", with: "B,HUF,NOK,SP,4,false,-2,")
-        #expect(CSVProviderFixture.error(mult, provider)?.isLayout(of: "NB") == true)
+        let eur = try ProviderFixture.edited(file, replacing: "B,HUF,NOK,", with: "B,HUF,EUR,")
+        #expect(ProviderFixture.error(eur, provider)?.isLayout(of: "NB") == true)
+        let mult = try ProviderFixture.edited(file, replacing: "B,HUF,NOK,SP,4,false,2,", with: "B,HUF,NOK,SP,4,false,-2,")
+        #expect(ProviderFixture.error(mult, provider)?.isLayout(of: "NB") == true)
     }
 
     @Test("a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
-        #expect(CSVProviderFixture.error(try CSVProviderFixture.truncated(file), provider)?.isLayout(of: "NB") == true)
-        #expect(CSVProviderFixture.error(CSVProviderFixture.htmlErrorPage, provider)?.isLayout(of: "NB") == true)
-        #expect(CSVProviderFixture.error([], provider) == .empty)
+        #expect(ProviderFixture.error(try ProviderFixture.truncated(file), provider)?.isLayout(of: "NB") == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider)?.isLayout(of: "NB") == true)
+        #expect(ProviderFixture.error([], provider) == .empty)
     }
 
     @Test("latest asks for the last observation, a range for its period in one request")

@@ -31,7 +31,7 @@ struct NBRBProviderTests {
     func weekend() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         let saturday = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "2026-03-17T00:00:00", with: "2026-03-14T00:00:00")
-        #expect(parseError(provider, Array(saturday.utf8), latest) == .empty)
+        #expect(ProviderFixture.error(Array(saturday.utf8), provider, request: latest) == .empty)
     }
 
     @Test("rejects a rate replaced by garbage, a duplicated currency, a scale that is not a number and a bad day")
@@ -39,26 +39,26 @@ struct NBRBProviderTests {
         let bytes = try ProviderFixture.bytes(Self.file)
         let tuesday = day("2026-03-17")
         let garbage = try #require(ProviderFixture.replacing(#""Cur_OfficialRate":2.9463"#, with: #""Cur_OfficialRate":"2,94 BYN""#, in: bytes))
-        #expect(parseError(provider, garbage, latest) == .invalidRate(currency: CurrencyCode("USD")!, day: tuesday, text: "2,94 BYN"))
+        #expect(ProviderFixture.error(garbage, provider, request: latest) == .invalidRate(currency: CurrencyCode("USD")!, day: tuesday, text: "2,94 BYN"))
         let null = try #require(ProviderFixture.replacing(#""Cur_OfficialRate":2.9463"#, with: #""Cur_OfficialRate":null"#, in: bytes))
-        #expect(parseError(provider, null, latest) == .invalidRate(currency: CurrencyCode("USD")!, day: tuesday, text: "null"))
+        #expect(ProviderFixture.error(null, provider, request: latest) == .invalidRate(currency: CurrencyCode("USD")!, day: tuesday, text: "null"))
         let duplicate = try #require(ProviderFixture.replacing(#""Cur_Abbreviation":"EUR""#, with: #""Cur_Abbreviation":"USD""#, in: bytes))
-        #expect(parseError(provider, duplicate, latest) == .duplicateCurrency(CurrencyCode("USD")!, day: tuesday))
+        #expect(ProviderFixture.error(duplicate, provider, request: latest) == .duplicateCurrency(CurrencyCode("USD")!, day: tuesday))
         let scale = try #require(ProviderFixture.replacing(#""Cur_Scale":1000,"#, with: #""Cur_Scale":-1000,"#, in: bytes))
-        #expect(parseError(provider, scale, latest)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(scale, provider, request: latest)?.isUnexpectedLayout == true)
         let badDay = try #require(ProviderFixture.replacing("2026-03-17T00:00:00", with: "17.03.2026", in: bytes))
-        #expect(parseError(provider, badDay, latest) == .invalidDay("17.03.2026"))
+        #expect(ProviderFixture.error(badDay, provider, request: latest) == .invalidDay("17.03.2026"))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 89) {
-            #expect(parseError(provider, prefix, latest)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: latest)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, latest)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], latest) == .empty)
-        #expect(parseError(provider, Array("[]".utf8), latest) == .empty)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: latest)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: latest) == .empty)
+        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: latest) == .empty)
     }
 
     @Test("asks for today's rates, and for a range one working day at a time")

@@ -53,34 +53,34 @@ struct NBUProviderTests {
         let monday = day("2026-03-02")
         let mondayUSD = #""exchangedate":"02.03.2026","r030":840,"cc":"USD","txt":"Долар США","enname":"US Dollar","rate":43.0996"#
         let garbage = try #require(ProviderFixture.replacing(mondayUSD, with: mondayUSD.replacingOccurrences(of: "43.0996", with: "\"43.0996 UAH\""), in: bytes))
-        #expect(parseError(provider, garbage, range) == .invalidRate(currency: CurrencyCode("USD")!, day: monday, text: "43.0996 UAH"))
+        #expect(ProviderFixture.error(garbage, provider, request: range) == .invalidRate(currency: CurrencyCode("USD")!, day: monday, text: "43.0996 UAH"))
         let duplicate = try #require(ProviderFixture.replacing(#""exchangedate":"02.03.2026","r030":978,"cc":"EUR""#, with: #""exchangedate":"02.03.2026","r030":978,"cc":"USD""#, in: bytes))
-        #expect(parseError(provider, duplicate, range) == .duplicateCurrency(CurrencyCode("USD")!, day: monday))
+        #expect(ProviderFixture.error(duplicate, provider, request: range) == .duplicateCurrency(CurrencyCode("USD")!, day: monday))
         let units = try #require(ProviderFixture.replacing(#""units":10,"#, with: #""units":"ten","#, in: bytes))
-        #expect(parseError(provider, units, range)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(units, provider, request: range)?.isUnexpectedLayout == true)
         let oddUnits = try #require(ProviderFixture.replacing(#""cc":"JPY","txt":"Єна","enname":"Yen","rate":2.7646,"units":10"#, with: #""cc":"JPY","txt":"Єна","enname":"Yen","rate":2.7646,"units":12"#, in: bytes))
-        #expect(parseError(provider, oddUnits, range) == .invalidRate(currency: CurrencyCode("JPY")!, day: monday, text: "2.7646"))
+        #expect(ProviderFixture.error(oddUnits, provider, request: range) == .invalidRate(currency: CurrencyCode("JPY")!, day: monday, text: "2.7646"))
         let badDay = try #require(ProviderFixture.replacing(#""exchangedate":"02.03.2026""#, with: #""exchangedate":"2026-03-02""#, in: bytes))
-        #expect(parseError(provider, badDay, range) == .invalidDay("2026-03-02"))
+        #expect(ProviderFixture.error(badDay, provider, request: range) == .invalidDay("2026-03-02"))
         let xml = try ProviderFixture.bytes(Self.xmlFile)
         let xmlGarbage = try #require(ProviderFixture.replacing("<rate>27.247894</rate>", with: "<rate>27,24x</rate>", in: xml))
-        #expect(parseError(provider, xmlGarbage, latest) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2019-02-18"), text: "27,24x"))
+        #expect(ProviderFixture.error(xmlGarbage, provider, request: latest) == .invalidRate(currency: CurrencyCode("USD")!, day: day("2019-02-18"), text: "27,24x"))
     }
 
     @Test("rejects truncated answers, an HTML error page and an empty body, in JSON and in XML")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.jsonFile)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 4001) {
-            #expect(parseError(provider, prefix, range)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: range)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
         for prefix in try ProviderFixture.truncations(of: ProviderFixture.bytes(Self.xmlFile), stride: 997) {
-            #expect(parseError(provider, prefix, latest) != nil, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: latest) != nil, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, range)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, latest) != nil)
-        #expect(parseError(provider, [], range) == .empty)
-        #expect(parseError(provider, [], latest) != nil)
-        #expect(parseError(provider, Array("[]".utf8), range) == .empty)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: range)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: latest) != nil)
+        #expect(ProviderFixture.error([], provider, request: range) == .empty)
+        #expect(ProviderFixture.error([], provider, request: latest) != nil)
+        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: range) == .empty)
     }
 
     @Test("asks the statistics directory for the latest rates, and exchange_site for a range in one request")

@@ -30,6 +30,20 @@ struct ProviderJSONTests {
         #expect(members.map(\.key) == ["mid", "units", "neg", "list"])
     }
 
+    @Test("gives a string's text, a number's literal and an array's elements, nil for any other kind")
+    func optionalViews() throws {
+        let value = try read(#"{"s": "24,170", "n": 24.170, "a": [1], "o": {"x": null}}"#)
+        #expect(value["s"]?.stringValue == "24,170")
+        #expect(value["s"]?.numberText == nil)
+        #expect(value["n"]?.numberText == "24.170")
+        #expect(value["n"]?.stringValue == nil)
+        #expect(value["a"]?.elements == [.number("1")])
+        #expect(value["o"]?.elements == nil)
+        #expect(value["o"]?["x"] == .null)
+        #expect(value["missing"] == nil)
+        #expect(value["a"]?["x"] == nil)
+    }
+
     @Test("decodes escapes, surrogate pairs and UTF-8 text")
     func strings() throws {
         #expect(try read(#""\u0414\u043e\u043b\u043b\u0430\u0440 \"US\"\n\/""#) == .string("Доллар \"US\"\n/"))

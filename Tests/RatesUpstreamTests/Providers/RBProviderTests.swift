@@ -32,27 +32,27 @@ struct RBProviderTests {
         let first = day("2026-03-24")
         let aud = #"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":6.5}"#
         let garbage = try #require(ProviderFixture.replacing(aud, with: #"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":"6.5.0"}"#, in: bytes))
-        #expect(parseError(provider, garbage, request) == .invalidRate(currency: CurrencyCode("AUD")!, day: first, text: "6.5.0"))
+        #expect(ProviderFixture.error(garbage, provider, request: request) == .invalidRate(currency: CurrencyCode("AUD")!, day: first, text: "6.5.0"))
         let exponent = try #require(ProviderFixture.replacing(aud, with: #"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":6.5e0}"#, in: bytes))
-        #expect(parseError(provider, exponent, request) == .invalidRate(currency: CurrencyCode("AUD")!, day: first, text: "6.5e0"))
+        #expect(ProviderFixture.error(exponent, provider, request: request) == .invalidRate(currency: CurrencyCode("AUD")!, day: first, text: "6.5e0"))
         let duplicate = try #require(ProviderFixture.replacing(#"{"seriesId":"SEKAUDPMI","date":"2026-03-25""#, with: #"{"seriesId":"SEKAUDPMI","date":"2026-03-24""#, in: bytes))
-        #expect(parseError(provider, duplicate, request) == .duplicateCurrency(CurrencyCode("AUD")!, day: first))
+        #expect(ProviderFixture.error(duplicate, provider, request: request) == .duplicateCurrency(CurrencyCode("AUD")!, day: first))
         let unknown = try #require(ProviderFixture.replacing(#""seriesId":"SEKAUDPMI""#, with: #""seriesId":"SEKAUDPMIMEDEL""#, in: bytes))
-        #expect(parseError(provider, unknown, request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(unknown, provider, request: request)?.isUnexpectedLayout == true)
         let badDay = try #require(ProviderFixture.replacing(#""date":"2026-03-24""#, with: #""date":"24/03/2026""#, in: bytes))
-        #expect(parseError(provider, badDay, request) == .invalidDay("24/03/2026"))
+        #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("24/03/2026"))
     }
 
     @Test("rejects truncated answers, an HTML error page, an empty body and an error object")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 157) {
-            #expect(parseError(provider, prefix, request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
+            #expect(ProviderFixture.error(prefix, provider, request: request)?.isUnexpectedLayout == true, "prefix of \(prefix.count) bytes")
         }
-        #expect(parseError(provider, ProviderFixture.htmlErrorPage, request)?.isUnexpectedLayout == true)
-        #expect(parseError(provider, [], request) == .empty)
-        #expect(parseError(provider, Array("[]".utf8), request) == .empty)
-        #expect(parseError(provider, Array(#"{"statusCode": 429, "message": "Rate limit is exceeded."}"#.utf8), request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
+        #expect(ProviderFixture.error([], provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: request) == .empty)
+        #expect(ProviderFixture.error(Array(#"{"statusCode": 429, "message": "Rate limit is exceeded."}"#.utf8), provider, request: request)?.isUnexpectedLayout == true)
     }
 
     @Test("asks for the latest observations of group 130, and for a range in one request")

@@ -16,25 +16,25 @@ struct SBIProviderTests {
 
     @Test("reads group 9 of 2026-03-24 to 03-27: 4 days of 10 official reference rates, ISK per 1 unit")
     func referenceRates() throws {
-        let days = try parse(XMLAdapterTesting.bytes(group9), group: "9")
+        let days = try parse(ProviderFixture.bytes(group9), group: "9")
         #expect(days.map(\.day) == ["2026-03-24", "2026-03-25", "2026-03-26", "2026-03-27"].map { Day($0)! })
         #expect(days.allSatisfy { $0.quotes.count == 10 && $0.quotes.allSatisfy { $0.unit == 1 && $0.direction == .pivotPerUnits } })
-        let dollar = PublishedQuote(currency: xmlAdapterCode("USD"), value: "124.440000", direction: .pivotPerUnits)
-        #expect(XMLAdapterTesting.quote("USD", in: days[0]) == dollar)
-        #expect(XMLAdapterTesting.quote("EUR", in: days[3])?.value == "143.600000")
-        #expect(XMLAdapterTesting.quote("JPY", in: days[1])?.value == "0.778200")
-        #expect(XMLAdapterTesting.quote("XDR", in: days[2])?.value == "169.100000")
+        let dollar = PublishedQuote(currency: CurrencyCode("USD")!, value: "124.440000", direction: .pivotPerUnits)
+        #expect(ProviderFixture.quote("USD", in: days[0]) == dollar)
+        #expect(ProviderFixture.quote("EUR", in: days[3])?.value == "143.600000")
+        #expect(ProviderFixture.quote("JPY", in: days[1])?.value == "0.778200")
+        #expect(ProviderFixture.quote("XDR", in: days[2])?.value == "169.100000")
         #expect(Set(days[0].quotes.map(\.currency.rawValue)) == ["USD", "DKK", "EUR", "JPY", "CAD", "NOK", "XDR", "GBP", "CHF", "SEK"])
     }
 
     @Test("reads group 7 of the same days: 22 registered mid rates, the series without entries left out")
     func midRates() throws {
-        let days = try parse(XMLAdapterTesting.bytes(group7), group: "7")
+        let days = try parse(ProviderFixture.bytes(group7), group: "7")
         #expect(days.count == 4)
         #expect(days.allSatisfy { $0.quotes.count == 22 })
-        #expect(XMLAdapterTesting.quote("CNY", in: days[0])?.value == "18.052000")
-        #expect(XMLAdapterTesting.quote("KWD", in: days[3])?.value == "404.960000")
-        #expect(XMLAdapterTesting.quote("NGN", in: days[1])?.value == "0.089300")
+        #expect(ProviderFixture.quote("CNY", in: days[0])?.value == "18.052000")
+        #expect(ProviderFixture.quote("KWD", in: days[3])?.value == "404.960000")
+        #expect(ProviderFixture.quote("NGN", in: days[1])?.value == "0.089300")
     }
 
     @Test("asks for each group over the range, and for the last seven days as the latest")
@@ -54,26 +54,25 @@ struct SBIProviderTests {
 
     @Test("rejects a value that is not a decimal, a series listed twice, an unknown series with entries, a date at another hour")
     func badRows() throws {
-        let garbage = try XMLAdapterTesting.bytes(group9, replacing: "<Value>124.440000</Value>", with: "<Value>124.44.0000</Value>")
+        let garbage = try ProviderFixture.edited(group9, replacing: "<Value>124.440000</Value>", with: "<Value>124.44.0000</Value>")
         #expect(
-            XMLAdapterTesting.error { try parse(garbage, group: "9") }
-                == .invalidRate(currency: xmlAdapterCode("USD"), day: Day("2026-03-24")!, text: "124.44.0000"))
+            ProviderFixture.error { try parse(garbage, group: "9") }
+                == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-24")!, text: "124.44.0000"))
         // The Danish krone's series under the dollar's ID: the dollar twice.
-        let twice = try XMLAdapterTesting.bytes(group9, replacing: "<TimeSeries ID=\"4061\">", with: "<TimeSeries ID=\"4055\">")
-        #expect(XMLAdapterTesting.error { try parse(twice, group: "9") } == .duplicateCurrency(xmlAdapterCode("USD"), day: Day("2026-03-24")!))
-        let unknown = try XMLAdapterTesting.bytes(group9, replacing: "<TimeSeries ID=\"4061\">", with: "<TimeSeries ID=\"4062\">")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(unknown, group: "9") }))
-        let hour = try XMLAdapterTesting.bytes(
-            group9, replacing: "<Date>3/24/2026 12:00:00 AM</Date><Value>124.44", with: "<Date>3/24/2026 1:00:00 PM</Date><Value>124.44")
-        #expect(XMLAdapterTesting.error { try parse(hour, group: "9") } == .invalidDay("3/24/2026 1:00:00 PM"))
+        let twice = try ProviderFixture.edited(group9, replacing: "<TimeSeries ID=\"4061\">", with: "<TimeSeries ID=\"4055\">")
+        #expect(ProviderFixture.error { try parse(twice, group: "9") } == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-03-24")!))
+        let unknown = try ProviderFixture.edited(group9, replacing: "<TimeSeries ID=\"4061\">", with: "<TimeSeries ID=\"4062\">")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(unknown, group: "9") }))
+        let hour = try ProviderFixture.edited(group9, replacing: "<Date>3/24/2026 12:00:00 AM</Date><Value>124.44", with: "<Date>3/24/2026 1:00:00 PM</Date><Value>124.44")
+        #expect(ProviderFixture.error { try parse(hour, group: "9") } == .invalidDay("3/24/2026 1:00:00 PM"))
         // Group 7's answer to the request for group 9.
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(XMLAdapterTesting.bytes(group7), group: "9") }))
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(ProviderFixture.bytes(group7), group: "9") }))
     }
 
     @Test("rejects a truncated answer, an HTML error page and an empty body")
     func notTheSeries() throws {
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.truncated(group7), group: "7") }))
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.htmlErrorPage, group: "7") }))
-        #expect(XMLAdapterTesting.error { try parse([], group: "7") } == .empty)
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(group7), group: "7") }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage, group: "7") }))
+        #expect(ProviderFixture.error { try parse([], group: "7") } == .empty)
     }
 }

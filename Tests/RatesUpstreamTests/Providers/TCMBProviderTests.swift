@@ -14,23 +14,23 @@ struct TCMBProviderTests {
 
     @Test("reads the bulletin of 2016-03-15 in ISO-8859-9: 18 currencies at the midpoint of forex buying and selling, TRY per Unit")
     func bulletin() throws {
-        let publications = try parse(XMLAdapterTesting.bytes(file))
+        let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.map(\.day) == [day])
         let bulletin = try #require(publications.first)
         #expect(bulletin.quotes.count == 18)
         #expect(bulletin.quotes.allSatisfy { $0.direction == .pivotPerUnits })
         // (2.8852 + 2.8904) / 2
-        let dollar = PublishedQuote(currency: xmlAdapterCode("USD"), value: "2.8878", direction: .pivotPerUnits)
-        #expect(XMLAdapterTesting.quote("USD", in: bulletin) == dollar)
+        let dollar = PublishedQuote(currency: CurrencyCode("USD")!, value: "2.8878", direction: .pivotPerUnits)
+        #expect(ProviderFixture.quote("USD", in: bulletin) == dollar)
         // (3.2025 + 3.2083) / 2
-        #expect(XMLAdapterTesting.quote("EUR", in: bulletin)?.value == "3.2054")
+        #expect(ProviderFixture.quote("EUR", in: bulletin)?.value == "3.2054")
         // (0.04047 + 0.041) / 2: one digit more than the longer text when the sum is odd.
-        #expect(XMLAdapterTesting.quote("RUB", in: bulletin)?.value == "0.040735")
+        #expect(ProviderFixture.quote("RUB", in: bulletin)?.value == "0.040735")
         // (2.5472 + 2.5641) / 2 per 100 yen.
-        #expect(XMLAdapterTesting.quote("JPY", in: bulletin).map { [$0.value, "\($0.unit)"] } == ["2.55565", "100"])
-        #expect(XMLAdapterTesting.quote("IRR", in: bulletin).map { [$0.value, "\($0.unit)"] } == ["0.009555", "100"])
+        #expect(ProviderFixture.quote("JPY", in: bulletin).map { [$0.value, "\($0.unit)"] } == ["2.55565", "100"])
+        #expect(ProviderFixture.quote("IRR", in: bulletin).map { [$0.value, "\($0.unit)"] } == ["0.009555", "100"])
         // The SDR has a buying rate only.
-        #expect(XMLAdapterTesting.quote("XDR", in: bulletin) == nil)
+        #expect(ProviderFixture.quote("XDR", in: bulletin) == nil)
     }
 
     @Test("asks for today.xml, and for a range one bulletin per Monday to Friday at kurlar/YYYYMM/DDMMYYYY.xml")
@@ -46,22 +46,22 @@ struct TCMBProviderTests {
 
     @Test("rejects a rate that is not a decimal, a missing selling rate, a currency listed twice, dates that disagree")
     func badRows() throws {
-        let garbage = try XMLAdapterTesting.bytes(file, replacing: "<ForexSelling>2.8904</ForexSelling>", with: "<ForexSelling>2.89O4</ForexSelling>")
-        #expect(XMLAdapterTesting.error { try parse(garbage) } == .invalidRate(currency: xmlAdapterCode("USD"), day: day, text: "2.89O4"))
-        let missing = try XMLAdapterTesting.bytes(file, replacing: "<ForexSelling>2.8904</ForexSelling>", with: "<ForexSelling></ForexSelling>")
-        #expect(XMLAdapterTesting.error { try parse(missing) } == .invalidRate(currency: xmlAdapterCode("USD"), day: day, text: ""))
-        let twice = try XMLAdapterTesting.bytes(file, replacing: "Kod=\"AUD\" CurrencyCode=\"AUD\"", with: "Kod=\"AUD\" CurrencyCode=\"USD\"")
-        #expect(XMLAdapterTesting.error { try parse(twice) } == .duplicateCurrency(xmlAdapterCode("USD"), day: day))
-        let dates = try XMLAdapterTesting.bytes(file, replacing: "Date=\"03/15/2016\"", with: "Date=\"03/16/2016\"")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(dates) }))
-        let unit = try XMLAdapterTesting.bytes(file, replacing: "100</Unit>\n        <Isim>JAPON", with: "hundred</Unit>\n        <Isim>JAPON")
-        #expect(XMLAdapterTesting.isUnexpectedLayout(XMLAdapterTesting.error { try parse(unit) }))
+        let garbage = try ProviderFixture.edited(file, replacing: "<ForexSelling>2.8904</ForexSelling>", with: "<ForexSelling>2.89O4</ForexSelling>")
+        #expect(ProviderFixture.error { try parse(garbage) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "2.89O4"))
+        let missing = try ProviderFixture.edited(file, replacing: "<ForexSelling>2.8904</ForexSelling>", with: "<ForexSelling></ForexSelling>")
+        #expect(ProviderFixture.error { try parse(missing) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: ""))
+        let twice = try ProviderFixture.edited(file, replacing: "Kod=\"AUD\" CurrencyCode=\"AUD\"", with: "Kod=\"AUD\" CurrencyCode=\"USD\"")
+        #expect(ProviderFixture.error { try parse(twice) } == .duplicateCurrency(CurrencyCode("USD")!, day: day))
+        let dates = try ProviderFixture.edited(file, replacing: "Date=\"03/15/2016\"", with: "Date=\"03/16/2016\"")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(dates) }))
+        let unit = try ProviderFixture.edited(file, replacing: "100</Unit>\n        <Isim>JAPON", with: "hundred</Unit>\n        <Isim>JAPON")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(unit) }))
     }
 
     @Test("rejects a truncated bulletin, an HTML error page and an empty body")
     func notTheBulletin() throws {
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.truncated(file)) }))
-        #expect(XMLAdapterTesting.isNotTheDocument(XMLAdapterTesting.error { try parse(XMLAdapterTesting.htmlErrorPage) }))
-        #expect(XMLAdapterTesting.error { try parse([]) } == .empty)
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(file)) }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
+        #expect(ProviderFixture.error { try parse([]) } == .empty)
     }
 }

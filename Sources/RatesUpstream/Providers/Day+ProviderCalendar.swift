@@ -1,0 +1,43 @@
+import Foundation
+import RatesCore
+
+extension Day {
+    /// A clock for an adapter's `today` parameter: the day it is now `utcOffset` seconds east of
+    /// UTC, by the system clock (`Day.clock(utcOffset: 9 * 3600)` for Tokyo). Tests pass a fixed day instead.
+    public static func clock(utcOffset: Int) -> @Sendable () -> Day {
+        { Day(containing: Date(), utcOffset: utcOffset) }
+    }
+
+    /// The days from `first` through `last` whose ISO weekday (1 = Monday … 7 = Sunday) is in
+    /// `weekdays`, in order: what a source that answers one day per request is asked for.
+    /// Empty when `last` is before `first`.
+    static func days(from first: Day, through last: Day, on weekdays: Set<Int>) -> [Day] {
+        guard first <= last else { return [] }
+        return (first.dayNumber...last.dayNumber).map(Day.init(dayNumber:)).filter { weekdays.contains($0.isoWeekday) }
+    }
+
+    /// `first` through `last` cut into consecutive spans of at most `maxDays` days, for a source
+    /// that limits how many days one request covers. Empty when `last` is before `first`.
+    static func spans(from first: Day, through last: Day, maxDays: Int) -> [(first: Day, last: Day)] {
+        var spans: [(first: Day, last: Day)] = []
+        var start = first
+        while start <= last {
+            let end = min(start.adding(days: maxDays - 1), last)
+            spans.append((start, end))
+            start = end.adding(days: 1)
+        }
+        return spans
+    }
+}
+
+extension FetchWindow {
+    /// The first and last day a fetch asks for, at a source that takes any span of days: a range
+    /// as given, ``latest`` as the `latestDays` days before `today` through `today`. `nil` for a
+    /// range that ends before it starts.
+    func span(latestDays: Int, today: Day) -> (first: Day, last: Day)? {
+        switch self {
+        case .latest: return (today.adding(days: -latestDays), today)
+        case .range(let first, let last): return first <= last ? (first, last) : nil
+        }
+    }
+}
