@@ -26,7 +26,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "AnswerBuilding",
-            dependencies: [.product(name: "RatesServer", package: root), .product(name: "Benchmark", package: "benchmark")],
+            dependencies: [
+                .product(name: "RatesServer", package: root), .product(name: "RatesCore", package: root),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
             path: "Benchmarks/AnswerBuilding",
             swiftSettings: strictSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -28,7 +28,7 @@ nginx_port=$((port + 1))
 
 "$binary" import Sources/RatesIngest/Resources/eurofxref-hist.zip --db "$work/rates.sqlite" >/dev/null
 start_server() {
-    "$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url http://127.0.0.1:9/ --no-schedule >"$work/server.log" 2>&1 &
+    "$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url http://127.0.0.1:9/ --no-schedule --providers none >"$work/server.log" 2>&1 &
     server=$!
     for _ in $(seq 200); do curl -fs -o /dev/null "http://127.0.0.1:$port/readyz" && return 0; sleep 0.05; done
     echo "the server did not start" >&2; exit 1

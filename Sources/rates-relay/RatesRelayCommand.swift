@@ -90,6 +90,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("rate-limit-burst"), help: "Requests a client may send at once (env RATE_LIMIT_BURST; default 60).")
     var rateLimitBurst: Int?
 
+    @Option(name: .customLong("providers"), help: "Providers fetched besides the ECB, comma-separated keys, or none (env PROVIDERS; default every provider that needs no API key).")
+    var providers: String?
+
     @OptionGroup var common: CommonOptions
 
     @Option(name: .customLong("admin-token-file"), help: "File holding the admin token (env ADMIN_TOKEN_FILE); wins over --admin-token.")
@@ -108,6 +111,7 @@ struct Serve: AsyncParsableCommand {
             "cors.origins": corsOrigins.map { .stringArray(Self.list($0)) }, "api.keys.file": apiKeysFile.map(ConfigContent.string),
             "rate.limit": rateLimit.map(ConfigContent.double), "rate.limit.burst": rateLimitBurst.map(ConfigContent.int),
             "log.level": logLevel.map(ConfigContent.string), "log.format": logFormat.map(ConfigContent.string),
+            "providers": providers.map { .stringArray(Self.list($0)) },
         ]
         if noSeed { flags["seed"] = .bool(false) }
         if noSchedule { flags["schedule"] = .bool(false) }

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import RatesCore
 @_spi(Benchmarks) import RatesServer
 
 // Building one uncached answer from the in-memory dataset (the whole ECB history, 30 currencies

@@ -28,7 +28,7 @@ extension ServerConfiguration {
         Key(name: "rate.limit", flag: "--rate-limit"), Key(name: "rate.limit.burst", flag: "--rate-limit-burst"),
         Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
         Key(name: "providers", flag: "--providers"), Key(name: "providers.api.keys", isSecret: true),
-        Key(name: "providers.url.root", flag: "--providers-url-root"), Key(name: "providers.interval", flag: "--providers-interval"),
+        Key(name: "providers.url.root"), Key(name: "providers.interval"),
     ]
 
     /// A setting whose value cannot be used; the message names the key and how to fix it.
