@@ -22,7 +22,7 @@ port=$((20000 + RANDOM % 20000))
 nginx_port=$((port + 1))
 
 "$binary" import Sources/RatesIngest/Resources/eurofxref-hist.zip --db "$work/rates.sqlite" >/dev/null
-"$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url http://127.0.0.1:9/ --no-schedule >"$work/server.log" 2>&1 &
+"$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url http://127.0.0.1:9/ --no-schedule --providers none >"$work/server.log" 2>&1 &
 server=$!
 wait_for() { for _ in $(seq 200); do curl -fs -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 wait_for "http://127.0.0.1:$port/readyz"

@@ -117,5 +117,6 @@ print(f"{'nginx':14} {nginx_rps:9.0f} {nginx_p50:7.2f}ms {nginx_p99:7.2f}ms {ngi
 print(f"{'ratio':14} {ours_rps / nginx_rps:8.2f}x {ours_p50 / nginx_p50:8.2f}x {ours_p99 / nginx_p99:8.2f}x")
 PY
 echo "server RSS idle $(awk "BEGIN {printf \"%.1f\", $idle/1024}") MB, peak $(awk "BEGIN {printf \"%.1f\", $ours_peak/1024}") MB; answer cache: $cache"
-[ -n "${PROFILE:-}" ] && perf report -i "$work/perf.data" --no-children --sort symbol --stdio 2>/dev/null | grep -E '^ +[0-9]' | head -40 | sed 's/\$s\([0-9]*\)[A-Za-z0-9_]*/…/g'
+[ -n "${PROFILE:-}" ] && perf report -i "$work/perf.data" --children --sort symbol --stdio 2>/dev/null | grep -E '^ +[0-9]' \
+    | swift demangle --simplified | grep -v '\[k\]' | cut -c1-150 | head -60
 exit 0
