@@ -1,12 +1,10 @@
 import RatesCore
 
-/// Every provider adapter by its key (Frankfurter's: `ECB`, `NBP`, …), in the default precedence
-/// of the merge, and how to make one from configuration.
+/// Every provider adapter by its key (Frankfurter's: `ECB`, `NBP`, …), and how to make one from
+/// configuration.
 ///
-/// The default order (``entries``), as DESIGN.md's merge states it: the ECB first, for its
-/// currencies; then the central banks quoting their own currency (each the first source for it:
-/// NBP for PLN, CNB for CZK, …), larger and longer-running sources first; then Banca d'Italia, the
-/// broadest single source; then the IMF and FRED, which republish other banks' figures.
+/// The order of ``entries`` is only the order of listing and fetching: which provider's value the
+/// merged dataset serves is decided by the merge's precedence (`MergePolicy` in RatesIngest).
 ///
 /// FRED, BANXICO and BOT need an API key: without one they are off (``select(enabled:apiKeys:baseURLs:)``)
 /// and ``make(key:baseURL:apiKey:)`` refuses them.
@@ -30,7 +28,7 @@ public enum ProviderRegistry {
         }
     }
 
-    /// Every adapter, in the default precedence.
+    /// Every adapter: the ECB, the central banks of their own currencies, then the sources of many.
     public static let entries: [Entry] = [
         Entry("ECB") { url, _ in ECBProvider(baseURL: url) },
         // The central banks of their own currencies.
@@ -66,7 +64,7 @@ public enum ProviderRegistry {
         Entry("FRED", needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
     ]
 
-    /// Every key, in the default precedence.
+    /// Every key, in the order of ``entries``.
     public static var keys: [String] { entries.map(\.key) }
 
     /// The keys of the providers that need an API key: FRED, BANXICO, BOT.

@@ -2,6 +2,7 @@ import Foundation
 import RatesCore
 import RatesIngest
 import RatesUpstream
+import RatesTestSupport
 import Testing
 
 /// Real recorded publications, parsed by the real adapters, as the merge sees them.

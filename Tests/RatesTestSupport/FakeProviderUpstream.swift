@@ -127,17 +127,6 @@ package final class FakeProviderUpstream: Sendable {
 
     /// The bytes of `Tests/Fixtures/NAME`.
     package static func fixture(_ name: String) throws -> ByteBuffer {
-        ByteBuffer(bytes: try Data(contentsOf: fixturesDirectory.appendingPathComponent(name)))
+        ByteBuffer(bytes: try Fixtures.data(name))
     }
-
-    /// `Tests/Fixtures` of the package this file is in.
-    package static let fixturesDirectory: URL = {
-        var directory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("Tests/Fixtures")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        fatalError("no directory above \(#filePath) holds Tests/Fixtures")
-    }()
 }

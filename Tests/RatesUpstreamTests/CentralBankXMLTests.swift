@@ -1,5 +1,6 @@
 import Foundation
 import RatesUpstream
+import RatesTestSupport
 import Testing
 
 @Suite("XML reader on central banks' files")

@@ -1,6 +1,7 @@
 import Foundation
 import RatesCore
 import RatesUpstream
+import RatesTestSupport
 import Testing
 
 @Suite("ECB CSV history")

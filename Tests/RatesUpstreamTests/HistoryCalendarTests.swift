@@ -1,6 +1,7 @@
 import Foundation
 import RatesCore
 import RatesUpstream
+import RatesTestSupport
 import Testing
 
 @Suite("Publication calendar against the real history")

@@ -1,5 +1,6 @@
 import RatesCore
 import RatesUpstream
+import RatesTestSupport
 import Testing
 
 @Suite("Rates validation")

@@ -2,19 +2,19 @@ import Foundation
 
 /// The real files the tests read (the ECB's, and one each from other central banks in
 /// folders named after them), found from this source file's location.
-enum Fixtures {
+package enum Fixtures {
     /// `Tests/Fixtures/NAME` in the package.
-    static func url(_ name: String) -> URL {
+    package static func url(_ name: String) -> URL {
         packageRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(name)
     }
 
     /// The bundled history: `Sources/RatesIngest/Resources/eurofxref-hist.zip`.
-    static var historyZip: URL {
+    package static var historyZip: URL {
         packageRoot.appendingPathComponent("Sources/RatesIngest/Resources/eurofxref-hist.zip")
     }
 
     /// The bytes of `Tests/Fixtures/NAME`.
-    static func data(_ name: String) throws -> Data {
+    package static func data(_ name: String) throws -> Data {
         try Data(contentsOf: url(name))
     }
 
@@ -22,7 +22,7 @@ enum Fixtures {
     ///
     /// The file is looked up as compiled and with symbolic links resolved, so a package that
     /// builds these tests through a symlink still finds the fixtures of the real package.
-    static let packageRoot: URL = {
+    package static let packageRoot: URL = {
         let file = URL(fileURLWithPath: #filePath)
         for start in [file.resolvingSymlinksInPath(), file] {
             var directory = start.deletingLastPathComponent()
