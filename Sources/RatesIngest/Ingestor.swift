@@ -5,11 +5,13 @@ import RatesStore
 import RatesUpstream
 import Synchronization
 
-/// The one way data enters the dataset: seed, `import` and every fetch call ``ingest(_:run:notAfter:checkContinuity:)``.
+/// The one way data enters the dataset: every provider's publications go through
+/// ``ingest(_:of:run:notAfter:)``; the ECB's batches (seed, `import`, its fetches) reach it through
+/// ``ingest(_:run:notAfter:checkContinuity:)``, which adds the ECB's own checks.
 ///
-/// An ingest validates the batch, stores it in one transaction (rates, change log and fetch
-/// record), then brings the in-memory ``RatesSnapshot`` forward by exactly the changes the
-/// store logged, and announces the new version. Version, data and cursor therefore move
+/// An ingest validates the publications, stores them in one transaction (the provider's quotes,
+/// the merged days they touch, change log and fetch record), then brings the in-memory
+/// ``RatesSnapshot`` forward by exactly the changes the store logged, and announces the new version. Version, data and cursor therefore move
 /// together: nothing in memory ever shows rows of a version it does not name. Ingests are
 /// serialized, so changes are applied in the order they were committed.
 ///
