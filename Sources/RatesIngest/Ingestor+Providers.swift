@@ -51,6 +51,11 @@ extension Ingestor {
                     ProviderDay(provider: key, pivot: pivots[key] ?? .euro, day: $0.day, quotes: $0.quotes)
                 }
             }
+            // A day only the ECB published is its figures as they are: the merge would keep each one's digits.
+            if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderDay.ecbKey, ecb.day == day {
+                days.append(DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }))
+                continue
+            }
             // The ECB's publication of each provider's own day, for providers that quote no EUR.
             let ecb = Set(inputs.map(\.day)).compactMap { providerDay in
                 reader.publication(of: ProviderDay.ecbKey, onOrBefore: providerDay, maxAge: 0).map {
