@@ -23,13 +23,7 @@ extension ExactDecimal {
         var value = self
         var lastDropped: UInt64 = 0
         for _ in 0..<(count - digits) {
-            let highRemainder = value.high % 10
-            value.high /= 10
-            let middle = highRemainder * Self.limbBase + value.middle
-            value.middle = middle / 10
-            let low = (middle % 10) * Self.limbBase + value.low
-            value.low = low / 10
-            lastDropped = low % 10
+            lastDropped = value.divideSignificandByTen()
         }
         // What is left has `digits` ≤ 18 digits: it fits the low limb.
         var significand = value.low

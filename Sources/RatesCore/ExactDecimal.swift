@@ -93,16 +93,23 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
         var value = self
         var exponent = self.exponent
         while value.low % 10 == 0 {
-            // Divide all three limbs by ten, carrying each remainder down a limb.
-            let highRemainder = value.high % 10
-            value.high /= 10
-            let middle = highRemainder * Self.limbBase + value.middle
-            value.middle = middle / 10
-            let low = (middle % 10) * Self.limbBase + value.low
-            value.low = low / 10
+            value.divideSignificandByTen()
             exponent += 1
         }
         return ExactDecimal(low: value.low, middle: value.middle, high: value.high, exponent: exponent)
+    }
+
+    /// Divides the significand by ten across its three limbs, carrying each remainder down a
+    /// limb; returns the digit dropped. The exponent is the caller's to adjust.
+    @discardableResult
+    mutating func divideSignificandByTen() -> UInt64 {
+        let highRemainder = high % 10
+        high /= 10
+        let middleWithCarry = highRemainder * Self.limbBase + middle
+        middle = middleWithCarry / 10
+        let lowWithCarry = (middleWithCarry % 10) * Self.limbBase + low
+        low = lowWithCarry / 10
+        return lowWithCarry % 10
     }
 
     /// The significand when it fits one limb (below 10^18), else `nil`.
