@@ -43,7 +43,7 @@ public struct RatesBatch: Sendable {
     /// The days, in ascending order, without duplicates.
     public var days: [DailyRates]
 
-    public init(base: CurrencyCode, provider: String = "ECB", days: [DailyRates]) {
+    public init(base: CurrencyCode, provider: String = ProviderKey.ecb, days: [DailyRates]) {
         self.base = base
         self.provider = provider
         self.days = days.sorted { $0.day < $1.day }

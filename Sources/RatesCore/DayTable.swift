@@ -3,7 +3,7 @@
 ///
 /// Finding a currency is a binary search over a few dozen packed codes; reading the whole table
 /// in order is a walk over two contiguous arrays. A rate keeps the digits it was published with,
-/// so it prints back byte for byte.
+/// so it prints back byte for byte, and where it came from when that is not the ECB of that day.
 public struct DayTable: Sendable {
     /// The publication day.
     public let day: Day
@@ -12,13 +12,18 @@ public struct DayTable: Sendable {
     /// Each code's rate, in the same order: the significand (below 10^18) and its exponent.
     private let significands: [UInt64]
     private let exponents: [Int8]
+    /// Each code's source, in the same order; empty when every rate is the ECB's of ``day`` (the
+    /// whole history before other providers), so such days cost nothing more.
+    private let sources: [RateSource?]
 
-    /// The table of `rates`; a text that is not a valid rate (``RateText/isValid(_:)``) is left out:
-    /// every stored rate was checked on the way in, so none is.
-    public init(day: Day, rates: [CurrencyCode: String]) {
+    /// The table of `rates`, with `sources` naming where a rate came from when not from the ECB on
+    /// `day`; a text that is not a valid rate (``RateText/isValid(_:)``) is left out: every stored
+    /// rate was checked on the way in, so none is.
+    public init(day: Day, rates: [CurrencyCode: String], sources: [CurrencyCode: RateSource] = [:]) {
         var codes: [CurrencyCode] = []
         var significands: [UInt64] = []
         var exponents: [Int8] = []
+        var tableSources: [RateSource?] = []
         codes.reserveCapacity(rates.count)
         significands.reserveCapacity(rates.count)
         exponents.reserveCapacity(rates.count)
@@ -29,11 +34,13 @@ public struct DayTable: Sendable {
             codes.append(code)
             significands.append(significand)
             exponents.append(exponent)
+            if !sources.isEmpty { tableSources.append(sources[code]) }
         }
         self.day = day
         self.codes = codes
         self.significands = significands
         self.exponents = exponents
+        self.sources = tableSources.contains { $0 != nil } ? tableSources : []
     }
 
     /// How many currencies have a rate.
@@ -60,8 +67,23 @@ public struct DayTable: Sendable {
         index(of: code).map(rate(at:))
     }
 
+    /// Where the rate at `index` of ``codes`` came from: its provider and that provider's own day.
+    public func source(at index: Int) -> RateSource {
+        (sources.isEmpty ? nil : sources[index]) ?? RateSource(provider: ProviderKey.ecb, day: day)
+    }
+
+    /// Whether every rate is the ECB's of ``day``.
+    public var isECBOnly: Bool { sources.isEmpty }
+
     /// The rates as published text, by currency.
     public var texts: [CurrencyCode: String] {
         Dictionary(uniqueKeysWithValues: codes.indices.map { (codes[$0], rate(at: $0).description) })
+    }
+
+    /// The sources of the rates that did not come from the ECB on ``day``, by currency (as ``DailyRates/sources``).
+    public var nonDefaultSources: [CurrencyCode: RateSource] {
+        var found: [CurrencyCode: RateSource] = [:]
+        for (index, source) in sources.enumerated() { if let source { found[codes[index]] = source } }
+        return found
     }
 }

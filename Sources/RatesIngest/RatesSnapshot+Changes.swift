@@ -12,13 +12,18 @@ extension RatesSnapshot {
             return version == self.version ? self : RatesSnapshot(epoch: epoch, version: version, days: days, base: base)
         }
         // The touched days with their new rates, starting from what this snapshot holds.
-        var touched: [Day: [CurrencyCode: String]] = [:]
+        var touched: [Day: DailyRates] = [:]
         for change in changes {
-            if touched[change.day] == nil { touched[change.day] = publication(on: change.day)?.texts ?? [:] }
-            touched[change.day]![change.currency] = change.value
+            if touched[change.day] == nil {
+                let table = publication(on: change.day)
+                touched[change.day] = DailyRates(day: change.day, rates: table?.texts ?? [:], sources: table?.nonDefaultSources ?? [:])
+            }
+            touched[change.day]!.rates[change.currency] = change.value
+            touched[change.day]!.sources[change.currency] = change.source
         }
         // Merge the untouched days with the touched ones, both ascending.
-        let rebuilt = touched.filter { !$0.value.isEmpty }.map { DayTable(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
+        let rebuilt = touched.values.filter { !$0.rates.isEmpty }.map { DayTable(day: $0.day, rates: $0.rates, sources: $0.sources) }
+            .sorted { $0.day < $1.day }
         var merged: [DayTable] = []
         merged.reserveCapacity(days.count + rebuilt.count)
         var next = rebuilt.makeIterator()

@@ -32,7 +32,7 @@ public final class RatesSnapshot: Sendable {
 
     /// A snapshot of `days` given as rate texts per currency.
     public convenience init(epoch: String, version: Int64, dailyRates: [DailyRates], base: CurrencyCode = .euro) {
-        self.init(epoch: epoch, version: version, days: dailyRates.map { DayTable(day: $0.day, rates: $0.rates) }, base: base)
+        self.init(epoch: epoch, version: version, days: dailyRates.map { DayTable(day: $0.day, rates: $0.rates, sources: $0.sources) }, base: base)
     }
 
     public var isEmpty: Bool { days.isEmpty }

@@ -8,6 +8,8 @@ public struct ChangePage: Sendable, Equatable {
     public var upserts: [Day: [CurrencyCode: String]] = [:]
     /// Withdrawn values: day → currencies.
     public var deletes: [Day: [CurrencyCode]] = [:]
+    /// Where each upserted value came from, when not from the ECB on that very day: day → currency → source.
+    public var sources: [Day: [CurrencyCode: RateSource]] = [:]
     /// The sequence number this page brings a client up to.
     public var throughSequence: Int64
     /// Whether more changes follow this page.
@@ -28,12 +30,25 @@ public struct ChangeLogEntry: Sendable, Equatable {
     public var currency: CurrencyCode
     /// The new rate text, or `nil` when the value was withdrawn.
     public var value: String?
+    /// Where the value came from, when not from the ECB on that very day (`nil` too when withdrawn).
+    public var source: RateSource?
 
-    public init(sequence: Int64, day: Day, currency: CurrencyCode, value: String?) {
+    public init(sequence: Int64, day: Day, currency: CurrencyCode, value: String?, source: RateSource? = nil) {
         self.sequence = sequence
         self.day = day
         self.currency = currency
         self.value = value
+        self.source = source
+    }
+}
+
+extension RateSource {
+    /// The source stored in a row's `provider` and `providerDay` columns for a value of `day`, or
+    /// `nil` when it is the default: the ECB on that very day (or a row written before providers).
+    static func stored(provider: String?, providerDay: String?, of day: Day) -> RateSource? {
+        let provider = provider ?? ProviderKey.ecb
+        let ownDay = providerDay.flatMap(Day.init) ?? day
+        return provider == ProviderKey.ecb && ownDay == day ? nil : RateSource(provider: provider, day: ownDay)
     }
 }
 
@@ -44,10 +59,13 @@ extension RatesStore {
     public func changeLog(after sequence: Int64) throws -> [ChangeLogEntry] {
         try database.read { db in
             var entries: [ChangeLogEntry] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT seq, day, currency, value FROM change WHERE seq > ? ORDER BY seq", arguments: [sequence])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT seq, day, currency, value, provider, providerDay FROM change WHERE seq > ? ORDER BY seq", arguments: [sequence])
             while let row = try rows.next() {
                 guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String) else { continue }
-                entries.append(ChangeLogEntry(sequence: row[0], day: day, currency: currency, value: row[3]))
+                let value: String? = row[3]
+                let source = value == nil ? nil : RateSource.stored(provider: row[4], providerDay: row[5], of: day)
+                entries.append(ChangeLogEntry(sequence: row[0], day: day, currency: currency, value: value, source: source))
             }
             return entries
         }
@@ -64,18 +82,27 @@ extension RatesStore {
     public func changes(after sequence: Int64, through version: Int64, from: Day?, limit: Int) throws -> ChangePage {
         try database.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT seq, day, currency, value FROM change WHERE seq > ? AND seq <= ? AND day >= ? ORDER BY seq LIMIT ?",
+                db,
+                sql: """
+                    SELECT seq, day, currency, value, provider, providerDay FROM change
+                    WHERE seq > ? AND seq <= ? AND day >= ? ORDER BY seq LIMIT ?
+                    """,
                 arguments: [sequence, version, from?.description ?? "", limit + 1])
             let more = rows.count > limit
-            var latest: [Day: [CurrencyCode: String?]] = [:]
+            var latest: [Day: [CurrencyCode: Row]] = [:]
             for row in rows.prefix(limit) {
                 guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String) else { continue }
-                latest[day, default: [:]][currency] = .some(row[3] as String?)
+                latest[day, default: [:]][currency] = row
             }
             var page = ChangePage(throughSequence: more ? rows[limit - 1][0] : version, more: more)
             for (day, values) in latest {
-                for (currency, value) in values {
-                    if let value { page.upserts[day, default: [:]][currency] = value } else { page.deletes[day, default: []].append(currency) }
+                for (currency, row) in values {
+                    guard let value = row[3] as String? else {
+                        page.deletes[day, default: []].append(currency)
+                        continue
+                    }
+                    page.upserts[day, default: [:]][currency] = value
+                    if let source = RateSource.stored(provider: row[4], providerDay: row[5], of: day) { page.sources[day, default: [:]][currency] = source }
                 }
             }
             for day in page.deletes.keys { page.deletes[day]?.sort() }
@@ -101,15 +128,15 @@ extension RatesStore {
                 pinned
                 ? """
                 WITH later (day, currency) AS (SELECT DISTINCT day, currency FROM change WHERE seq > :version AND day >= :lower),
-                asOf (day, currency, value) AS (
-                    SELECT day, currency, value FROM rate WHERE day >= :lower AND seq <= :version
+                asOf (day, currency, value, provider, providerDay) AS (
+                    SELECT day, currency, value, provider, providerDay FROM rate WHERE day >= :lower AND seq <= :version
                     UNION ALL
-                    SELECT c.day, c.currency, c.value FROM later l JOIN change c
+                    SELECT c.day, c.currency, c.value, c.provider, c.providerDay FROM later l JOIN change c
                         ON c.seq = (SELECT MAX(p.seq) FROM change p WHERE p.day = l.day AND p.currency = l.currency AND p.seq <= :version)
                     WHERE c.value IS NOT NULL)
-                SELECT day, currency, value FROM asOf
+                SELECT day, currency, value, provider, providerDay FROM asOf
                 """
-                : "SELECT day, currency, value FROM rate"
+                : "SELECT day, currency, value, provider, providerDay FROM rate"
             let arguments: StatementArguments = ["version": version, "lower": lower]
             // The day holding the limit-th value: the page runs through the end of that day.
             let lastDay = try String.fetchOne(
@@ -122,6 +149,7 @@ extension RatesStore {
                 guard let day = Day(row[0] as String), let currency = CurrencyCode(row[1] as String) else { continue }
                 if days.last?.day != day { days.append(DailyRates(day: day, rates: [:])) }
                 days[days.count - 1].rates[currency] = row[2] as String
+                if let source = RateSource.stored(provider: row[3], providerDay: row[4], of: day) { days[days.count - 1].sources[currency] = source }
             }
             let more = try lastDay.map { last in
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (\(source) WHERE day > :last)", arguments: arguments + ["last": last]) ?? false

@@ -298,18 +298,33 @@ extension RatesStore {
             let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
             var days: [DailyRates] = []
             days.reserveCapacity(8_192)
-            // One row per day ("USD=1.1172,JPY=175.68,…"): 7,000 rows decode far faster than 200,000.
-            let rows = try Row.fetchCursor(db, sql: "SELECT day, group_concat(currency || '=' || value, ',') FROM rate GROUP BY day ORDER BY day")
+            // One row per day ("USD=1.1172,UAH=48.1@NBU 2026-03-01,…"): 7,000 rows decode far faster than 200,000.
+            // A value from another provider or day than the ECB's of that day carries "@provider day".
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT day, group_concat(currency || '=' || value || CASE WHEN provider = '\(ProviderKey.ecb)' AND providerDay IS NULL
+                        THEN '' ELSE '@' || provider || ' ' || coalesce(providerDay, day) END, ',')
+                    FROM rate GROUP BY day ORDER BY day
+                    """)
             while let row = try rows.next() {
                 guard let day = Day(row[0] as String) else { continue }
                 let list: String = row[1]
-                var rates: [CurrencyCode: String] = [:]
-                rates.reserveCapacity(48)
+                var daily = DailyRates(day: day, rates: [:])
+                daily.rates.reserveCapacity(48)
                 for pair in list.utf8.split(separator: UInt8(ascii: ",")) {
                     guard pair.count > 4, let code = CurrencyCode(Substring(pair.prefix(3))) else { continue }
-                    rates[code] = String(Substring(pair.dropFirst(4)))
+                    let valueAndSource = pair.dropFirst(4).split(separator: UInt8(ascii: "@"), maxSplits: 1)
+                    guard let value = valueAndSource.first else { continue }
+                    daily.rates[code] = String(Substring(value))
+                    if valueAndSource.count == 2 {
+                        let source = valueAndSource[1].split(separator: UInt8(ascii: " "))
+                        if source.count == 2, let ownDay = Day(String(Substring(source[1]))) {
+                            daily.sources[code] = RateSource(provider: String(Substring(source[0])), day: ownDay)
+                        }
+                    }
                 }
-                days.append(DailyRates(day: day, rates: rates))
+                days.append(daily)
             }
             return StoredRates(epoch: epoch, version: version, days: days)
         }

@@ -26,7 +26,7 @@ public struct ProviderDay: Hashable, Sendable {
     }
 
     /// The ECB's key.
-    public static let ecbKey = "ECB"
+    public static let ecbKey = ProviderKey.ecb
 
     /// One day of the ECB's reference rates: units of each currency per 1 EUR.
     public init(ecb rates: DailyRates) {
