@@ -29,7 +29,9 @@ extension Ingestor {
                 exclusions = merged.exclusions
                 return merged.batch
             }
-            record(exclusions, of: valid.map(\.day))
+            if let first = valid.first?.day, let last = valid.last?.day {
+                record(exclusions, recomputed: first...last.adding(days: policy.carryForwardDays))
+            }
             if recorded.outcome == .updated { state.updateFetchStatus { $0.dataOrigin = recorded.source } }
             try applyLoggedChanges()
             return recorded
@@ -42,37 +44,43 @@ extension Ingestor {
     ) -> (batch: RatesBatch, exclusions: [ConsensusExclusion]) {
         guard let first = publications.first?.day, let last = publications.last?.day else { return (RatesBatch(base: .euro, days: []), []) }
         let through = last.adding(days: policy.carryForwardDays)
-        let pivots = Dictionary(uniqueKeysWithValues: reader.providers.map { ($0, ProviderRegistry.entry($0)?.pivot ?? .euro) })
         var days: [DailyRates] = []
         var exclusions: [ConsensusExclusion] = []
         for day in reader.publicationDays where day >= first && day <= through {
-            let inputs = reader.providers.compactMap { key in
-                reader.publication(of: key, onOrBefore: day, maxAge: policy.carryForwardDays).map {
-                    ProviderDay(provider: key, pivot: pivots[key] ?? .euro, day: $0.day, quotes: $0.quotes)
-                }
-            }
-            // A day only the ECB published is its figures as they are: the merge would keep each one's digits.
-            if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderDay.ecbKey, ecb.day == day {
-                days.append(DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }))
-                continue
-            }
-            // The ECB's publication of each provider's own day, for providers that quote no EUR.
-            let ecb = Set(inputs.map(\.day)).compactMap { providerDay in
-                reader.publication(of: ProviderDay.ecbKey, onOrBefore: providerDay, maxAge: 0).map {
-                    ProviderDay(provider: ProviderDay.ecbKey, pivot: .euro, day: $0.day, quotes: $0.quotes)
-                }
-            }
-            let merged = RatesMerge.merge(day: day, publications: inputs, policy: policy, ecb: ecb)
+            let merged = mergedDay(day, of: reader.providers, reader: reader, policy: policy)
             exclusions += merged.exclusions
-            guard !merged.rates.isEmpty else { continue }
-            var rates: [CurrencyCode: String] = [:]
-            var sources: [CurrencyCode: RateSource] = [:]
-            for rate in merged.rates {
-                rates[rate.currency] = rate.value.description
-                sources[rate.currency] = RateSource(provider: rate.provider, day: rate.day)
-            }
-            days.append(DailyRates(day: day, rates: rates, sources: sources))
+            if let rates = merged.rates { days.append(rates) }
         }
         return (RatesBatch(base: .euro, provider: ProviderDay.ecbKey, days: days), exclusions)
+    }
+
+    /// The merge of `day` from the quotes of `providers` in `reader` (which also holds the ECB's,
+    /// for providers that quote no EUR): its rates with their sources, or `nil` when none has a value.
+    static func mergedDay(
+        _ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy
+    ) -> (rates: DailyRates?, exclusions: [ConsensusExclusion]) {
+        let inputs = providers.compactMap { key in
+            reader.publication(of: key, onOrBefore: day, maxAge: policy.carryForwardDays).map {
+                ProviderDay(provider: key, pivot: ProviderRegistry.entry(key)?.pivot ?? .euro, day: $0.day, quotes: $0.quotes)
+            }
+        }
+        // A day only the ECB published is its figures as they are: the merge would keep each one's digits.
+        if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderDay.ecbKey, ecb.day == day {
+            return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
+        }
+        // The ECB's publication of each provider's own day, for providers that quote no EUR.
+        let ecb = Set(inputs.map(\.day)).compactMap { providerDay in
+            reader.publication(of: ProviderDay.ecbKey, onOrBefore: providerDay, maxAge: 0).map {
+                ProviderDay(provider: ProviderDay.ecbKey, pivot: .euro, day: $0.day, quotes: $0.quotes)
+            }
+        }
+        let merged = RatesMerge.merge(day: day, publications: inputs, policy: policy, ecb: ecb)
+        guard !merged.rates.isEmpty else { return (nil, merged.exclusions) }
+        var daily = DailyRates(day: day, rates: [:])
+        for rate in merged.rates {
+            daily.rates[rate.currency] = rate.value.description
+            daily.sources[rate.currency] = RateSource(provider: rate.provider, day: rate.day)
+        }
+        return (daily, merged.exclusions)
     }
 }

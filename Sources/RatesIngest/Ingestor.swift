@@ -25,11 +25,6 @@ public final class Ingestor: Sendable {
     public let mergePolicy: MergePolicy
     /// Held for a whole ingest or catch-up: one writer of the dataset at a time.
     private let serial = Mutex(())
-    /// The values the consensus check left out of the merge, newest ingest last (at most ``maxExclusionsKept``).
-    private let exclusions = Mutex<[ConsensusExclusion]>([])
-
-    /// How many consensus exclusions ``consensusExclusions`` keeps.
-    public static let maxExclusionsKept = 200
 
     public init(store: RatesStore, state: ServerState, mergePolicy: MergePolicy = .default, logger: Logger) {
         self.store = store
@@ -38,12 +33,9 @@ public final class Ingestor: Sendable {
         self.logger = logger
     }
 
-    /// The values the consensus check left out of the merge in recent ingests, oldest first.
-    public var consensusExclusions: [ConsensusExclusion] { exclusions.withLock { $0 } }
-
-    /// Keeps `found` (the exclusions of the merged days an ingest recomputed) in place of those of the same days.
-    func record(_ found: [ConsensusExclusion], of days: [Day]) {
-        guard !found.isEmpty || !days.isEmpty else { return }
+    /// Logs `found` (the exclusions of the merged days `recomputed`) and keeps them in the server
+    /// state in place of those of the same days.
+    func record(_ found: [ConsensusExclusion], recomputed: ClosedRange<Day>) {
         for exclusion in found {
             logger.warning(
                 "value left out of the merge: more than the consensus threshold from the median",
@@ -52,12 +44,7 @@ public final class Ingestor: Sendable {
                     "rates.value": "\(exclusion.rate.value)", "rates.median": "\(exclusion.median)",
                 ])
         }
-        let recomputed = Set(found.map(\.day))
-        exclusions.withLock { kept in
-            kept.removeAll { recomputed.contains($0.day) }
-            kept += found
-            if kept.count > Self.maxExclusionsKept { kept.removeFirst(kept.count - Self.maxExclusionsKept) }
-        }
+        state.keepConsensusExclusions(found, replacingThoseOf: recomputed)
     }
 
     /// Runs `body` as the only writer of the dataset.

@@ -80,7 +80,10 @@ public struct ProviderFetchService: Service {
             logger.info("provider fetched", metadata: ["rates.provider": "\(key)", "rates.outcome": "\(run.outcome.rawValue)", "rates.changed": "\(run.rowsChanged)"])
             return true
         } catch {
-            run.outcome = error is UpstreamDataError ? .rejected : .failed
+            // Data that is not the provider's layout is rejected, whether the client or the ingest's validation found it.
+            let isRejection = if case UpstreamError.rejected = error { true } else { error is UpstreamDataError }
+            run.outcome = isRejection ? .rejected : .failed
+            run.httpStatus = (error as? UpstreamError)?.httpStatus
             run.detail = "\(error)"
             run.finishedAt = now()
             let recorded = (try? ingestor.store.record(run)) ?? run

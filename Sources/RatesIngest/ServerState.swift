@@ -33,6 +33,7 @@ public final class ServerState: Sendable {
     private let current: Mutex<RatesSnapshot>
     private let fetch = Mutex(FetchStatus())
     private let providers = Mutex<[String: ProviderStatus]>([:])
+    private let exclusions = Mutex<[ConsensusExclusion]>([])
     /// Subscribers to new publications (`/v1/events`).
     public let events = PublicationEvents()
 
@@ -85,5 +86,24 @@ public final class ServerState: Sendable {
     /// Changes `key`'s fetch status.
     public func updateProviderStatus(_ key: String, _ change: (inout ProviderStatus) -> Void) {
         providers.withLock { change(&$0[key, default: ProviderStatus()]) }
+    }
+
+    // MARK: - Consensus exclusions
+
+    /// How many consensus exclusions ``consensusExclusions`` keeps.
+    public static let maxExclusionsKept = 200
+
+    /// The values the consensus check leaves out of the merge, as of the ingests of this process,
+    /// oldest merged day first (at most ``maxExclusionsKept``, the newest days kept).
+    public var consensusExclusions: [ConsensusExclusion] { exclusions.withLock { $0 } }
+
+    /// Keeps `found`, the exclusions of the merged days in `recomputed`, in place of what was known of those days.
+    func keepConsensusExclusions(_ found: [ConsensusExclusion], replacingThoseOf recomputed: ClosedRange<Day>) {
+        exclusions.withLock { kept in
+            kept.removeAll { recomputed.contains($0.day) }
+            kept += found
+            kept.sort { ($0.day, $0.currency, $0.provider) < ($1.day, $1.currency, $1.provider) }
+            if kept.count > Self.maxExclusionsKept { kept.removeFirst(kept.count - Self.maxExclusionsKept) }
+        }
     }
 }

@@ -50,7 +50,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
     let cache = ResponseCache(metrics: metrics)
     let cachePolicy = CacheControlPolicy(calendar: calendar, now: configuration.now)
-    let answers = DataAnswers(calendar: calendar, configuration: configuration)
+    let answers = DataAnswers(calendar: calendar, configuration: configuration, quotes: ProviderQuotes(store: store, policy: ingestor.mergePolicy))
     router.addRoutes(
         RatesController(
             state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
@@ -61,6 +61,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics,
             cachePolicy: cachePolicy
         ).endpoints)
+    router.addRoutes(ProvidersController(store: store, state: state, configuration: configuration).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinator: coordinator).endpoints)
 

@@ -4,6 +4,7 @@ import Prometheus
 import RatesCore
 import RatesIngest
 import RatesStore
+import RatesUpstream
 import Synchronization
 
 /// The server's Prometheus metrics, served as text at `GET /metrics`.
@@ -22,6 +23,7 @@ import Synchronization
 /// | `rates_relay_sync_responses_total` | counter | `result`: `page`, `not_modified` |
 /// | `rates_relay_response_cache_lookups_total` | counter | `result`: `hit`, `miss` |
 /// | `rates_relay_event_streams` | gauge | `GET /v1/events` streams open now |
+/// | `rates_relay_consensus_exclusions` | gauge | `provider`: its values the consensus check leaves out of the merge now |
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let cacheHits: Counter
@@ -107,6 +109,10 @@ public final class ServerMetrics: Sendable {
             dataAge.set(max(0, now.timeIntervalSince(published)))
         }
         eventStreams.set(Double(state.events.subscriberCount))
+        let excluded = Dictionary(grouping: state.consensusExclusions, by: \.provider)
+        for key in ProviderRegistry.keys {
+            registry.makeGauge(descriptor: Self.consensusExclusions, labels: [("provider", key)]).set(Double(excluded[key]?.count ?? 0))
+        }
         return ByteBuffer(bytes: registry.emitToBuffer())
     }
 
@@ -127,6 +133,11 @@ public final class ServerMetrics: Sendable {
     private static var syncResponses: MetricNameDescriptor {
         .init(
             namespace: "rates_relay", metricName: "sync_responses", unitName: "total", helpText: "Answers to /v1/sync: pages sent, and 304s to up-to-date clients.")
+    }
+    private static var consensusExclusions: MetricNameDescriptor {
+        .init(
+            namespace: "rates_relay", metricName: "consensus_exclusions", unitName: "",
+            helpText: "Values left out of the merge for being more than the consensus threshold from the median of the providers, by provider.")
     }
     private static var cacheLookups: MetricNameDescriptor {
         .init(

@@ -1,8 +1,9 @@
 import GRDB
 import RatesCore
 
-/// The quotes of every provider around the days an ingest touches, read once inside its
-/// transaction, for the merge to compute merged days from.
+/// The quotes of every provider (or of some) over a range of days, read at once, for the merge
+/// to compute merged days from: around the days an ingest touches, inside its transaction, or
+/// for an answer computed from some providers only (``RatesStore/quotes(from:through:providers:)``).
 public struct QuoteReader: Sendable {
     /// How far around the ingested days quotes are read: the merge's carry-forward limit and
     /// the merged days after the ingested ones that a carried-forward value may reach.
@@ -13,11 +14,17 @@ public struct QuoteReader: Sendable {
     /// Every day some provider published on, ascending.
     public let publicationDays: [Day]
 
-    init(_ db: Database, from start: Day, through end: Day) throws {
+    /// Reads the quotes of the days from `start` through `end`, of `providers` only when given.
+    init(_ db: Database, from start: Day, through end: Day, providers: Set<String>? = nil) throws {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
+        var arguments: StatementArguments = [start.description, end.description]
+        var filter = ""
+        if let providers {
+            filter = " AND provider IN (\(databaseQuestionMarks(count: providers.count)))"
+            arguments += StatementArguments(providers.sorted())
+        }
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE day BETWEEN ? AND ?",
-            arguments: [start.description, end.description])
+            db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE day BETWEEN ? AND ?\(filter)", arguments: arguments)
         while let row = try rows.next() {
             guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String),
                   let direction = PublishedQuote.Direction(rawValue: row[5])
@@ -33,6 +40,11 @@ public struct QuoteReader: Sendable {
 
     /// The providers with quotes in the range read.
     public var providers: [String] { publications.keys.sorted() }
+
+    /// The days `providers` published on in the range read, ascending.
+    public func publicationDays(of providers: Set<String>) -> [Day] {
+        Set(providers.flatMap { publications[$0]?.map(\.day) ?? [] }).sorted()
+    }
 
     /// `provider`'s newest publication on or before `day` and no older than `maxAge` days, if any.
     public func publication(of provider: String, onOrBefore day: Day, maxAge: Int) -> ProviderPublication? {

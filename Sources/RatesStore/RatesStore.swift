@@ -344,22 +344,6 @@ extension RatesStore {
         try database.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
     }
 
-    /// `provider`'s newest stored publication, or `nil` when it has none.
-    ///
-    /// - Throws: `DatabaseError` when the read fails.
-    public func latestPublication(of provider: String) throws -> ProviderPublication? {
-        try database.read { db in
-            guard let day = try String.fetchOne(db, sql: "SELECT MAX(day) FROM quote WHERE provider = ?", arguments: [provider]) else { return nil }
-            var quotes: [PublishedQuote] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT currency, value, unit, direction FROM quote WHERE provider = ? AND day = ?", arguments: [provider, day])
-            while let row = try rows.next() {
-                guard let currency = CurrencyCode(row[0] as String), let direction = PublishedQuote.Direction(rawValue: row[3]) else { continue }
-                quotes.append(PublishedQuote(currency: currency, value: row[1], unit: row[2], direction: direction))
-            }
-            return Day(day).map { ProviderPublication(day: $0, quotes: quotes) }
-        }
-    }
-
     /// The most recent run, or `nil` before the first.
     ///
     /// - Parameters:

@@ -18,8 +18,11 @@ public enum ProviderRegistry {
         /// Makes the adapter; `apiKey` is non-nil whenever `needsAPIKey`.
         let make: @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider
 
+        /// The adapter with its default endpoints and no API key: who publishes, against which currency, when.
+        public var identity: any RatesProvider { make(nil, nil) }
+
         /// The currency its figures are quoted against.
-        public var pivot: CurrencyCode { make(nil, nil).pivot }
+        public var pivot: CurrencyCode { identity.pivot }
 
         init(_ key: String, needsAPIKey: Bool = false, _ make: @escaping @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider) {
             self.key = key

@@ -49,87 +49,87 @@ struct PublicationStampedeTests {
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
                     #expect(try await server.refresh().json["outcome"] as? String == "updated")
                     let base = "http://127.0.0.1:\(try #require(server.port))"
-                    let http = HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
+                    try await withHTTPClient(HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))) { http in
 
-                    // Everyone is up to date with day D.
-                    var start = try await Self.get(http, base + "/v1/sync?from=2026-10-01")
-                    while start.json["more"] as? Bool == true {
-                        start = try await Self.get(http, base + "/v1/sync?cursor=\(start.json["cursor"] as! String)")
-                    }
-                    let cursorD = try #require(start.json["cursor"] as? String)
-                    let upToDate = try await Self.get(http, base + "/v1/sync?cursor=\(cursorD)")
-                    let etagD = try #require(upToDate.etag)
-                    let caches = (0..<Self.sdkClients).map { _ in TemporaryCache() }
-                    let sdks = try caches.map { cache in
-                        try RatesClient(configuration: .init(
-                            server: URL(string: base + "/")!, cacheURL: cache.url, session: URLSession(configuration: .ephemeral),
-                            window: Day("2026-10-01"),
-                            retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(100))))
-                    }
-                    for sdk in sdks { #expect(try await sdk.sync().latestDate == Self.dayBefore) }
-                    let upstreamBefore = upstream.requests.count
-
-                    // D+1 is published; the upstream holds the server's fetch of it until all the refreshes below
-                    // have arrived, and everyone keeps asking meanwhile.
-                    upstream.publish(through: Self.lastDay)
-                    upstream.hold()
-                    let deadline = ContinuousClock.now + .seconds(60)
-                    async let raw = withThrowingTaskGroup(of: Outcome.self) { group in
-                        for index in 0..<Self.rawClients {
-                            group.addTask { try await Self.followUntilCurrent(http, base: base, cursor: cursorD, etag: etagD, jitter: index, deadline: deadline) }
+                        // Everyone is up to date with day D.
+                        var start = try await Self.get(http, base + "/v1/sync?from=2026-10-01")
+                        while start.json["more"] as? Bool == true {
+                            start = try await Self.get(http, base + "/v1/sync?cursor=\(start.json["cursor"] as! String)")
                         }
-                        return try await group.reduce(into: [Outcome]()) { $0.append($1) }
-                    }
-                    async let sdkLatest = withThrowingTaskGroup(of: [CurrencyCode: String].self) { group in
-                        for sdk in sdks {
-                            group.addTask {
-                                while try await sdk.sync().latestDate != Self.lastDay {
-                                    guard ContinuousClock.now < deadline else { throw CancellationError() }
-                                    try await Task.sleep(for: .milliseconds(100))
+                        let cursorD = try #require(start.json["cursor"] as? String)
+                        let upToDate = try await Self.get(http, base + "/v1/sync?cursor=\(cursorD)")
+                        let etagD = try #require(upToDate.etag)
+                        let caches = (0..<Self.sdkClients).map { _ in TemporaryCache() }
+                        let sdks = try caches.map { cache in
+                            try RatesClient(configuration: .init(
+                                server: URL(string: base + "/")!, cacheURL: cache.url, session: URLSession(configuration: .ephemeral),
+                                window: Day("2026-10-01"),
+                                retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(100))))
+                        }
+                        for sdk in sdks { #expect(try await sdk.sync().latestDate == Self.dayBefore) }
+                        let upstreamBefore = upstream.requests.count
+
+                        // D+1 is published; the upstream holds the server's fetch of it until all the refreshes below
+                        // have arrived, and everyone keeps asking meanwhile.
+                        upstream.publish(through: Self.lastDay)
+                        upstream.hold()
+                        let deadline = ContinuousClock.now + .seconds(60)
+                        async let raw = withThrowingTaskGroup(of: Outcome.self) { group in
+                            for index in 0..<Self.rawClients {
+                                group.addTask { try await Self.followUntilCurrent(http, base: base, cursor: cursorD, etag: etagD, jitter: index, deadline: deadline) }
+                            }
+                            return try await group.reduce(into: [Outcome]()) { $0.append($1) }
+                        }
+                        async let sdkLatest = withThrowingTaskGroup(of: [CurrencyCode: String].self) { group in
+                            for sdk in sdks {
+                                group.addTask {
+                                    while try await sdk.sync().latestDate != Self.lastDay {
+                                        guard ContinuousClock.now < deadline else { throw CancellationError() }
+                                        try await Task.sleep(for: .milliseconds(100))
+                                    }
+                                    return try #require(try sdk.latest()).rates.mapValues(\.description)
                                 }
-                                return try #require(try sdk.latest()).rates.mapValues(\.description)
                             }
+                            return try await group.reduce(into: [[CurrencyCode: String]]()) { $0.append($1) }
                         }
-                        return try await group.reduce(into: [[CurrencyCode: String]]()) { $0.append($1) }
-                    }
-                    // Twenty operators press refresh at once: the first starts the fetch; the others, arriving
-                    // while it runs, share one fetch that starts after it (a conditional GET the upstream answers 304).
-                    let refreshes = try await withThrowingTaskGroup(of: String.self) { group in
-                        for _ in 0..<20 {
-                            group.addTask {
-                                try await http.refresh(base: base)
+                        // Twenty operators press refresh at once: the first starts the fetch; the others, arriving
+                        // while it runs, share one fetch that starts after it (a conditional GET the upstream answers 304).
+                        let refreshes = try await withThrowingTaskGroup(of: String.self) { group in
+                            for _ in 0..<20 {
+                                group.addTask {
+                                    try await http.refresh(base: base)
+                                }
                             }
+                            try await waitUntil("19 refreshes wait for the first one's fetch") {
+                                try await Self.get(http, base + "/v1/status").json["refreshesWaiting"] as? Int == 19
+                            }
+                            upstream.release()
+                            return try await group.reduce(into: [String]()) { $0.append($1) }
                         }
-                        try await waitUntil("19 refreshes wait for the first one's fetch") {
-                            try await Self.get(http, base + "/v1/status").json["refreshesWaiting"] as? Int == 19
-                        }
-                        upstream.release()
-                        return try await group.reduce(into: [String]()) { $0.append($1) }
+                        let outcomes = try await raw
+                        let sdkResults = try await sdkLatest
+
+                        // The clients' thousands of requests caused none; the publication was fetched once, and the
+                        // refreshes that arrived during that fetch caused one re-check.
+                        let fetched = Array(upstream.requests.dropFirst(upstreamBefore))
+                        #expect(fetched == ["/eurofxref-daily.xml", "/eurofxref-daily.xml"], "\(fetched)")
+                        #expect(refreshes.filter { $0.contains("\"outcome\":\"updated\"") }.count == 1, "\(Set(refreshes))")
+                        #expect(refreshes.filter { $0.contains("\"outcome\":\"notModified\"") }.count == 19, "\(Set(refreshes))")
+
+                        let published = Dictionary(uniqueKeysWithValues: try #require(FakeUpstream.history.first { $0.day == Self.lastDay }).rates.map { ($0.key.rawValue, $0.value) })
+                        #expect(outcomes.count == Self.rawClients)
+                        print("PublicationStampedeTests: \(outcomes.count) raw clients made \(outcomes.reduce(0) { $0 + $1.requests }) /v1/sync requests "
+                            + "(\(outcomes.filter { $0.requests > 2 }.count) polled at least once before the new day was in), \(sdkResults.count) SDKs; "
+                            + "upstream requests for the publication: \(upstream.requests.count - upstreamBefore)")
+                        let first = try #require(outcomes.first)
+                        #expect(first.newDay == published, "the new day's values are the ECB's")
+                        #expect(first.finalStatus == 304, "the converged cursor is answered 304 with its ETag")
+                        #expect(first.etag != etagD && first.cursor != cursorD)
+                        #expect(outcomes.allSatisfy { $0 == first }, "\(Set(outcomes.map(\.cursor)).count) distinct cursors, \(Set(outcomes.map(\.etag)).count) distinct ETags")
+
+                        let publishedCodes = Dictionary(uniqueKeysWithValues: published.map { (CurrencyCode($0.key)!, $0.value) })
+                        #expect(sdkResults.count == Self.sdkClients && sdkResults.allSatisfy { $0 == publishedCodes }, "every SDK holds the ECB's values for the new day")
                     }
-                    let outcomes = try await raw
-                    let sdkResults = try await sdkLatest
-
-                    // The clients' thousands of requests caused none; the publication was fetched once, and the
-                    // refreshes that arrived during that fetch caused one re-check.
-                    let fetched = Array(upstream.requests.dropFirst(upstreamBefore))
-                    #expect(fetched == ["/eurofxref-daily.xml", "/eurofxref-daily.xml"], "\(fetched)")
-                    #expect(refreshes.filter { $0.contains("\"outcome\":\"updated\"") }.count == 1, "\(Set(refreshes))")
-                    #expect(refreshes.filter { $0.contains("\"outcome\":\"notModified\"") }.count == 19, "\(Set(refreshes))")
-
-                    let published = Dictionary(uniqueKeysWithValues: try #require(FakeUpstream.history.first { $0.day == Self.lastDay }).rates.map { ($0.key.rawValue, $0.value) })
-                    #expect(outcomes.count == Self.rawClients)
-                    print("PublicationStampedeTests: \(outcomes.count) raw clients made \(outcomes.reduce(0) { $0 + $1.requests }) /v1/sync requests "
-                        + "(\(outcomes.filter { $0.requests > 2 }.count) polled at least once before the new day was in), \(sdkResults.count) SDKs; "
-                        + "upstream requests for the publication: \(upstream.requests.count - upstreamBefore)")
-                    let first = try #require(outcomes.first)
-                    #expect(first.newDay == published, "the new day's values are the ECB's")
-                    #expect(first.finalStatus == 304, "the converged cursor is answered 304 with its ETag")
-                    #expect(first.etag != etagD && first.cursor != cursorD)
-                    #expect(outcomes.allSatisfy { $0 == first }, "\(Set(outcomes.map(\.cursor)).count) distinct cursors, \(Set(outcomes.map(\.etag)).count) distinct ETags")
-
-                    let publishedCodes = Dictionary(uniqueKeysWithValues: published.map { (CurrencyCode($0.key)!, $0.value) })
-                    #expect(sdkResults.count == Self.sdkClients && sdkResults.allSatisfy { $0 == publishedCodes }, "every SDK holds the ECB's values for the new day")
-                    try await http.shutdown()
                 }
             }
         }

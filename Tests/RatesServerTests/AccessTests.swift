@@ -82,16 +82,16 @@ struct AccessTests {
             #expect(long.headers[.contentType] == "application/problem+json")
 
             // A fresh connection each: a refused header block may close the connection it came on.
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
-            let base = "http://127.0.0.1:\(try #require(client.port))"
-            var oversized = HTTPClientRequest(url: base + "/v1/latest")
-            oversized.headers.add(name: "X-Padding", value: String(repeating: "a", count: 20_000))
-            if let response = try? await http.execute(oversized, timeout: .seconds(10)) {
-                #expect((400..<500).contains(Int(response.status.code)), "\(response.status)")
-            }   // else: the connection was closed without an answer, which is a refusal too
-            let health = try await http.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(10))
-            #expect(health.status == .ok, "the server still answers")
-            try await http.shutdown()
+            try await withHTTPClient(HTTPClient(eventLoopGroupProvider: .singleton)) { http in
+                let base = "http://127.0.0.1:\(try #require(client.port))"
+                var oversized = HTTPClientRequest(url: base + "/v1/latest")
+                oversized.headers.add(name: "X-Padding", value: String(repeating: "a", count: 20_000))
+                if let response = try? await http.execute(oversized, timeout: .seconds(10)) {
+                    #expect((400..<500).contains(Int(response.status.code)), "\(response.status)")
+                }   // else: the connection was closed without an answer, which is a refusal too
+                let health = try await http.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(10))
+                #expect(health.status == .ok, "the server still answers")
+            }
         }
     }
 

@@ -63,60 +63,60 @@ struct IngestConsistencyTests {
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
                     #expect(try await server.refresh().json["outcome"] as? String == "updated")
                     let base = "http://127.0.0.1:\(try #require(server.port))"
-                    let http = HTTPClient(eventLoopGroupProvider: .singleton)
-                    let window = Self.publications[0].adding(days: -20).description
-                    let ingesting = Locked(true)
+                    try await withHTTPClient(HTTPClient(eventLoopGroupProvider: .singleton)) { http in
+                        let window = Self.publications[0].adding(days: -20).description
+                        let ingesting = Locked(true)
 
-                    // Four clients sync back to back for as long as publications keep coming, then once more.
-                    let clients = try await withThrowingTaskGroup(of: SyncingClient.self) { group in
-                        for _ in 0..<4 {
-                            group.addTask {
-                                var client = SyncingClient()
-                                while ingesting.withLock({ $0 }) { try await client.sync(http, base: base, from: window) }
-                                try await client.sync(http, base: base, from: window)
-                                return client
+                        // Four clients sync back to back for as long as publications keep coming, then once more.
+                        let clients = try await withThrowingTaskGroup(of: SyncingClient.self) { group in
+                            for _ in 0..<4 {
+                                group.addTask {
+                                    var client = SyncingClient()
+                                    while ingesting.withLock({ $0 }) { try await client.sync(http, base: base, from: window) }
+                                    try await client.sync(http, base: base, from: window)
+                                    return client
+                                }
                             }
+                            var corrections = 0
+                            for (index, day) in Self.publications.enumerated().dropFirst() {
+                                upstream.publish(through: day)
+                                // Every third publication also corrects an earlier day; every seventh withdraws a currency from one.
+                                // (The last publication comes in the daily file, which holds only its own day: no amendment there.)
+                                if index % 3 == 0, index < Self.publications.count - 1 {
+                                    let earlier = Self.publications[index - 2]
+                                    var rates = try #require(upstream.published(earlier))
+                                    let currency = rates.keys.sorted()[corrections % rates.count]
+                                    corrections += 1
+                                    rates[currency] = try #require(rates[currency]) + "7"   // a new value, never one a client held
+                                    upstream.amend(earlier, rates: rates)
+                                }
+                                if index % 7 == 0 {
+                                    let earlier = Self.publications[index - 1]
+                                    var rates = try #require(upstream.published(earlier))
+                                    rates[try #require(rates.keys.sorted().last)] = nil
+                                    upstream.amend(earlier, rates: rates)
+                                }
+                                let outcome = try await http.refresh(base: base)
+                                #expect(outcome.contains("\"outcome\":\"updated\""), "publication \(day): \(outcome)")
+                            }
+                            ingesting.withLock { $0 = false }
+                            return try await group.reduce(into: []) { $0.append($1) }
                         }
-                        var corrections = 0
-                        for (index, day) in Self.publications.enumerated().dropFirst() {
-                            upstream.publish(through: day)
-                            // Every third publication also corrects an earlier day; every seventh withdraws a currency from one.
-                            // (The last publication comes in the daily file, which holds only its own day: no amendment there.)
-                            if index % 3 == 0, index < Self.publications.count - 1 {
-                                let earlier = Self.publications[index - 2]
-                                var rates = try #require(upstream.published(earlier))
-                                let currency = rates.keys.sorted()[corrections % rates.count]
-                                corrections += 1
-                                rates[currency] = try #require(rates[currency]) + "7"   // a new value, never one a client held
-                                upstream.amend(earlier, rates: rates)
-                            }
-                            if index % 7 == 0 {
-                                let earlier = Self.publications[index - 1]
-                                var rates = try #require(upstream.published(earlier))
-                                rates[try #require(rates.keys.sorted().last)] = nil
-                                upstream.amend(earlier, rates: rates)
-                            }
-                            let outcome = try await http.refresh(base: base)
-                            #expect(outcome.contains("\"outcome\":\"updated\""), "publication \(day): \(outcome)")
-                        }
-                        ingesting.withLock { $0 = false }
-                        return try await group.reduce(into: []) { $0.append($1) }
-                    }
 
-                    // The server's data: a new client's full snapshot, checked against what the upstream published.
-                    var reference = SyncingClient()
-                    try await reference.sync(http, base: base, from: window)
-                    for day in Self.publications where day.description >= window {
-                        #expect(reference.rates[day.description] == upstream.published(day)?.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value },
-                                "\(day) as served equals \(day) as published")
+                        // The server's data: a new client's full snapshot, checked against what the upstream published.
+                        var reference = SyncingClient()
+                        try await reference.sync(http, base: base, from: window)
+                        for day in Self.publications where day.description >= window {
+                            #expect(reference.rates[day.description] == upstream.published(day)?.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value },
+                                    "\(day) as served equals \(day) as published")
+                        }
+                        for (index, client) in clients.enumerated() {
+                            #expect(client.rates == reference.rates, "client \(index) ends with the server's data")
+                            #expect(client.repeats.isEmpty, "client \(index) received values it already had: \(client.repeats.prefix(5))")
+                            #expect(client.resets == 0, "client \(index) was reset")
+                            #expect(client.pages > 31, "client \(index) synced during the ingests (\(client.pages) pages)")
+                        }
                     }
-                    for (index, client) in clients.enumerated() {
-                        #expect(client.rates == reference.rates, "client \(index) ends with the server's data")
-                        #expect(client.repeats.isEmpty, "client \(index) received values it already had: \(client.repeats.prefix(5))")
-                        #expect(client.resets == 0, "client \(index) was reset")
-                        #expect(client.pages > 31, "client \(index) synced during the ingests (\(client.pages) pages)")
-                    }
-                    try await http.shutdown()
                 }
             }
         }
@@ -132,27 +132,27 @@ struct IngestConsistencyTests {
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
                     #expect(try await server.refresh().json["latestDate"] as? String == before.description)
                     let base = "http://127.0.0.1:\(try #require(server.port))"
-                    let http = HTTPClient(eventLoopGroupProvider: .singleton)
-                    let requestsBefore = upstream.requests.count
+                    try await withHTTPClient(HTTPClient(eventLoopGroupProvider: .singleton)) { http in
+                        let requestsBefore = upstream.requests.count
 
-                    // A fetch starts, and the upstream holds its answer: the new day is not out yet when it asked.
-                    upstream.hold()
-                    async let first = http.refresh(base: base)
-                    try await waitUntil("the first fetch reached the upstream") { upstream.requests.count == requestsBefore + 1 }
-                    upstream.publish(through: after)
-                    async let second = http.refresh(base: base)
-                    async let third = http.refresh(base: base)
-                    try await waitUntil("both later refreshes wait") { try await Self.status(http, base)["refreshesWaiting"] as? Int == 2 }
-                    #expect(upstream.requests.count == requestsBefore + 1, "no fetch runs beside the first")
-                    upstream.release()
+                        // A fetch starts, and the upstream holds its answer: the new day is not out yet when it asked.
+                        upstream.hold()
+                        async let first = http.refresh(base: base)
+                        try await waitUntil("the first fetch reached the upstream") { upstream.requests.count == requestsBefore + 1 }
+                        upstream.publish(through: after)
+                        async let second = http.refresh(base: base)
+                        async let third = http.refresh(base: base)
+                        try await waitUntil("both later refreshes wait") { try await Self.status(http, base)["refreshesWaiting"] as? Int == 2 }
+                        #expect(upstream.requests.count == requestsBefore + 1, "no fetch runs beside the first")
+                        upstream.release()
 
-                    let answers = try await [first, second, third].map(Self.json)
-                    #expect(answers[0]["latestDate"] as? String == before.description, "the first fetch asked before the publication")
-                    #expect(answers[1]["latestDate"] as? String == after.description && answers[1]["outcome"] as? String == "updated")
-                    #expect(answers[2]["latestDate"] as? String == after.description, "the third shares the second's fetch")
-                    #expect(upstream.requests.count == requestsBefore + 2, "exactly one more fetch: \(upstream.requests.dropFirst(requestsBefore))")
-                    #expect(try await Self.status(http, base)["refreshesWaiting"] as? Int == 0)
-                    try await http.shutdown()
+                        let answers = try await [first, second, third].map(Self.json)
+                        #expect(answers[0]["latestDate"] as? String == before.description, "the first fetch asked before the publication")
+                        #expect(answers[1]["latestDate"] as? String == after.description && answers[1]["outcome"] as? String == "updated")
+                        #expect(answers[2]["latestDate"] as? String == after.description, "the third shares the second's fetch")
+                        #expect(upstream.requests.count == requestsBefore + 2, "exactly one more fetch: \(upstream.requests.dropFirst(requestsBefore))")
+                        #expect(try await Self.status(http, base)["refreshesWaiting"] as? Int == 0)
+                    }
                 }
             }
         }

@@ -177,23 +177,23 @@ struct SyncEndpointTests {
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     try await client.refresh()
                     let port = try #require(client.port)
-                    let http = HTTPClient(eventLoopGroupProvider: .singleton)
-                    let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events"), timeout: .seconds(30))
-                    #expect(response.headers.first(name: "content-type") == "text/event-stream")
-                    var received = ""
-                    var published = false
-                    for try await chunk in response.body {
-                        received += String(buffer: chunk)
-                        if !published, received.contains(": connected") {
-                            published = true
-                            upstream.publish(through: Day("2026-10-30")!)
-                            try await client.refresh()
+                    try await withHTTPClient(HTTPClient(eventLoopGroupProvider: .singleton)) { http in
+                        let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events"), timeout: .seconds(30))
+                        #expect(response.headers.first(name: "content-type") == "text/event-stream")
+                        var received = ""
+                        var published = false
+                        for try await chunk in response.body {
+                            received += String(buffer: chunk)
+                            if !published, received.contains(": connected") {
+                                published = true
+                                upstream.publish(through: Day("2026-10-30")!)
+                                try await client.refresh()
+                            }
+                            if received.contains("\n\n"), received.contains("event: publication") { break }
                         }
-                        if received.contains("\n\n"), received.contains("event: publication") { break }
+                        #expect(received.contains("event: publication\ndata: {\"epoch\":"))
+                        #expect(received.contains("\"latestDate\":\"2026-10-30\""))
                     }
-                    #expect(received.contains("event: publication\ndata: {\"epoch\":"))
-                    #expect(received.contains("\"latestDate\":\"2026-10-30\""))
-                    try await http.shutdown()
                 }
             }
         }

@@ -100,41 +100,41 @@ struct UpstreamFetchTests {
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     let base = "http://127.0.0.1:\(try #require(client.port))"
                     // Enough connections that every request is in flight at once.
-                    let http = HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)))
-                    let uris = ["/v1/latest", "/v1/latest?base=USD", "/v1/convert?from=GBP&to=JPY&amount=3", "/v1/rates/2010-05-05", "/v1/currencies"]
-                    let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
-                        for index in 0..<400 {
-                            group.addTask {
-                                let response = try await http.execute(HTTPClientRequest(url: base + uris[index % uris.count]), timeout: .seconds(30))
-                                _ = try await response.body.collect(upTo: 1 << 20)
-                                return response.status.code
+                    try await withHTTPClient(HTTPClient(configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)))) { http in
+                        let uris = ["/v1/latest", "/v1/latest?base=USD", "/v1/convert?from=GBP&to=JPY&amount=3", "/v1/rates/2010-05-05", "/v1/currencies"]
+                        let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                            for index in 0..<400 {
+                                group.addTask {
+                                    let response = try await http.execute(HTTPClientRequest(url: base + uris[index % uris.count]), timeout: .seconds(30))
+                                    _ = try await response.body.collect(upTo: 1 << 20)
+                                    return response.status.code
+                                }
                             }
+                            return try await group.reduce(into: [UInt]()) { $0.append($1) }
                         }
-                        return try await group.reduce(into: [UInt]()) { $0.append($1) }
-                    }
-                    #expect(statuses.count == 400 && statuses.allSatisfy { $0 == 200 })
-                    #expect(upstream.requests.isEmpty)
+                        #expect(statuses.count == 400 && statuses.allSatisfy { $0 == 200 })
+                        #expect(upstream.requests.isEmpty)
 
-                    // The upstream holds its answer until every refresh has arrived, however long that takes.
-                    upstream.hold()
-                    let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
-                        for index in 0..<50 {
-                            // The first starts the fetch; the others arrive while it is under way.
-                            if index == 1 { try await waitForStatus(client) { $0["fetching"] as? Bool == true } }
-                            group.addTask {
-                                try await http.refresh(base: base)
+                        // The upstream holds its answer until every refresh has arrived, however long that takes.
+                        upstream.hold()
+                        let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                            for index in 0..<50 {
+                                // The first starts the fetch; the others arrive while it is under way.
+                                if index == 1 { try await waitForStatus(client) { $0["fetching"] as? Bool == true } }
+                                group.addTask {
+                                    try await http.refresh(base: base)
+                                }
                             }
+                            try await waitUntil("the 49 later refreshes wait") { try await client.request("/v1/status").json["refreshesWaiting"] as? Int == 49 }
+                            upstream.release()
+                            return try await group.reduce(into: [String]()) { $0.append($1) }
                         }
-                        try await waitUntil("the 49 later refreshes wait") { try await client.request("/v1/status").json["refreshesWaiting"] as? Int == 49 }
-                        upstream.release()
-                        return try await group.reduce(into: [String]()) { $0.append($1) }
+                        // A refresh answers with a fetch that started after it: the 49 that arrived during the
+                        // first fetch share one more, a conditional GET the upstream answers 304.
+                        #expect(outcomes.filter { $0.contains("\"outcome\":\"unchanged\"") }.count == 1, "\(Set(outcomes))")
+                        #expect(outcomes.filter { $0.contains("\"outcome\":\"notModified\"") }.count == 49, "\(Set(outcomes))")
+                        #expect(upstream.requests == ["/eurofxref-daily.xml", "/eurofxref-daily.xml"], "fifty refreshes made two upstream requests")
                     }
-                    // A refresh answers with a fetch that started after it: the 49 that arrived during the
-                    // first fetch share one more, a conditional GET the upstream answers 304.
-                    #expect(outcomes.filter { $0.contains("\"outcome\":\"unchanged\"") }.count == 1, "\(Set(outcomes))")
-                    #expect(outcomes.filter { $0.contains("\"outcome\":\"notModified\"") }.count == 49, "\(Set(outcomes))")
-                    #expect(upstream.requests == ["/eurofxref-daily.xml", "/eurofxref-daily.xml"], "fifty refreshes made two upstream requests")
-                    try await http.shutdown()
                 }
             }
         }

@@ -20,6 +20,8 @@ package final class FakeProviderUpstream: Sendable {
         case status(Int)
         /// 200 with this body, without validators.
         case body(String)
+        /// No answer until ``release()``, then 503: a source that accepts the request and hangs.
+        case hang
     }
 
     /// One request as received.
@@ -48,6 +50,7 @@ package final class FakeProviderUpstream: Sendable {
         var revision = 0
         var pathRevisions: [String: Int] = [:]
         var held = false
+        var hangsReleased = false
     }
 
     private let state = Mutex(State())
@@ -76,8 +79,13 @@ package final class FakeProviderUpstream: Sendable {
     /// Holds every answer from now on until ``release()``: requests are received and counted, then wait.
     package func hold() { state.withLock { $0.held = true } }
 
-    /// Lets held requests and every later one be answered.
-    package func release() { state.withLock { $0.held = false } }
+    /// Lets held requests and every later one be answered, and ends every ``Answer/hang``.
+    package func release() {
+        state.withLock { state in
+            state.held = false
+            state.hangsReleased = true
+        }
+    }
 
     /// The requests received so far, in order.
     package var received: [Received] { state.withLock { $0.received } }
@@ -114,6 +122,9 @@ package final class FakeProviderUpstream: Sendable {
             return Self.statusResponse(code)
         case .body(let text):
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: text)))
+        case .hang:
+            while !state.withLock({ $0.hangsReleased }) { try await Task.sleep(for: .milliseconds(5)) }
+            return Self.statusResponse(503)
         case .fixture(let name):
             let etag = "\"\(name)-\(revision)\""
             if ifNoneMatch == etag { return Response(status: .notModified, headers: [.eTag: etag]) }

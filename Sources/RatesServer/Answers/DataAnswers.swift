@@ -8,10 +8,16 @@ import RatesIngest
 /// made, for the router (``RatesController``) and the fast path (``FastPath``) alike.
 ///
 /// Building is synchronous and touches no lock: the snapshot is immutable and the arithmetic is
-/// integer (``RatesCore/ExactDecimal``). Bad input throws the ``Problem`` the client gets.
+/// integer (``RatesCore/ExactDecimal``). Bad input throws the ``Problem`` the client gets. The two
+/// options that need the providers' quotes as published read the store instead (``ProviderQuotes``):
+/// `providers=` computes the answer from a dataset of those providers only, through the same code;
+/// `expand=sources` adds each value's provider, its day and its published figure.
 struct DataAnswers: Sendable {
     let calendar: PublicationCalendar
     let configuration: ServerConfiguration
+    /// The published quotes; `nil` where there is no store (the answer benchmark): then `providers=`
+    /// and `expand=sources` are refused.
+    let quotes: ProviderQuotes?
 
     /// The routes built here.
     static let routes: Set<Route> = [.latest, .rates, .timeseries, .convert, .currencies]
@@ -37,13 +43,17 @@ struct DataAnswers: Sendable {
     func entry(
         _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness
     ) throws(Problem) -> ResponseCache.Entry {
+        // A dataset of some providers only is its own: the calendar's freshness speaks of the merged one.
+        let subset = try providersDataset(route, parameter: parameter, query: query, snapshot: snapshot)
+        let dataset = subset ?? snapshot
+        let checked = subset == nil ? freshness : nil
         let body: ByteBuffer
         var overdue: Day?
         switch route {
-        case .latest: (body, overdue) = try latest(query, snapshot: snapshot, freshness: freshness)
-        case .rates: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: snapshot, freshness: freshness)
-        case .timeseries: body = try timeseries(query, snapshot: snapshot)
-        case .convert: body = try convert(query, snapshot: snapshot)
+        case .latest: (body, overdue) = try latest(query, snapshot: dataset, freshness: checked)
+        case .rates: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked)
+        case .timeseries: body = try timeseries(query, snapshot: dataset)
+        case .convert: body = try convert(query, snapshot: dataset)
         case .currencies: body = currencies(snapshot)
         default: preconditionFailure("\(route) is not a data route")
         }
@@ -52,8 +62,10 @@ struct DataAnswers: Sendable {
     }
 
     /// Whether building `route`'s answer for `query` takes a few microseconds, so the event loop
-    /// may do it: every data route but a time series over more than ``eventLoopSeriesDays`` days.
+    /// may do it: every data route but a time series over more than ``eventLoopSeriesDays`` days,
+    /// and but answers that read the store (`providers=`, `expand=`).
     static func isCheap(_ route: Route, query: QueryParameters) -> Bool {
+        guard !query.has("providers"), !query.has("expand") else { return false }
         guard route == .timeseries else { return true }
         guard let start = try? query.day("start"), let end = try? query.day("end") else { return false }
         return end.dayNumber - start.dayNumber <= eventLoopSeriesDays
@@ -64,23 +76,31 @@ struct DataAnswers: Sendable {
 
     // MARK: - Routes
 
-    func latest(_ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness) throws(Problem) -> (ByteBuffer, Day?) {
+    /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the calendar.
+    func latest(_ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?) throws(Problem) -> (ByteBuffer, Day?) {
         let base = try query.currency("base") ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
+        let sources = try expandedSources(query)
         guard let publication = snapshot.latest else { throw Problem.noData }
-        let overdue = overduePublication(after: publication, through: freshness.expected, freshness: freshness, snapshot: snapshot)
-        return try ratesBody(publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, snapshot: snapshot)
+        let overdue = freshness.flatMap { overduePublication(after: publication, through: $0.expected, freshness: $0, snapshot: snapshot) }
+        return try ratesBody(
+            publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources, snapshot: snapshot)
     }
 
-    func rates(_ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness) throws(Problem) -> (ByteBuffer, Day?) {
+    func rates(_ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?) throws(Problem) -> (ByteBuffer, Day?) {
         let requested = try QueryParameters.day(date, parameter: "date")
         let base = try query.currency("base") ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
+        let sources = try expandedSources(query)
         let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
-        let overdue = overduePublication(after: publication, through: min(requested, freshness.expected), freshness: freshness, snapshot: snapshot)
-        return try ratesBody(publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, snapshot: snapshot)
+        let overdue = freshness.flatMap {
+            overduePublication(after: publication, through: min(requested, $0.expected), freshness: $0, snapshot: snapshot)
+        }
+        return try ratesBody(
+            publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources,
+            snapshot: snapshot)
     }
 
     func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
@@ -90,6 +110,9 @@ struct DataAnswers: Sendable {
         let base = try query.currency("base") ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
+        if try query.expandsSources() {
+            throw Problem.invalid("expand", "'expand=sources' names the sources of one day's rates: use it with /v1/latest, /v1/rates/{date} or /v1/convert.")
+        }
         guard end <= today else { throw Problem.dateInFuture("end", end, today: today) }
         guard start <= end else { throw Problem(.invalidRange, "'start' \(start) is after 'end' \(end).", parameter: "start") }
         _ = try publication(on: end, parameter: "end", snapshot: snapshot)
@@ -125,6 +148,7 @@ struct DataAnswers: Sendable {
         let to = try query.requiredCurrency("to")
         let amount = try query.amount()
         let requested = try query.day("date")
+        let sources = try expandedSources(query)
         let publication: DayTable
         if let requested {
             publication = try self.publication(on: requested, parameter: "date", snapshot: snapshot)
@@ -137,6 +161,7 @@ struct DataAnswers: Sendable {
             throw unknownCurrency(code, parameter: parameter, within: "on \(publication.day)", snapshot: snapshot)
         }
         let rate = table.rate(from: from, to: to) ?? .computed(.zero)
+        let valueSources = try sources?.sources(of: [from, to], in: publication)
         var json = JSONWriter()
         json.object { json in
             json.field("query") { json in
@@ -149,6 +174,7 @@ struct DataAnswers: Sendable {
             json.field("date", string: publication.day.description)
             if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
             json.field("result", number: rate.scaled(by: amount).exact)
+            valueSources?.write(to: &json)
         }
         return json.buffer
     }
@@ -159,6 +185,47 @@ struct DataAnswers: Sendable {
             for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
         }
         return json.buffer
+    }
+
+    // MARK: - Providers and sources
+
+    /// The dataset of the providers `providers=` names, over the days `route` needs, or `nil` when
+    /// the query names none (or its dates are invalid: the route then reports them as usual).
+    func providersDataset(_ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> RatesSnapshot? {
+        guard route != .currencies, let providers = try query.providers() else { return nil }
+        guard let quotes else { throw Problem.invalid("providers", "'providers' is not available here.") }
+        let today = configuration.today
+        let days: ClosedRange<Day>?
+        switch route {
+        case .rates: days = parameter.flatMap { Day($0) }.map { $0...$0 }
+        case .convert:
+            let date = (try? query.day("date")) ?? today
+            days = date...date
+        case .timeseries:
+            let start = try? query.day("start"), end = (try? query.day("end")) ?? today
+            days = start.flatMap { $0 <= end ? $0...end : nil }
+        default: days = today...today
+        }
+        guard let days, days.upperBound <= today else { return nil }
+        do {
+            let dataset = try quotes.dataset(of: providers, from: days.lowerBound, through: days.upperBound, like: snapshot)
+            guard !dataset.isEmpty else {
+                throw Problem(.dateBeforeData, "\(providers.sorted().joined(separator: ", ")) published no rates on or before \(days.upperBound).",
+                              parameter: "providers")
+            }
+            return dataset
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem.unreadable("The providers' quotes")
+        }
+    }
+
+    /// The lookup of `expand=sources`, or `nil` when the query does not ask for it.
+    func expandedSources(_ query: QueryParameters) throws(Problem) -> SourceLookup? {
+        guard try query.expandsSources() else { return nil }
+        guard let quotes else { throw Problem.invalid("expand", "'expand' is not available here.") }
+        return SourceLookup(quotes: quotes)
     }
 
     // MARK: - Helpers
@@ -182,12 +249,13 @@ struct DataAnswers: Sendable {
     /// A rates answer; `overdue` names the newer publication it lacks (`"stale": true`, `"expectedDate"`).
     func ratesBody(
         _ publication: DayTable, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, overdue: Day?,
-        snapshot: RatesSnapshot
+        sources: SourceLookup? = nil, snapshot: RatesSnapshot
     ) throws(Problem) -> (ByteBuffer, Day?) {
         let table = snapshot.crossRates(publication)
         if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: table.contains) {
             throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on \(publication.day)", snapshot: snapshot)
         }
+        let valueSources = try sources?.sources(of: [base] + (symbols ?? publication.codes), in: publication)
         var json = JSONWriter()
         json.object { json in
             json.field("amount", number: amount)
@@ -203,6 +271,7 @@ struct DataAnswers: Sendable {
                     json.field(code, number: rate.scaled(by: amount).exact)
                 }
             }
+            valueSources?.write(to: &json)
         }
         return (json.buffer, overdue)
     }

@@ -49,6 +49,30 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// A field whose value is an array of numbers, each given as valid JSON number text.
+    mutating func field(_ key: String, numbers values: [String]) {
+        writeKey(key)
+        buffer.writeStaticString("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            buffer.writeString(value)
+        }
+        buffer.writeStaticString("]")
+        needsComma = true
+    }
+
+    /// A field whose value is an array of what `element` writes for each of `values` (an ``object(_:)`` each, usually).
+    mutating func field<Element>(_ key: String, array values: [Element], _ element: (inout JSONWriter, Element) -> Void) {
+        writeKey(key)
+        buffer.writeStaticString("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            element(&self, value)
+        }
+        buffer.writeStaticString("]")
+        needsComma = true
+    }
+
     /// An exact decimal as a JSON number, its digits written straight into the buffer.
     mutating func field(_ key: String, number value: ExactDecimal) {
         writeKey(key)

@@ -78,12 +78,17 @@ public struct Problem: Error, Sendable, Equatable {
         Problem(.invalidParameter, detail, parameter: parameter)
     }
 
-    /// `parameter` asks for `day`, which is after `today` (see ``ServerConfiguration/today``).
     /// No rates are loaded yet (503 with `Retry-After`).
     static var noData: Problem {
         Problem(.noData, "No rates have been loaded yet; the first fetch is under way.", headers: [.retryAfter: "30"])
     }
 
+    /// `what` could not be read from the database just now (503 with `Retry-After`).
+    static func unreadable(_ what: String) -> Problem {
+        Problem(.noData, "\(what) could not be read; try again shortly.", headers: [.retryAfter: "5"])
+    }
+
+    /// `parameter` asks for `day`, which is after `today` (see ``ServerConfiguration/today``).
     static func dateInFuture(_ parameter: String, _ day: Day, today: Day) -> Problem {
         Problem(.dateInFuture, "'\(parameter)' \(day) is after today (\(today)).", parameter: parameter)
     }

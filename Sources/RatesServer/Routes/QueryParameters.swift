@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import RatesCore
+import RatesUpstream
 
 /// Strict readers for query and path parameters: each failure is a `Problem` naming the parameter.
 struct QueryParameters {
@@ -51,6 +52,30 @@ struct QueryParameters {
         }
         return value
     }
+
+    /// `providers=KEY[,KEY]`: provider keys in any letter case, each one a provider this server
+    /// knows (``RatesUpstream/ProviderRegistry``); `nil` when absent.
+    func providers() throws(Problem) -> Set<String>? {
+        guard let text = try single("providers") else { return nil }
+        var keys: Set<String> = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let entry = ProviderRegistry.entry(String(part)) else {
+                throw .invalid("providers", "'\(part.prefix(20))' is not a provider key; GET /v1/providers lists them (ECB, NBP, …).")
+            }
+            keys.insert(entry.key)
+        }
+        return keys
+    }
+
+    /// Whether `expand=sources` asks to name each value's source; any other `expand` is an error.
+    func expandsSources() throws(Problem) -> Bool {
+        guard let text = try single("expand") else { return false }
+        guard text == "sources" else { throw .invalid("expand", "'expand' takes one value, sources; got '\(text.prefix(40))'.") }
+        return true
+    }
+
+    /// Whether `name` is given at all (even empty or repeated).
+    func has(_ name: String) -> Bool { !parameters.getAll(name).isEmpty }
 
     func day(_ name: String) throws(Problem) -> Day? {
         guard let text = try single(name) else { return nil }

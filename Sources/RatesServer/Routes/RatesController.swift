@@ -72,6 +72,10 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch.nextFetchAt) : nil)
             json.field("fetching", bool: fetch.fetching)
             json.field("refreshesWaiting", number: String(fetch.refreshesWaiting))
+            // The newest values the consensus check left out; /v1/providers lists them per provider.
+            json.field("consensusExclusions", array: Array(state.consensusExclusions.suffix(ConsensusExclusionWriter.shownInStatus).reversed())) { json, exclusion in
+                json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
+            }
         }
         return PreparedAnswer(requestHeaders: request.headers, body: json.buffer, etag: Self.contentTag(json.buffer), cacheControl: "no-cache").response
     }

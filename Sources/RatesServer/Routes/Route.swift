@@ -12,6 +12,8 @@ enum Route: String, CaseIterable, Sendable {
     case timeseries = "/v1/timeseries"
     case convert = "/v1/convert"
     case currencies = "/v1/currencies"
+    case providers = "/v1/providers"
+    case provider = "/v1/providers/{key}"
     case status = "/v1/status"
     case sync = "/v1/sync"
     case events = "/v1/events"
@@ -39,7 +41,7 @@ enum Route: String, CaseIterable, Sendable {
         switch self {
         case .latest, .rates, .timeseries, .convert, .currencies: .untilNextPublication
         case .sync: .syncTail
-        case .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract: nil
+        case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract: nil
         }
     }
 

@@ -97,7 +97,7 @@ struct SyncController<Context: RequestContext>: Sendable {
         } catch let problem as Problem {
             throw problem
         } catch {
-            throw Problem(.noData, "The database could not be read; try again shortly.", headers: [.retryAfter: "5"])
+            throw Problem.unreadable("The database")
         }
     }
 

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import RatesCore
+import RatesIngest
+import RatesStore
+import RatesUpstream
+
+/// `GET /v1/providers` and `/v1/providers/{key}`: each source's identity, pivot, currencies,
+/// schedule and health, and the values the consensus check left out of it.
+///
+/// Health changes with every fetch, not only with the dataset, so answers are `no-cache` with an
+/// entity tag of their bytes (like `/v1/status`): a client revalidates and gets 304 while nothing changed.
+struct ProvidersController<Context: RequestContext>: Sendable {
+    let store: RatesStore
+    let state: ServerState
+    let configuration: ServerConfiguration
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.on(.providers) { request, _ in try answer(request, keys: ProviderRegistry.keys) }
+        routes.on(.provider) { request, context in
+            let key = context.parameters.get("key") ?? ""
+            guard let entry = ProviderRegistry.entry(key) else {
+                throw Problem(.notFound, "'\(key.prefix(20))' is not a provider key; GET /v1/providers lists them.")
+            }
+            return try answer(request, keys: [entry.key], single: true)
+        }
+        return routes
+    }
+
+    /// The keys fetched: the ECB always, and the configured providers.
+    var enabledKeys: Set<String> { Set(configuration.providers).union([ProviderKey.ecb]) }
+
+    func answer(_ request: Request, keys: [String], single: Bool = false) throws(Problem) -> Response {
+        let holdings: [String: RatesStore.ProviderHoldings]
+        do {
+            holdings = try store.providerHoldings()
+        } catch {
+            throw Problem.unreadable("The providers' records")
+        }
+        let exclusions = Dictionary(grouping: state.consensusExclusions, by: \.provider)
+        let now = configuration.now()
+        var json = JSONWriter()
+        let write = { (json: inout JSONWriter, key: String) in
+            describe(key, holdings: holdings[key], exclusions: exclusions[key] ?? [], now: now, into: &json)
+        }
+        if single {
+            json.object { write(&$0, keys[0]) }
+        } else {
+            json.object { json in
+                json.field("providers", array: keys) { json, key in json.object { write(&$0, key) } }
+            }
+        }
+        return PreparedAnswer(
+            requestHeaders: request.headers, body: json.buffer, etag: RatesController<Context>.contentTag(json.buffer), cacheControl: "no-cache"
+        ).response
+    }
+
+    /// One provider's members.
+    func describe(_ key: String, holdings: RatesStore.ProviderHoldings?, exclusions: [ConsensusExclusion], now: Date, into json: inout JSONWriter) {
+        guard let provider = ProviderRegistry.entry(key)?.identity else { return }
+        let isECB = key == ProviderKey.ecb
+        let fetch = isECB ? state.fetchStatus : nil
+        let status = isECB ? nil : state.providerStatus[key]
+        let lastRun = fetch?.lastRun ?? status?.lastRun
+        let schedule = provider.schedule
+        let dateText = { (date: Date?) in date?.formatted(.iso8601) }
+        json.field("key", string: key)
+        json.field("name", string: provider.name)
+        json.field("country", optionalString: provider.country)
+        json.field("pivot", string: provider.pivot.rawValue)
+        json.field("enabled", bool: enabledKeys.contains(key))
+        json.field("needsAPIKey", bool: provider.needsAPIKey)
+        json.field("schedule") { json in
+            json.field("timeZone", string: schedule.timeZone)
+            json.field("weekdays", numbers: schedule.weekdays.sorted().map(String.init))
+            json.field("expectedTime", string: String(format: "%02d:%02d", schedule.expectedMinute / 60, schedule.expectedMinute % 60))
+            json.field("cadence", string: schedule.cadence.rawValue)
+        }
+        json.field("currencies", strings: holdings?.latestCurrencies.map(\.rawValue) ?? [])
+        json.field("firstDate", optionalString: holdings?.firstDay.description)
+        json.field("latestDate", optionalString: holdings?.latestDay.description)
+        json.field("publications", number: String(holdings?.publicationCount ?? 0))
+        json.field("publicationsMissed", number: holdings.map { String(schedule.publicationsDue(after: $0.latestDay, asOf: now)) } ?? "null")
+        if let lastRun {
+            json.field("lastFetch") { json in
+                json.field("startedAt", string: lastRun.startedAt.formatted(.iso8601))
+                json.field("finishedAt", string: lastRun.finishedAt.formatted(.iso8601))
+                json.field("outcome", string: lastRun.outcome.rawValue)
+                json.field("httpStatus", number: lastRun.httpStatus.map(String.init) ?? "null")
+                json.field("detail", optionalString: lastRun.detail)
+            }
+        } else {
+            json.field("lastFetch", number: "null")
+        }
+        json.field("lastSuccessfulFetchAt", optionalString: dateText(fetch?.lastSuccessfulFetchAt ?? status?.lastSuccessfulFetchAt))
+        json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch?.nextFetchAt ?? status?.nextFetchAt) : nil)
+        json.field("exclusions", array: exclusions) { json, exclusion in
+            json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
+        }
+    }
+}
+
+/// One consensus exclusion as JSON, for `/v1/providers` and `/v1/status`.
+enum ConsensusExclusionWriter {
+    /// How many `/v1/status` shows, newest merged day first.
+    static let shownInStatus = 20
+
+    static func write(_ exclusion: ConsensusExclusion, into json: inout JSONWriter) {
+        json.field("date", string: exclusion.day.description)
+        json.field("currency", string: exclusion.currency.rawValue)
+        json.field("provider", string: exclusion.provider)
+        json.field("providerDate", string: exclusion.rate.day.description)
+        json.field("value", number: exclusion.rate.value)
+        json.field("median", number: String(exclusion.median))
+        json.field("deviation", number: String(exclusion.deviation))
+        json.field("providerCount", number: String(exclusion.providerCount))
+    }
+}
