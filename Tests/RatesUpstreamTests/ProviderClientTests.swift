@@ -21,7 +21,7 @@ struct ProviderClientTests {
     }
 
     func client(_ provider: any RatesProvider, maxConcurrentRequests: Int = 4) -> ProviderClient {
-        ProviderClient(provider: provider, httpClient: Self.httpClient, timeout: .seconds(20), maxConcurrentRequests: maxConcurrentRequests)
+        ProviderClient(provider: provider, httpClient: Self.httpClient, timeout: .seconds(120), maxConcurrentRequests: maxConcurrentRequests)
     }
 
     /// The error `fetch` throws, or `nil` when it succeeds.
