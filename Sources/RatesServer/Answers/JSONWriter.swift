@@ -40,6 +40,34 @@ struct JSONWriter {
     /// A field whose value is an array of strings.
     mutating func field(_ key: String, strings values: [String]) {
         writeKey(key)
+        writeArray(of: values)
+    }
+
+    /// A field whose value is an array of rows, each an array of strings.
+    mutating func field(_ key: String, rows: [[String]]) {
+        writeKey(key)
+        buffer.writeStaticString("[")
+        for (index, row) in rows.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            writeArray(of: row)
+        }
+        buffer.writeStaticString("]")
+        needsComma = true
+    }
+
+    /// A field whose value is an array of integers.
+    mutating func field(_ key: String, integers values: [Int]) {
+        writeKey(key)
+        buffer.writeStaticString("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            buffer.writeString(String(value))
+        }
+        buffer.writeStaticString("]")
+        needsComma = true
+    }
+
+    private mutating func writeArray(of values: [String]) {
         buffer.writeStaticString("[")
         for (index, value) in values.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
