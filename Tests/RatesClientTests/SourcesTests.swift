@@ -55,7 +55,7 @@ struct SourcesTests {
 
     // MARK: - Against the real server
 
-    @Test("after one sync from a server holding several providers' data, UAH reads, converts and is observed offline, naming its source")
+    @Test("after one sync from a server holding several providers' data, UAH reads, converts and is observed offline, naming its source; so does `rates convert`")
     func endToEnd() async throws {
         let cache = TemporaryCache()
         let (stoppedURL, served) = try await withMergedServer { url, server in
@@ -88,6 +88,12 @@ struct SourcesTests {
         let observed = Collected(client.observe(base: .euro, symbols: [Self.uah]))
         let first = await observed.wait(for: 1).first
         #expect(first??.sources == [Self.uah: RateSource(provider: "NBU", day: wednesday)])
+
+        let convert = try await RatesCommandRun.run(["convert", "100", "USD", "UAH", "--server", stoppedURL, "--cache", cache.url.path])
+        #expect(convert.status == 0, "\(convert.standardError)")
+        #expect(convert.outputLines.first == "100 USD = \(conversion.result.plainText) UAH", "\(convert.standardOutput)")
+        #expect(convert.outputLines.contains("1 USD = \(served) UAH"), "\(convert.standardOutput)")
+        #expect(convert.outputLines.contains("USD from ECB, 2026-03-04; UAH from NBU, 2026-03-04"), "\(convert.standardOutput)")
     }
 
     @Test("a cache written before sources keeps answering with its sources unknown, and its next sync is a snapshot that brings every source")
