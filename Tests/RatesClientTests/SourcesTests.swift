@@ -35,8 +35,9 @@ struct SourcesTests {
     func decoding() throws {
         let page = try SyncPage(json: Self.page(
             sources: #"[["NBU","2026-03-04"],["NBP","2026-03-04"],["ECB","2026-03-04"]]"#, upsertSources: #"{"2026-03-04":[2,1,3]}"#))
-        #expect(page.sources == [day("2026-03-04"): [Self.afn: RateSource(provider: "NBP", day: day("2026-03-04")), Self.uah: RateSource(provider: "NBU", day: day("2026-03-04"))]],
-                "codes in order: AFN, UAH, USD; the ECB's own figure named explicitly is the default")
+        let wednesday = day("2026-03-04")
+        let named = [Self.afn: RateSource(provider: "NBP", day: wednesday), Self.uah: RateSource(provider: "NBU", day: wednesday)]
+        #expect(page.sources == [wednesday: named], "codes in order: AFN, UAH, USD; the ECB's own figure named explicitly is the default")
         #expect(try SyncPage(json: Self.page()).sources.isEmpty, "a page without sources is the ECB's own, as from servers before them")
     }
 
@@ -55,7 +56,7 @@ struct SourcesTests {
 
     // MARK: - Against the real server
 
-    @Test("after one sync from a server holding several providers' data, UAH reads, converts and is observed offline, naming its source; so does `rates convert`")
+    @Test("after one sync from a server of several providers, UAH reads, converts and is observed offline with its source; so does `rates convert`")
     func endToEnd() async throws {
         let cache = TemporaryCache()
         let (stoppedURL, served) = try await withMergedServer { url, server in
@@ -72,7 +73,8 @@ struct SourcesTests {
         #expect(conversion.rate.description == served, "the server's own cross rate")
         #expect(conversion.result == conversion.rate.decimal * 100)
         #expect(conversion.sources == [.usd: RateSource(provider: "ECB", day: wednesday), Self.uah: RateSource(provider: "NBU", day: wednesday)])
-        #expect(try client.convert(1, from: .euro, to: Self.uah).sources == [Self.uah: RateSource(provider: "NBU", day: wednesday)], "the euro has none")
+        let fromEuro = try client.convert(1, from: .euro, to: Self.uah)
+        #expect(fromEuro.sources == [Self.uah: RateSource(provider: "NBU", day: wednesday)], "the euro has none")
 
         let table = try #require(try client.latest(base: .usd, symbols: [Self.uah, Self.afn]))
         #expect(table.sources == [
@@ -126,7 +128,10 @@ struct SourcesTests {
         try old.write { db in
             try db.execute(sql: "INSERT INTO rate (day, currency, value) VALUES ('2026-03-04', 'USD', '1.1649'), ('2026-03-04', 'UAH', '50.4597')")
             try db.execute(
-                sql: "UPDATE syncState SET cursor = 'c1', epoch = 'e1', etag = '\"e1-9\"', latestDate = '2026-03-04', nextUpdateAfter = ?, lastSuccessfulSync = ?",
+                sql: """
+                    UPDATE syncState SET cursor = 'c1', epoch = 'e1', etag = '"e1-9"', latestDate = '2026-03-04',
+                        nextUpdateAfter = ?, lastSuccessfulSync = ?
+                    """,
                 arguments: [SyncPage.instant("2026-03-05T15:00:00Z"), SyncPage.instant("2026-03-04T18:00:00Z")])
         }
     }

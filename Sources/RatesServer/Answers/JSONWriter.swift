@@ -40,38 +40,26 @@ struct JSONWriter {
     /// A field whose value is an array of strings.
     mutating func field(_ key: String, strings values: [String]) {
         writeKey(key)
-        writeArray(of: values)
+        writeArray(values) { $0.writeString($1) }
     }
 
     /// A field whose value is an array of rows, each an array of strings.
     mutating func field(_ key: String, rows: [[String]]) {
         writeKey(key)
-        buffer.writeStaticString("[")
-        for (index, row) in rows.enumerated() {
-            if index > 0 { buffer.writeStaticString(",") }
-            writeArray(of: row)
-        }
-        buffer.writeStaticString("]")
-        needsComma = true
+        writeArray(rows) { json, row in json.writeArray(row) { $0.writeString($1) } }
     }
 
     /// A field whose value is an array of integers.
     mutating func field(_ key: String, integers values: [Int]) {
         writeKey(key)
-        buffer.writeStaticString("[")
-        for (index, value) in values.enumerated() {
-            if index > 0 { buffer.writeStaticString(",") }
-            buffer.writeString(String(value))
-        }
-        buffer.writeStaticString("]")
-        needsComma = true
+        writeArray(values) { $0.buffer.writeString(String($1)) }
     }
 
-    private mutating func writeArray(of values: [String]) {
+    private mutating func writeArray<Element>(_ elements: [Element], _ write: (inout JSONWriter, Element) -> Void) {
         buffer.writeStaticString("[")
-        for (index, value) in values.enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
-            writeString(value)
+            write(&self, element)
         }
         buffer.writeStaticString("]")
         needsComma = true

@@ -89,7 +89,8 @@ struct SyncController<Context: RequestContext>: Sendable {
             case .changes?:
                 let page = try store.changes(after: sequence, through: snapshot.version, from: from, limit: pageSize)
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: page.throughSequence, from: from, position: .changes)
-                let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value, sources: page.sources[$0.key] ?? [:]) }.sorted { $0.day < $1.day }
+                let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value, sources: page.sources[$0.key] ?? [:]) }
+                    .sorted { $0.day < $1.day }
                 let body = json.write(cursor: nextCursor, more: page.more, upserts: days, deletes: page.deletes)
                 // A full page of the change log covers a fixed range of an append-only log: it never changes.
                 return ResponseCache.Entry(body: body, route: .sync, caching: page.more ? .immutable : .syncTail)
