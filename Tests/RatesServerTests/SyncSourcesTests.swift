@@ -58,6 +58,7 @@ struct SyncSourcesTests {
                 method: "GET", path: "/v1/sync", status: Int(response.status.code), contentType: response.headers[.contentType],
                 body: Array(response.body.readableBytesView))
             #expect(violations.isEmpty, "\(violations)")
+            #expect(try response.syncPage().upserts["2026-03-04"]?["UAH"] == "50.4597", "read as a client from before sources reads it")
             let page = try response.pageSources()
             let table = try #require(page.sources)
             #expect(Set(table.map { $0.count }) == [2], "each entry is a provider and a day")
