@@ -136,14 +136,13 @@ struct SourcesTests {
         }
     }
 
-    /// Runs ``RecordedProviders/withServer(providers:_:)`` until every provider's data is merged, then
-    /// `body`; returns the server's URL once it has stopped, and what `body` returned.
+    /// Runs `body` against ``RecordedProviders/withServer(whileECBOnly:_:)``; returns the server's URL
+    /// once it has stopped, and what `body` returned.
     func withMergedServer<Value: Sendable>(
         _ body: @Sendable @escaping (_ url: String, _ server: any TestClientProtocol) async throws -> Value
     ) async throws -> (url: String, value: Value) {
         let result = Mutex<(String, Value)?>(nil)
         try await RecordedProviders.withServer { url, server in
-            try await RecordedProviders.waitUntilMerged(server)
             let value = try await body(url, server)
             result.withLock { $0 = (url, value) }
         }

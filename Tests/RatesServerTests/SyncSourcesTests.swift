@@ -6,6 +6,7 @@ import NIOCore
 import RatesCore
 import RatesServer
 import RatesTestSupport
+import Synchronization
 import Testing
 
 /// The sources of a sync page as the server writes them, resolved per day and currency.
@@ -41,18 +42,13 @@ extension TestResponse {
 struct SyncSourcesTests {
     @Test("a delta of other providers' values names each one's provider and own day through the page's table; the ECB's own values need nothing")
     func deltaNamesSources() async throws {
-        let providers = RecordedProviders.upstream()
-        providers.hold()
-        try await RecordedProviders.withServer(providers: providers) { _, server in
-            // The ECB's history alone first: a client takes its snapshot and cursor.
-            try await waitUntil("the ECB's publications are stored") {
-                try await server.request("/v1/rates/\(RecordedProviders.latestDay)").status == .ok
-            }
+        let cursor = Mutex<String?>(nil)
+        // The ECB's history alone first: a client takes its snapshot and cursor.
+        try await RecordedProviders.withServer(whileECBOnly: { _, server in
             let snapshot = try await pullAll(server, from: "2026-02-23")
-            let cursor = try #require(snapshot.last?.cursor)
-            providers.release()
-            try await RecordedProviders.waitUntilMerged(server)
-
+            cursor.withLock { $0 = snapshot.last?.cursor }
+        }) { _, server in
+            let cursor = try #require(cursor.withLock { $0 })
             let response = try await server.request("/v1/sync?cursor=\(cursor)")
             let violations = try OpenAPIContract.repository().violations(
                 method: "GET", path: "/v1/sync", status: Int(response.status.code), contentType: response.headers[.contentType],
@@ -96,7 +92,6 @@ struct SyncSourcesTests {
     @Test("one day of every currency from several providers is under 2 KB with gzip")
     func oneDayUnderTwoKilobytes() async throws {
         try await RecordedProviders.withServer { _, server in
-            try await RecordedProviders.waitUntilMerged(server)
             // The newest day alone: the page a client one day behind receives when every currency changed.
             let day = RecordedProviders.latestDay.description
             let plain = try await server.request("/v1/sync?from=\(day)")
@@ -110,7 +105,6 @@ struct SyncSourcesTests {
             #expect(compressed.headers[.contentEncoding] == "gzip")
             var body = compressed.body
             #expect(try body.decompress(with: .gzip()) == plain.body, "the same page")
-            try Data(plain.body.readableBytesView).write(to: URL(fileURLWithPath: "/tmp/proto/page.json"))
             let size = compressed.body.readableBytes
             print("one-day sync page: \(currencies) currencies from \(providers) providers, \(plain.body.readableBytes) bytes, \(size) with gzip")
             #expect(size < 2_048, "\(size) bytes with gzip")

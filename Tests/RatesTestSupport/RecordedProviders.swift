@@ -6,11 +6,12 @@ import RatesServer
 
 /// A real server holding several official sources' data: the ECB's real history from February 2026
 /// (``FakeUpstream``) and three central banks' real recorded answers (``FakeProviderUpstream``),
-/// fetched the way the server fetches them, on its clock at ``now``.
+/// fetched the way the server fetches them, on its clock at ``now``: each provider is asked for
+/// its last 30 days, and the days of its answer after ``now`` are left out.
 ///
-/// - NBP (Poland): tables A (2026-03-02 to 03-05, 32 currencies a day) and B (Wednesday 03-04,
-///   116 more): 03-04 is the richest recorded day, 148 currencies, most of them the NBP's.
-/// - NBU (Ukraine): 2026-03-02 to 03-16, weekdays; UAH, its own currency, comes from it.
+/// - NBP (Poland): tables A (32 currencies a day) and B (Wednesday 03-04, 116 more): 03-04 is
+///   the richest recorded day, 148 currencies, most of them the NBP's.
+/// - NBU (Ukraine): weekdays; UAH, its own currency, comes from it (50.4597 UAH per EUR on 03-04).
 /// - HKMA (Hong Kong): 2026-02-25 to 02-28. It dates figures on Saturday 02-28, so that day is
 ///   merged too, with the ECB's figures of Friday 02-27 carried forward.
 package enum RecordedProviders {
@@ -33,14 +34,18 @@ package enum RecordedProviders {
         return upstream
     }
 
-    /// Runs the server on a new database while the fake ECB and `providers` (``upstream()``, which
-    /// the caller may hold) answer; it fetches the ECB at once and each provider's last 30 days.
-    /// `body` gets the server's base URL (`http://127.0.0.1:PORT/`) and a client of it.
+    /// Runs the server on a new database and calls `body` once every source's data is merged:
+    /// first the ECB's (the providers' answers are held until it is stored, so the order of the
+    /// ingests never matters), then the three banks'. `whileECBOnly` runs in between, while the
+    /// server holds the ECB's data alone. Both get the server's base URL (`http://127.0.0.1:PORT/`)
+    /// and a client of it.
     package static func withServer(
-        providers: FakeProviderUpstream = upstream(),
+        whileECBOnly: @Sendable (_ url: String, _ server: any TestClientProtocol) async throws -> Void = { _, _ in },
         _ body: @Sendable (_ url: String, _ server: any TestClientProtocol) async throws -> Void
     ) async throws {
         let ecb = FakeUpstream(publishedThrough: latestDay, firstDay: firstDay)
+        let providers = upstream()
+        providers.hold()
         try await TestServer.withEmptyDatabase { database in
             try await ecb.run { ecbURL in
                 try await providers.run { root in
@@ -50,20 +55,22 @@ package enum RecordedProviders {
                     configuration.providerURLRoot = root
                     configuration.providerBackfillDays = 30
                     try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
-                        try await body("http://127.0.0.1:\(server.port!)/", server)
+                        let url = "http://127.0.0.1:\(server.port!)/"
+                        try await waitUntil("the ECB's publications are stored") {
+                            try await server.request("/v1/rates/\(latestDay)").json["date"] as? String == latestDay.description
+                        }
+                        try await whileECBOnly(url, server)
+                        providers.release()
+                        try await waitUntil("the NBP's, the NBU's and the HKMA's publications are merged") {
+                            let latest = try await server.request("/v1/rates/\(latestDay)?symbols=UAH,AFN")
+                            let saturday = try await server.request("/v1/rates/2026-02-28")
+                            return latest.status == .ok && latest.decimalText("rates", "UAH") == "50.4597"
+                                && saturday.status == .ok && saturday.json["requestedDate"] == nil
+                        }
+                        try await body(url, server)
                     }
                 }
             }
-        }
-    }
-
-    /// Waits until every provider's data is merged: UAH (the NBU's), AFN (the NBP's table B) on
-    /// ``latestDay``, and HKMA's Saturday.
-    package static func waitUntilMerged(_ server: any TestClientProtocol) async throws {
-        try await waitUntil("the NBP's, the NBU's and the HKMA's publications are merged") {
-            let latest = try await server.request("/v1/rates/\(latestDay)?symbols=UAH,AFN")
-            let saturday = try await server.request("/v1/rates/2026-02-28")
-            return latest.status == .ok && saturday.status == .ok && saturday.json["requestedDate"] == nil
         }
     }
 }
