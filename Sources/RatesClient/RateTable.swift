@@ -7,6 +7,10 @@ import RatesCore
 /// (``RatesCore/RateValue/published(_:)``); any other base is a cross rate computed exactly and
 /// rounded to 8 significant digits (``RatesCore/RateValue/computed(_:)``) — what the server computes.
 ///
+/// Every rate is traceable: the server's dataset holds one value per currency and day, per EUR,
+/// each from one official source; ``sources`` names the source of each value a rate is computed
+/// from.
+///
 /// ```swift
 /// if let table = try client.latest(base: CurrencyCode("USD")!, symbols: [.euro]) {
 ///     print(table.date, table[.euro]?.description ?? "-")   // 2026-10-30 0.89509488
@@ -21,17 +25,31 @@ public struct RateTable: Sendable, Hashable {
     public var base: CurrencyCode
     /// Rate per currency.
     public var rates: [CurrencyCode: RateValue]
+    /// Where the values behind the rates came from: for each currency of ``rates``, and for
+    /// ``base``, the provider and that provider's own publication day of its value per EUR (a day
+    /// before ``date`` when the provider had not published since; see ``RatesCore/RateSource``).
+    /// The rate of `code` is its value divided by the base's, so both sources count. The euro has
+    /// no entry: every value is per EUR. Empty while the cache holds rates from before the SDK
+    /// kept sources, until the next sync brings them.
+    ///
+    /// ```swift
+    /// if let source = table.sources[CurrencyCode("UAH")!] { print("UAH from \(source.provider), \(source.day)") }
+    /// ```
+    public var sources: [CurrencyCode: RateSource]
 
     /// Creates a table; the client builds these, tests may too.
     ///
     /// ```swift
     /// let table = RateTable(date: Day("2026-10-30")!, base: .euro, rates: [CurrencyCode("USD")!: .published("1.1172")])
     /// ```
-    public init(date: Day, requestedDate: Day? = nil, base: CurrencyCode, rates: [CurrencyCode: RateValue]) {
+    public init(
+        date: Day, requestedDate: Day? = nil, base: CurrencyCode, rates: [CurrencyCode: RateValue], sources: [CurrencyCode: RateSource] = [:]
+    ) {
         self.date = date
         self.requestedDate = requestedDate
         self.base = base
         self.rates = rates
+        self.sources = sources
     }
 
     /// The rate for `code`, or `nil` when the table has none.
@@ -63,13 +81,25 @@ public struct Conversion: Sendable, Hashable {
     public var date: Day
     /// The day asked for, when it had no publication and the nearest earlier one (``date``) was used.
     public var requestedDate: Day?
+    /// Where the values behind ``rate`` came from: for ``from`` and ``to``, the provider and that
+    /// provider's own publication day of the currency's value per EUR (``RateTable/sources``).
+    /// The euro has no entry; empty while the cache holds rates from before the SDK kept sources.
+    ///
+    /// ```swift
+    /// let uah = try client.convert(100, from: CurrencyCode("USD")!, to: CurrencyCode("UAH")!)
+    /// print(uah.sources[uah.to].map { "from \($0.provider), \($0.day)" } ?? "")   // from NBU, 2026-03-02
+    /// ```
+    public var sources: [CurrencyCode: RateSource]
 
     /// Creates a conversion; the client builds these, tests may too.
     ///
     /// ```swift
     /// let c = Conversion(amount: 2, from: .euro, to: CurrencyCode("USD")!, rate: .published("1.1172"), result: 2.2344, date: Day("2026-10-30")!)
     /// ```
-    public init(amount: Decimal, from: CurrencyCode, to: CurrencyCode, rate: RateValue, result: Decimal, date: Day, requestedDate: Day? = nil) {
+    public init(
+        amount: Decimal, from: CurrencyCode, to: CurrencyCode, rate: RateValue, result: Decimal, date: Day, requestedDate: Day? = nil,
+        sources: [CurrencyCode: RateSource] = [:]
+    ) {
         self.amount = amount
         self.from = from
         self.to = to
@@ -77,6 +107,7 @@ public struct Conversion: Sendable, Hashable {
         self.result = result
         self.date = date
         self.requestedDate = requestedDate
+        self.sources = sources
     }
 }
 

@@ -4,10 +4,13 @@ import GRDB
 extension RatesCache {
     /// The cache schema. Migrations are never edited once shipped and never use app types.
     ///
-    /// - `rate`: the visible data, the server's rate text per (day, currency).
+    /// - `rate`: the visible data, the server's rate text per (day, currency), and where it came
+    ///   from (`v3`: `provider` and `providerDay`, both `NULL` for the ECB's figure of that very day,
+    ///   as on the wire, so the ECB's history costs nothing more).
     /// - `stagedRate`: pages of a snapshot in progress, swapped into `rate` by its last page.
     /// - `syncState`: one row — where the cache stands in the server's feed, and what the server
-    ///   said about its data at the last page (`v2`: `expectedLatestDate`, `serverStale`).
+    ///   said about its data at the last page (`v2`: `expectedLatestDate`, `serverStale`;
+    ///   `v3`: `sourcesKnown`).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -46,6 +49,19 @@ extension RatesCache {
                 ALTER TABLE syncState ADD COLUMN serverStale BOOLEAN;
                 """)
         }
+        // Rows cached before `v3` do not say where they came from (from a server with several
+        // providers they may be anyone's): they keep being read, their sources unknown, until the
+        // next sync, which is a snapshot for that reason (`SyncEngine`) and brings every source.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                ALTER TABLE rate ADD COLUMN provider TEXT;
+                ALTER TABLE rate ADD COLUMN providerDay TEXT CHECK (providerDay IS NULL OR length(providerDay) = 10);
+                ALTER TABLE stagedRate ADD COLUMN provider TEXT;
+                ALTER TABLE stagedRate ADD COLUMN providerDay TEXT CHECK (providerDay IS NULL OR length(providerDay) = 10);
+                ALTER TABLE syncState ADD COLUMN sourcesKnown BOOLEAN NOT NULL DEFAULT 1;
+                UPDATE syncState SET sourcesKnown = 0 WHERE EXISTS (SELECT 1 FROM rate);
+                """)
+        }
         return migrator
     }
 }
@@ -80,4 +96,7 @@ struct SyncState: Codable, Sendable, Equatable, FetchableRecord, PersistableReco
     var window: String?
     /// Bumped by every transaction that changes `rate`; lets in-memory caches (of any process) notice.
     var generation: Int64 = 0
+    /// Whether `rate` says where each value came from: `false` for rows cached before sources
+    /// were (migration `v3`), until the snapshot that replaces them (the next sync sends no cursor).
+    var sourcesKnown = true
 }

@@ -10,10 +10,24 @@ import RatesCore
 /// cache's own writes at once and by other processes' writes within
 /// ``externalChangeCheckInterval``.
 final class RatesCache: Sendable {
-    /// One day's rates, ready for cross-rate math.
+    /// One day's rates, ready for cross-rate math, with where each came from.
     struct Publication: Sendable {
         var day: Day
+        /// The rates, their table holding each one's source (``RatesCore/DayTable/source(at:)``).
         var rates: CrossRates
+        /// Whether the sources are known: `false` for rates cached before sources were (``SyncState/sourcesKnown``).
+        var sourcesKnown = true
+
+        /// The sources of the values per provider base that the rates among `codes` are computed
+        /// from: one per code with a rate, the provider base (the pivot) excepted; empty when unknown.
+        func sources(of codes: some Sequence<CurrencyCode>) -> [CurrencyCode: RateSource] {
+            guard sourcesKnown else { return [:] }
+            var sources: [CurrencyCode: RateSource] = [:]
+            for code in codes where code != rates.providerBase {
+                if let index = rates.table.index(of: code) { sources[code] = rates.table.source(at: index) }
+            }
+            return sources
+        }
     }
 
     /// What one applied page did.
@@ -85,18 +99,22 @@ final class RatesCache: Sendable {
                     try db.execute(sql: "DELETE FROM stagedRate")
                     state.window = window?.description
                 }
-                result.upserted = try Self.insert(page.upserts, into: "stagedRate", db)
+                result.upserted = try Self.insert(page, into: "stagedRate", db)
                 if !page.more {
                     try db.execute(sql: "DELETE FROM rate")
-                    try db.execute(sql: "INSERT INTO rate (day, currency, value) SELECT day, currency, value FROM stagedRate")
+                    try db.execute(sql: """
+                        INSERT INTO rate (day, currency, value, provider, providerDay)
+                        SELECT day, currency, value, provider, providerDay FROM stagedRate
+                        """)
                     try db.execute(sql: "DELETE FROM stagedRate")
                     state.base = page.base.rawValue
+                    state.sourcesKnown = true
                     result.completedSnapshot = true
                     result.dataChanged = true
                 }
                 state.snapshotInProgress = page.more
             } else {
-                result.upserted = try Self.insert(page.upserts, into: "rate", db)
+                result.upserted = try Self.insert(page, into: "rate", db)
                 let delete = try db.cachedStatement(sql: "DELETE FROM rate WHERE day = ? AND currency = ?")
                 for (day, codes) in page.deletes {
                     let dayText = day.description
@@ -124,14 +142,17 @@ final class RatesCache: Sendable {
         return application
     }
 
-    /// Inserts or replaces `values` into `table`; returns how many.
-    private static func insert(_ values: [Day: [CurrencyCode: String]], into table: String, _ db: Database) throws -> Int {
-        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(table) (day, currency, value) VALUES (?, ?, ?)")
+    /// Inserts or replaces the upserts of `page` into `table`, each with its source; returns how many.
+    private static func insert(_ page: SyncPage, into table: String, _ db: Database) throws -> Int {
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO \(table) (day, currency, value, provider, providerDay) VALUES (?, ?, ?, ?, ?)")
         var count = 0
-        for (day, rates) in values {
+        for (day, rates) in page.upserts {
             let dayText = day.description
+            let sources = page.sources[day] ?? [:]
             for (code, value) in rates {
-                try statement.execute(arguments: [dayText, code.rawValue, value])
+                let source = sources[code]
+                try statement.execute(arguments: [dayText, code.rawValue, value, source?.provider, source?.day.description])
                 count += 1
             }
         }
@@ -240,11 +261,19 @@ final class RatesCache: Sendable {
 
     static func publication(on day: Day, _ db: Database) throws -> Publication {
         var rates: [CurrencyCode: String] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT currency, value FROM rate WHERE day = ?", arguments: [day.description])
+        var sources: [CurrencyCode: RateSource] = [:]
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT currency, value, provider, providerDay FROM rate WHERE day = ?", arguments: [day.description])
         while let row = try rows.next() {
-            if let code = CurrencyCode(row[0] as String) { rates[code] = row[1] }
+            guard let code = CurrencyCode(row[0] as String) else { continue }
+            rates[code] = row[1]
+            // NULL: the ECB's figure of that very day, the table's default.
+            if let provider = row[2] as String? { sources[code] = RateSource(provider: provider, day: (row[3] as String?).flatMap(Day.init) ?? day) }
         }
-        return Publication(day: day, rates: CrossRates(providerBase: try base(db), published: rates))
+        let sourcesKnown = try Bool.fetchOne(db, sql: "SELECT sourcesKnown FROM syncState WHERE id = 1") ?? true
+        return Publication(
+            day: day, rates: CrossRates(providerBase: try base(db), table: DayTable(day: day, rates: rates, sources: sources)),
+            sourcesKnown: sourcesKnown)
     }
 
     // MARK: - Memory

@@ -84,7 +84,7 @@ extension RatesClient {
         }
         return Conversion(
             amount: amount, from: from, to: to, rate: rate, result: rate.decimal * amount, date: publication.day,
-            requestedDate: day == publication.day ? nil : day)
+            requestedDate: day == publication.day ? nil : day, sources: publication.sources(of: [from, to]))
     }
 
     /// Every currency with a rate in the cache, the provider's base included, with its ISO 4217
@@ -115,7 +115,9 @@ extension RatesClient {
     ) throws -> RateTable {
         if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: publication.rates.contains) { throw try missing(code) }
         let rates = Dictionary(uniqueKeysWithValues: publication.rates.table(base: base, symbols: symbols).map { ($0.code, $0.rate) })
-        return RateTable(date: publication.day, requestedDate: requested == publication.day ? nil : requested, base: base, rates: rates)
+        return RateTable(
+            date: publication.day, requestedDate: requested == publication.day ? nil : requested, base: base, rates: rates,
+            sources: publication.sources(of: rates.keys + [base]))
     }
 
     /// ``RatesClientError/noRate(_:on:)`` when `code` is elsewhere in the cache, else ``RatesClientError/unknownCurrency(_:)``.

@@ -44,8 +44,9 @@ actor SyncEngine {
 
     private func perform() async throws -> SyncReport {
         let state = try cache.state()
-        // A cursor is only good for the window it was issued for.
-        var cursor = state.window == configuration.window?.description ? state.cursor : nil
+        // A cursor is only good for the window it was issued for, and for rates whose sources are
+        // known: a cache from before sources needs a snapshot to learn them.
+        var cursor = state.window == configuration.window?.description && state.sourcesKnown ? state.cursor : nil
         var ifNoneMatch = cursor != nil && !state.snapshotInProgress ? state.etag : nil
         var report = SyncReport(outcome: .upToDate)
         var changed = false

@@ -1,7 +1,7 @@
 import Foundation
 import RatesCore
 
-/// One page of `GET /v1/sync`, decoded and checked: days, codes and rate texts are valid.
+/// One page of `GET /v1/sync`, decoded and checked: days, codes, rate texts and sources are valid.
 ///
 /// Rates stay the server's decimal text (never parsed into binary floating point) until
 /// `CrossRates` computes with them.
@@ -19,12 +19,14 @@ struct SyncPage: Sendable, Equatable {
     var stale: Bool?
     var nextUpdateAfter: Date?
     var upserts: [Day: [CurrencyCode: String]]
+    /// Where each upserted value came from, when not from the ECB on that very day: day → currency → source.
+    var sources: [Day: [CurrencyCode: RateSource]]
     var deletes: [Day: [CurrencyCode]]
 
     init(
         epoch: String, cursor: String, more: Bool = false, reset: Bool = false, base: CurrencyCode = .euro, latestDate: Day? = nil,
         expectedLatestDate: Day? = nil, stale: Bool? = nil, nextUpdateAfter: Date? = nil, upserts: [Day: [CurrencyCode: String]] = [:],
-        deletes: [Day: [CurrencyCode]] = [:]
+        sources: [Day: [CurrencyCode: RateSource]] = [:], deletes: [Day: [CurrencyCode]] = [:]
     ) {
         self.epoch = epoch
         self.cursor = cursor
@@ -36,6 +38,7 @@ struct SyncPage: Sendable, Equatable {
         self.stale = stale
         self.nextUpdateAfter = nextUpdateAfter
         self.upserts = upserts
+        self.sources = sources
         self.deletes = deletes
     }
 
@@ -46,7 +49,9 @@ struct SyncPage: Sendable, Equatable {
 
     // MARK: - Decoding
 
-    /// The JSON exactly as the server writes it; servers before `expectedLatestDate` and `stale` leave them out.
+    /// The JSON exactly as the server writes it; servers before `expectedLatestDate` and `stale`
+    /// leave them out, and servers before sources (or a page of the ECB's own figures only) leave
+    /// out `sources` and `upsertSources`.
     private struct Wire: Decodable {
         var epoch: String
         var cursor: String
@@ -58,6 +63,10 @@ struct SyncPage: Sendable, Equatable {
         var stale: Bool?
         var nextUpdateAfter: String?
         var upserts: [String: [String: String]]?
+        /// The page's sources: `[provider, day]` pairs.
+        var sources: [[String]]?
+        /// Per day, one index per upserted currency in code order: 0 for the ECB's of that day, n for `sources[n - 1]`.
+        var upsertSources: [String: [Int]]?
         var deletes: [String: [String]]?
     }
 
@@ -98,6 +107,7 @@ struct SyncPage: Sendable, Equatable {
             }
             upserts[day] = rates
         }
+        let sources = try Self.sources(table: wire.sources ?? [], indexes: wire.upsertSources ?? [:], upserts: upserts)
         var deletes: [Day: [CurrencyCode]] = [:]
         for (dayText, codes) in wire.deletes ?? [:] {
             guard let day = Day(dayText) else { throw .invalidResponse("sync page: '\(dayText)' is not a day") }
@@ -108,7 +118,39 @@ struct SyncPage: Sendable, Equatable {
         }
         self.init(
             epoch: wire.epoch, cursor: wire.cursor, more: wire.more, reset: wire.reset, base: base, latestDate: latest,
-            expectedLatestDate: expected, stale: wire.stale, nextUpdateAfter: next, upserts: upserts, deletes: deletes)
+            expectedLatestDate: expected, stale: wire.stale, nextUpdateAfter: next, upserts: upserts, sources: sources, deletes: deletes)
+    }
+
+    /// The sources of the upserted values from the page's table and per-day indexes; a value
+    /// without one (index 0, or a day without indexes) is the ECB's figure of its day.
+    private static func sources(
+        table rows: [[String]], indexes: [String: [Int]], upserts: [Day: [CurrencyCode: String]]
+    ) throws(RatesClientError) -> [Day: [CurrencyCode: RateSource]] {
+        let table = try rows.map { row throws(RatesClientError) -> RateSource in
+            guard row.count == 2, let provider = row.first, ProviderKey.isWellFormed(provider), let day = Day(row[1]) else {
+                throw .invalidResponse("sync page: source \(row) is not a provider key and a day")
+            }
+            return RateSource(provider: provider, day: day)
+        }
+        var sources: [Day: [CurrencyCode: RateSource]] = [:]
+        for (dayText, dayIndexes) in indexes {
+            guard let day = Day(dayText), let rates = upserts[day] else {
+                throw .invalidResponse("sync page: upsertSources names '\(dayText)', not a day of upserts")
+            }
+            guard dayIndexes.count == rates.count else {
+                throw .invalidResponse("sync page: upsertSources of \(dayText) has \(dayIndexes.count) entries for \(rates.count) currencies")
+            }
+            let ecb = RateSource(provider: ProviderKey.ecb, day: day)
+            var daySources: [CurrencyCode: RateSource] = [:]
+            for (code, index) in zip(rates.keys.sorted(), dayIndexes) where index != 0 {
+                guard table.indices.contains(index - 1) else {
+                    throw .invalidResponse("sync page: upsertSources of \(dayText) refers to source \(index) of \(table.count)")
+                }
+                if table[index - 1] != ecb { daySources[code] = table[index - 1] }
+            }
+            if !daySources.isEmpty { sources[day] = daySources }
+        }
+        return sources
     }
 
     /// `2026-11-02T15:00:00Z`, with or without fractional seconds.

@@ -8,7 +8,8 @@ struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert an amount between two currencies.",
         discussion: """
-            Uses the newest cached rates, or those of --date (the nearest earlier publication on weekends and holidays). \
+            Uses the newest cached rates, or those of --date (the nearest earlier publication on weekends and holidays), \
+            and names the source of each currency's value: the provider and the day it published it. \
             When the cached rates are behind (see `rates status`), a warning says so on standard error.
             """)
 
@@ -36,6 +37,7 @@ struct Convert: AsyncParsableCommand {
         let status = try client.status()
         print("\(amount.text) \(from) = \(conversion.result.plainText) \(to)")
         print("1 \(from) = \(conversion.rate) \(to)")
+        if let sources = Provenance.line(for: [from, to], sources: conversion.sources) { print(sources) }
         var note = ""
         if let requested = conversion.requestedDate { note = " (no publication on \(requested))" }
         print(Freshness.line(for: status, date: conversion.date) + note)

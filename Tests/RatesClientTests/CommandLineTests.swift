@@ -61,9 +61,10 @@ struct CommandLineTests {
 
             let convert = try await RatesCommandRun.run(["convert", "100", "USD", "EUR", "--cache", cache.url.path])
             #expect(convert.status == 0)
-            #expect(convert.outputLines.count == 3, "\(convert.standardOutput)")
+            #expect(convert.outputLines.count == 4, "\(convert.standardOutput)")
             #expect(convert.outputLines.first == "100 USD = 89.509488 EUR")
             #expect(convert.outputLines.dropFirst().first == "1 USD = 0.89509488 EUR")
+            #expect(convert.outputLines.dropFirst(2).first == "USD from ECB, 2026-10-30")
             #expect(convert.outputLines.last?.hasPrefix("rates of 2026-10-30, synced ") == true, "\(convert.standardOutput)")
             let warnings = convert.standardError.split(separator: "\n")
             #expect(warnings.count == 1 && warnings[0].hasPrefix("warning: the rates of 2026-10-30 are behind: "), "\(convert.standardError)")

@@ -40,10 +40,26 @@ struct JSONWriter {
     /// A field whose value is an array of strings.
     mutating func field(_ key: String, strings values: [String]) {
         writeKey(key)
+        writeArray(values) { $0.writeString($1) }
+    }
+
+    /// A field whose value is an array of rows, each an array of strings.
+    mutating func field(_ key: String, rows: [[String]]) {
+        writeKey(key)
+        writeArray(rows) { json, row in json.writeArray(row) { $0.writeString($1) } }
+    }
+
+    /// A field whose value is an array of integers.
+    mutating func field(_ key: String, integers values: [Int]) {
+        writeKey(key)
+        writeArray(values) { $0.buffer.writeString(String($1)) }
+    }
+
+    private mutating func writeArray<Element>(_ elements: [Element], _ write: (inout JSONWriter, Element) -> Void) {
         buffer.writeStaticString("[")
-        for (index, value) in values.enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
-            writeString(value)
+            write(&self, element)
         }
         buffer.writeStaticString("]")
         needsComma = true

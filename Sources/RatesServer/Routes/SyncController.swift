@@ -89,7 +89,8 @@ struct SyncController<Context: RequestContext>: Sendable {
             case .changes?:
                 let page = try store.changes(after: sequence, through: snapshot.version, from: from, limit: pageSize)
                 let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: page.throughSequence, from: from, position: .changes)
-                let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value) }.sorted { $0.day < $1.day }
+                let days = page.upserts.map { DailyRates(day: $0.key, rates: $0.value, sources: page.sources[$0.key] ?? [:]) }
+                    .sorted { $0.day < $1.day }
                 let body = json.write(cursor: nextCursor, more: page.more, upserts: days, deletes: page.deletes)
                 // A full page of the change log covers a fixed range of an append-only log: it never changes.
                 return ResponseCache.Entry(body: body, route: .sync, caching: page.more ? .immutable : .syncTail)
@@ -151,7 +152,8 @@ struct SyncController<Context: RequestContext>: Sendable {
     }
 }
 
-/// Writes one sync page: rates as decimal strings exactly as stored, days and codes in order.
+/// Writes one sync page: rates as decimal strings exactly as stored, days and codes in order, and
+/// where each value came from when that is not the ECB on its own day (``SyncPageSources``).
 struct SyncPageWriter {
     let epoch: String
     let reset: Bool
@@ -172,13 +174,17 @@ struct SyncPageWriter {
             json.field("expectedLatestDate", string: freshness.expected.description)
             json.field("stale", bool: freshness.isStale)
             json.field("nextUpdateAfter", string: nextUpdateAfter.formatted(.iso8601))
+            var sources = SyncPageSources()
             json.field("upserts") { json in
                 for daily in upserts {
+                    let codes = daily.rates.keys.sorted()
                     json.field(daily.day.description) { json in
-                        for code in daily.rates.keys.sorted() { json.field(code.rawValue, string: daily.rates[code]!) }
+                        for code in codes { json.field(code.rawValue, string: daily.rates[code]!) }
                     }
+                    sources.add(daily, codes: codes)
                 }
             }
+            sources.write(into: &json)
             json.field("deletes") { json in
                 for day in deletes.keys.sorted() {
                     json.field(day.description, strings: deletes[day]!.map(\.rawValue))
