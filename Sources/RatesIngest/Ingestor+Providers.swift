@@ -24,7 +24,8 @@ extension Ingestor {
             let valid = try ProviderValidation.validate(publications, notAfter: notAfter)
             let policy = mergePolicy
             var exclusions: [ConsensusExclusion] = []
-            let recorded = try store.ingest(provider: provider.key, publications: valid, run: run) { reader in
+            let inParts = ProviderRegistry.entry(provider.key)?.publishesInParts ?? false
+            let recorded = try store.ingest(provider: provider.key, publications: valid, inParts: inParts, run: run) { reader in
                 let merged = Self.mergedDays(after: valid, reader: reader, policy: policy)
                 exclusions = merged.exclusions
                 return merged.batch
@@ -59,10 +60,13 @@ extension Ingestor {
     static func mergedDay(
         _ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy
     ) -> (rates: DailyRates?, exclusions: [ConsensusExclusion]) {
-        let inputs = providers.compactMap { key in
-            reader.publication(of: key, onOrBefore: day, maxAge: policy.carryForwardDays).map {
-                ProviderDay(provider: key, pivot: ProviderRegistry.entry(key)?.pivot ?? .euro, day: $0.day, quotes: $0.quotes)
-            }
+        let inputs = providers.flatMap { key in
+            let entry = ProviderRegistry.entry(key)
+            let inParts = entry?.publishesInParts ?? false
+            let publications = inParts
+                ? reader.publications(of: key, onOrBefore: day, maxAge: policy.carryForwardDays)
+                : reader.publication(of: key, onOrBefore: day, maxAge: policy.carryForwardDays).map { [$0] } ?? []
+            return publications.map { ProviderDay(provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts) }
         }
         // A day only the ECB published is its figures as they are: the merge would keep each one's digits.
         if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderDay.ecbKey, ecb.day == day {

@@ -46,6 +46,12 @@ public struct QuoteReader: Sendable {
         Set(providers.flatMap { publications[$0]?.map(\.day) ?? [] }).sorted()
     }
 
+    /// `provider`'s publications on or before `day` and no older than `maxAge` days, newest first.
+    public func publications(of provider: String, onOrBefore day: Day, maxAge: Int) -> [ProviderPublication] {
+        guard let days = publications[provider] else { return [] }
+        return days.filter { $0.day <= day && day.dayNumber - $0.day.dayNumber <= maxAge }.reversed()
+    }
+
     /// `provider`'s newest publication on or before `day` and no older than `maxAge` days, if any.
     public func publication(of provider: String, onOrBefore day: Day, maxAge: Int) -> ProviderPublication? {
         guard let days = publications[provider] else { return nil }

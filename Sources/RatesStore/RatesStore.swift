@@ -143,8 +143,12 @@ extension RatesStore {
         }
     }
 
-    /// One provider's publications stored as published (each day complete for that provider),
-    /// and the merged days they touch recomputed, in one transaction, with `run` recorded.
+    /// One provider's publications stored as published, and the merged days they touch
+    /// recomputed, in one transaction, with `run` recorded.
+    ///
+    /// A publication replaces what the provider's quotes of its day were (a currency it no longer
+    /// has was withdrawn), unless `inParts`: then the provider publishes a day in several parts
+    /// (tables on their own cadences) and a publication adds to its day's quotes.
     ///
     /// `merge` runs inside the transaction: it reads the quotes (the new ones included) through
     /// the ``QuoteReader`` it is given and returns the merged days to store, each complete (as
@@ -155,13 +159,13 @@ extension RatesStore {
     /// - Throws: `DatabaseError` when the transaction fails, or what `merge` throws; nothing is stored then.
     @discardableResult
     public func ingest(
-        provider: String, publications: [ProviderPublication], run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+        provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
         try database.write { db in
             var run = run
             run.provider = provider
             try run.insert(db)
-            try Self.storeQuotes(provider: provider, publications: publications, db)
+            try Self.storeQuotes(provider: provider, publications: publications, inParts: inParts, db)
             let days = publications.map(\.day)
             guard let first = days.min(), let last = days.max() else { return run }
             let reader = try QuoteReader(db, from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays))
@@ -170,10 +174,10 @@ extension RatesStore {
         }
     }
 
-    /// Replaces `provider`'s quotes of each publication's day with the publication's: as
-    /// ``apply(_:run:_:)`` does with merged days, the quotes travel as one JSON document and are
-    /// written with set operations.
-    static func storeQuotes(provider: String, publications: [ProviderPublication], _ db: Database) throws {
+    /// Replaces `provider`'s quotes of each publication's day with the publication's (or, `inParts`,
+    /// adds them, replacing only the currencies it has): as ``apply(_:run:_:)`` does with merged
+    /// days, the quotes travel as one JSON document and are written with set operations.
+    static func storeQuotes(provider: String, publications: [ProviderPublication], inParts: Bool, _ db: Database) throws {
         var days = "["
         var quotes = "["
         quotes.reserveCapacity(publications.reduce(0) { $0 + $1.quotes.count } * 48)
@@ -186,10 +190,11 @@ extension RatesStore {
                 quotes += "[\"\(day)\",\"\(quote.currency.rawValue)\",\"\(jsonEscaped(quote.value))\",\(quote.unit),\"\(quote.direction.rawValue)\"]"
             }
         }
+        let replacingDays = inParts ? "" : "DELETE FROM quote WHERE provider = :provider AND day IN (SELECT value FROM json_each(:days));"
         try db.execute(
             sql: """
-                DELETE FROM quote WHERE provider = :provider AND day IN (SELECT value FROM json_each(:days));
-                INSERT INTO quote (provider, day, currency, value, unit, direction)
+                \(replacingDays)
+                INSERT OR REPLACE INTO quote (provider, day, currency, value, unit, direction)
                     SELECT :provider, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:quotes);
                 """,
             arguments: ["provider": provider, "days": days + "]", "quotes": quotes + "]"])

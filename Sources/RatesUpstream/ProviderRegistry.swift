@@ -24,6 +24,9 @@ public enum ProviderRegistry {
         /// The currency its figures are quoted against.
         public var pivot: CurrencyCode { identity.pivot }
 
+        /// ``RatesProvider/publishesInParts``.
+        public var publishesInParts: Bool { identity.publishesInParts }
+
         init(_ key: String, needsAPIKey: Bool = false, _ make: @escaping @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider) {
             self.key = key
             self.needsAPIKey = needsAPIKey

@@ -70,6 +70,9 @@ struct ProviderAnswersTests {
             let poland = try await client.request("/v1/latest?providers=nbp&base=PLN&symbols=USD,EUR&expand=sources")
             #expect(poland.json["date"] as? String == "2026-03-05")
             #expect((poland.json["sources"] as? [String: [String: Any]])?["USD"]?["provider"] as? String == "NBP")
+            // Table B (Wednesday's) stays in the merge on Thursday, when only table A is published, named with its own day.
+            let thursday = try await client.request("/v1/rates/2026-03-05?symbols=AFN&expand=sources")
+            #expect((thursday.json["sources"] as? [String: [String: Any]])?["AFN"]?["date"] as? String == "2026-03-04", "\(thursday.text)")
             let series = try await client.request("/v1/timeseries?start=2026-03-01&end=2026-03-10&providers=NBP&symbols=PLN")
             #expect((series.json["rates"] as? [String: Any])?.keys.sorted() == ["2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"])
 

@@ -25,6 +25,24 @@ struct RatesStoreTests {
         FetchRun(startedAt: Date(), source: .upstream, file: file, outcome: .updated)
     }
 
+    @Test("a provider publishing in parts adds a later part of a day to what is stored of it; any other provider's publication replaces its day")
+    func publicationsInParts() throws {
+        try Self.withDatabasePath { path in
+            let store = try RatesStore(path: path)
+            let day = Day("2026-03-04")!
+            let quote = { (code: String, value: String) in PublishedQuote(currency: CurrencyCode(code)!, value: value, unit: 1, direction: .pivotPerUnits) }
+            let tableA = ProviderPublication(day: day, quotes: [quote("EUR", "4.2304"), quote("USD", "3.677")])
+            let tableB = ProviderPublication(day: day, quotes: [quote("AFN", "0.056626")])
+            let noMerge: (QuoteReader) throws -> RatesBatch = { _ in RatesBatch(base: .euro, days: []) }
+            for provider in ["NBP", "CNB"] {
+                try store.ingest(provider: provider, publications: [tableA], inParts: provider == "NBP", run: Self.run(), merge: noMerge)
+                try store.ingest(provider: provider, publications: [tableB], inParts: provider == "NBP", run: Self.run(), merge: noMerge)
+            }
+            #expect(try store.publication(of: "NBP", on: day)?.quotes.map(\.currency.rawValue) == ["AFN", "EUR", "USD"])
+            #expect(try store.publication(of: "CNB", on: day)?.quotes.map(\.currency.rawValue) == ["AFN"], "a whole day's word: EUR and USD were withdrawn")
+        }
+    }
+
     @Test("rates are stored as the published text, trailing zeros included")
     func exactText() throws {
         try Self.withDatabasePath { path in

@@ -12,17 +12,21 @@ public struct ProviderDay: Hashable, Sendable {
     public var day: Day
     /// The figures, at most one per currency, exactly as published.
     public var quotes: [PublishedQuote]
+    /// Whether the provider publishes a day in parts (``RatesUpstream/RatesProvider/publishesInParts``):
+    /// the merge then also takes, from its older publications, the currencies its newest lacks.
+    public var inParts: Bool
 
-    public init(provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote]) {
+    public init(provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote], inParts: Bool = false) {
         self.provider = provider
         self.pivot = pivot
         self.day = day
         self.quotes = quotes
+        self.inParts = inParts
     }
 
     /// `publication` of `provider`.
     public init(_ publication: ProviderPublication, of provider: some RatesProvider) {
-        self.init(provider: provider.key, pivot: provider.pivot, day: publication.day, quotes: publication.quotes)
+        self.init(provider: provider.key, pivot: provider.pivot, day: publication.day, quotes: publication.quotes, inParts: provider.publishesInParts)
     }
 
     /// The ECB's key.

@@ -16,28 +16,33 @@ public enum RatesMerge {
     ///   - day: The merged day D.
     ///   - publications: Providers' publications, at most one per provider and day; for each
     ///     provider the newest with a day in [D − ``MergePolicy/carryForwardDays``, D] is used, the
-    ///     others ignored.
+    ///     others ignored (for a provider publishing in parts, ``ProviderDay/inParts``, each
+    ///     currency comes from the newest of them that has it).
     ///   - policy: Precedence, carry-forward and consensus.
     ///   - ecb: The ECB's publications of the days of the others, for providers that quote no EUR
     ///     on their day (the bridge uses the ECB's publication of the provider's own day). The ECB
     ///     publications among `publications` serve too.
     public static func merge(day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = []) -> MergedDay {
         let earliest = day.adding(days: -policy.carryForwardDays)
-        var newest: [String: ProviderDay] = [:]
-        for publication in publications where publication.day >= earliest && publication.day <= day {
-            if let kept = newest[publication.provider], kept.day >= publication.day { continue }
-            newest[publication.provider] = publication
+        // Per provider, its newest publication in the window; all of them, newest first, for a provider publishing in parts.
+        var used: [String: [ProviderDay]] = [:]
+        for publication in publications.sorted(by: { $0.day > $1.day }) where publication.day >= earliest && publication.day <= day {
+            if let kept = used[publication.provider], !publication.inParts || kept.contains(where: { $0.day == publication.day }) { continue }
+            used[publication.provider, default: []].append(publication)
         }
         var ecbByDay: [Day: ProviderDay] = [:]
         for publication in ecb + publications where publication.provider == ProviderDay.ecbKey && publication.pivot == .euro {
             ecbByDay[publication.day] = ecbByDay[publication.day] ?? publication
         }
 
-        // Every provider's values, by currency.
+        // Every provider's values, by currency: one per provider, from its newest publication that has it.
         var candidates: [CurrencyCode: [(rate: PerEuroRate, publication: ProviderDay)]] = [:]
-        for publication in newest.values.sorted(by: { $0.provider < $1.provider }) {
-            for rate in publication.perEuroRates(ecb: ecbByDay[publication.day]) where rate.currency != .euro {
-                candidates[rate.currency, default: []].append((rate, publication))
+        for provider in used.keys.sorted() {
+            var valued: Set<CurrencyCode> = []
+            for publication in used[provider]! {
+                for rate in publication.perEuroRates(ecb: ecbByDay[publication.day]) where rate.currency != .euro && valued.insert(rate.currency).inserted {
+                    candidates[rate.currency, default: []].append((rate, publication))
+                }
             }
         }
 

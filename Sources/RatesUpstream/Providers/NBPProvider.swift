@@ -31,6 +31,9 @@ public struct NBPProvider: RatesProvider {
     /// The tables read: A (daily) and B (weekly).
     static let tables = ["A", "B"]
 
+    /// Table B's currencies stay out of the four daily table A publications between two Wednesdays.
+    public let publishesInParts = true
+
     /// - Parameter baseURL: replaces `https://api.nbp.pl/api/exchangerates` (for tests).
     public init(baseURL: String? = nil) {
         self.baseURL = baseURL ?? "https://api.nbp.pl/api/exchangerates"

@@ -23,6 +23,12 @@ public protocol RatesProvider: Sendable {
     var schedule: PublicationSchedule { get }
     /// Whether the source needs an API key; such a provider is off unless one is configured.
     var needsAPIKey: Bool { get }
+    /// Whether a day's figures come in several publications on their own cadences (the NBP's
+    /// daily table A and Wednesday table B): a publication then adds to its day's stored figures
+    /// instead of replacing them, and the merge takes each currency from the provider's newest
+    /// publication that has it, within the carry-forward limit. `false` (the default): each
+    /// publication is the provider's whole word on its day, and a currency missing from it was withdrawn.
+    var publishesInParts: Bool { get }
     /// The requests that fetch `window`: one for most sources, one per currency or series for some.
     func requests(for window: FetchWindow) -> [ProviderRequest]
     /// The figures in one answer to `request`, by day.
@@ -33,6 +39,7 @@ public protocol RatesProvider: Sendable {
 
 extension RatesProvider {
     public var needsAPIKey: Bool { false }
+    public var publishesInParts: Bool { false }
 }
 
 /// What a fetch asks a provider for.
