@@ -30,7 +30,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let httpClient = ECBClient.makeHTTPClient()
     let client = ECBClient(
         baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
-        maxBodyBytes: configuration.upstreamMaxBodyBytes)
+        maxBodyBytes: configuration.upstreamMaxBodyBytes, override: configuration.upstreamOverrides[ProviderKey.ecb])
     let metrics = ServerMetrics()
     let coordinator = FetchCoordinator(
         ingestor: ingestor, client: client, calendar: calendar, now: configuration.now, logger: logger, recordOutcome: metrics.recordFetch)
@@ -89,16 +89,12 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             maxRetryDelay: configuration.maxRetryDelay)
         app.addServices(
             FetchScheduler(coordinator: coordinator, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
-        let selection = ProviderRegistry.select(
-            enabled: configuration.providers, apiKeys: configuration.providerAPIKeys,
-            baseURLs: Dictionary(uniqueKeysWithValues: configuration.providers.compactMap { key in
-                configuration.providerURLRoot.map { (key, $0 + "/" + key.lowercased()) }
-            }))
+        let selection = ProviderRegistry.select(enabled: configuration.providers, apiKeys: configuration.providerAPIKeys)
         for (key, reason) in selection.off { logger.warning("provider left off", metadata: ["rates.provider": "\(key)", "rates.reason": "\(reason)"]) }
         for provider in selection.providers where provider.key != ProviderDay.ecbKey {
             let client = ProviderClient(
                 provider: provider, httpClient: httpClient, timeout: configuration.upstreamTimeout, maxBodyBytes: configuration.upstreamMaxBodyBytes,
-                today: { Day(containing: configuration.now()) })
+                today: { Day(containing: configuration.now()) }, override: configuration.upstreamOverrides[provider.key])
             app.addServices(
                 ProviderFetchService(
                     client: client, ingestor: ingestor, interval: configuration.providerInterval, retryDelay: configuration.retryDelay,

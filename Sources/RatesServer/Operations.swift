@@ -17,7 +17,7 @@ public enum Operations {
         let httpClient = ECBClient.makeHTTPClient()
         let client = ECBClient(
             baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
-            maxBodyBytes: configuration.upstreamMaxBodyBytes)
+            maxBodyBytes: configuration.upstreamMaxBodyBytes, override: configuration.upstreamOverrides[ProviderKey.ecb])
         let coordinator = FetchCoordinator(ingestor: ingestor, client: client, calendar: PublicationCalendar(), now: configuration.now, logger: logger)
         let report = await coordinator.refresh()
         try await httpClient.shutdown()

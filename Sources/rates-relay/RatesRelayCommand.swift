@@ -30,13 +30,28 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("upstream-url"), help: "Directory of the ECB files (env UPSTREAM_URL).")
     var upstreamURL: String?
 
+    @Option(
+        name: .customLong("upstream"),
+        help: ArgumentHelp(
+            "Send provider KEY's requests to URL instead (repeatable; env UPSTREAM=KEY=URL,KEY=URL).",
+            discussion: "Each request keeps its path and query, gets URL's scheme, host and port, and its path prefixed with URL's path: "
+                + "--upstream NBP=http://127.0.0.1:8081/nbp asks http://127.0.0.1:8081/nbp/api/exchangerates/... "
+                + "ECB=URL applies to the files in --upstream-url.",
+            valueName: "KEY=URL"))
+    var upstream: [String] = []
+
     @Option(help: "JSON config file with any of the settings (env CONFIG_FILE); flags and environment win over it.")
     var config: String?
 
     /// The settings from the flags given (`extra` holds a command's own), the environment and the config file.
     func configuration(_ extra: [String: ConfigContent?] = [:]) async throws -> ServerConfiguration {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
-        let given = extra.merging(["db": db.map(ConfigContent.string), "upstream.url": upstreamURL.map(ConfigContent.string)]) { first, _ in first }
+        let upstreamPairs = upstream.flatMap(Serve.list)
+        let common: [String: ConfigContent?] = [
+            "db": db.map(ConfigContent.string), "upstream.url": upstreamURL.map(ConfigContent.string),
+            "upstream": upstreamPairs.isEmpty ? nil : .stringArray(upstreamPairs),
+        ]
+        let given = extra.merging(common) { first, _ in first }
         for (key, content) in given {
             guard let content else { continue }
             let isSecret = ServerConfiguration.keys.first { $0.name == key }?.isSecret ?? false
