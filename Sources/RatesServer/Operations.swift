@@ -18,8 +18,7 @@ public enum Operations {
         let client = ECBClient(
             baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
             maxBodyBytes: configuration.upstreamMaxBodyBytes, override: configuration.upstreamOverrides[ProviderKey.ecb])
-        let coordinator = FetchCoordinator(ingestor: ingestor, client: client, calendar: PublicationCalendar(), now: configuration.now, logger: logger)
-        let report = await coordinator.refresh()
+        let report = await ECBFetch(ingestor: ingestor, client: client, calendar: PublicationCalendar(), now: configuration.now, logger: logger).run()
         try await httpClient.shutdown()
         return report.run
     }

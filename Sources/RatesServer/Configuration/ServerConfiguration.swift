@@ -58,8 +58,9 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Log lines as text (`text`) or one JSON object a line (`json`).
     public var logFormat: LogFormat = .text
-    /// The providers fetched besides the ECB, by key (`NBP`, `BDI`, …), when `schedule` is on. Empty
-    /// here; `rates-relay serve` enables every provider that needs no API key unless told otherwise.
+    /// The providers fetched besides the ECB, by key (`NBP`, `BDI`, …): on their schedule when
+    /// `schedule` is on, and by `POST /v1/admin/refresh`. Empty here; `rates-relay serve` enables
+    /// every provider that needs no API key unless told otherwise.
     public var providers: [String] = []
     /// API keys of providers that need one (`FRED`, `BANXICO`, `BOT`), by provider key.
     public var providerAPIKeys: [String: String] = [:]
