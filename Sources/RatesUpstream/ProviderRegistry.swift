@@ -7,7 +7,7 @@ import RatesCore
 /// merged dataset serves is decided by the merge's precedence (`MergePolicy` in RatesIngest).
 ///
 /// FRED, BANXICO and BOT need an API key: without one they are off (``select(enabled:apiKeys:)``)
-/// and ``make(key:baseURL:apiKey:)`` refuses them.
+/// and ``make(key:baseURL:apiKey:)`` refuses them; reading their answers needs none (``Entry/identity``).
 public enum ProviderRegistry {
     /// One adapter the registry knows.
     public struct Entry: Sendable {

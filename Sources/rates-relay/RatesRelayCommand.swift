@@ -158,19 +158,44 @@ struct Fetch: AsyncParsableCommand {
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load an ECB history file (eurofxref-hist.xml, .csv or the ECB's .zip) into the database.")
+        abstract: "Load a provider's published files into the database: an ECB history file unless --provider says otherwise.",
+        discussion: """
+            ECB (the default): one file, eurofxref-hist.xml, eurofxref-hist.csv or the ECB's eurofxref-hist.zip, or any eurofxref XML file.
+            Another provider: files as its endpoint answers them (NBP's tables JSON, the CNB's denni_kurz.txt, ...), read by the
+            same parser, checked by the same validation and stored by the same ingest as a fetch, recorded as an import. Give
+            every answer of one publication at once (the NBP's tables A and B): a provider's figures of a day are replaced as a whole.
+            Files that are not valid store nothing and exit non-zero.
+            """)
 
-    @Argument(help: "The file to import.")
-    var file: String
+    @Option(help: "The provider whose files they are, by key (ECB, NBP, CNB, CBR, ...).")
+    var provider = ProviderKey.ecb
+
+    @Option(help: "What the files answer, for providers with one request per currency or series (BCB: USD; FRED: DEXUSEU).")
+    var subject: String?
+
+    @Argument(help: "The files to import (one for the ECB).")
+    var files: [String]
 
     @OptionGroup var common: CommonOptions
+
+    /// Whether the files are the ECB's (`--provider` in any letter case).
+    private var isECB: Bool { provider.uppercased() == ProviderKey.ecb }
+
+    func validate() throws {
+        if isECB, subject != nil { throw ValidationError("--subject is for providers other than the ECB.") }
+        if isECB, files.count != 1 { throw ValidationError("The ECB's history is one file; got \(files.count).") }
+    }
 
     func run() async throws {
         let configuration = try await common.configuration()
         let started = Date()
-        let run = try Operations.importHistory(from: URL(fileURLWithPath: file), databasePath: configuration.databasePath) { message in
-            print(message)
-        }
+        let urls = files.map { URL(fileURLWithPath: $0) }
+        let run =
+            if isECB {
+                try Operations.importHistory(from: urls[0], databasePath: configuration.databasePath) { print($0) }
+            } else {
+                try Operations.importPublications(of: provider, subject: subject, from: urls, databasePath: configuration.databasePath) { print($0) }
+            }
         print("done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(run.outcome.rawValue), \(run.rowsChanged) rates changed, latest \(run.latestDay ?? "-")")
     }
 }
