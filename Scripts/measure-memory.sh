@@ -35,7 +35,7 @@ refresh() { curl -fs -X POST -H "Authorization: Bearer $token" "$base/v1/admin/r
 rss() { awk '/^VmRSS/ {r=$2} /^RssAnon/ {a=$2} /^RssFile/ {f=$2} END {printf "%.1f MB (heap %.1f, files %.1f)", r / 1024, a / 1024, f / 1024}' "/proc/$server/status"; }
 
 "$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url "http://127.0.0.1:$upstream_port/" \
-    --admin-token "$token" --no-seed --no-schedule >"$work/server.log" 2>&1 &
+    --admin-token "$token" --no-seed --no-schedule --providers none >"$work/server.log" 2>&1 &
 server=$!
 until curl -fs -o /dev/null "$base/healthz"; do sleep 0.05; done
 echo "== machine: $(nproc) cores, $(uname -m); release build"
@@ -51,7 +51,7 @@ curl -fs -o /dev/null "$base/v1/latest"
 echo "after the 30 ingests and a read:  $(rss)"
 kill "$server"; wait "$server" 2>/dev/null || true
 "$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url "http://127.0.0.1:$upstream_port/" \
-    --admin-token "$token" --no-schedule >>"$work/server.log" 2>&1 &
+    --admin-token "$token" --no-schedule --providers none >>"$work/server.log" 2>&1 &
 server=$!
 until curl -fs -o /dev/null "$base/v1/latest"; do sleep 0.05; done
 echo "restarted on that database, a read: $(rss)"

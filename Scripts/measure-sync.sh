@@ -40,7 +40,7 @@ window=$(date -u -d "$latest -90 days" +%F)
 Scripts/fake-ecb.py "$upstream_port" "$previous" &
 upstream=$!
 "$server_binary" serve --db "$work/server.sqlite" --port "$port" --upstream-url "http://127.0.0.1:$upstream_port/" \
-    --admin-token "$token" --no-schedule >"$work/server.log" 2>&1 &
+    --admin-token "$token" --no-schedule --providers none >"$work/server.log" 2>&1 &
 server=$!
 until curl -fs -o /dev/null "$base/readyz"; do sleep 0.05; done
 

@@ -28,6 +28,9 @@ public final class ServerState: Sendable {
         public var lastRun: FetchRun?
         public var lastSuccessfulFetchAt: Date?
         public var nextFetchAt: Date?
+        public var fetching = false
+        /// Refreshes waiting for the fetch that starts when the running one ends.
+        public var refreshesWaiting = 0
     }
 
     private let current: Mutex<RatesSnapshot>
@@ -86,6 +89,24 @@ public final class ServerState: Sendable {
     /// Changes `key`'s fetch status.
     public func updateProviderStatus(_ key: String, _ change: (inout ProviderStatus) -> Void) {
         providers.withLock { change(&$0[key, default: ProviderStatus()]) }
+    }
+
+    /// Records whether a fetch of `provider` runs: the ECB's in ``fetchStatus``, another's in ``providerStatus``.
+    func setFetching(_ fetching: Bool, of provider: String) {
+        if provider == ProviderKey.ecb {
+            updateFetchStatus { $0.fetching = fetching }
+        } else {
+            updateProviderStatus(provider) { $0.fetching = fetching }
+        }
+    }
+
+    /// Adds `change` to the refreshes waiting for `provider`'s next fetch: the ECB's in ``fetchStatus``, another's in ``providerStatus``.
+    func countWaitingRefreshes(_ change: Int, of provider: String) {
+        if provider == ProviderKey.ecb {
+            updateFetchStatus { $0.refreshesWaiting += change }
+        } else {
+            updateProviderStatus(provider) { $0.refreshesWaiting += change }
+        }
     }
 
     // MARK: - Consensus exclusions

@@ -28,12 +28,24 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     Allocator.returnFreedMemory()
     let calendar = PublicationCalendar()
     let httpClient = ECBClient.makeHTTPClient()
-    let client = ECBClient(
-        baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
-        maxBodyBytes: configuration.upstreamMaxBodyBytes)
     let metrics = ServerMetrics()
-    let coordinator = FetchCoordinator(
-        ingestor: ingestor, client: client, calendar: calendar, now: configuration.now, logger: logger, recordOutcome: metrics.recordFetch)
+    let ecbClient = ECBClient(
+        baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
+        maxBodyBytes: configuration.upstreamMaxBodyBytes, override: configuration.upstreamOverrides[ProviderKey.ecb])
+    let ecbFetch = ECBFetch(
+        ingestor: ingestor, client: ecbClient, calendar: calendar, now: configuration.now, logger: logger, recordOutcome: metrics.recordFetch)
+    let ecb = FetchCoordinator(ecbFetch, state: state)
+    // Every other provider enabled gets a coordinator, fetched on its schedule or only when refreshed.
+    let selection = ProviderRegistry.select(enabled: configuration.providers, apiKeys: configuration.providerAPIKeys)
+    for (key, reason) in selection.off { logger.warning("provider left off", metadata: ["rates.provider": "\(key)", "rates.reason": "\(reason)"]) }
+    let providers = selection.providers.filter { $0.key != ProviderKey.ecb }.map { provider in
+        let client = ProviderClient(
+            provider: provider, httpClient: httpClient, timeout: configuration.upstreamTimeout, maxBodyBytes: configuration.upstreamMaxBodyBytes,
+            today: { Day(containing: configuration.now()) }, override: configuration.upstreamOverrides[provider.key])
+        let fetch = ProviderFetch(
+            client: client, ingestor: ingestor, backfillDays: configuration.providerBackfillDays, now: configuration.now, logger: logger)
+        return FetchCoordinator(fetch, state: state)
+    }
 
     let knownPaths = Route.knownPaths
     let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -63,7 +75,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         ).endpoints)
     router.addRoutes(ProvidersController(store: store, state: state, configuration: configuration).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
-    router.addRoutes(AdminController(token: configuration.adminToken, coordinator: coordinator).endpoints)
+    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: FetchCoordinators([ecb] + providers)).endpoints)
 
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
     let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil
@@ -87,22 +99,12 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         let timing = FetchScheduler.Timing(
             pollInterval: configuration.pollInterval, pollWindow: configuration.pollWindow, retryDelay: configuration.retryDelay,
             maxRetryDelay: configuration.maxRetryDelay)
-        app.addServices(
-            FetchScheduler(coordinator: coordinator, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
-        let selection = ProviderRegistry.select(
-            enabled: configuration.providers, apiKeys: configuration.providerAPIKeys,
-            baseURLs: Dictionary(uniqueKeysWithValues: configuration.providers.compactMap { key in
-                configuration.providerURLRoot.map { (key, $0 + "/" + key.lowercased()) }
-            }))
-        for (key, reason) in selection.off { logger.warning("provider left off", metadata: ["rates.provider": "\(key)", "rates.reason": "\(reason)"]) }
-        for provider in selection.providers where provider.key != ProviderDay.ecbKey {
-            let client = ProviderClient(
-                provider: provider, httpClient: httpClient, timeout: configuration.upstreamTimeout, maxBodyBytes: configuration.upstreamMaxBodyBytes,
-                today: { Day(containing: configuration.now()) })
+        app.addServices(FetchScheduler(coordinator: ecb, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
+        for coordinator in providers {
             app.addServices(
                 ProviderFetchService(
-                    client: client, ingestor: ingestor, interval: configuration.providerInterval, retryDelay: configuration.retryDelay,
-                    maxRetryDelay: configuration.maxRetryDelay, backfillDays: configuration.providerBackfillDays, now: configuration.now, logger: logger))
+                    coordinator: coordinator, ingestor: ingestor, interval: configuration.providerInterval, retryDelay: configuration.retryDelay,
+                    maxRetryDelay: configuration.maxRetryDelay, now: configuration.now, logger: logger))
         }
     }
     return app

@@ -17,9 +17,8 @@ public enum Operations {
         let httpClient = ECBClient.makeHTTPClient()
         let client = ECBClient(
             baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
-            maxBodyBytes: configuration.upstreamMaxBodyBytes)
-        let coordinator = FetchCoordinator(ingestor: ingestor, client: client, calendar: PublicationCalendar(), now: configuration.now, logger: logger)
-        let report = await coordinator.refresh()
+            maxBodyBytes: configuration.upstreamMaxBodyBytes, override: configuration.upstreamOverrides[ProviderKey.ecb])
+        let report = await ECBFetch(ingestor: ingestor, client: client, calendar: PublicationCalendar(), now: configuration.now, logger: logger).run()
         try await httpClient.shutdown()
         return report.run
     }
@@ -42,6 +41,44 @@ public enum Operations {
             batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated),
             notAfter: Day(containing: started).adding(days: 1), checkContinuity: false)
         progress("stored \(run.rowsChanged) changed rates in one transaction")
+        return run
+    }
+
+    /// Loads files `provider` published (answers of its endpoint, as `Tests/Fixtures/<bank>/`
+    /// records them) into the database in one transaction, through the adapter's parser
+    /// (``ProviderFile``), the validation and the ingest of a fetch, recorded as an import run.
+    /// Several files are combined as a fetch's answers are (the NBP's tables A and B); the ECB's
+    /// history files go through ``importHistory(from:databasePath:progress:)``.
+    ///
+    /// - Parameters:
+    ///   - provider: The provider's key, in any letter case.
+    ///   - subject: What the files answer, for providers with one request per currency or series
+    ///     (`USD` for the BCB, `DEXUSEU` for FRED); `nil` to let each file say.
+    ///   - progress: Called with a short message at each stage.
+    /// - Throws: `ProviderConfigurationError` for an unknown key, `ProviderFileError` or
+    ///   `UpstreamDataError` when the files are not valid answers of the provider's (nothing is
+    ///   stored then), the file system's error when one cannot be read, or database errors.
+    public static func importPublications(
+        of provider: String, subject: String? = nil, from files: [URL], databasePath: String, progress: (String) -> Void
+    ) throws -> FetchRun {
+        let started = Date()
+        // Reading answers needs no API key: only the requests carry it.
+        guard let adapter = ProviderRegistry.entry(provider)?.identity else { throw ProviderConfigurationError.unknownProvider(provider) }
+        let names = files.map(\.lastPathComponent).joined(separator: ", ")
+        progress("reading \(names) as \(adapter.key)'s answers (\(adapter.name))")
+        let bytes = try files.map { Array(try Data(contentsOf: $0)) }
+        let publications = try ProviderFile.read(bytes, provider: adapter, subject: subject, today: Day(containing: started))
+        progress("read \(publications.count) days, \(publications.reduce(0) { $0 + $1.quotes.count }) figures "
+            + "(\(publications.first?.day.description ?? "-") to \(publications.last?.day.description ?? "-"))")
+        let store = try RatesStore(path: databasePath)
+        // As for an ECB file: the in-memory side starts empty at the store's version.
+        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
+        progress("validating and writing to \(databasePath)")
+        let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
+            publications, of: (adapter.key, adapter.pivot),
+            run: FetchRun(startedAt: started, source: .import, provider: adapter.key, file: names, outcome: .updated),
+            notAfter: Day(containing: started).adding(days: 1))
+        progress("stored \(adapter.key)'s figures; \(run.rowsChanged) merged rates changed, in one transaction")
         return run
     }
 

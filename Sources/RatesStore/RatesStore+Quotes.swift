@@ -43,15 +43,25 @@ extension RatesStore {
         try database.read { db in try Self.publication(of: provider, on: day, db) }
     }
 
+    /// The day of `provider`'s newest stored publication, or `nil` when it has none.
+    ///
+    /// - Throws: `DatabaseError` when the read fails.
+    public func latestPublicationDay(of provider: String) throws -> Day? {
+        try database.read { db in try Self.latestPublicationDay(of: provider, db) }
+    }
+
     /// `provider`'s newest stored publication, or `nil` when it has none.
     ///
     /// - Throws: `DatabaseError` when the read fails.
     public func latestPublication(of provider: String) throws -> ProviderPublication? {
         try database.read { db in
-            guard let day = try String.fetchOne(db, sql: "SELECT MAX(day) FROM quote WHERE provider = ?", arguments: [provider]).flatMap(Day.init)
-            else { return nil }
+            guard let day = try Self.latestPublicationDay(of: provider, db) else { return nil }
             return try Self.publication(of: provider, on: day, db)
         }
+    }
+
+    private static func latestPublicationDay(of provider: String, _ db: Database) throws -> Day? {
+        try String.fetchOne(db, sql: "SELECT MAX(day) FROM quote WHERE provider = ?", arguments: [provider]).flatMap(Day.init)
     }
 
     private static func publication(of provider: String, on day: Day, _ db: Database) throws -> ProviderPublication? {

@@ -29,17 +29,22 @@ public struct ECBClient: Sendable {
     private let httpClient: HTTPClient
     private let timeout: Duration
     private let maxBodyBytes: Int
+    private let override: UpstreamOverride?
 
     /// - Parameters:
     ///   - baseURL: Directory holding the ECB files (default `https://www.ecb.europa.eu/stats/eurofxref/`).
     ///   - httpClient: The shared HTTP client; its owner shuts it down.
     ///   - timeout: Limit for one whole request, body included.
     ///   - maxBodyBytes: Largest body accepted (the full history XML is about 6 MB).
-    public init(baseURL: String, httpClient: HTTPClient, timeout: Duration = .seconds(60), maxBodyBytes: Int = 32 << 20) {
+    ///   - override: Where the requests for `baseURL`'s files go instead (`--upstream ECB=URL`), if anywhere.
+    public init(
+        baseURL: String, httpClient: HTTPClient, timeout: Duration = .seconds(60), maxBodyBytes: Int = 32 << 20, override: UpstreamOverride? = nil
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.httpClient = httpClient
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.override = override
     }
 
     /// Most redirects an upstream request follows.
@@ -75,7 +80,8 @@ public struct ECBClient: Sendable {
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
 
-        let exchange = try await UpstreamHTTP(httpClient: httpClient, timeout: timeout, maxBodyBytes: maxBodyBytes).exchange(request, logger: logger)
+        let http = UpstreamHTTP(httpClient: httpClient, timeout: timeout, maxBodyBytes: maxBodyBytes, override: override)
+        let exchange = try await http.exchange(request, logger: logger)
         guard let body = exchange.body else {
             return Response(httpStatus: exchange.status, batch: nil, etag: exchange.headers.first(name: "ETag") ?? etag,
                             lastModified: exchange.headers.first(name: "Last-Modified") ?? lastModified)

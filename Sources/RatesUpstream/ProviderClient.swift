@@ -42,12 +42,14 @@ public struct ProviderClient: Sendable {
     ///   - maxConcurrentRequests: Most requests in flight at once (per-day, per-currency and per-series
     ///     providers make dozens); at least 1.
     ///   - today: Today's day in UTC (the system clock unless given): days after tomorrow are rejected.
+    ///   - override: Where the adapter's requests go instead of its own servers (`--upstream KEY=URL`), if anywhere.
+    ///     The adapter still reads each answer as the answer to the request it made.
     public init(
         provider: any RatesProvider, httpClient: HTTPClient, timeout: Duration = .seconds(60), maxBodyBytes: Int = 32 << 20,
-        maxConcurrentRequests: Int = 4, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }
+        maxConcurrentRequests: Int = 4, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }, override: UpstreamOverride? = nil
     ) {
         self.provider = provider
-        self.http = UpstreamHTTP(httpClient: httpClient, timeout: timeout, maxBodyBytes: maxBodyBytes)
+        self.http = UpstreamHTTP(httpClient: httpClient, timeout: timeout, maxBodyBytes: maxBodyBytes, override: override)
         self.maxConcurrentRequests = max(1, maxConcurrentRequests)
         self.today = today
     }

@@ -6,8 +6,8 @@ import RatesCore
 /// The order of ``entries`` is only the order of listing and fetching: which provider's value the
 /// merged dataset serves is decided by the merge's precedence (`MergePolicy` in RatesIngest).
 ///
-/// FRED, BANXICO and BOT need an API key: without one they are off (``select(enabled:apiKeys:baseURLs:)``)
-/// and ``make(key:baseURL:apiKey:)`` refuses them.
+/// FRED, BANXICO and BOT need an API key: without one they are off (``select(enabled:apiKeys:)``)
+/// and ``make(key:baseURL:apiKey:)`` refuses them; reading their answers needs none (``Entry/identity``).
 public enum ProviderRegistry {
     /// One adapter the registry knows.
     public struct Entry: Sendable {
@@ -106,20 +106,20 @@ public enum ProviderRegistry {
     }
 
     /// The adapters of `enabled` (every key, in the default order, when `nil`), keys that need an
-    /// API key without one left off.
+    /// API key without one left off. Each asks its own public endpoints (a server sends a
+    /// provider's requests elsewhere with an ``UpstreamOverride``).
     ///
     /// - Parameters:
-    ///   - enabled: The keys to turn on, in the precedence wanted (`providers.enabled`); `nil` for all.
+    ///   - enabled: The keys to turn on, in the order wanted (`providers`); `nil` for all.
     ///   - apiKeys: API keys by provider key (secrets).
-    ///   - baseURLs: Endpoint bases replacing the defaults, by provider key.
-    public static func select(enabled: [String]? = nil, apiKeys: [String: String] = [:], baseURLs: [String: String] = [:]) -> Selection {
+    public static func select(enabled: [String]? = nil, apiKeys: [String: String] = [:]) -> Selection {
         var selection = Selection(providers: [], off: [])
         var seen = Set<String>()
         for key in enabled ?? keys {
             let canonical = entry(key)?.key ?? key
             guard seen.insert(canonical).inserted else { continue }
             do {
-                selection.providers.append(try make(key: canonical, baseURL: baseURLs[canonical], apiKey: apiKeys[canonical]))
+                selection.providers.append(try make(key: canonical, apiKey: apiKeys[canonical]))
             } catch {
                 selection.off.append((canonical, error))
             }

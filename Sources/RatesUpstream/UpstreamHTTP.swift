@@ -4,8 +4,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// One HTTP exchange with an upstream server, as every upstream client makes it: bounded in time
-/// (body included), bounded in size, error statuses and client failures turned into ``UpstreamError``.
+/// One HTTP exchange with an upstream server, as every upstream client makes it: sent to the
+/// provider's ``UpstreamOverride`` when it has one, bounded in time (body included), bounded in
+/// size, error statuses and client failures turned into ``UpstreamError``.
 ///
 /// The client's own settings (connect and read timeouts, redirects, decompression) come from
 /// ``ECBClient/makeHTTPClient()``.
@@ -22,16 +23,20 @@ struct UpstreamHTTP: Sendable {
     let timeout: Duration
     /// Largest body accepted.
     let maxBodyBytes: Int
+    /// Where the provider's requests go instead of its own servers, if anywhere.
+    let override: UpstreamOverride?
 
     /// Sends `request` and reads the whole answer: 200 with its body, or 304 without.
     ///
     /// - Throws: `UpstreamError`: `.httpStatus` for any other status (with `Retry-After` in seconds),
     ///   `.timeout`, `.bodyTooLarge`, `.transport` for everything else (refused, reset, redirect loop).
     func exchange(_ request: HTTPClientRequest, logger: Logger) async throws(UpstreamError) -> Exchange {
+        var request = request
+        if let override { request.url = override.apply(to: request.url) }
         do {
             // The client's own deadline ends at the response head; the race bounds the body too.
             return try await withThrowingTaskGroup(of: Exchange.self) { group in
-                group.addTask { try await self.send(request, logger: logger) }
+                group.addTask { [request] in try await self.send(request, logger: logger) }
                 group.addTask {
                     try await Task.sleep(for: self.timeout)
                     throw UpstreamError.timeout

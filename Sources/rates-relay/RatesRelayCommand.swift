@@ -30,13 +30,28 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("upstream-url"), help: "Directory of the ECB files (env UPSTREAM_URL).")
     var upstreamURL: String?
 
+    @Option(
+        name: .customLong("upstream"),
+        help: ArgumentHelp(
+            "Send provider KEY's requests to URL instead (repeatable; env UPSTREAM=KEY=URL,KEY=URL).",
+            discussion: "Each request keeps its path and query, gets URL's scheme, host and port, and its path prefixed with URL's path: "
+                + "--upstream NBP=http://127.0.0.1:8081/nbp asks http://127.0.0.1:8081/nbp/api/exchangerates/... "
+                + "ECB=URL applies to the files in --upstream-url.",
+            valueName: "KEY=URL"))
+    var upstream: [String] = []
+
     @Option(help: "JSON config file with any of the settings (env CONFIG_FILE); flags and environment win over it.")
     var config: String?
 
     /// The settings from the flags given (`extra` holds a command's own), the environment and the config file.
     func configuration(_ extra: [String: ConfigContent?] = [:]) async throws -> ServerConfiguration {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
-        let given = extra.merging(["db": db.map(ConfigContent.string), "upstream.url": upstreamURL.map(ConfigContent.string)]) { first, _ in first }
+        let upstreamPairs = upstream.flatMap(Serve.list)
+        let common: [String: ConfigContent?] = [
+            "db": db.map(ConfigContent.string), "upstream.url": upstreamURL.map(ConfigContent.string),
+            "upstream": upstreamPairs.isEmpty ? nil : .stringArray(upstreamPairs),
+        ]
+        let given = extra.merging(common) { first, _ in first }
         for (key, content) in given {
             guard let content else { continue }
             let isSecret = ServerConfiguration.keys.first { $0.name == key }?.isSecret ?? false
@@ -143,19 +158,44 @@ struct Fetch: AsyncParsableCommand {
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load an ECB history file (eurofxref-hist.xml, .csv or the ECB's .zip) into the database.")
+        abstract: "Load a provider's published files into the database: an ECB history file unless --provider says otherwise.",
+        discussion: """
+            ECB (the default): one file, eurofxref-hist.xml, eurofxref-hist.csv or the ECB's eurofxref-hist.zip, or any eurofxref XML file.
+            Another provider: files as its endpoint answers them (NBP's tables JSON, the CNB's denni_kurz.txt, ...), read by the
+            same parser, checked by the same validation and stored by the same ingest as a fetch, recorded as an import. Give
+            every answer of one publication at once (the NBP's tables A and B): a provider's figures of a day are replaced as a whole.
+            Files that are not valid store nothing and exit non-zero.
+            """)
 
-    @Argument(help: "The file to import.")
-    var file: String
+    @Option(help: "The provider whose files they are, by key (ECB, NBP, CNB, CBR, ...).")
+    var provider = ProviderKey.ecb
+
+    @Option(help: "What the files answer, for providers with one request per currency or series (BCB: USD; FRED: DEXUSEU).")
+    var subject: String?
+
+    @Argument(help: "The files to import (one for the ECB).")
+    var files: [String]
 
     @OptionGroup var common: CommonOptions
+
+    /// Whether the files are the ECB's (`--provider` in any letter case).
+    private var isECB: Bool { provider.uppercased() == ProviderKey.ecb }
+
+    func validate() throws {
+        if isECB, subject != nil { throw ValidationError("--subject is for providers other than the ECB.") }
+        if isECB, files.count != 1 { throw ValidationError("The ECB's history is one file; got \(files.count).") }
+    }
 
     func run() async throws {
         let configuration = try await common.configuration()
         let started = Date()
-        let run = try Operations.importHistory(from: URL(fileURLWithPath: file), databasePath: configuration.databasePath) { message in
-            print(message)
-        }
+        let urls = files.map { URL(fileURLWithPath: $0) }
+        let run =
+            if isECB {
+                try Operations.importHistory(from: urls[0], databasePath: configuration.databasePath) { print($0) }
+            } else {
+                try Operations.importPublications(of: provider, subject: subject, from: urls, databasePath: configuration.databasePath) { print($0) }
+            }
         print("done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(run.outcome.rawValue), \(run.rowsChanged) rates changed, latest \(run.latestDay ?? "-")")
     }
 }

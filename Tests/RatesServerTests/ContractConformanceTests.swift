@@ -35,6 +35,7 @@ struct ContractConformanceTests {
         (.head, "/v1/latest", [:]),
         (.post, "/v1/admin/refresh", [:]),
         (.post, "/v1/admin/refresh", [.authorization: "Bearer wrong"]),
+        (.post, "/v1/admin/refresh?providers=XYZ", [.authorization: "Bearer test-token"]),
         (.get, "/nowhere", [:]),
     ]
 

@@ -110,8 +110,13 @@ struct OpenAPIContractTests {
 
     @Test("admin refresh answers are checked for POST")
     func adminRefresh() {
-        let body = #"{"outcome": "notModified", "latestDate": "2026-10-30", "rowsChanged": 0, "detail": null}"#
+        let body = """
+            {"outcome": "failed", "latestDate": "2026-10-30", "rowsChanged": 0, "detail": "CBR: upstream answered HTTP 503",
+             "providers": {"ECB": {"outcome": "notModified", "latestDate": "2026-10-30", "rowsChanged": 0, "detail": null},
+                           "CBR": {"outcome": "failed", "latestDate": null, "rowsChanged": 0, "detail": "upstream answered HTTP 503"}}}
+            """
         #expect(check(method: "POST", "/v1/admin/refresh", body) == [])
+        #expect(check(method: "POST", "/v1/admin/refresh", body.replacingOccurrences(of: #""CBR": {"#, with: #""cbr": {"#)).count == 1)
         let unauthorized = """
             {"type": "urn:rates-relay:problem:unauthorized", "title": "Unauthorized", "status": 401, "detail": "Send the admin token."}
             """

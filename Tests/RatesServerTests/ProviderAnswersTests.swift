@@ -18,7 +18,7 @@ struct ProviderAnswersTests {
                 var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
                 configuration.schedule = true
                 configuration.providers = providers
-                configuration.providerURLRoot = root
+                configuration.upstreamOverrides = FakeProviderUpstream.overrides(root: root, providers)
                 configuration.providerBackfillDays = 0
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     try await waitUntil("the providers' publications are merged") {
@@ -119,9 +119,9 @@ struct ProviderAnswersTests {
         #expect(fixture.contains("\"code\":\"USD\",\"mid\":3.6056"))
         let crafted = fixture.replacingOccurrences(of: "\"code\":\"USD\",\"mid\":3.6056", with: "\"code\":\"USD\",\"mid\":0.27735")
         let upstream = FakeProviderUpstream()
-        upstream.serve("/nbp/tables/A/*", .body(crafted))
-        upstream.serve("/nbp/tables/B/*", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
-        upstream.serve("/cnb/denni_kurz.txt", .body(try Self.cnbDailyText(of: "2026-03-02")))
+        upstream.serve("/nbp/api/exchangerates/tables/A/*", .body(crafted))
+        upstream.serve("/nbp/api/exchangerates/tables/B/*", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
+        upstream.serve("/cnb" + ProviderIsolationTests.cnbDailyPath, .body(try Self.cnbDailyText(of: "2026-03-02")))
         try await Self.withServer(upstream, providers: ["NBP", "CNB"]) { client in
             let isDollarOf0302 = { (exclusion: [String: Any]) in exclusion["currency"] as? String == "USD" && exclusion["date"] as? String == "2026-03-02" }
             try await waitUntil("the inverted dollar is reported") {

@@ -4,22 +4,26 @@ import HummingbirdTesting
 import RatesCore
 import RatesServer
 import RatesTestSupport
+import RatesUpstream
 import Testing
 
 @Suite("One provider's fault is its own")
 struct ProviderIsolationTests {
+    /// The path of the CNB's daily text file on its own server.
+    static let cnbDailyPath = URLComponents(string: CNBProvider.defaultTextURL)!.path
+
     @Test("a provider that hangs, one that throttles and one that sends garbage neither delay nor corrupt a healthy one or the ECB")
     func faultsStayWithTheirProvider() async throws {
         let upstream = ProvidersTests.upstream()   // the NBP's tables, healthy
         upstream.serve("/cbr/scripts/XML_daily.asp", .hang)
-        upstream.serve("/cnb/denni_kurz.txt", .status(429))
-        upstream.serve("/boc/observations/group/FX_RATES_DAILY/json", .body("{\"observations\": [{\"d\": \"2026-03-04\", \"FXUSDCAD\": {\"v\": \"x\"}}]"))
+        upstream.serve("/cnb" + Self.cnbDailyPath, .status(429))
+        upstream.serve("/boc/valet/observations/group/FX_RATES_DAILY/json", .body("{\"observations\": [{\"d\": \"2026-03-04\", \"FXUSDCAD\": {\"v\": \"x\"}}]"))
         try await upstream.run { root in
             try await TestServer.withSeededDatabase { database in
                 var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
                 configuration.schedule = true
                 configuration.providers = ["CBR", "CNB", "BOC", "NBP"]
-                configuration.providerURLRoot = root
+                configuration.upstreamOverrides = FakeProviderUpstream.overrides(root: root, configuration.providers)
                 configuration.providerBackfillDays = 0
                 // Longer than the test: the hanging source ends only when the test lets it.
                 configuration.upstreamTimeout = .seconds(600)

@@ -22,7 +22,7 @@ struct ProviderStampedeTests {
     @Test("1,000 sync clients during a publication of three providers: one upstream call per provider, every client ends with the same cursor and data")
     func oneCallPerProviderPublication() async throws {
         let upstream = ProvidersTests.upstream()
-        upstream.serve("/boc/observations/group/FX_RATES_DAILY/json", .fixture("boc-canada/valet_group_FX_RATES_DAILY_start-2026-03-12.json"))
+        upstream.serve("/boc/valet/observations/group/FX_RATES_DAILY/json", .fixture("boc-canada/valet_group_FX_RATES_DAILY_start-2026-03-12.json"))
         // The publications are out only once every client is polling.
         upstream.hold()
         try await upstream.run { root in
@@ -30,7 +30,7 @@ struct ProviderStampedeTests {
                 var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
                 configuration.schedule = true
                 configuration.providers = ["NBP", "CBR", "BOC"]
-                configuration.providerURLRoot = root
+                configuration.upstreamOverrides = FakeProviderUpstream.overrides(root: root, configuration.providers)
                 configuration.providerBackfillDays = 0
                 configuration.providerInterval = .seconds(3_600)
                 configuration.upstreamTimeout = .seconds(600)
@@ -63,7 +63,8 @@ struct ProviderStampedeTests {
                             return try await group.reduce(into: []) { $0.append($1) }
                         }
 
-                        #expect(upstream.requestCount("/nbp/tables/A/") == 1 && upstream.requestCount("/nbp/tables/B/") == 1)
+                        #expect(
+                            upstream.requestCount("/nbp/api/exchangerates/tables/A/") == 1 && upstream.requestCount("/nbp/api/exchangerates/tables/B/") == 1)
                         #expect(upstream.requestCount("/cbr/") == 1 && upstream.requestCount("/boc/") == 1, "\(upstream.received.map(\.target))")
                         #expect(outcomes.count == Self.clients)
                         let first = try #require(outcomes.first)

@@ -8,11 +8,12 @@ import Testing
 
 @Suite("Many providers")
 struct ProvidersTests {
-    /// The Bank of Russia's and the National Bank of Poland's recorded answers, as their endpoints serve them.
+    /// The Bank of Russia's and the National Bank of Poland's recorded answers, as their endpoints
+    /// serve them, under `/cbr` and `/nbp` (``FakeProviderUpstream/overrides(root:_:)``).
     static func upstream() -> FakeProviderUpstream {
         let upstream = FakeProviderUpstream()
-        upstream.serve("/nbp/tables/A/", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
-        upstream.serve("/nbp/tables/B/", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
+        upstream.serve("/nbp/api/exchangerates/tables/A/", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
+        upstream.serve("/nbp/api/exchangerates/tables/B/", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
         upstream.serve("/cbr/scripts/XML_daily.asp", .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
         return upstream
     }
@@ -25,7 +26,7 @@ struct ProvidersTests {
                 var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
                 configuration.schedule = true
                 configuration.providers = ["NBP", "CBR"]
-                configuration.providerURLRoot = root
+                configuration.upstreamOverrides = FakeProviderUpstream.overrides(root: root, ["NBP", "CBR"])
                 configuration.providerBackfillDays = 0
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     let before = try await client.request("/v1/rates/2026-03-04?symbols=USD,PLN")

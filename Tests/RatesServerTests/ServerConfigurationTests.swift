@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Logging
 import RatesServer
+import RatesUpstream
 import Synchronization
 import SystemPackage
 import Testing
@@ -78,12 +79,34 @@ struct ServerConfigurationTests {
         }
     }
 
+    @Test("upstream overrides are KEY=URL pairs from a flag, the environment or a file, beside upstream.url")
+    func upstreamOverrides() async throws {
+        let pairs = ConfigValue(.stringArray(["nbp=http://127.0.0.1:8081/nbp", "ECB=http://127.0.0.1:8081"]), isSecret: false)
+        let fromFlags = try await Self.read(flags: ["upstream": pairs])
+        #expect(fromFlags.upstreamOverrides == [
+            "NBP": try UpstreamOverride("http://127.0.0.1:8081/nbp"), "ECB": try UpstreamOverride("http://127.0.0.1:8081"),
+        ])
+        #expect(fromFlags.upstreamURL == ServerConfiguration.ecbURL, "the ECB's directory stays its own")
+        let fromEnvironment = try await Self.read(environment: ["UPSTREAM": "CBR=http://127.0.0.1:1/cbr, BDI=https://mirror.example/bdi"])
+        #expect(fromEnvironment.upstreamOverrides.mapValues(\.description) == ["CBR": "http://127.0.0.1:1/cbr", "BDI": "https://mirror.example/bdi"])
+        // A file setting both writes upstream.url whole.
+        let fromFile = try await Self.read(file: #"{"upstream": ["NBP=http://127.0.0.1:2/nbp"], "upstream.url": "http://mirror.local/ecb/"}"#)
+        #expect(fromFile.upstreamOverrides.mapValues(\.description) == ["NBP": "http://127.0.0.1:2/nbp"])
+        #expect(fromFile.upstreamURL == "http://mirror.local/ecb/")
+        #expect(try await Self.read().upstreamOverrides.isEmpty)
+    }
+
     @Test("a value of the wrong type or range names its setting and every way to set it", arguments: [
         (["PORT": "eighty"], "port (--port, PORT, 'port' in the config file)"),
         (["PORT": "70000"], "port (--port, PORT, 'port' in the config file) must be from 0 to 65535"),
         (["RATE_LIMIT": "0"], "rate.limit (--rate-limit, RATE_LIMIT"),
         (["RATE_LIMIT_BURST": "0"], "rate.limit.burst (--rate-limit-burst, RATE_LIMIT_BURST"),
         (["SCHEDULE": "sometimes"], "schedule (--no-schedule, SCHEDULE"),
+        (["UPSTREAM": "XYZ=http://127.0.0.1:1/xyz"], "upstream (--upstream, UPSTREAM, 'upstream' in the config file) names 'XYZ', which is not"),
+        (["UPSTREAM": "NBP=ftp://127.0.0.1/nbp"], "upstream (--upstream, UPSTREAM, 'upstream' in the config file) gives NBP a URL that"),
+        (["UPSTREAM": "NBP=http://127.0.0.1/nbp?x=1"], "gives NBP a URL that cannot be used"),
+        (["UPSTREAM": "http://127.0.0.1:1/nbp"], "upstream (--upstream, UPSTREAM, 'upstream' in the config file) must be KEY=URL pairs"),
+        (["UPSTREAM": "NBP=http://a/nbp,nbp=http://b/nbp"], "gives NBP more than one URL"),
     ])
     func invalid(environment: [String: String], message: String) async throws {
         do {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import RatesUpstream
 import Synchronization
 
 /// A real HTTP server on loopback that answers any provider's requests with the banks' real
@@ -134,6 +135,12 @@ package final class FakeProviderUpstream: Sendable {
 
     private static func statusResponse(_ code: Int) -> Response {
         Response(status: .init(code: code), body: .init(byteBuffer: ByteBuffer(string: "<html><body>\(code)</body></html>")))
+    }
+
+    /// Overrides sending each provider's requests to `<root>/<key in lower case>` (`--upstream NBP=<root>/nbp`):
+    /// NBP's `https://api.nbp.pl/api/exchangerates/tables/A/` becomes `<root>/nbp/api/exchangerates/tables/A/`.
+    package static func overrides(root: String, _ keys: [String]) -> [String: UpstreamOverride] {
+        Dictionary(uniqueKeysWithValues: keys.map { ($0, try! UpstreamOverride(root + "/" + $0.lowercased())) })
     }
 
     /// The bytes of `Tests/Fixtures/NAME`.

@@ -27,8 +27,8 @@ package enum RecordedProviders {
     /// The three banks' recorded answers, at the paths their adapters ask for a range of days.
     package static func upstream() -> FakeProviderUpstream {
         let upstream = FakeProviderUpstream()
-        upstream.serve("/nbp/tables/A/*", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
-        upstream.serve("/nbp/tables/B/*", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
+        upstream.serve("/nbp/api/exchangerates/tables/A/*", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
+        upstream.serve("/nbp/api/exchangerates/tables/B/*", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
         upstream.serve("/nbu/NBU_Exchange/exchange_site", .fixture("nbu-ukraine/exchange_site_2026-03-01_2026-03-16.json"))
         upstream.serve("/hkma/*", .fixture("hkma-hongkong/er-eeri-daily_2026-02-25_2026-02-28.json"))
         return upstream
@@ -52,7 +52,7 @@ package enum RecordedProviders {
                     var configuration = TestServer.configuration(database: database, upstream: ecbURL, now: now)
                     configuration.schedule = true
                     configuration.providers = keys
-                    configuration.providerURLRoot = root
+                    configuration.upstreamOverrides = FakeProviderUpstream.overrides(root: root, keys)
                     configuration.providerBackfillDays = 30
                     try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
                         let url = "http://127.0.0.1:\(server.port!)/"

@@ -107,10 +107,11 @@ extension TestClientProtocol {
         try await execute(uri: uri, method: method, headers: headers, body: nil)
     }
 
-    /// POST /v1/admin/refresh with the test token.
+    /// POST /v1/admin/refresh with the test token, of the providers named (`NBP,CBR`) or of every one.
     @discardableResult
-    package func refresh(token: String = "test-token") async throws -> TestResponse {
-        try await request("/v1/admin/refresh", method: .post, headers: [.authorization: "Bearer \(token)"])
+    package func refresh(token: String = "test-token", providers: String? = nil) async throws -> TestResponse {
+        let query = providers.map { "?providers=" + $0 } ?? ""
+        return try await request("/v1/admin/refresh" + query, method: .post, headers: [.authorization: "Bearer \(token)"])
     }
 }
 

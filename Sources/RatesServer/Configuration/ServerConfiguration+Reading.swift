@@ -5,7 +5,8 @@ import RatesUpstream
 
 extension ServerConfiguration {
     /// One setting: its key in a JSON config file (dots are nesting: `upstream.url` is
-    /// `{"upstream": {"url": …}}`), its environment variable and its flag.
+    /// `{"upstream": {"url": …}}`, or the key written whole, `{"upstream.url": …}`, which a file
+    /// also setting `upstream` needs), its environment variable and its flag.
     public struct Key: Sendable {
         /// The key, as a config file spells it.
         public var name: String
@@ -20,7 +21,7 @@ extension ServerConfiguration {
     /// Every setting `init(reading:)` reads, in the order the README's table lists them.
     public static let keys: [Key] = [
         Key(name: "host", flag: "--host"), Key(name: "port", flag: "--port"), Key(name: "db", flag: "--db"),
-        Key(name: "upstream.url", flag: "--upstream-url"),
+        Key(name: "upstream.url", flag: "--upstream-url"), Key(name: "upstream", flag: "--upstream"),
         Key(name: "admin.token", flag: "--admin-token", isSecret: true), Key(name: "admin.token.file", flag: "--admin-token-file"),
         Key(name: "seed", flag: "--no-seed"), Key(name: "schedule", flag: "--no-schedule"),
         Key(name: "cors.origins", flag: "--cors-origins"),
@@ -28,7 +29,7 @@ extension ServerConfiguration {
         Key(name: "rate.limit", flag: "--rate-limit"), Key(name: "rate.limit.burst", flag: "--rate-limit-burst"),
         Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
         Key(name: "providers", flag: "--providers"), Key(name: "providers.api.keys", isSecret: true),
-        Key(name: "providers.url.root"), Key(name: "providers.interval"),
+        Key(name: "providers.interval"),
     ]
 
     /// A setting whose value cannot be used; the message names the key and how to fix it.
@@ -55,6 +56,22 @@ extension ServerConfiguration {
         }
         databasePath = try await Self.read("db") { try await config.fetchString(forKey: "db") } ?? databasePath
         upstreamURL = try await Self.read("upstream.url") { try await config.fetchString(forKey: "upstream.url") } ?? upstreamURL
+        for pair in try await Self.read("upstream", { try await config.fetchStringArray(forKey: "upstream") }) ?? [] {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw Self.invalid("upstream", "must be KEY=URL pairs such as NBP=http://127.0.0.1:8081/nbp; got '\(pair)'")
+            }
+            guard let key = ProviderRegistry.entry(parts[0])?.key else {
+                let known = ProviderRegistry.keys.joined(separator: ", ")
+                throw Self.invalid("upstream", "names '\(parts[0])', which is not a provider; known: \(known)")
+            }
+            guard upstreamOverrides[key] == nil else { throw Self.invalid("upstream", "gives \(key) more than one URL") }
+            do {
+                upstreamOverrides[key] = try UpstreamOverride(parts[1])
+            } catch {
+                throw Self.invalid("upstream", "gives \(key) a URL that cannot be used: \(error)")
+            }
+        }
         seed = try await Self.read("seed") { try await config.fetchBool(forKey: "seed") } ?? seed
         schedule = try await Self.read("schedule") { try await config.fetchBool(forKey: "schedule") } ?? schedule
 
@@ -93,7 +110,6 @@ extension ServerConfiguration {
             guard parts.count == 2, !parts[1].isEmpty else { throw Self.invalid("providers.api.keys", "must be KEY=apikey pairs such as FRED=abc123") }
             providerAPIKeys[parts[0].uppercased()] = parts[1]
         }
-        providerURLRoot = try await Self.read("providers.url.root") { try await config.fetchString(forKey: "providers.url.root") }
         if let seconds = try await Self.read("providers.interval", { try await config.fetchInt(forKey: "providers.interval") }) {
             guard seconds >= 10 else { throw Self.invalid("providers.interval", "must be at least 10 seconds; got \(seconds)") }
             providerInterval = .seconds(seconds)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RatesCore
 import RatesIngest
+import RatesUpstream
 
 /// Everything `buildApplication` needs to know.
 ///
@@ -13,7 +14,11 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
     public var databasePath: String = "rates.sqlite"
+    /// The directory of the ECB's files (`upstream.url`).
     public var upstreamURL: String = ServerConfiguration.ecbURL
+    /// Where each provider's requests go instead of its own servers, by provider key (`upstream`):
+    /// the ECB's apply to the files in `upstreamURL`.
+    public var upstreamOverrides: [String: UpstreamOverride] = [:]
     /// Bearer token for operator endpoints; `nil` turns them off.
     public var adminToken: String?
     /// Whether an empty database is seeded from the history bundled with the binary.
@@ -53,14 +58,12 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Log lines as text (`text`) or one JSON object a line (`json`).
     public var logFormat: LogFormat = .text
-    /// The providers fetched besides the ECB, by key (`NBP`, `BDI`, …), when `schedule` is on. Empty
-    /// here; `rates-relay serve` enables every provider that needs no API key unless told otherwise.
+    /// The providers fetched besides the ECB, by key (`NBP`, `BDI`, …): on their schedule when
+    /// `schedule` is on, and by `POST /v1/admin/refresh`. Empty here; `rates-relay serve` enables
+    /// every provider that needs no API key unless told otherwise.
     public var providers: [String] = []
     /// API keys of providers that need one (`FRED`, `BANXICO`, `BOT`), by provider key.
     public var providerAPIKeys: [String: String] = [:]
-    /// When set, provider `K` is fetched from `<providerURLRoot>/<k>` (its key in lower case)
-    /// instead of its public endpoint: for a local stand-in of the upstreams.
-    public var providerURLRoot: String?
     /// Time between fetches of a provider (other than the ECB, fetched by its calendar).
     public var providerInterval: Duration = .seconds(1800)
     /// How many days back a provider with nothing stored is fetched the first time.

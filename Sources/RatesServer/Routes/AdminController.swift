@@ -1,11 +1,13 @@
 import Hummingbird
+import RatesCore
 import RatesIngest
 import RatesStore
 
 /// Operator endpoints, behind a bearer token. Without a configured token they do not exist (404).
 struct AdminController<Context: RequestContext>: Sendable {
     let token: String?
-    let coordinator: FetchCoordinator
+    /// Every provider the server fetches, the ECB's first.
+    let coordinators: FetchCoordinators
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -13,16 +15,29 @@ struct AdminController<Context: RequestContext>: Sendable {
         return routes
     }
 
-    /// Answers with the outcome of a fetch that started after the request arrived (see `FetchCoordinator.refresh()`).
+    /// Fetches every provider the server fetches, or those `providers=` names, and answers with
+    /// the outcome of a fetch of each that started after the request arrived (see `FetchCoordinator.refresh()`):
+    /// all of them together at the top level, each provider's under `providers`.
     func refresh(_ request: Request) async throws(Problem) -> Response {
         try authorize(request)
-        let run = await coordinator.refresh().run
+        let keys = try QueryParameters(request: request).providers(among: coordinators.keys)
+        let refresh = await coordinators.refresh(keys)
         var json = JSONWriter()
         json.object { json in
-            json.field("outcome", string: run.outcome.rawValue)
-            json.field("latestDate", optionalString: run.latestDay)
-            json.field("rowsChanged", number: String(run.rowsChanged))
-            json.field("detail", optionalString: run.detail)
+            json.field("outcome", string: refresh.outcome.rawValue)
+            json.field("latestDate", optionalString: refresh.latestPublication?.description)
+            json.field("rowsChanged", number: String(refresh.rowsChanged))
+            json.field("detail", optionalString: refresh.detail)
+            json.field("providers") { json in
+                for report in refresh.reports {
+                    json.field(report.run.provider) { json in
+                        json.field("outcome", string: report.run.outcome.rawValue)
+                        json.field("latestDate", optionalString: report.latestPublication?.description)
+                        json.field("rowsChanged", number: String(report.run.rowsChanged))
+                        json.field("detail", optionalString: report.run.detail)
+                    }
+                }
+            }
         }
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: json.buffer))
     }

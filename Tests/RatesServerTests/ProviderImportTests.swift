@@ -1,0 +1,105 @@
+import Foundation
+import RatesCore
+import RatesStore
+import RatesTestSupport
+import Testing
+
+@Suite("Importing a provider's own files: rates-relay import --provider")
+struct ProviderImportTests {
+    /// Runs the built `rates-relay import` with `arguments` to its end: its exit status (`nil`: killed) and what it printed.
+    static func runImport(_ arguments: [String]) async throws -> (status: Int32?, output: String) {
+        let child = try Child.launch("rates-relay", ["import"] + arguments)
+        let status = try await child.waitForExit(within: .seconds(300))
+        return (status, child.output)
+    }
+
+    /// The merged value of `currency` on `day` in `stored`.
+    static func merged(_ currency: String, on day: String, in stored: StoredRates) -> String? {
+        stored.days.first { $0.day == Day(day) }?.rates[CurrencyCode(currency)!]
+    }
+
+    @Test("recorded files of the NBP, the Bank of Russia and the Czech National Bank are stored as published, merged, and recorded as imports")
+    func importsThreeProviders() async throws {
+        try await TestServer.withSeededDatabase { database in
+            let before = try RatesStore(path: database).snapshot()
+            // The NBP's tables A and B of one span are one publication a day: imported together, as a fetch gets them.
+            let files = [
+                ("nbp", ["nbp-poland/tables_A_2026-03-01_2026-03-05.json", "nbp-poland/tables_B_2026-03-01_2026-03-05.json"]),
+                ("CBR", ["cbr-russia/XML_daily_2026-04-25.xml"]), ("CNB", ["cnb-czech/denni_kurz_2000-04-21.txt"]),
+            ]
+            for (key, fixtures) in files {
+                let run = try await Self.runImport(["--provider", key] + fixtures.map { Fixtures.url($0).path } + ["--db", database])
+                #expect(run.status == 0, "\(key) \(fixtures): \(run.output)")
+                #expect(run.output.contains("done in"), "\(run.output)")
+            }
+            let store = try RatesStore(path: database)
+
+            // Each figure as its bank published it: the text, the unit, the direction.
+            let cnb = try #require(try store.latestPublication(of: "CNB"))
+            #expect(cnb.day == Day("2000-04-21"))
+            #expect(cnb.quotes.first { $0.currency.rawValue == "JPY" } == PublishedQuote(
+                currency: CurrencyCode("JPY")!, value: "36.850", unit: 100, direction: .pivotPerUnits))
+            let russia = try #require(try store.latestPublication(of: "CBR"))
+            #expect(russia.day == Day("2026-04-25") && russia.quotes.first { $0.currency == .euro }?.value == "88.2826")
+            #expect(try store.latestPublicationDay(of: "NBP") == Day("2026-03-05"))
+
+            // Merged as a fetch's would be (the same figures as the fetch test in "Many providers").
+            let after = try store.snapshot()
+            #expect(Self.merged("RUB", on: "2026-04-25", in: after) == "88.2826")
+            #expect(Self.merged("UAH", on: "2026-04-25", in: after) == "51.43534649")
+            #expect(Self.merged("AFN", on: "2026-03-04", in: after) == "75.38056723")
+            // The lira through the koruna: 36.270 / (18.732 / 1000). Good Friday 2000 had no ECB publication: the ECB's
+            // own currencies keep its figures of the day before, carried forward.
+            #expect(Self.merged("ITL", on: "2000-04-21", in: after) == "1936.258808")
+            #expect(!before.days.contains { $0.day == Day("2000-04-21") })
+            let ecbDay = try #require(before.days.first { $0.day == Day("2000-04-20") })
+            for (currency, value) in ecbDay.rates {
+                #expect(Self.merged(currency.rawValue, on: "2000-04-21", in: after) == value, "\(currency)")
+            }
+
+            let run = try #require(try store.lastRun(source: .import, provider: "CNB"))
+            #expect(run.file == "denni_kurz_2000-04-21.txt" && run.outcome == .updated && run.rowsChanged > 0)
+            let nbpRun = try #require(try store.lastRun(source: .import, provider: "NBP"))
+            #expect(nbpRun.file == "tables_A_2026-03-01_2026-03-05.json, tables_B_2026-03-01_2026-03-05.json")
+        }
+    }
+
+    @Test("a file that is not the provider's, an unknown provider, or a file needing --subject exits non-zero, says why, and stores nothing", arguments: [
+        (["--provider", "NBP", "cbr-russia/XML_daily_2026-04-25.xml"], "the file is not an answer of NBP's that can be imported"),
+        (["--provider", "XYZ", "cbr-russia/XML_daily_2026-04-25.xml"], "no provider has the key \"XYZ\""),
+        (["--provider", "BCB", "bcb-brazil/PTAX_CotacaoMoedaPeriodo_USD_2026-03-01_2026-03-06.json"], "name the one it answers with --subject"),
+        (["--provider", "CNB", "eurofxref-daily.xml"], "the file is not an answer of CNB's that can be imported"),
+        (["--provider", "NBP", "nbp-poland/tables_A_2026-03-01_2026-03-05.json", "cbr-russia/XML_daily_2026-04-25.xml"],
+         "the file is not an answer of NBP's that can be imported"),
+        (["eurofxref-daily.xml", "eurofxref-hist-90d.xml"], "The ECB's history is one file; got 2."),
+    ])
+    func refusesBadFiles(arguments: [String], message: String) async throws {
+        try await TestServer.withSeededDatabase { database in
+            let version = try RatesStore(path: database).version()
+            // Every argument naming a file in Tests/Fixtures is given as its path.
+            let run = try await Self.runImport(arguments.map { $0.contains(".") ? Fixtures.url($0).path : $0 } + ["--db", database])
+            #expect(run.status != 0 && run.status != nil)
+            #expect(run.output.contains(message), "\(run.output)")
+            let store = try RatesStore(path: database)
+            #expect(try store.version() == version)
+            #expect(try store.lastRun(source: .import) == nil, "no run recorded")
+            for key in ["NBP", "CNB", "BCB", "XYZ"] { #expect(try store.latestPublicationDay(of: key) == nil) }
+        }
+    }
+
+    @Test("a file that names no currency is imported with --subject; the ECB stays the default, in any letter case")
+    func subjectAndDefault() async throws {
+        try await TestServer.withEmptyDatabase { database in
+            let ecb = try await Self.runImport(["--provider", "ecb", Fixtures.url("eurofxref-hist-90d.xml").path, "--db", database])
+            #expect(ecb.status == 0, "\(ecb.output)")
+            #expect(try RatesStore(path: database).latestPublicationDay(of: "ECB") == Day("2025-04-04"))
+            let dollar = try await Self.runImport([
+                "--provider", "BCB", "--subject", "USD", Fixtures.url("bcb-brazil/PTAX_CotacaoMoedaPeriodo_USD_2026-03-01_2026-03-06.json").path,
+                "--db", database,
+            ])
+            #expect(dollar.status == 0, "\(dollar.output)")
+            let brazil = try #require(try RatesStore(path: database).latestPublication(of: "BCB"))
+            #expect(brazil.quotes.map(\.currency.rawValue) == ["USD"])
+        }
+    }
+}
