@@ -106,6 +106,10 @@ struct ProviderAnswersTests {
             #expect(one.json["key"] as? String == "CBR" && one.json["latestDate"] as? String == "2026-04-25")
             let revalidated = try await client.request("/v1/providers/CBR", headers: [.ifNoneMatch: one.headers[.eTag] ?? ""])
             #expect(revalidated.status == .notModified)
+            // The contract's `providers=` pattern names exactly the keys the server knows.
+            let contract = try await client.request("/openapi.yaml").text
+            let pattern = try #require(contract.firstRange(of: "pattern: '^((").map { contract[$0.upperBound...].prefix { $0 != ")" } })
+            #expect(Set(pattern.split(separator: "|").map(String.init)) == Set(providers.compactMap { $0["key"] as? String }))
             let unknown = try await client.request("/v1/providers/XYZ")
             #expect(unknown.status == .notFound && unknown.headers[.contentType] == "application/problem+json")
         }
