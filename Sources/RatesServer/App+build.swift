@@ -73,7 +73,11 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics,
             cachePolicy: cachePolicy
         ).endpoints)
-    router.addRoutes(ProvidersController(store: store, state: state, configuration: configuration).endpoints)
+    router.addRoutes(
+        ProvidersController(
+            store: store, state: state, configuration: configuration,
+            fetched: Set(selection.providers.map(\.key)).union([ProviderKey.ecb])
+        ).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinators: FetchCoordinators([ecb] + providers)).endpoints)
 

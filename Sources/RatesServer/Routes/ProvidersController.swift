@@ -14,6 +14,9 @@ struct ProvidersController<Context: RequestContext>: Sendable {
     let store: RatesStore
     let state: ServerState
     let configuration: ServerConfiguration
+    /// The keys this server fetches: the ECB, and the configured providers that are on (a provider
+    /// needing an API key is off without one).
+    let fetched: Set<String>
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -27,9 +30,6 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         }
         return routes
     }
-
-    /// The keys fetched: the ECB always, and the configured providers.
-    var enabledKeys: Set<String> { Set(configuration.providers).union([ProviderKey.ecb]) }
 
     func answer(_ request: Request, keys: [String], single: Bool = false) throws(Problem) -> Response {
         let holdings: [String: RatesStore.ProviderHoldings]
@@ -69,7 +69,7 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         json.field("name", string: provider.name)
         json.field("country", optionalString: provider.country)
         json.field("pivot", string: provider.pivot.rawValue)
-        json.field("enabled", bool: enabledKeys.contains(key))
+        json.field("enabled", bool: fetched.contains(key))
         json.field("needsAPIKey", bool: provider.needsAPIKey)
         json.field("schedule") { json in
             json.field("timeZone", string: schedule.timeZone)
