@@ -11,7 +11,7 @@ import Testing
 @testable import RatesClient
 
 /// Where each cached value came from: the provider and its own day, from the sync page to the reads.
-@Suite("Where a cached value came from")
+@Suite("Where a cached value came from", .serialized)
 struct SourcesTests {
     static let uah = CurrencyCode("UAH")!
     static let afn = CurrencyCode("AFN")!

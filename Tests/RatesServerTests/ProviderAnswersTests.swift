@@ -6,7 +6,7 @@ import RatesServer
 import RatesTestSupport
 import Testing
 
-@Suite("Answers from some providers, sources and provider health")
+@Suite("Answers from some providers, sources and provider health", .serialized)
 struct ProviderAnswersTests {
     /// A server with the seeded ECB history, the NBP and the Bank of Russia fetched from their recorded answers.
     static func withServer(

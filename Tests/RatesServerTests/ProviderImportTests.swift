@@ -4,7 +4,7 @@ import RatesStore
 import RatesTestSupport
 import Testing
 
-@Suite("Importing a provider's own files: rates-relay import --provider")
+@Suite("Importing a provider's own files: rates-relay import --provider", .serialized)
 struct ProviderImportTests {
     /// Runs the built `rates-relay import` with `arguments` to its end: its exit status (`nil`: killed) and what it printed.
     static func runImport(_ arguments: [String]) async throws -> (status: Int32?, output: String) {

@@ -101,7 +101,7 @@ struct ProviderStampedeTests {
             if outcome.requests == 1 { polling.withLock { $0 += 1 } }
             if response.status == 304 {
                 if settled { return outcome }
-                try await Task.sleep(for: .milliseconds(200 + index % 200))
+                try await Task.sleep(for: .milliseconds(500 + index % 500))
                 continue
             }
             #expect(response.status == 200)

@@ -38,7 +38,7 @@ extension TestResponse {
     func pageSources() throws -> PageSources { try JSONDecoder().decode(PageSources.self, from: Data(body.readableBytesView)) }
 }
 
-@Suite("Sources in sync pages")
+@Suite("Sources in sync pages", .serialized)
 struct SyncSourcesTests {
     @Test("a delta of other providers' values names each one's provider and own day through the page's table; the ECB's own values need nothing")
     func deltaNamesSources() async throws {

@@ -45,13 +45,15 @@ package enum TestServer {
     }
 
     /// Runs `body` with a new temporary directory for databases, and deletes it with everything
-    /// in it when `body` ends, however it ends.
+    /// in it when `body` ends, however it ends; holding one of the ``TestSlots``.
     package static func withTemporaryDirectory<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: (TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
-        let directory = try TemporaryDirectory(in: processDirectory)
-        defer { directory.remove() }
-        return try await body(directory)
+        try await TestSlots.holding {
+            let directory = try TemporaryDirectory(in: processDirectory)
+            defer { directory.remove() }
+            return try await body(directory)
+        }
     }
 
     /// The directory holding this test process's temporary directories and the seeded template,
