@@ -40,8 +40,14 @@ for folder in Tests/Fixtures/*/; do
     mapfile -t files < <(find "$folder" -type f ! -name '*.yml' ! -name '*.md' | sort)
     if [ "$key" = NBP ]; then groups=("${files[*]}"); else groups=("${files[@]}"); fi   # NBP: tables A and B are one publication
     for group in "${groups[@]}"; do
+        # Files answering one series name it in the file name: BCB's currency, FRED's series.
+        subject=()
+        case "$key" in
+            BCB) subject=(--subject "$(basename "$group" | sed -E 's/.*CotacaoMoedaPeriodo_([A-Z]{3})_.*/\1/')") ;;
+            FRED) subject=(--subject "$(basename "$group" | sed -E 's/^fred_([A-Z]+)_.*/\1/')") ;;
+        esac
         # shellcheck disable=SC2086
-        if "$binary" import --provider "$key" $group --db "$db" >/dev/null 2>"$work/import.err"; then
+        if "$binary" import --provider "$key" "${subject[@]}" $group --db "$db" >/dev/null 2>"$work/import.err"; then
             imported=$((imported + $(wc -w <<<"$group")))
         else
             refused+=("$key $(basename "${group%% *}"): $(tail -1 "$work/import.err")")

@@ -72,9 +72,6 @@ public struct DayTable: Sendable {
         (sources.isEmpty ? nil : sources[index]) ?? RateSource(provider: ProviderKey.ecb, day: day)
     }
 
-    /// Whether every rate is the ECB's of ``day``.
-    public var isECBOnly: Bool { sources.isEmpty }
-
     /// The rates as published text, by currency.
     public var texts: [CurrencyCode: String] {
         Dictionary(uniqueKeysWithValues: codes.indices.map { (codes[$0], rate(at: $0).description) })
