@@ -62,8 +62,8 @@ struct DataAnswers: Sendable {
     }
 
     /// Whether building `route`'s answer for `query` takes a few microseconds, so the event loop
-    /// may do it: every data route but a time series over more than ``eventLoopSeriesDays`` days,
-    /// and but answers that read the store (`providers=`, `expand=`).
+    /// may do it: every data route, except a time series over more than ``eventLoopSeriesDays`` days
+    /// and answers that read the store (`providers=`, `expand=`).
     static func isCheap(_ route: Route, query: QueryParameters) -> Bool {
         guard !query.has("providers"), !query.has("expand") else { return false }
         guard route == .timeseries else { return true }
