@@ -163,18 +163,7 @@ struct PublicationStampedeTests {
         return Outcome(cursor: cursor, etag: etag, newDay: newDay, finalStatus: final.status, requests: requests)
     }
 
-    struct Answer: Sendable {
-        var status: UInt
-        var etag: String?
-        var body: ByteBuffer
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:] }
-    }
-
-    static func get(_ http: HTTPClient, _ url: String, ifNoneMatch: String? = nil) async throws -> Answer {
-        var request = HTTPClientRequest(url: url)
-        if let ifNoneMatch { request.headers.add(name: "If-None-Match", value: ifNoneMatch) }
-        let response = try await http.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 22)
-        return Answer(status: response.status.code, etag: response.headers.first(name: "ETag"), body: body)
+    static func get(_ http: HTTPClient, _ url: String, ifNoneMatch: String? = nil) async throws -> HTTPAnswer {
+        try await http.answer(url, ifNoneMatch: ifNoneMatch, timeout: .seconds(30), maxBytes: 1 << 22)
     }
 }

@@ -114,17 +114,7 @@ struct ProviderStampedeTests {
         }
     }
 
-    struct Answer {
-        var status: UInt
-        var etag: String?
-        var body: ByteBuffer
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:] }
-    }
-
-    static func get(_ http: HTTPClient, _ url: String, ifNoneMatch: String? = nil) async throws -> Answer {
-        var request = HTTPClientRequest(url: url)
-        if let ifNoneMatch, !ifNoneMatch.isEmpty { request.headers.add(name: "If-None-Match", value: ifNoneMatch) }
-        let response = try await http.execute(request, timeout: .seconds(120))
-        return Answer(status: response.status.code, etag: response.headers.first(name: "etag"), body: try await response.body.collect(upTo: 1 << 24))
+    static func get(_ http: HTTPClient, _ url: String, ifNoneMatch: String? = nil) async throws -> HTTPAnswer {
+        try await http.answer(url, ifNoneMatch: ifNoneMatch, timeout: .seconds(120), maxBytes: 1 << 24)
     }
 }
