@@ -32,6 +32,7 @@ public final class ProviderFetch: UpstreamFetch {
     public func run() async -> FetchCoordinator.Report {
         let key = provider
         let started = now()
+        var retryAfter: Double?
         let today = Day(containing: started)
         let stored = (try? ingestor.store.latestPublicationDay(of: key)) ?? nil
         let window: FetchWindow = stored == nil && backfillDays > 0 ? .range(today.adding(days: -backfillDays), today) : .latest
@@ -64,6 +65,7 @@ public final class ProviderFetch: UpstreamFetch {
             let isRejection = if case UpstreamError.rejected = error { true } else { error is UpstreamDataError }
             run.outcome = isRejection ? .rejected : .failed
             run.httpStatus = (error as? UpstreamError)?.httpStatus
+            retryAfter = (error as? UpstreamError)?.retryAfter
             run.detail = "\(error)"
             run.finishedAt = now()
             let recorded = (try? ingestor.store.record(run)) ?? run
@@ -72,6 +74,6 @@ public final class ProviderFetch: UpstreamFetch {
             run = recorded
         }
         let latest = (try? ingestor.store.latestPublicationDay(of: key)) ?? nil
-        return FetchCoordinator.Report(run: run, latestPublication: latest)
+        return FetchCoordinator.Report(run: run, retryAfter: retryAfter, latestPublication: latest)
     }
 }

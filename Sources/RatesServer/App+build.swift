@@ -38,13 +38,13 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     // Every other provider enabled gets a coordinator, fetched on its schedule or only when refreshed.
     let selection = ProviderRegistry.select(enabled: configuration.providers, apiKeys: configuration.providerAPIKeys)
     for (key, reason) in selection.off { logger.warning("provider left off", metadata: ["rates.provider": "\(key)", "rates.reason": "\(reason)"]) }
-    let providers = selection.providers.filter { $0.key != ProviderKey.ecb }.map { provider in
+    let providers = selection.providers.filter { $0.key != ProviderKey.ecb }.map { provider -> (coordinator: FetchCoordinator, schedule: PublicationSchedule) in
         let client = ProviderClient(
             provider: provider, httpClient: httpClient, timeout: configuration.upstreamTimeout, maxBodyBytes: configuration.upstreamMaxBodyBytes,
             today: { Day(containing: configuration.now()) }, override: configuration.upstreamOverrides[provider.key])
         let fetch = ProviderFetch(
             client: client, ingestor: ingestor, backfillDays: configuration.providerBackfillDays, now: configuration.now, logger: logger)
-        return FetchCoordinator(fetch, state: state)
+        return (FetchCoordinator(fetch, state: state), provider.schedule)
     }
 
     let knownPaths = Route.knownPaths
@@ -79,7 +79,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             fetched: Set(selection.providers.map(\.key)).union([ProviderKey.ecb])
         ).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
-    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: FetchCoordinators([ecb] + providers)).endpoints)
+    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: FetchCoordinators([ecb] + providers.map(\.coordinator))).endpoints)
 
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
     let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil
@@ -104,11 +104,11 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             pollInterval: configuration.pollInterval, pollWindow: configuration.pollWindow, retryDelay: configuration.retryDelay,
             maxRetryDelay: configuration.maxRetryDelay)
         app.addServices(FetchScheduler(coordinator: ecb, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
-        for coordinator in providers {
+        for (coordinator, schedule) in providers {
             app.addServices(
-                ProviderFetchService(
-                    coordinator: coordinator, ingestor: ingestor, interval: configuration.providerInterval, retryDelay: configuration.retryDelay,
-                    maxRetryDelay: configuration.maxRetryDelay, now: configuration.now, logger: logger))
+                ProviderFetchScheduler(
+                    coordinator: coordinator, ingestor: ingestor, schedule: schedule, timing: timing, maxInterval: configuration.providerMaxInterval,
+                    now: configuration.now, logger: logger))
         }
     }
     return app

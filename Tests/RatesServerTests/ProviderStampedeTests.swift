@@ -32,7 +32,7 @@ struct ProviderStampedeTests {
                 configuration.providers = ["NBP", "CBR", "BOC"]
                 configuration.upstreamOverrides = FakeProviderUpstream.overrides(root: root, configuration.providers)
                 configuration.providerBackfillDays = 0
-                configuration.providerInterval = .seconds(3_600)
+                configuration.providerMaxInterval = .seconds(3_600)
                 configuration.upstreamTimeout = .seconds(600)
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
                     let base = "http://127.0.0.1:\(try #require(server.port))"

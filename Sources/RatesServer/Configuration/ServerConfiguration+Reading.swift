@@ -29,7 +29,7 @@ extension ServerConfiguration {
         Key(name: "rate.limit", flag: "--rate-limit"), Key(name: "rate.limit.burst", flag: "--rate-limit-burst"),
         Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
         Key(name: "providers", flag: "--providers"), Key(name: "providers.api.keys", isSecret: true),
-        Key(name: "providers.interval"),
+        Key(name: "providers.max.interval"),
     ]
 
     /// A setting whose value cannot be used; the message names the key and how to fix it.
@@ -110,9 +110,9 @@ extension ServerConfiguration {
             guard parts.count == 2, !parts[1].isEmpty else { throw Self.invalid("providers.api.keys", "must be KEY=apikey pairs such as FRED=abc123") }
             providerAPIKeys[parts[0].uppercased()] = parts[1]
         }
-        if let seconds = try await Self.read("providers.interval", { try await config.fetchInt(forKey: "providers.interval") }) {
-            guard seconds >= 10 else { throw Self.invalid("providers.interval", "must be at least 10 seconds; got \(seconds)") }
-            providerInterval = .seconds(seconds)
+        if let seconds = try await Self.read("providers.max.interval", { try await config.fetchInt(forKey: "providers.max.interval") }) {
+            guard seconds >= 60 else { throw Self.invalid("providers.max.interval", "must be at least 60 seconds; got \(seconds)") }
+            providerMaxInterval = .seconds(seconds)
         }
         if let level = try await Self.read("log.level", { try await config.fetchString(forKey: "log.level") }) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {

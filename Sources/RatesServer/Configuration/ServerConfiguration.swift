@@ -64,8 +64,9 @@ public struct ServerConfiguration: Sendable {
     public var providers: [String] = []
     /// API keys of providers that need one (`FRED`, `BANXICO`, `BOT`), by provider key.
     public var providerAPIKeys: [String: String] = [:]
-    /// Time between fetches of a provider (other than the ECB, fetched by its calendar).
-    public var providerInterval: Duration = .seconds(1800)
+    /// The longest wait between two scheduled fetches of a provider (other than the ECB): each is
+    /// fetched after its expected publication times, and at least this often in case it publishes off its schedule.
+    public var providerMaxInterval: Duration = .seconds(6 * 3600)
     /// How many days back a provider with nothing stored is fetched the first time.
     public var providerBackfillDays = 30
     /// The clock; tests set a fixed instant.
