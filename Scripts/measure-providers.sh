@@ -1,25 +1,48 @@
 #!/usr/bin/env bash
 # Issue 13's targets on a release build, over loopback:
-#   - importing the bundled ECB history plus every recorded provider file (Tests/Fixtures/<bank>/)
-#     through `rates-relay import --provider`, the same parsers and ingest as a fetch (target < 5 s);
+#   - importing the bundled ECB history through 2026-04-30 (the recorded provider files are of
+#     February to April 2026) plus every recorded provider file (Tests/Fixtures/<bank>/) through
+#     `rates-relay import --provider`, the same parsers and ingest as a fetch (target < 5 s);
 #   - the currencies the merged dataset then has (target >= 150);
 #   - restart to the first 200 of /v1/latest on that database (target < 0.5 s), and the RSS;
+#   - the SDK on that dataset: first sync of the 90 days to 2026-04-30 (target < 300 ms) and
+#     local conversions between every pair of currencies (target < 50 µs);
 #   - a one-day delta: a sync client up to date before the Bank of Russia's publication of
 #     2026-04-25 is imported into the running server's database, then asks for what changed
-#     (bytes as sent, and gzip-compressed; target < 2 KB with gzip).
+#     (bytes as sent, and gzip-compressed; target < 2 KB with gzip);
+#   - the RSS after 30 daily ingests: the ECB's next 30 publications, each published by a
+#     local stand-in (Scripts/fake-ecb.py) and fetched by POST /v1/admin/refresh (target < 64 MB).
 #
 # Usage: Scripts/measure-providers.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift build -c release --scratch-path .build-release --product rates-relay >/dev/null
+swift build -c release --package-path Benchmarks --scratch-path .build-benchmarks >/dev/null
 binary=.build-release/release/rates-relay
+benchmark=.build-benchmarks/release/client-sync-benchmark
 work=$(mktemp -d)
-trap 'kill ${server:-} 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill ${server:-} ${upstream:-} 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$((20000 + RANDOM % 20000))
+upstream_port=$((port + 1))
+token=measure-$RANDOM
 base="http://127.0.0.1:$port"
 db="$work/rates.sqlite"
 now() { date +%s.%N; }
+rss() { awk '$1 == "VmRSS:" {printf "%.1f MB", $2/1024}' "/proc/$server/status"; }
+
+# The ECB history through 2026-04-30 as a file to import; the next 30 publications are held back for the daily ingests.
+mapfile -t held < <(python3 - "$work" <<'PY'
+import sys, zipfile
+csv = zipfile.ZipFile("Sources/RatesIngest/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode()
+header, *rows = [line for line in csv.splitlines() if line]
+kept = [row for row in rows if row[:10] <= "2026-04-30"]
+open(f"{sys.argv[1]}/history.csv", "w").write("\n".join([header] + kept) + "\n")
+print("\n".join(row[:10] for row in reversed(rows[:len(rows) - len(kept)][-30:])))
+print(kept[0][:10])
+PY
+)
+last_imported=${held[30]}
 
 # Fixture folders by provider key; the Bank of Russia's file is kept for the delta below.
 declare -A keys=(
@@ -30,24 +53,27 @@ declare -A keys=(
     [nbu-ukraine]=NBU [norgesbank-norway]=NB [rba-australia]=RBA [riksbank-sweden]=RB [sbi-iceland]=SBI [tcmb-turkey]=TCMB
 )
 
-echo "== import: the ECB history, then every recorded provider file"
+echo "== machine: $(nproc) cores, $(uname -m); release build"
+echo "== import: the ECB history through $last_imported, then every recorded provider file"
 imported=0; refused=()
 started=$(now)
-"$binary" import Sources/RatesIngest/Resources/eurofxref-hist.zip --db "$db" >/dev/null 2>&1
+"$binary" import "$work/history.csv" --db "$db" >/dev/null 2>&1
 for folder in Tests/Fixtures/*/; do
     name=$(basename "$folder"); key=${keys[$name]:-}
     [ -n "$key" ] || continue
     mapfile -t files < <(find "$folder" -type f ! -name '*.yml' ! -name '*.md' | sort)
-    if [ "$key" = NBP ]; then groups=("${files[*]}"); else groups=("${files[@]}"); fi   # NBP: tables A and B are one publication
+    # Files answering one series name it in the file name (BCB's currency, FRED's series); such a
+    # provider's files go in one import, a subject per file. So do the NBP's tables A and B (one
+    # publication). Other providers' files are imported one by one, as an operator adds them.
+    subjects=()
+    case "$key" in
+        BCB) for file in "${files[@]}"; do subjects+=(--subject "$(basename "$file" | sed -E 's/.*CotacaoMoedaPeriodo_([A-Z]{3})_.*/\1/')"); done ;;
+        FRED) for file in "${files[@]}"; do subjects+=(--subject "$(basename "$file" | sed -E 's/^fred_([A-Z]+)_.*/\1/')"); done ;;
+    esac
+    if [ "$key" = NBP ] || [ ${#subjects[@]} -gt 0 ]; then groups=("${files[*]}"); else groups=("${files[@]}"); fi
     for group in "${groups[@]}"; do
-        # Files answering one series name it in the file name: BCB's currency, FRED's series.
-        subject=()
-        case "$key" in
-            BCB) subject=(--subject "$(basename "$group" | sed -E 's/.*CotacaoMoedaPeriodo_([A-Z]{3})_.*/\1/')") ;;
-            FRED) subject=(--subject "$(basename "$group" | sed -E 's/^fred_([A-Z]+)_.*/\1/')") ;;
-        esac
         # shellcheck disable=SC2086
-        if "$binary" import --provider "$key" "${subject[@]}" $group --db "$db" >/dev/null 2>"$work/import.err"; then
+        if "$binary" import --provider "$key" "${subjects[@]}" $group --db "$db" >/dev/null 2>"$work/import.err"; then
             imported=$((imported + $(wc -w <<<"$group")))
         else
             refused+=("$key $(basename "${group%% *}"): $(tail -1 "$work/import.err")")
@@ -59,15 +85,24 @@ printf "  %d provider files imported, %d refused, in %.2f s (ECB history include
 for line in "${refused[@]}"; do echo "    refused: $line"; done
 
 echo "== restart to the first 200 of /v1/latest"
+Scripts/fake-ecb.py "$upstream_port" "$last_imported" &
+upstream=$!
+until curl -fs -o /dev/null "http://127.0.0.1:$upstream_port/eurofxref-daily.xml"; do sleep 0.05; done
 started=$(now)
-"$binary" serve --db "$db" --port "$port" --upstream-url http://127.0.0.1:9/ --no-schedule --providers none >"$work/server.log" 2>&1 &
+"$binary" serve --db "$db" --port "$port" --upstream-url "http://127.0.0.1:$upstream_port/" --admin-token "$token" \
+    --no-schedule --providers none >"$work/server.log" 2>&1 &
 server=$!
 until curl -fs -o /dev/null "$base/v1/latest"; do sleep 0.01; done
 printf "  %.3f s\n" "$(echo "$(now) - $started" | bc)"
 currencies=$(curl -fs "$base/v1/currencies" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 echo "== currencies with data: $currencies"
 for _ in $(seq 200); do curl -fs -o /dev/null "$base/v1/latest?base=USD"; done
-echo "== RSS after start and 200 answers: $(awk '$1 == "VmRSS:" {printf "%.1f MB", $2/1024}' "/proc/$server/status")"
+echo "== RSS after start and 200 answers: $(rss)"
+
+window=$(date -u -d "$last_imported -90 days" +%F)
+echo "== SDK: first sync of $window .. $last_imported, then local conversions"
+"$benchmark" first --server "$base" --dir "$work/caches" --window "$window" --runs 5
+"$benchmark" convert --server "$base" --dir "$work/caches" --window "$window"
 
 echo "== one-day delta: the Bank of Russia's 2026-04-25, imported into the running server's database"
 page=$(curl -fs "$base/v1/sync?from=2026-04-01")
@@ -90,3 +125,11 @@ values = sum(len(v) for v in delta["upserts"].values())
 print(f"  {len(delta['upserts'])} day(s), {values} values, sources table {delta.get('sources', [])}: "
       f"{os.path.getsize(sys.argv[1])} bytes, {sys.argv[2]} with gzip")
 PY
+
+echo "== 30 daily ingests: the ECB's publications after $last_imported, one per POST /v1/admin/refresh"
+for day in "${held[@]:0:30}"; do
+    curl -fs -X POST "http://127.0.0.1:$upstream_port/publish?through=$day"
+    curl -fs -o /dev/null -X POST -H "Authorization: Bearer $token" "$base/v1/admin/refresh"
+done
+curl -fs -o /dev/null "$base/v1/latest?base=USD"
+echo "  latest now $(curl -fs "$base/v1/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["latestDate"])'); RSS $(rss)"

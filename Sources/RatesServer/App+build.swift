@@ -29,23 +29,10 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let calendar = PublicationCalendar()
     let httpClient = ECBClient.makeHTTPClient()
     let metrics = ServerMetrics()
-    let ecbClient = ECBClient(
-        baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
-        maxBodyBytes: configuration.upstreamMaxBodyBytes, override: configuration.upstreamOverrides[ProviderKey.ecb])
-    let ecbFetch = ECBFetch(
-        ingestor: ingestor, client: ecbClient, calendar: calendar, now: configuration.now, logger: logger, recordOutcome: metrics.recordFetch)
-    let ecb = FetchCoordinator(ecbFetch, state: state)
-    // Every other provider enabled gets a coordinator, fetched on its schedule or only when refreshed.
-    let selection = ProviderRegistry.select(enabled: configuration.providers, apiKeys: configuration.providerAPIKeys)
-    for (key, reason) in selection.off { logger.warning("provider left off", metadata: ["rates.provider": "\(key)", "rates.reason": "\(reason)"]) }
-    let providers = selection.providers.filter { $0.key != ProviderKey.ecb }.map { provider -> (coordinator: FetchCoordinator, schedule: PublicationSchedule) in
-        let client = ProviderClient(
-            provider: provider, httpClient: httpClient, timeout: configuration.upstreamTimeout, maxBodyBytes: configuration.upstreamMaxBodyBytes,
-            today: { Day(containing: configuration.now()) }, override: configuration.upstreamOverrides[provider.key])
-        let fetch = ProviderFetch(
-            client: client, ingestor: ingestor, backfillDays: configuration.providerBackfillDays, now: configuration.now, logger: logger)
-        return (FetchCoordinator(fetch, state: state), provider.schedule)
-    }
+    let fetches = UpstreamFetches(configuration, ingestor: ingestor, httpClient: httpClient, calendar: calendar, logger: logger, recordOutcome: metrics.recordFetch)
+    // Each source gets a coordinator, fetched on its schedule or only when refreshed.
+    let ecb = FetchCoordinator(fetches.ecb, state: state)
+    let providers = fetches.providers.map { (coordinator: FetchCoordinator($0.fetch, state: state), schedule: $0.schedule) }
 
     let knownPaths = Route.knownPaths
     let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -76,7 +63,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     router.addRoutes(
         ProvidersController(
             store: store, state: state, configuration: configuration,
-            fetched: Set(selection.providers.map(\.key)).union([ProviderKey.ecb])
+            fetched: fetches.keys
         ).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinators: FetchCoordinators([ecb] + providers.map(\.coordinator))).endpoints)

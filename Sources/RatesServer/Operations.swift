@@ -8,19 +8,23 @@ import RatesUpstream
 
 /// One-shot operator tasks behind the `fetch`, `import` and `status` commands.
 public enum Operations {
-    /// Fetches from the upstream once, as the scheduler would, and returns the recorded run.
+    /// Fetches every source the configuration enables once, as the schedulers would (all at once;
+    /// their ingests take turns), and returns the recorded runs, the ECB's first, then by provider key.
     ///
     /// - Throws: When the database cannot be opened. Upstream failures are recorded and returned, not thrown.
-    public static func fetch(_ configuration: ServerConfiguration, logger: Logger) async throws -> FetchRun {
+    public static func fetch(_ configuration: ServerConfiguration, logger: Logger) async throws -> [FetchRun] {
         let store = try RatesStore(path: configuration.databasePath)
         let ingestor = Ingestor(store: store, state: try ServerState(loadingFrom: store), logger: logger)
         let httpClient = ECBClient.makeHTTPClient()
-        let client = ECBClient(
-            baseURL: configuration.upstreamURL, httpClient: httpClient, timeout: configuration.upstreamTimeout,
-            maxBodyBytes: configuration.upstreamMaxBodyBytes, override: configuration.upstreamOverrides[ProviderKey.ecb])
-        let report = await ECBFetch(ingestor: ingestor, client: client, calendar: PublicationCalendar(), now: configuration.now, logger: logger).run()
+        let fetches = UpstreamFetches(configuration, ingestor: ingestor, httpClient: httpClient, calendar: PublicationCalendar(), logger: logger)
+        let all: [any UpstreamFetch] = [fetches.ecb] + fetches.providers.map(\.fetch)
+        let runs = await withTaskGroup(of: FetchRun.self, returning: [FetchRun].self) { group in
+            for fetch in all { group.addTask { await fetch.run().run } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
         try await httpClient.shutdown()
-        return report.run
+        let order = { (run: FetchRun) in run.provider == ProviderKey.ecb ? "" : run.provider }
+        return runs.sorted { order($0) < order($1) }
     }
 
     /// Loads an ECB history file (`.xml`, `.csv`, or the ECB's `.zip`) into the database in one transaction,
@@ -52,14 +56,14 @@ public enum Operations {
     ///
     /// - Parameters:
     ///   - provider: The provider's key, in any letter case.
-    ///   - subject: What the files answer, for providers with one request per currency or series
-    ///     (`USD` for the BCB, `DEXUSEU` for FRED); `nil` to let each file say.
+    ///   - subjects: What each file answers, in order, for providers with one request per currency
+    ///     or series (`USD` for a BCB file, `DEXUSEU` for a FRED file); empty to let every file say.
     ///   - progress: Called with a short message at each stage.
     /// - Throws: `ProviderConfigurationError` for an unknown key, `ProviderFileError` or
     ///   `UpstreamDataError` when the files are not valid answers of the provider's (nothing is
     ///   stored then), the file system's error when one cannot be read, or database errors.
     public static func importPublications(
-        of provider: String, subject: String? = nil, from files: [URL], databasePath: String, progress: (String) -> Void
+        of provider: String, subjects: [String?] = [], from files: [URL], databasePath: String, progress: (String) -> Void
     ) throws -> FetchRun {
         let started = Date()
         // Reading answers needs no API key: only the requests carry it.
@@ -67,7 +71,7 @@ public enum Operations {
         let names = files.map(\.lastPathComponent).joined(separator: ", ")
         progress("reading \(names) as \(adapter.key)'s answers (\(adapter.name))")
         let bytes = try files.map { Array(try Data(contentsOf: $0)) }
-        let publications = try ProviderFile.read(bytes, provider: adapter, subject: subject, today: Day(containing: started))
+        let publications = try ProviderFile.read(bytes, provider: adapter, subjects: subjects, today: Day(containing: started))
         progress("read \(publications.count) days, \(publications.reduce(0) { $0 + $1.quotes.count }) figures "
             + "(\(publications.first?.day.description ?? "-") to \(publications.last?.day.description ?? "-"))")
         let store = try RatesStore(path: databasePath)

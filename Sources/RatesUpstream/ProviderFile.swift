@@ -10,7 +10,7 @@ import RatesCore
 /// therefore read as the answer to each request the adapter makes (for its newest publication and
 /// for the last week), each also without its subject (the currency, series or table it is for),
 /// and must read alike under every request that reads it: a BCB file, which does not name its
-/// currency, reads as every currency's and needs ``read(_:provider:subject:today:)``'s `subject`.
+/// currency, reads as every currency's and needs its subject given (``read(_:provider:subjects:today:)``).
 ///
 /// Several files are combined as a fetch combines its answers (``ProviderClient``): one
 /// publication per day, the union of the files' figures. A provider whose publication of a day
@@ -20,19 +20,23 @@ public enum ProviderFile {
     /// Reads `files` (each one answer's bytes) as answers of `provider`'s.
     ///
     /// - Parameters:
-    ///   - subject: What the files answer, for providers with one request per currency or series
-    ///     (`USD` for the BCB, `DEXUSEU` for FRED); `nil` to let each file say.
+    ///   - subjects: What each file answers, in order, for providers with one request per currency
+    ///     or series (`USD` for a BCB file, `DEXUSEU` for a FRED file; `nil` to let the file say);
+    ///     empty to let every file say. Otherwise one per file.
     ///   - today: The day the requests tried are made on (UTC by the system clock unless given).
     /// - Returns: The files' publications, one per day in ascending order, parsed and checked as a fetch's are.
     /// - Throws: ``ProviderFileError``: no request's answer reads like a file, a file reads
     ///   differently under different requests, two files give one currency of one day different
     ///   figures, or they hold no publication.
     public static func read(
-        _ files: [[UInt8]], provider: any RatesProvider, subject: String? = nil, today: Day = Day(containing: Date())
+        _ files: [[UInt8]], provider: any RatesProvider, subjects: [String?] = [], today: Day = Day(containing: Date())
     ) throws(ProviderFileError) -> [ProviderPublication] {
-        let candidates = candidates(provider, subject: subject, today: today)
+        precondition(subjects.isEmpty || subjects.count == files.count, "one subject per file, or none")
         var parts: [[ProviderPublication]] = []
-        for file in files { parts.append(try read(file, as: candidates, provider: provider)) }
+        for (index, file) in files.enumerated() {
+            let candidates = candidates(provider, subject: subjects.isEmpty ? nil : subjects[index], today: today)
+            parts.append(try read(file, as: candidates, provider: provider))
+        }
         let publications: [ProviderPublication]
         do {
             publications = try ProviderClient.combine(parts)

@@ -9,12 +9,12 @@ import RatesServer
 import RatesStore
 import SystemPackage
 
-/// `rates-relay`: serve, fetch, import and inspect ECB reference rates.
+/// `rates-relay`: serve, fetch, import and inspect the rates of the ECB and other central banks.
 @main
 struct RatesRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rates-relay",
-        abstract: "A self-hosted mirror of the ECB's euro reference rates, served as JSON.",
+        abstract: "A self-hosted exchange-rate aggregator: the ECB and other central banks, merged and served as JSON with delta sync.",
         subcommands: [Serve.self, Fetch.self, Import.self, Status.self, Prune.self, Rebuild.self],
         defaultSubcommand: Serve.self)
 }
@@ -76,7 +76,7 @@ struct CommonOptions: ParsableArguments {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the HTTP server (fetches on the ECB's publication schedule).")
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP server (fetches each source on its publication schedule).")
 
     @Option(help: "Address to listen on (env HOST, default 127.0.0.1).")
     var host: String?
@@ -143,16 +143,23 @@ struct Serve: AsyncParsableCommand {
 }
 
 struct Fetch: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Fetch from the upstream once and exit (non-zero when the fetch fails).")
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch every enabled source once and exit (non-zero when a fetch fails).",
+        discussion: "One line per source: the ECB, then each provider --providers enables.")
 
     @OptionGroup var common: CommonOptions
 
+    @Option(name: .customLong("providers"), help: "Providers fetched besides the ECB, comma-separated keys, or none (env PROVIDERS; default every provider that needs no API key).")
+    var providers: String?
+
     func run() async throws {
-        let configuration = try await common.configuration()
-        let run = try await Operations.fetch(configuration, logger: makeLogger(configuration))
-        print("\(run.file): \(run.outcome.rawValue)" + (run.httpStatus.map { ", HTTP \($0)" } ?? "") + ", \(run.rowsChanged) rates changed"
-            + (run.latestDay.map { ", latest \($0)" } ?? "") + (run.detail.map { "\n\($0)" } ?? ""))
-        if !run.outcome.isSuccess { throw ExitCode.failure }
+        let configuration = try await common.configuration(["providers": providers.map { .stringArray(Serve.list($0)) }])
+        let runs = try await Operations.fetch(configuration, logger: makeLogger(configuration))
+        for run in runs {
+            print("\(run.provider) \(run.file): \(run.outcome.rawValue)" + (run.httpStatus.map { ", HTTP \($0)" } ?? "")
+                + ", \(run.rowsChanged) rates changed" + (run.latestDay.map { ", latest \($0)" } ?? "") + (run.detail.map { "\n  \($0)" } ?? ""))
+        }
+        if !runs.allSatisfy(\.outcome.isSuccess) { throw ExitCode.failure }
     }
 }
 
@@ -170,8 +177,10 @@ struct Import: AsyncParsableCommand {
     @Option(help: "The provider whose files they are, by key (ECB, NBP, CNB, CBR, ...).")
     var provider = ProviderKey.ecb
 
-    @Option(help: "What the files answer, for providers with one request per currency or series (BCB: USD; FRED: DEXUSEU).")
-    var subject: String?
+    @Option(help: ArgumentHelp(
+        "What the files answer, for providers with one request per currency or series (BCB: USD; FRED: DEXUSEU).",
+        discussion: "Once for every file, or once per file in the files' order (--subject USD --subject CHF usd.json chf.json)."))
+    var subject: [String] = []
 
     @Argument(help: "The files to import (one for the ECB).")
     var files: [String]
@@ -182,7 +191,10 @@ struct Import: AsyncParsableCommand {
     private var isECB: Bool { provider.uppercased() == ProviderKey.ecb }
 
     func validate() throws {
-        if isECB, subject != nil { throw ValidationError("--subject is for providers other than the ECB.") }
+        if isECB, !subject.isEmpty { throw ValidationError("--subject is for providers other than the ECB.") }
+        if subject.count > 1, subject.count != files.count {
+            throw ValidationError("--subject is given once for every file or once per file; got \(subject.count) for \(files.count) files.")
+        }
         if isECB, files.count != 1 { throw ValidationError("The ECB's history is one file; got \(files.count).") }
     }
 
@@ -190,11 +202,13 @@ struct Import: AsyncParsableCommand {
         let configuration = try await common.configuration()
         let started = Date()
         let urls = files.map { URL(fileURLWithPath: $0) }
+        // One subject is every file's.
+        let subjects = subject.count == 1 ? Array(repeating: subject[0], count: urls.count) : subject
         let run =
             if isECB {
                 try Operations.importHistory(from: urls[0], databasePath: configuration.databasePath) { print($0) }
             } else {
-                try Operations.importPublications(of: provider, subject: subject, from: urls, databasePath: configuration.databasePath) { print($0) }
+                try Operations.importPublications(of: provider, subjects: subjects, from: urls, databasePath: configuration.databasePath) { print($0) }
             }
         print("done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(run.outcome.rawValue), \(run.rowsChanged) rates changed, latest \(run.latestDay ?? "-")")
     }

@@ -72,8 +72,21 @@ struct ProviderFileTests {
             #expect(provider == "BCB" && subjects.contains("USD") && subjects.contains("EUR"), "\(subjects)")
             #expect("\(error)".contains("--subject"))
         }
-        let usd = try ProviderFile.read([bytes], provider: BCBProvider(), subject: "USD")
+        let usd = try ProviderFile.read([bytes], provider: BCBProvider(), subjects: ["USD"])
         #expect(usd.first?.quotes.map(\.currency) == [CurrencyCode("USD")!])
+    }
+
+    @Test("files of several currencies, each with its own subject, read as one publication per day holding every currency")
+    func oneSubjectPerFile() throws {
+        let names = ["USD", "CHF", "AUD"]
+        let files = try names.map { Array(try Fixtures.data("bcb-brazil/PTAX_CotacaoMoedaPeriodo_\($0)_2026-03-01_2026-03-06.json")) }
+        let together = try ProviderFile.read(files, provider: BCBProvider(), subjects: names)
+        let apart = try zip(files, names).map { try ProviderFile.read([$0], provider: BCBProvider(), subjects: [$1]) }
+        #expect(together.count == apart[0].count && together.map(\.day) == apart[0].map(\.day))
+        for (index, publication) in together.enumerated() {
+            #expect(Set(publication.quotes.map(\.currency.rawValue)) == Set(names), "\(publication.day)")
+            #expect(Set(publication.quotes) == Set(apart.flatMap { $0[index].quotes }), "\(publication.day): each file's figures as read alone")
+        }
     }
 
     @Test("a file of another provider, or garbage, is refused with the adapter's reason", arguments: [
@@ -98,6 +111,6 @@ struct ProviderFileTests {
         let reader = try #require(ProviderRegistry.entry("fred")?.identity)
         #expect(reader.key == "FRED")
         let euro = Array(try Fixtures.data("fred-h10-usa/fred_DEXUSEU_from-2026-03-01.json"))
-        #expect(!(try ProviderFile.read([euro], provider: reader, subject: "DEXUSEU")).isEmpty)
+        #expect(!(try ProviderFile.read([euro], provider: reader, subjects: ["DEXUSEU"])).isEmpty)
     }
 }

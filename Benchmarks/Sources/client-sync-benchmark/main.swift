@@ -9,6 +9,8 @@ import RatesCore
 //   client-sync-benchmark apply --server URL --dir DIR --window YYYY-MM-DD
 //     An incremental sync of each cache DIR/cache-K.sqlite (after the server got one more
 //     publication), then local conversions on the last one.
+//   client-sync-benchmark convert --server URL --dir DIR --window YYYY-MM-DD
+//     Local conversions on DIR/cache-1.sqlite, as a `first` run left it (offline: no request).
 
 struct Arguments {
     var phase: String
@@ -22,10 +24,10 @@ struct Arguments {
         var rest = CommandLine.arguments.dropFirst()
         let phase = rest.popFirst() ?? ""
         while let name = rest.popFirst(), name.hasPrefix("--"), let value = rest.popFirst() { values[String(name.dropFirst(2))] = value }
-        guard ["first", "apply"].contains(phase), let server = values["server"].flatMap(URL.init(string:)),
+        guard ["first", "apply", "convert"].contains(phase), let server = values["server"].flatMap(URL.init(string:)),
               let dir = values["dir"], let window = values["window"].flatMap(Day.init)
         else {
-            FileHandle.standardError.write(Data("usage: client-sync-benchmark first|apply --server URL --dir DIR --window YYYY-MM-DD [--runs N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: client-sync-benchmark first|apply|convert --server URL --dir DIR --window YYYY-MM-DD [--runs N]\n".utf8))
             exit(64)
         }
         self.phase = phase
@@ -59,6 +61,30 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+/// Local conversions on a synced cache: each pair's first, repeated ones, and past dates.
+func measureConversions(_ client: RatesClient, window: Day) throws {
+    guard let latest = try client.latest() else { fail("no data") }
+    let codes = [CurrencyCode.euro] + latest.rates.keys.sorted { $0.rawValue < $1.rawValue }
+    let pairs = codes.flatMap { from in codes.filter { $0 != from }.map { (from, $0) } }
+    // Each pair's first conversion computes its cross rate.
+    var start = ContinuousClock.now
+    for (from, to) in pairs { _ = try client.convert(100, from: from, to: to) }
+    let first = milliseconds(since: start) * 1000 / Double(pairs.count)
+    // Later conversions of a pair reuse the memoized rate.
+    let rounds = 100
+    start = ContinuousClock.now
+    for _ in 0..<rounds { for (from, to) in pairs { _ = try client.convert(100, from: from, to: to) } }
+    let repeated = milliseconds(since: start) * 1000 / Double(pairs.count * rounds)
+    // Dates in the window (from its first full week): the nearest earlier publication is looked up in SQLite once per day.
+    let days = (7..<67).map { window.adding(days: $0) }
+    start = ContinuousClock.now
+    for day in days { _ = try client.convert(100, from: .euro, to: codes[1], on: day) }
+    let dated = milliseconds(since: start) * 1000 / Double(days.count)
+    print(String(format: "conversion, first of each of %d pairs: %.2f µs", pairs.count, first))
+    print(String(format: "conversion, repeated: %.2f µs", repeated))
+    print(String(format: "conversion on a past date, first of each of %d days: %.2f µs", days.count, dated))
+}
+
 let arguments = Arguments()
 switch arguments.phase {
 case "first":
@@ -77,6 +103,9 @@ case "first":
     }
     summary("first sync over loopback", times)
 
+case "convert":
+    try measureConversions(try arguments.client(1), window: arguments.window)
+
 default:
     var times: [Double] = []
     var last: RatesClient?
@@ -92,24 +121,6 @@ default:
     }
     summary("one publication applied (whole sync: request, decode, transaction)", times)
 
-    guard let client = last, let latest = try client.latest() else { fail("no data") }
-    let codes = [CurrencyCode.euro] + latest.rates.keys.sorted { $0.rawValue < $1.rawValue }
-    let pairs = codes.flatMap { from in codes.filter { $0 != from }.map { (from, $0) } }
-    // Each pair's first conversion computes its cross rate with Decimal.
-    var start = ContinuousClock.now
-    for (from, to) in pairs { _ = try client.convert(100, from: from, to: to) }
-    let first = milliseconds(since: start) * 1000 / Double(pairs.count)
-    // Later conversions of a pair reuse the memoized rate.
-    let rounds = 100
-    start = ContinuousClock.now
-    for _ in 0..<rounds { for (from, to) in pairs { _ = try client.convert(100, from: from, to: to) } }
-    let repeated = milliseconds(since: start) * 1000 / Double(pairs.count * rounds)
-    // Dates in the window (from its first full week): the nearest earlier publication is looked up in SQLite once per day.
-    let days = (7..<67).map { arguments.window.adding(days: $0) }
-    start = ContinuousClock.now
-    for day in days { _ = try client.convert(100, from: .euro, to: codes[1], on: day) }
-    let dated = milliseconds(since: start) * 1000 / Double(days.count)
-    print(String(format: "conversion, first of each of %d pairs: %.2f µs", pairs.count, first))
-    print(String(format: "conversion, repeated: %.2f µs", repeated))
-    print(String(format: "conversion on a past date, first of each of %d days: %.2f µs", days.count, dated))
+    guard let client = last else { fail("no data") }
+    try measureConversions(client, window: arguments.window)
 }

@@ -29,7 +29,7 @@ extension ServerConfiguration {
         Key(name: "rate.limit", flag: "--rate-limit"), Key(name: "rate.limit.burst", flag: "--rate-limit-burst"),
         Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
         Key(name: "providers", flag: "--providers"), Key(name: "providers.api.keys", isSecret: true),
-        Key(name: "providers.max.interval"),
+        Key(name: "providers.max.interval"), Key(name: "providers.backfill.days"),
     ]
 
     /// A setting whose value cannot be used; the message names the key and how to fix it.
@@ -113,6 +113,10 @@ extension ServerConfiguration {
         if let seconds = try await Self.read("providers.max.interval", { try await config.fetchInt(forKey: "providers.max.interval") }) {
             guard seconds >= 60 else { throw Self.invalid("providers.max.interval", "must be at least 60 seconds; got \(seconds)") }
             providerMaxInterval = .seconds(seconds)
+        }
+        if let days = try await Self.read("providers.backfill.days", { try await config.fetchInt(forKey: "providers.backfill.days") }) {
+            guard (0...3660).contains(days) else { throw Self.invalid("providers.backfill.days", "must be 0 (none) to 3660 days; got \(days)") }
+            providerBackfillDays = days
         }
         if let level = try await Self.read("log.level", { try await config.fetchString(forKey: "log.level") }) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {

@@ -67,7 +67,8 @@ public struct ServerConfiguration: Sendable {
     /// The longest wait between two scheduled fetches of a provider (other than the ECB): each is
     /// fetched after its expected publication times, and at least this often in case it publishes off its schedule.
     public var providerMaxInterval: Duration = .seconds(6 * 3600)
-    /// How many days back a provider with nothing stored is fetched the first time.
+    /// How many days back a provider with nothing stored is fetched the first time (as far as it
+    /// offers; 0: only its newest publication).
     public var providerBackfillDays = 30
     /// The clock; tests set a fixed instant.
     public var now: @Sendable () -> Date = { Date() }
