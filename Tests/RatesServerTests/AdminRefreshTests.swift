@@ -168,7 +168,7 @@ struct AdminRefreshTests {
         }
     }
 
-    @Test("--upstream ECB=URL sends the ECB's requests to URL, under the path of the directory upstream.url names")
+    @Test("--upstream ECB=URL sends the ECB's requests to URL, under the path of the directory upstream.url names, and /v1/status says so")
     func ecbOverride() async throws {
         let upstream = FakeProviderUpstream()
         upstream.serve("/stand-in/ecb-files/eurofxref-hist.xml", .fixture("eurofxref-hist-90d.xml"))
@@ -180,6 +180,8 @@ struct AdminRefreshTests {
                     let answer = try await client.refresh()
                     #expect(answer.json["outcome"] as? String == "updated", "\(answer.text)")
                     #expect(answer.json["latestDate"] as? String == "2025-04-04")
+                    let status = try await client.request("/v1/status")
+                    #expect(status.json["upstreamURL"] as? String == root + "/stand-in/ecb-files/", "\(status.text)")
                 }
             }
         }

@@ -4,8 +4,9 @@ import RatesCore
 import RatesIngest
 
 /// Builds the answers of the data routes (`/v1/latest`, `/v1/rates/{date}`, `/v1/timeseries`,
-/// `/v1/convert`, `/v1/currencies`) from a snapshot and a request target: the one place they are
-/// made, for the router (``RatesController``) and the fast path (``FastPath``) alike.
+/// `/v1/convert`, `/v1/currencies`, and Frankfurter's v1 routes beside them) from a snapshot and a
+/// request target: the one place they are made, for the router (``RatesController``) and the
+/// fast path (``FastPath``) alike.
 ///
 /// Building is synchronous and touches no lock: the snapshot is immutable and the arithmetic is
 /// integer (``RatesCore/ExactDecimal``). Bad input throws the ``Problem`` the client gets. The two
@@ -20,23 +21,37 @@ struct DataAnswers: Sendable {
     let quotes: ProviderQuotes?
 
     /// The routes built here.
-    static let routes: Set<Route> = [.latest, .rates, .timeseries, .convert, .currencies]
+    static let routes: Set<Route> = [
+        .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates,
+    ]
 
     /// The route and path parameter of a data route's path (`/v1/rates/2026-10-30` → `.rates`,
-    /// `"2026-10-30"`), or `nil` for any other path, a path with an empty segment or an escaped character.
+    /// `"2026-10-30"`; `/v1/2026-10-01..` → `.frankfurterDates`, `"2026-10-01.."`), or `nil` for any
+    /// other path, a path with an empty segment or an escaped character.
     static func route(ofPath path: Substring) -> (route: Route, parameter: Substring?)? {
         switch path {
         case "/v1/latest": return (.latest, nil)
         case "/v1/timeseries": return (.timeseries, nil)
         case "/v1/convert": return (.convert, nil)
         case "/v1/currencies": return (.currencies, nil)
+        case "/latest": return (.legacyLatest, nil)
+        case "/currencies": return (.legacyCurrencies, nil)
         default:
-            let prefix = "/v1/rates/"
-            guard path.hasPrefix(prefix) else { return nil }
-            let date = path.dropFirst(prefix.utf8.count)
-            guard !date.isEmpty, !date.utf8.contains(UInt8(ascii: "/")), !date.utf8.contains(UInt8(ascii: "%")) else { return nil }
-            return (.rates, date)
+            for (prefix, route) in [("/v1/rates/", Route.rates), ("/v1/", .frankfurterDates), ("/", .legacyDates)] where path.hasPrefix(prefix) {
+                let parameter = path.dropFirst(prefix.utf8.count)
+                guard !parameter.isEmpty, !parameter.utf8.contains(UInt8(ascii: "/")), !parameter.utf8.contains(UInt8(ascii: "%")) else { return nil }
+                // Frankfurter's dates begin with a digit; other one-segment paths are other routes or none.
+                guard route == .rates || isFrankfurterDates(parameter) else { continue }
+                return (route, parameter)
+            }
+            return nil
         }
+    }
+
+    /// Whether a path segment is written as Frankfurter's dates are (it begins with a digit), so
+    /// that its routes, not ours, answer it (and in their shape, errors included).
+    static func isFrankfurterDates(_ segment: Substring) -> Bool {
+        segment.utf8.first.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false
     }
 
     /// The answer to `route` for `query` (and the path's `parameter`), from `snapshot`.
@@ -50,25 +65,39 @@ struct DataAnswers: Sendable {
         let body: ByteBuffer
         var overdue: Day?
         switch route {
-        case .latest: (body, overdue) = try latest(query, snapshot: dataset, freshness: checked)
+        case .latest, .legacyLatest:
+            (body, overdue) = try latest(query, snapshot: dataset, freshness: checked, lenient: route.isCompatibility)
         case .rates: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked)
         case .timeseries: body = try timeseries(query, snapshot: dataset)
         case .convert: body = try convert(query, snapshot: dataset)
-        case .currencies: body = currencies(snapshot)
+        case .currencies, .legacyCurrencies: body = currencies(snapshot)
+        case .frankfurterDates, .legacyDates:
+            switch try FrankfurterDates(parameter ?? "", today: configuration.today) {
+            case .day: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked, lenient: true)
+            case .range(let start, let end): body = try frankfurterSeries(query, from: start, through: end, snapshot: dataset)
+            }
         default: preconditionFailure("\(route) is not a data route")
         }
         return ResponseCache.Entry(
             body: body, route: route, caching: route.caching ?? .untilNextPublication, staleNotice: overdue.map { "expected=\($0)" })
     }
 
-    /// Whether building `route`'s answer for `query` takes a few microseconds, so the event loop
-    /// may do it: every data route, except a time series over more than ``eventLoopSeriesDays`` days
-    /// and answers that read the store (`providers=`, `expand=`).
-    static func isCheap(_ route: Route, query: QueryParameters) -> Bool {
+    /// Whether building `route`'s answer for `query` (and the path's `parameter`) takes a few
+    /// microseconds, so the event loop may do it: every data route, except a time series over more
+    /// than ``eventLoopSeriesDays`` days and answers that read the store (`providers=`, `expand=`).
+    func isCheap(_ route: Route, parameter: Substring?, query: QueryParameters) -> Bool {
         guard !query.has("providers"), !query.has("expand") else { return false }
-        guard route == .timeseries else { return true }
-        guard let start = try? query.day("start"), let end = try? query.day("end") else { return false }
-        return end.dayNumber - start.dayNumber <= eventLoopSeriesDays
+        let span: (start: Day, end: Day)
+        switch route {
+        case .timeseries:
+            guard let start = try? query.day("start"), let end = try? query.day("end") else { return false }
+            span = (start, end)
+        case .frankfurterDates, .legacyDates:
+            guard case .range(let start, let end)? = try? FrankfurterDates(parameter ?? "", today: configuration.today) else { return true }
+            span = (start, end)
+        default: return true
+        }
+        return span.end.dayNumber - span.start.dayNumber <= Self.eventLoopSeriesDays
     }
 
     /// The longest time series the event loop builds; longer ones are built by the application's tasks.
@@ -77,20 +106,24 @@ struct DataAnswers: Sendable {
     // MARK: - Routes
 
     /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the calendar.
-    func latest(_ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?) throws(Problem) -> (ByteBuffer, Day?) {
-        let base = try query.currency("base") ?? snapshot.base
+    /// `lenient`: as Frankfurter's routes answer (``frankfurterSymbols(_:base:isAvailable:)``).
+    func latest(_ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false) throws(Problem) -> (ByteBuffer, Day?) {
+        let base = try query.base() ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
         let sources = try expandedSources(query)
         guard let publication = snapshot.latest else { throw Problem.noData }
         let overdue = freshness.flatMap { overduePublication(after: publication, through: $0.expected, freshness: $0, snapshot: snapshot) }
         return try ratesBody(
-            publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources, snapshot: snapshot)
+            publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources, snapshot: snapshot,
+            lenient: lenient)
     }
 
-    func rates(_ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?) throws(Problem) -> (ByteBuffer, Day?) {
+    func rates(
+        _ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false
+    ) throws(Problem) -> (ByteBuffer, Day?) {
         let requested = try QueryParameters.day(date, parameter: "date")
-        let base = try query.currency("base") ?? snapshot.base
+        let base = try query.base() ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
         let sources = try expandedSources(query)
@@ -100,14 +133,14 @@ struct DataAnswers: Sendable {
         }
         return try ratesBody(
             publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources,
-            snapshot: snapshot)
+            snapshot: snapshot, lenient: lenient)
     }
 
     func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
         guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
         let today = configuration.today
         let end = try query.day("end") ?? today
-        let base = try query.currency("base") ?? snapshot.base
+        let base = try query.base() ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
         if try query.expandsSources() {
@@ -117,8 +150,31 @@ struct DataAnswers: Sendable {
         guard start <= end else { throw Problem(.invalidRange, "'start' \(start) is after 'end' \(end).", parameter: "start") }
         _ = try publication(on: end, parameter: "end", snapshot: snapshot)
 
+        return try seriesBody(from: start, through: end, base: base, symbols: symbols, amount: amount, snapshot: snapshot, bounds: ("start", "end"))
+    }
+
+    /// Frankfurter's `/v1/{start}..{end}`: its shape (`start_date`, `end_date`), our values. A range
+    /// that starts on a day without a publication starts at the nearest earlier one, as Frankfurter's does.
+    func frankfurterSeries(_ query: QueryParameters, from start: Day, through end: Day, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+        let base = try query.base() ?? snapshot.base
+        let symbols = try query.symbols()
+        let amount = try query.amount()
+        guard start <= end else { throw Problem(.invalidRange, "The range starts on \(start), after its end \(end).", parameter: "dates") }
+        let first = snapshot.publication(onOrBefore: start)?.day ?? start
+        return try seriesBody(
+            from: first, through: end, base: base, symbols: symbols, amount: amount, snapshot: snapshot, bounds: ("start_date", "end_date"),
+            lenient: true)
+    }
+
+    /// A series answer: each publication from `start` through `end`, its rates in `base`; `bounds`
+    /// names the fields of the first and last dates; `lenient` as Frankfurter's routes answer.
+    func seriesBody(
+        from start: Day, through end: Day, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, snapshot: RatesSnapshot,
+        bounds: (start: String, end: String), lenient: Bool = false
+    ) throws(Problem) -> ByteBuffer {
         let publications = snapshot.publications(from: start, through: end)
         let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
+        let symbols = lenient ? try Self.frankfurterSymbols(symbols, base: base, isAvailable: isAvailable) : symbols
         if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: isAvailable) {
             throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "between \(start) and \(end)", snapshot: snapshot)
         }
@@ -126,8 +182,8 @@ struct DataAnswers: Sendable {
         json.object { json in
             json.field("amount", number: amount)
             json.field("base", string: base.rawValue)
-            json.field("start", string: (publications.first?.day ?? start).description)
-            json.field("end", string: (publications.last?.day ?? end).description)
+            json.field(bounds.start, string: (publications.first?.day ?? start).description)
+            json.field(bounds.end, string: (publications.last?.day ?? end).description)
             json.field("rates") { json in
                 for publication in publications {
                     let table = snapshot.crossRates(publication)
@@ -198,6 +254,12 @@ struct DataAnswers: Sendable {
         let days: ClosedRange<Day>?
         switch route {
         case .rates: days = parameter.flatMap { Day($0) }.map { $0...$0 }
+        case .frankfurterDates, .legacyDates:
+            switch try? FrankfurterDates(parameter ?? "", today: today) {
+            case .day(let day)?: days = day...day
+            case .range(let start, let end)?: days = start <= end ? start...end : nil
+            case nil: days = nil
+            }
         case .convert:
             let date = (try? query.day("date")) ?? today
             days = date...date
@@ -249,9 +311,10 @@ struct DataAnswers: Sendable {
     /// A rates answer; `overdue` names the newer publication it lacks (`"stale": true`, `"expectedDate"`).
     func ratesBody(
         _ publication: DayTable, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, overdue: Day?,
-        sources: SourceLookup? = nil, snapshot: RatesSnapshot
+        sources: SourceLookup? = nil, snapshot: RatesSnapshot, lenient: Bool = false
     ) throws(Problem) -> (ByteBuffer, Day?) {
         let table = snapshot.crossRates(publication)
+        let symbols = lenient ? try Self.frankfurterSymbols(symbols, base: base, isAvailable: table.contains) : symbols
         if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: table.contains) {
             throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on \(publication.day)", snapshot: snapshot)
         }
@@ -276,11 +339,40 @@ struct DataAnswers: Sendable {
         return (json.buffer, overdue)
     }
 
+    /// The symbols as Frankfurter's routes read them: those with data (others are left out, not
+    /// refused), never the base itself; `not found` when none is left. `nil` (every currency) stays `nil`.
+    static func frankfurterSymbols(
+        _ symbols: [CurrencyCode]?, base: CurrencyCode, isAvailable: (CurrencyCode) -> Bool
+    ) throws(Problem) -> [CurrencyCode]? {
+        guard let symbols else { return nil }
+        let kept = symbols.filter { $0 != base && isAvailable($0) }
+        guard !kept.isEmpty else { throw Problem(.unknownCurrency, "None of \(symbols.map(\.rawValue).joined(separator: ",")) has rates in \(base).", parameter: "symbols") }
+        return kept
+    }
+
     func unknownCurrency(_ code: CurrencyCode, parameter: String, within period: String, snapshot: RatesSnapshot) -> Problem {
         let detail =
             snapshot.currencies.contains(code)
             ? "\(code) has no published rate \(period)."
             : "\(code) is not a currency with published rates; GET /v1/currencies lists them."
         return Problem(.unknownCurrency, detail, parameter: parameter)
+    }
+}
+
+/// Frankfurter's date segment: one date (`2025-06-13`), a range (`2025-01-02..2025-01-31`), or a
+/// range through today (`2025-01-02..`).
+enum FrankfurterDates: Equatable {
+    case day(Day)
+    case range(Day, Day)
+
+    /// - Throws: A problem naming the `dates` parameter when `text` is none of the three.
+    init(_ text: Substring, today: Day) throws(Problem) {
+        guard let separator = text.range(of: "..") else {
+            self = .day(try QueryParameters.day(text, parameter: "dates"))
+            return
+        }
+        let start = try QueryParameters.day(text[..<separator.lowerBound], parameter: "dates")
+        let endText = text[separator.upperBound...]
+        self = .range(start, endText.isEmpty ? today : min(try QueryParameters.day(endText, parameter: "dates"), today))
     }
 }

@@ -12,7 +12,7 @@ import Synchronization
 /// Handing a request to the application costs far more than its answer (a task, the router, the
 /// middleware chain), so ``FastPathHandler`` asks this first and writes the answer on the event
 /// loop: an answer the cache holds for the current generation, or a data route's answer built
-/// here by ``DataAnswers`` in microseconds (a time series only when short: ``DataAnswers/isCheap(_:query:)``)
+/// here by ``DataAnswers`` in microseconds (a time series only when short: ``DataAnswers/isCheap(_:parameter:query:)``)
 /// and stored in the cache. Whatever it declines goes the normal way: errors (the application
 /// answers them as problems), other routes and methods, long time series, and everything while
 /// API keys or rate limits are configured, since those are checked by middleware. Answers are the
@@ -94,7 +94,7 @@ extension FastPath {
         let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
         guard let (route, parameter) = DataAnswers.route(ofPath: path) else { return nil }
         let query = QueryParameters(target: target)
-        guard DataAnswers.isCheap(route, query: query),
+        guard answers.isCheap(route, parameter: parameter, query: query),
               let entry = try? answers.entry(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness)
         else { return nil }
         return cache.store(entry, for: target, generation: freshness.generation, gzip: gzip)

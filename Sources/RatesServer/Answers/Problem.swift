@@ -102,8 +102,22 @@ public struct Problem: Error, Sendable, Equatable {
             json.field("status", number: String(kind.status.code))
             json.field("detail", string: detail)
             if let parameter { json.field("parameter", string: parameter) }
+            // Frankfurter's clients read an error's `message`.
+            json.field("message", string: detail)
         }
         return json.buffer
+    }
+
+    /// The problem as Frankfurter answers on its own routes: `{"message": …}`, `"not found"` for a
+    /// 404, 422 for input it cannot use (where we say 400).
+    var frankfurterResponse: Response {
+        let status: HTTPResponse.Status = kind.status == .badRequest ? .unprocessableContent : kind.status
+        var json = JSONWriter()
+        json.object { json in json.field("message", string: kind.status == .notFound ? "not found" : detail) }
+        var fields = headers
+        fields[.contentType] = "application/json"
+        fields[.cacheControl] = "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: json.buffer))
     }
 
     /// The complete response.

@@ -2,8 +2,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Checks every request before routing: request target length, body size, and for `/v1/`
-/// data endpoints the client's API key (when keys are configured) and its rate limit.
+/// Checks every request before routing: request target length, body size, and for the data
+/// endpoints (`/v1/`, and Frankfurter's at the root) the client's API key (when keys are
+/// configured) and its rate limit.
 ///
 /// Operator endpoints (`/v1/admin/`) have their own bearer token and no rate limit; health,
 /// readiness, metrics and the contract are open. Refusals are problems (401, 413, 414, 429) that
@@ -21,7 +22,7 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
         var request = request
         try await limitBody(of: &request)
         let path = Route.canonical(request.uri.path)
-        guard path.hasPrefix("/v1/"), !path.hasPrefix("/v1/admin/") else { return try await next(request, context) }
+        guard Self.isGuarded(path) else { return try await next(request, context) }
         let key = request.headers[.apiKey]
         if !apiKeys.isEmpty {
             guard let key, apiKeys.contains(where: { constantTimeEquals(key.utf8, $0.utf8) }) else {
@@ -59,6 +60,14 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
     }
 
     /// The peer's IP address without its port.
+    /// Whether API keys and rate limits apply to `path`: the data API, ours under `/v1/` (but the
+    /// admin endpoint, which has its token) and Frankfurter's at the root; not the operator
+    /// endpoints or other root paths.
+    static func isGuarded(_ path: String) -> Bool {
+        if path.hasPrefix("/v1/") { return !path.hasPrefix("/v1/admin/") }
+        return DataAnswers.route(ofPath: path[...]) != nil
+    }
+
     static func host(of context: Context) -> String {
         context.remoteAddress?.ipAddress ?? "unknown"
     }

@@ -31,12 +31,18 @@ struct QueryParameters {
         return code
     }
 
-    /// A comma-separated list of currency codes; `nil` when absent.
+    /// The base currency of a rates answer: `base`, or `from` as Frankfurter's clients write it; `nil` when absent.
+    func base() throws(Problem) -> CurrencyCode? {
+        guard let (name, text) = try aliased("base", "from") else { return nil }
+        return try Self.currency(text, parameter: name)
+    }
+
+    /// The currencies of a rates answer, comma-separated: `symbols`, or `to` as Frankfurter's clients write it; `nil` when absent.
     func symbols() throws(Problem) -> [CurrencyCode]? {
-        guard let text = try single("symbols") else { return nil }
+        guard let (name, text) = try aliased("symbols", "to") else { return nil }
         var codes: [CurrencyCode] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let code = try Self.currency(part, parameter: "symbols")
+            let code = try Self.currency(part, parameter: name)
             if !codes.contains(code) { codes.append(code) }
         }
         return codes
@@ -72,6 +78,18 @@ struct QueryParameters {
         guard let text = try single("expand") else { return false }
         guard text == "sources" else { throw .invalid("expand", "'expand' takes one value, sources; got '\(text.prefix(40))'.") }
         return true
+    }
+
+    /// The value of `name` or of its `alias`, with the name it was given under; both given alike is one.
+    private func aliased(_ name: String, _ alias: String) throws(Problem) -> (name: String, value: String)? {
+        switch (try single(name), try single(alias)) {
+        case (let value?, nil): return (name, value)
+        case (nil, let value?): return (alias, value)
+        case (let value?, let other?):
+            guard value == other else { throw .invalid(alias, "'\(alias)' is another name for '\(name)'; give one of them.") }
+            return (name, value)
+        case (nil, nil): return nil
+        }
     }
 
     /// Whether `name` is given at all (even empty or repeated).

@@ -4,6 +4,7 @@ import NIOCore
 import RatesCore
 import RatesIngest
 import RatesStore
+import RatesUpstream
 
 /// The public JSON endpoints: rates, conversion, currencies, status, health and the contract.
 ///
@@ -26,6 +27,10 @@ struct RatesController<Context: RequestContext>: Sendable {
         routes.on(.timeseries) { request, _ in try dataResponse(request, route: .timeseries) }
         routes.on(.convert) { request, _ in try dataResponse(request, route: .convert) }
         routes.on(.currencies) { request, _ in try dataResponse(request, route: .currencies) }
+        routes.on(.frankfurterDates) { request, context in try compatibilityResponse(request, route: .frankfurterDates, parameter: context.parameters.get("dates")?[...]) }
+        routes.on(.legacyLatest) { request, _ in try compatibilityResponse(request, route: .legacyLatest) }
+        routes.on(.legacyCurrencies) { request, _ in try compatibilityResponse(request, route: .legacyCurrencies) }
+        routes.on(.legacyDates) { request, context in try compatibilityResponse(request, route: .legacyDates, parameter: context.parameters.get("dates")?[...]) }
         routes.on(.status) { request, _ in status(request) }
         routes.on(.health) { _, _ in jsonResponse(status: .ok) { $0.field("status", string: "ok") } }
         routes.on(.readiness) { _, _ in try ready() }
@@ -44,9 +49,10 @@ struct RatesController<Context: RequestContext>: Sendable {
         let dateText = { (date: Date?) in date?.formatted(.iso8601) }
         var json = JSONWriter()
         json.object { json in
-            json.field("source", string: "ECB")
+            // The fetch fields are the ECB's; /v1/providers describes every provider's.
+            json.field("source", string: ProviderKey.ecb)
             json.field("base", string: snapshot.base.rawValue)
-            json.field("upstreamURL", string: configuration.upstreamURL)
+            json.field("upstreamURL", string: configuration.upstreamOverrides[ProviderKey.ecb]?.apply(to: configuration.upstreamURL) ?? configuration.upstreamURL)
             json.field("epoch", string: snapshot.epoch)
             json.field("datasetVersion", number: String(snapshot.version))
             json.field("firstDate", optionalString: snapshot.firstDay?.description)
@@ -98,6 +104,19 @@ struct RatesController<Context: RequestContext>: Sendable {
         return try cache.answer(to: request, freshness: freshness, policy: cachePolicy) { () throws(Problem) in
             try answers.entry(route, parameter: parameter, query: QueryParameters(request: request), snapshot: snapshot, freshness: freshness)
         }.response
+    }
+
+    /// A Frankfurter route's answer, its errors in Frankfurter's shape. A path segment not written as
+    /// dates is not one of its routes: that is our 404 problem, as for any unknown path.
+    func compatibilityResponse(_ request: Request, route: Route, parameter: Substring? = nil) throws(Problem) -> Response {
+        if let parameter, !DataAnswers.isFrankfurterDates(parameter) {
+            throw Problem(.notFound, "No endpoint at \(request.method) \(request.uri.path); see /openapi.yaml.")
+        }
+        do {
+            return try dataResponse(request, route: route, parameter: parameter)
+        } catch {
+            return error.frankfurterResponse
+        }
     }
 
     /// A strong entity tag derived from the bytes themselves (FNV-1a), for answers that change without a new dataset version.

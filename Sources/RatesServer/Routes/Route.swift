@@ -22,6 +22,12 @@ enum Route: String, CaseIterable, Sendable {
     case readiness = "/readyz"
     case metrics = "/metrics"
     case contract = "/openapi.yaml"
+    /// Frankfurter's v1 API beside ours: `/v1/2025-06-13`, `/v1/2025-01-02..2025-01-31`, `/v1/2025-01-02..`.
+    case frankfurterDates = "/v1/{dates}"
+    /// Frankfurter's old host served its v1 API at the root: `/latest`, `/currencies`, `/2025-06-13`, `/2025-01-02..`.
+    case legacyLatest = "/latest"
+    case legacyCurrencies = "/currencies"
+    case legacyDates = "/{dates}"
 
     /// The path pattern (`{name}` matches one segment); also the `route` metric label.
     var path: String { rawValue }
@@ -39,9 +45,18 @@ enum Route: String, CaseIterable, Sendable {
     /// Sync pages choose per page: the tail grows with the next publication, full change-log pages never change.
     var caching: CacheControlPolicy.Caching? {
         switch self {
-        case .latest, .rates, .timeseries, .convert, .currencies: .untilNextPublication
+        case .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates:
+            .untilNextPublication
         case .sync: .syncTail
         case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract: nil
+        }
+    }
+
+    /// Whether the route answers in another API's shape (Frankfurter's), errors included: `{"message": …}`.
+    var isCompatibility: Bool {
+        switch self {
+        case .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates: true
+        default: false
         }
     }
 

@@ -173,7 +173,8 @@ struct OpenAPIContract: Sendable {
 extension OpenAPIContract {
     private static let operationMethods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    /// The path item whose template matches `requestPath`; a template with fewer `{parameters}` wins.
+    /// The path item whose template matches `requestPath` (each `{parameter}` segment non-empty and
+    /// matching its parameter's `pattern`, when it has one); a template with fewer `{parameters}` wins.
     private func pathItem(matching requestPath: String) -> (template: String, item: [String: Value])? {
         guard let paths = document.objectValue?["paths"]?.objectValue else { return nil }
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: false)
@@ -186,7 +187,7 @@ extension OpenAPIContract {
             for (expected, actual) in zip(templateSegments, segments) {
                 if expected.hasPrefix("{") && expected.hasSuffix("}") {
                     parameters += 1
-                    if actual.isEmpty { matches = false }
+                    if actual.isEmpty || !pathParameter(String(expected.dropFirst().dropLast()), of: item, accepts: String(actual)) { matches = false }
                 } else if expected != actual {
                     matches = false
                 }
@@ -198,6 +199,22 @@ extension OpenAPIContract {
             }
         }
         return best.map { ($0.template, $0.item) }
+    }
+
+    /// Whether path parameter `name`'s schema in the GET of `item` takes `segment`: its `pattern`,
+    /// when it has one (a template such as `/v1/{dates}` does not claim `/v1/nope`).
+    private func pathParameter(_ name: String, of item: Value, accepts segment: String) -> Bool {
+        guard case .success(.object(let object)) = resolved(item),
+              let parameters = object["get"]?.objectValue?["parameters"]?.arrayValue else { return true }
+        for parameter in parameters {
+            guard case .success(.object(let definition)) = resolved(parameter), definition["name"]?.stringValue == name,
+                  definition["in"]?.stringValue == "path" else { continue }
+            guard case .success(.object(let schema))? = definition["schema"].map(resolved), let pattern = schema["pattern"]?.stringValue,
+                  let expression = try? NSRegularExpression(pattern: pattern)
+            else { return true }
+            return expression.firstMatch(in: segment, range: NSRange(segment.startIndex..., in: segment)) != nil
+        }
+        return true
     }
 
     /// `application/problem+json` for `Application/Problem+JSON; charset=utf-8`.
