@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Runs third-party client libraries from PyPI, unchanged but for their base URL, against a running
+Rates Relay and checks that what each returns equals our own /v1 answers.
+
+  frankfurter (PyPI)   Frankfurter v1 at api.frankfurter.dev/v1: latest, a date, a range, currencies, a conversion.
+  forex-python (PyPI)  theratesapi.com's root API (Frankfurter's old host): latest, a date, a conversion, Decimal mode.
+
+Neither library has a base URL setting: the frankfurter engine's host is a private attribute and
+its scheme is written into its request line, forex-python's URL is a method. Each is patched at
+that one place, nothing else.
+
+Usage: Scripts/check-clients.py BASE_URL   (e.g. http://127.0.0.1:8080)
+"""
+import datetime
+import decimal
+import json
+import sys
+import urllib.parse
+import urllib.request
+
+base = sys.argv[1].rstrip("/")
+host = urllib.parse.urlsplit(base).netloc
+failures = []
+checks = 0
+
+
+def ours(path):
+    with urllib.request.urlopen(base + path) as response:
+        return json.load(response)
+
+
+def expect(label, theirs, expected):
+    global checks
+    checks += 1
+    if theirs != expected:
+        failures.append(f"{label}: the client returned {theirs!r}, our /v1 answer is {expected!r}")
+    else:
+        print(f"  ok  {label}")
+
+
+def without(answer, *keys):
+    return {key: value for key, value in answer.items() if key not in keys}
+
+
+# --- frankfurter 2.0.0 -------------------------------------------------------------------------
+from frankfurter import engine as frankfurter_engine  # noqa: E402
+
+real_request = urllib.request.Request
+frankfurter_engine.Request = lambda url, **options: real_request(url.replace("https://", "http://", 1), **options)
+client = frankfurter_engine.FrankfurterEngine()
+client._FrankfurterEngine__base_url = host + "/v1"
+print("frankfurter (PyPI), base URL http://" + host + "/v1")
+expect("latest, base USD, EUR and JPY", client.fetch_latest_data(base="USD", symbols="EUR,JPY"), ours("/v1/latest?base=USD&symbols=EUR,JPY"))
+expect("2020-03-16 in GBP", client.fetch_data_for_date("2020-03-16", base="GBP"), ours("/v1/rates/2020-03-16?base=GBP"))
+series = client.fetch_time_series_data(base="CHF", symbols="USD,EUR", start_date="2026-10-03", end_date="2026-10-30")
+timeseries = ours("/v1/timeseries?start=2026-10-02&end=2026-10-30&base=CHF&symbols=USD,EUR")
+expect("a range starting on a Saturday: its rates", series["rates"], timeseries["rates"])
+expect("a range starting on a Saturday: its dates", (series["start_date"], series["end_date"]), (timeseries["start"], timeseries["end"]))
+expect("currencies", client.fetch_currencies(), ours("/v1/currencies"))
+rate = ours("/v1/latest?base=USD&symbols=JPY")["rates"]["JPY"]
+expect("convert 100 USD to JPY (the library multiplies our rate)", client.convert_currency(100, "USD", "JPY"), 100 * rate)
+
+# --- forex-python 1.9.2 ------------------------------------------------------------------------
+from forex_python.converter import CurrencyRates  # noqa: E402
+
+CurrencyRates._source_url = lambda self: base + "/"
+rates = CurrencyRates()
+print("forex-python (PyPI), base URL " + base + "/")
+expect("latest rates in USD", rates.get_rates("USD"), ours("/v1/latest?base=USD")["rates"])
+expect("USD to JPY on 2020-03-16", rates.get_rate("USD", "JPY", datetime.date(2020, 3, 16)), ours("/v1/rates/2020-03-16?base=USD&symbols=JPY")["rates"]["JPY"])
+# A Saturday: the nearest earlier publication, as our /v1/rates answers.
+expect("GBP to CHF on a Saturday", rates.get_rate("GBP", "CHF", datetime.date(2024, 3, 30)), ours("/v1/rates/2024-03-30?base=GBP&symbols=CHF")["rates"]["CHF"])
+exact = CurrencyRates(force_decimal=True)
+text = urllib.request.urlopen(base + "/v1/convert?from=EUR&to=USD&amount=1234.56&date=2025-06-13").read()
+expect("convert 1234.56 EUR to USD on 2025-06-13 in Decimal mode, exact",
+       exact.convert("EUR", "USD", decimal.Decimal("1234.56"), datetime.date(2025, 6, 13)),
+       json.loads(text, parse_float=decimal.Decimal)["result"])
+
+print(f"{checks - len(failures)} of {checks} checks passed")
+for failure in failures:
+    print("  FAIL " + failure)
+sys.exit(1 if failures else 0)
