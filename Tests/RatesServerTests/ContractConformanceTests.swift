@@ -21,6 +21,8 @@ struct ContractConformanceTests {
         (.get, "/v1/rates/2024-02-30", [:]),
         (.get, "/v1/timeseries?start=2026-10-01&end=2026-10-30&base=GBP&symbols=USD,JPY", [:]),
         (.get, "/v1/timeseries?start=2026-10-30&end=2026-10-01", [:]),
+        (.get, "/v1/timeseries?start=1999-01-04&base=USD&symbols=JPY&points=300", [:]),
+        (.get, "/v1/timeseries?start=2026-10-01&points=1", [:]),
         (.get, "/v1/convert?from=USD&to=JPY&amount=100", [:]),
         (.get, "/v1/convert?from=USD&to=JPY&amount=100&date=2026-10-25", [:]),
         (.get, "/v1/convert?from=USD", [:]),

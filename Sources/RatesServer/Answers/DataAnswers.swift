@@ -110,6 +110,7 @@ struct DataAnswers: Sendable {
         let base = try query.currency("base") ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
+        let points = try query.seriesPoints()
         if try query.expandsSources() {
             throw Problem.invalid("expand", "'expand=sources' names the sources of one day's rates: use it with /v1/latest, /v1/rates/{date} or /v1/convert.")
         }
@@ -129,9 +130,10 @@ struct DataAnswers: Sendable {
             json.field("start", string: (publications.first?.day ?? start).description)
             json.field("end", string: (publications.last?.day ?? end).description)
             json.field("rates") { json in
-                for publication in publications {
+                // The days with a rate in `base`, thinned to `points` when asked.
+                let days = publications.filter { snapshot.crossRates($0).contains(base) }
+                for publication in points.map({ RatesRules.evenlySpaced(days, atMost: $0) }) ?? days {
                     let table = snapshot.crossRates(publication)
-                    guard table.contains(base) else { continue }
                     json.field(publication.day.description) { json in
                         table.forEachRate(base: base, symbols: symbols) { code, rate in
                             json.field(code, number: rate.scaled(by: amount).exact)
