@@ -22,6 +22,8 @@ enum Route: String, CaseIterable, Sendable {
     case readiness = "/readyz"
     case metrics = "/metrics"
     case contract = "/openapi.yaml"
+    case page = "/"
+    case webFile = "/web/{file}"
 
     /// The path pattern (`{name}` matches one segment); also the `route` metric label.
     var path: String { rawValue }
@@ -34,14 +36,15 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// How long clients may keep its prepared answers; `nil` for routes whose answers are not prepared.
+    /// How long clients may keep its answers prepared per dataset version; `nil` for routes whose
+    /// answers are not (the web page's files are prepared once at start-up: ``WebAssets``).
     ///
     /// Sync pages choose per page: the tail grows with the next publication, full change-log pages never change.
     var caching: CacheControlPolicy.Caching? {
         switch self {
         case .latest, .rates, .timeseries, .convert, .currencies: .untilNextPublication
         case .sync: .syncTail
-        case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract: nil
+        case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract, .page, .webFile: nil
         }
     }
 
