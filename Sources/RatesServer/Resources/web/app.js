@@ -16,8 +16,6 @@ const state = {
   range: "1m",
   series: null,       // the chart's points: [{day, value}]
   cursor: null,       // the chart's highlighted index
-  latestDay: null,
-  rendered: false,
 };
 
 // ---------- Fetching ----------
@@ -32,7 +30,8 @@ class ProblemError extends Error {
 
 /** GET `path`, parsed; `fresh` revalidates with the server instead of trusting the browser's cache. */
 async function getJSON(path, fresh) {
-  const response = await fetch(path, { headers: { Accept: "application/json" }, cache: fresh ? "no-cache" : "default" });
+  // A plain GET, so the page's <link rel=preload> answers the first ones.
+  const response = await fetch(path, { cache: fresh ? "no-cache" : "default" });
   const text = await response.text();
   if (!response.ok) {
     let detail = null;
@@ -137,6 +136,17 @@ async function loadCurrencies() {
     }));
     select.value = json[chosen] ? chosen : "EUR";
   }
+  applyNames();
+}
+
+/** Names the table's currencies, once /v1/currencies has answered (the table may come first). */
+function applyNames() {
+  for (const row of $("latest-rows").querySelectorAll("tr[data-code]")) {
+    const name = state.names[row.dataset.code] || "";
+    row.querySelector(".name").textContent = name;
+    row.dataset.search = `${row.dataset.code} ${name}`.toLowerCase();
+  }
+  applyFilter();
 }
 
 // ---------- Converter ----------
@@ -406,7 +416,6 @@ const loadLatest = latestOnly(async (stale, fresh) => {
     // The previous publication: the nearest before the latest.
     const previous = json.date > FIRST_DAY ? await getJSON(`/v1/rates/${dayBefore(json.date)}?base=${base}`, fresh).catch(() => null) : null;
     if (stale()) return;
-    state.latestDay = json.date;
     renderLatest(json, previous?.json);
     renderFreshness(json);
   } catch (error) {
@@ -488,14 +497,16 @@ function renderFreshness(latest) {
 
 // ---------- Sources ----------
 
-/** A source's state: failing (its last fetch failed), stale (publications missed), no data, or OK. */
+/** A source's state: failing (its last fetch failed), stale (publications missed), no data, or OK; with a word on why. */
 function health(provider) {
   const outcome = provider.lastFetch?.outcome;
-  if (outcome === "failed" || outcome === "rejected") return { kind: "failing", icon: "✕", text: outcome === "rejected" ? "Failing: data rejected" : "Failing" };
-  if (!provider.latestDate) return { kind: "stale", icon: "!", text: "No data yet" };
+  if (outcome === "failed" || outcome === "rejected") {
+    return { kind: "failing", icon: "✕", text: "Failing", why: outcome === "rejected" ? "its data was rejected" : "its last fetch failed" };
+  }
+  if (!provider.latestDate) return { kind: "stale", icon: "!", text: "No data", why: "nothing published yet" };
   const missed = provider.publicationsMissed || 0;
-  if (missed > 0) return { kind: "stale", icon: "!", text: `Stale: ${missed} publication${missed === 1 ? "" : "s"} missed` };
-  return { kind: "ok", icon: "✓", text: "OK" };
+  if (missed > 0) return { kind: "stale", icon: "!", text: "Stale", why: `${missed} publication${missed === 1 ? "" : "s"} missed` };
+  return { kind: "ok", icon: "✓", text: "OK", why: null };
 }
 
 const loadSources = latestOnly(async (stale, fresh) => {
@@ -509,9 +520,13 @@ const loadSources = latestOnly(async (stale, fresh) => {
   }
 });
 
-function cell(label, className) {
+/** A cell named `label` (shown beside its value on narrow screens) holding `content` in one block. */
+function cell(label, className, ...content) {
   const node = element("td", className);
   node.dataset.label = label;
+  const value = element("div", "value");
+  value.append(...content);
+  node.append(value);
   return node;
 }
 
@@ -521,30 +536,29 @@ function renderSources(providers) {
     row.dataset.provider = provider.key;
     const verdict = health(provider);
     row.dataset.state = verdict.kind;
-    const name = cell("Source", "provider");
-    name.append(element("span", "code", provider.key), element("span", "provider-name", [provider.name, provider.country].filter(Boolean).join(", ")));
-    const status = cell("State");
     const badge = element("span", `badge ${verdict.kind}`);
-    badge.append(element("span", null, verdict.icon), document.createTextNode(verdict.text));
-    badge.firstChild.setAttribute("aria-hidden", "true");
-    status.append(badge);
-    const published = cell("Last publication", null);
-    published.textContent = formatDay(provider.latestDate);
-    const fetched = cell("Last fetch");
+    const icon = element("span", null, verdict.icon);
+    icon.setAttribute("aria-hidden", "true");
+    badge.append(icon, verdict.text);
     const run = provider.lastFetch;
+    const fetched = [];
     if (run) {
       const when = element("span", null, relativeTime(run.finishedAt));
       when.title = run.finishedAt;
-      const outcome = element("span", `outcome-${run.outcome}`, ` · ${run.outcome}${run.httpStatus ? ` (HTTP ${run.httpStatus})` : ""}`);
-      fetched.append(when, outcome);
-      if (run.detail && (run.outcome === "failed" || run.outcome === "rejected")) fetched.append(element("span", "detail", run.detail));
+      fetched.push(when, element("span", `outcome-${run.outcome}`, ` · ${run.outcome}${run.httpStatus ? ` (HTTP ${run.httpStatus})` : ""}`));
+      if (run.detail && (run.outcome === "failed" || run.outcome === "rejected")) fetched.push(element("span", "detail", run.detail));
     } else {
-      fetched.textContent = "Not fetched yet";
+      fetched.push("Not fetched yet");
     }
-    const next = cell("Next fetch");
-    next.textContent = provider.nextFetchAt ? relativeTime(provider.nextFetchAt) : "On an operator's refresh";
+    const next = cell("Next fetch", null, provider.nextFetchAt ? relativeTime(provider.nextFetchAt) : "On an operator's refresh");
     if (provider.nextFetchAt) next.title = provider.nextFetchAt;
-    row.append(name, status, published, fetched, next);
+    row.append(
+      cell("Source", "provider", element("span", "code", provider.key),
+        element("span", "provider-name", [provider.name, provider.country].filter(Boolean).join(", "))),
+      cell("State", null, badge, ...(verdict.why ? [element("span", "detail", verdict.why)] : [])),
+      cell("Last publication", null, formatDay(provider.latestDate)),
+      cell("Last fetch", null, ...fetched),
+      next);
     return row;
   });
   $("sources-rows").replaceChildren(...(rows.length ? rows : [emptyRow(5, "No source is enabled.")]));
@@ -609,11 +623,14 @@ async function start() {
   $("date").value = today;
   $("date").max = today;
   wire();
-  // Everything at once; the selects fill in when the currency names arrive.
+  // Everything at once; the selects and the table's names fill in when the currency names arrive.
   const names = loadCurrencies().catch(() => {});
-  await Promise.all([convert(), loadChart(), names.then(() => loadLatest()), loadSources()]);
-  state.rendered = true;
+  // The sources come last: their health is read from the store (/v1/providers), the rest from memory.
+  const sources = loadSources().then(() => performance.mark("rates-relay:sources-render"));
+  await Promise.all([convert(), loadChart(), loadLatest(), names]);
   performance.mark("rates-relay:first-render");
+  document.documentElement.dataset.rendered = "true";
+  await sources;
   document.documentElement.dataset.ready = "true";
   listen();
 }
