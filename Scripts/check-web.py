@@ -130,6 +130,13 @@ def converter_matches_server():
 
 
 render_times = []
+page_weight = []
+
+
+def compressed_size(path):
+    request = urllib.request.Request(args.base + path, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return len(response.read())
 
 
 @check("the page renders with data, without console errors or policy violations")
@@ -141,7 +148,10 @@ def first_render():
     assert not errors, f"console errors: {errors}"
     title = driver.title
     assert title == "Rates Relay", title
-    return "first render with data (sources) " + ", ".join(f"{first:.0f} ({sources:.0f})" for first, sources in render_times) + " ms"
+    files = js("return ['/', ...performance.getEntriesByType('resource').map(e => new URL(e.name).pathname).filter(p => p.startsWith('/web/'))]")
+    page_weight.append(sum(compressed_size(path) for path in sorted(set(files))))
+    assert page_weight[0] < 100_000, f"the page weighs {page_weight[0]} bytes with gzip"
+    return f"{page_weight[0]:,} bytes with gzip; first render with data (sources) " + ", ".join(f"{first:.0f} ({sources:.0f})" for first, sources in render_times) + " ms"
 
 
 @check("the converter's result equals /v1/convert's, by default and after changes")

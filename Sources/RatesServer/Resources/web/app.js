@@ -12,6 +12,7 @@ const SOURCES_REFRESH_MS = 30000;
 const $ = (id) => document.getElementById(id);
 
 const state = {
+  changes: null,      // the latest table's changes on their way (a promise)
   names: {},          // code → name, from /v1/currencies
   range: "1m",
   series: null,       // the chart's points: [{day, value}]
@@ -299,7 +300,8 @@ function drawChart() {
   let low = Math.min(...values), high = Math.max(...values);
   const minIndex = values.indexOf(low), maxIndex = values.indexOf(high);
   const yTicks = ticks(low, high, narrow ? 4 : 5);
-  const pad = (high - low) * 0.08 || Math.abs(high) * 0.01 || 1;
+  // Room above the high and below the low for their labels.
+  const pad = (high - low) * 0.14 || Math.abs(high) * 0.01 || 1;
   low = Math.min(low - pad, yTicks[0] ?? low), high = Math.max(high + pad, yTicks[yTicks.length - 1] ?? high);
   const times = series.map((point) => dayDate(point.day).getTime());
   const first = times[0], last = times[times.length - 1];
@@ -409,15 +411,18 @@ function wireChart() {
 
 // ---------- Latest rates ----------
 
+/** Renders the latest rates as soon as they arrive; their changes follow with the previous publication (`state.changes`). */
 const loadLatest = latestOnly(async (stale, fresh) => {
   const base = $("base").value;
   try {
     const { json } = await getJSON(`/v1/latest?base=${base}&expand=sources`, fresh);
-    // The previous publication: the nearest before the latest.
-    const previous = json.date > FIRST_DAY ? await getJSON(`/v1/rates/${dayBefore(json.date)}?base=${base}`, fresh).catch(() => null) : null;
     if (stale()) return;
-    renderLatest(json, previous?.json);
+    renderLatest(json, undefined);
     renderFreshness(json);
+    // The previous publication: the nearest before the latest.
+    state.changes = (json.date > FIRST_DAY ? getJSON(`/v1/rates/${dayBefore(json.date)}?base=${base}`, fresh) : Promise.reject())
+      .then((previous) => previous.json, () => null)
+      .then((previous) => { if (!stale()) renderLatest(json, previous); });
   } catch (error) {
     if (stale()) return;
     $("latest-rows").replaceChildren(emptyRow(4, error.message));
@@ -432,6 +437,7 @@ function emptyRow(columns, text) {
   return row;
 }
 
+/** `previous`: the previous publication's rates, `null` when there is none, `undefined` while it is on its way. */
 function renderLatest(latest, previous) {
   const rows = [];
   const base = latest.base;
@@ -452,6 +458,9 @@ function renderLatest(latest, previous) {
       const arrow = rounded > 0 ? "▲ " : rounded < 0 ? "▼ " : "";
       change.textContent = `${arrow}${rounded > 0 ? "+" : rounded < 0 ? "−" : ""}${Math.abs(rounded).toFixed(2)} %`;
       change.title = `${formatDecimal(String(before))} on ${formatDay(previous.date)}`;
+    } else if (previous === undefined) {
+      change.classList.add("flat");
+      change.textContent = "…";
     } else {
       change.textContent = "—";
       change.title = "No rate in the previous publication";
@@ -630,7 +639,7 @@ async function start() {
   await Promise.all([convert(), loadChart(), loadLatest(), names]);
   performance.mark("rates-relay:first-render");
   document.documentElement.dataset.rendered = "true";
-  await sources;
+  await Promise.all([sources, state.changes]);
   document.documentElement.dataset.ready = "true";
   listen();
 }
