@@ -344,7 +344,12 @@ function drawChart() {
   chart.dataset.first = series[0].day;
   chart.dataset.last = series[series.length - 1].day;
   if (state.cursor != null) showCursor(Math.min(state.cursor, series.length - 1));
-  else $("chart-readout").textContent = `${series.length} publication days, ${formatDay(series[0].day)} to ${formatDay(series[series.length - 1].day)}. Point at the chart, or focus it and use the arrow keys, to read a day.`;
+  else {
+    // A thinned series (points=) may step over the range's true high and low: say so.
+    const thinned = series.length >= CHART_POINTS ? " evenly spaced (the high and low marked are those of these days)" : "";
+    $("chart-readout").textContent = `${series.length} publication days${thinned}, ${formatDay(series[0].day)} to `
+      + `${formatDay(series[series.length - 1].day)}. Point at the chart, or focus it and use the arrow keys, to read a day.`;
+  }
 }
 
 function chartSummary(series, minIndex, maxIndex) {
@@ -554,8 +559,11 @@ function renderSources(providers) {
     if (run) {
       const when = element("span", null, relativeTime(run.finishedAt));
       when.title = run.finishedAt;
-      fetched.push(when, element("span", `outcome-${run.outcome}`, ` · ${run.outcome}${run.httpStatus ? ` (HTTP ${run.httpStatus})` : ""}`));
-      if (run.detail && (run.outcome === "failed" || run.outcome === "rejected")) fetched.push(element("span", "detail", run.detail));
+      const failed = run.outcome === "failed" || run.outcome === "rejected";
+      // A failure's detail names its HTTP status ("upstream answered HTTP 500"); a success's status stays beside it.
+      const status = run.httpStatus && !(failed && run.detail) ? ` (HTTP ${run.httpStatus})` : "";
+      fetched.push(when, element("span", `outcome-${run.outcome}`, ` · ${run.outcome}${status}`));
+      if (failed && run.detail) fetched.push(element("span", "detail", run.detail));
     } else {
       fetched.push("Not fetched yet");
     }
