@@ -5,13 +5,14 @@ import HummingbirdTesting
 import RatesServer
 import RatesTestSupport
 import Testing
+import Yams
 
 @Suite("Web page")
 struct WebPageTests {
+    /// The repository this file is in.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The page's files as the repository holds them.
-    static let webDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appending(path: "Sources/RatesServer/Resources/web")
+    static let webDirectory = repository.appending(path: "Sources/RatesServer/Resources/web")
 
     @Test("/ is the page: 200 text/html, with a policy that allows this server only and no inline script")
     func page() async throws {
@@ -76,6 +77,18 @@ struct WebPageTests {
                 #expect(gzipAgain.status == .notModified, "\(uri)")
             }
         }
+    }
+
+    @Test("openapi.yaml lists exactly the page's files under /web/{file}")
+    func contractListsFiles() throws {
+        let text = try String(contentsOf: Self.repository.appending(path: "openapi.yaml"), encoding: .utf8)
+        let document = try #require(try Yams.load(yaml: text) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: Any])
+        let get = try #require((paths["/web/{file}"] as? [String: Any])?["get"] as? [String: Any])
+        let parameter = try #require((get["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "file" })
+        let listed = try #require((parameter["schema"] as? [String: Any])?["enum"] as? [String])
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.webDirectory.path(percentEncoded: false)).filter { $0 != "index.html" }
+        #expect(Set(listed) == Set(files))
     }
 
     @Test("the whole page weighs under 100 KB compressed")
