@@ -6,8 +6,9 @@
 const FIRST_DAY = "1999-01-04";
 /** Days a chart asks for at most: the server thins longer ranges (points=). */
 const CHART_POINTS = 300;
-/** How often the sources are asked again: fetch outcomes change without a publication. */
-const SOURCES_REFRESH_MS = 30000;
+/** How often the sources are asked again: fetch outcomes change without a publication. Each ask
+ *  reads every provider's holdings from the store, so open pages ask once a minute, not more. */
+const SOURCES_REFRESH_MS = 60000;
 
 const $ = (id) => document.getElementById(id);
 
@@ -595,8 +596,15 @@ function listen() {
   const live = $("live"), text = $("live-text");
   if (!("EventSource" in window)) { text.textContent = "Not live: reload for new rates"; return; }
   const events = new EventSource("/v1/events");
-  events.addEventListener("open", () => { live.className = "live on"; text.textContent = "Live"; });
-  events.addEventListener("error", () => { live.className = "live off"; text.textContent = "Reconnecting…"; });
+  let lost = false;
+  events.addEventListener("open", () => {
+    live.className = "live on";
+    text.textContent = "Live";
+    // A publication may have landed while the stream was down (a server restart): catch up.
+    if (lost) refreshAll(true);
+    lost = false;
+  });
+  events.addEventListener("error", () => { lost = true; live.className = "live off"; text.textContent = "Reconnecting…"; });
   events.addEventListener("publication", async (event) => {
     let day = null;
     try { day = JSON.parse(event.data).latestDate; } catch (_) { /* announce without a date */ }
