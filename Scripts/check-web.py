@@ -173,7 +173,12 @@ def converter():
     js("const d = document.getElementById('date'); d.value = '2020-03-16'; d.dispatchEvent(new Event('change'))")
     query, historical, _, answer = converter_matches_server()
     assert answer["date"] == "2020-03-16", answer
-    return f"{first}; 250 CHF = {shown} THB; on 2020-03-16 {historical} THB"
+    amount.clear()
+    amount.send_keys("12abc")
+    wait.until(lambda _: driver.find_element(By.ID, "amount-hint").is_displayed())
+    assert amount.get_attribute("aria-invalid") == "true"
+    assert js("return document.getElementById('convert-result').dataset.value") is None, "a result for no amount"
+    return f"{first}; 250 CHF = {shown} THB; on 2020-03-16 {historical} THB; '12abc' is refused with a hint"
 
 
 def chart_state():

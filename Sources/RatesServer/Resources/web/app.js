@@ -168,6 +168,9 @@ const convert = latestOnly(async (stale, fresh) => {
   hint.hidden = !!amount;
   if (!amount) {
     hint.textContent = "Enter a positive amount such as 100 or 99.95 (up to 8 decimals).";
+    // No result for an amount that is not one: the last one would answer another question.
+    delete $("convert-result").dataset.value;
+    $("result-figure").textContent = "—";
     return;
   }
   const from = $("from").value, to = $("to").value, date = $("date").value;
