@@ -531,7 +531,7 @@ const loadSources = latestOnly(async (stale, fresh) => {
   try {
     const { json } = await getJSON("/v1/providers", fresh);
     if (stale()) return;
-    renderSources(json.providers.filter((provider) => provider.enabled));
+    renderSources(json.providers.filter((provider) => provider.enabled), json.providers.length);
   } catch (error) {
     if (stale()) return;
     $("sources-rows").replaceChildren(emptyRow(5, error.message));
@@ -548,7 +548,8 @@ function cell(label, className, ...content) {
   return node;
 }
 
-function renderSources(providers) {
+/** One row per provider this server fetches; `known` counts every provider it knows, fetched or not. */
+function renderSources(providers, known) {
   const rows = providers.map((provider) => {
     const row = element("tr");
     row.dataset.provider = provider.key;
@@ -586,7 +587,9 @@ function renderSources(providers) {
   const failing = providers.filter((provider) => health(provider).kind === "failing").length;
   const staleCount = providers.filter((provider) => health(provider).kind === "stale").length;
   const problems = [failing && `${failing} failing`, staleCount && `${staleCount} stale`].filter(Boolean).join(", ");
-  $("sources-summary").textContent = `${providers.length} source${providers.length === 1 ? "" : "s"}${problems ? `: ${problems}` : ", all current"}`;
+  const off = known - providers.length;
+  $("sources-summary").textContent = `${providers.length} fetched${problems ? `: ${problems}` : ", all current"}`
+    + (off > 0 ? ` · ${off} more known, not enabled` : "");
 }
 
 // ---------- Live updates ----------
