@@ -9,6 +9,7 @@ Usage: check-web.py --base URL --ecb URL --token TOKEN --previous DAY --latest D
 import argparse
 import json
 import re
+import shutil
 import statistics
 import sys
 import time
@@ -57,12 +58,13 @@ def refresh(providers):
 
 def browser():
     options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
+    # Debian's browser and driver, found on PATH: Selenium must not try to download either.
+    options.binary_location = shutil.which("chromium")
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
                  "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-GB"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 
 driver = browser()
