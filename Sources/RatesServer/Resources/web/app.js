@@ -175,7 +175,8 @@ const convert = latestOnly(async (stale, fresh) => {
   }
   const from = $("from").value, to = $("to").value, date = $("date").value;
   const query = new URLSearchParams({ from, to, amount, expand: "sources" });
-  if (date) query.set("date", date);
+  // Today's rates are the latest: asked without a date, the page's first conversion is the one it preloads.
+  if (date && date !== isoDay(new Date())) query.set("date", date);
   const output = $("convert-result");
   try {
     const { json, text } = await getJSON(`/v1/convert?${query}`, fresh);
