@@ -93,7 +93,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
-            resources: [.copy("Resources/openapi.yaml")],
+            // The contract, served at /openapi.yaml, and the web page's files, served at / and /web/.
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -34,7 +34,10 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups env HOST=127.0.0.1 PORT="$
 server=$!
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$port/readyz" && break; sleep 0.1; done
 latest=$(curl -fs "http://127.0.0.1:$port/v1/latest?symbols=USD") || { echo "not serving"; cat "$root/server.log"; exit 1; }
-echo "== as user $(ps -o user= -p "$server" | tr -d ' '): readyz $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz"), latest $latest"
+# The web page comes from the resource bundle staged beside the binary.
+page=$(curl -fs -o /dev/null -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/web/app.js") \
+    || { echo "the web page's files are missing from the staged resource bundle"; exit 1; }
+echo "== as user $(ps -o user= -p "$server" | tr -d ' '): readyz $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz"), latest $latest, /web/app.js $page"
 written=$(find "$root" -newer "$root/started" -type f ! -path "$root/server.log" -printf '%P (%u)\n' | sort)
 echo "== files the server wrote (owner): $(echo "$written" | tr '\n' ' ')"
 if echo "$written" | grep -qv '^data/.* (nobody)$'; then echo "wrote outside the data directory or as another user"; exit 1; fi

@@ -29,6 +29,34 @@ public enum RatesRules {
         return value.normalized
     }
 
+    /// The fewest points `points=` may ask of a time series: its first and last day.
+    public static let minSeriesPoints = 2
+    /// The most points `points=` may ask of a time series (more than the publications of a century).
+    public static let maxSeriesPoints = 100_000
+
+    /// `text` as the number of points of a time series: plain digits, from ``minSeriesPoints``
+    /// to ``maxSeriesPoints``; `nil` otherwise (signs, fractions, exponents, spaces).
+    public static func seriesPoints(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 6, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let value = Int(text), (minSeriesPoints...maxSeriesPoints).contains(value)
+        else { return nil }
+        return value
+    }
+
+    /// The days a time series shows when at most `points` are asked (at least ``minSeriesPoints``):
+    /// all of `days` when there are no more, else `points` of them evenly spaced by position, the
+    /// first and the last always among them. A chart of years stays a few kilobytes and keeps its ends.
+    public static func evenlySpaced<Days: RandomAccessCollection>(_ days: Days, atMost points: Int) -> [Days.Element] {
+        let count = days.count
+        guard count > points, points >= minSeriesPoints else { return Array(days) }
+        // Position i of points - 1 gaps, rounded to the nearest: 0 and count - 1 at the ends, and
+        // distinct in between, since the gaps (count - 1) / (points - 1) are wider than one.
+        let gaps = points - 1
+        return (0..<points).map { step in
+            days[days.index(days.startIndex, offsetBy: (step * (count - 1) + gaps / 2) / gaps)]
+        }
+    }
+
     /// The currencies a table for `base` lists: exactly `symbols` (in the order given) when
     /// given, else every currency with a rate but `base`, in code order.
     public static func listedCurrencies(base: CurrencyCode, symbols: [CurrencyCode]?, available: Set<CurrencyCode>) -> [CurrencyCode] {

@@ -67,6 +67,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         ).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinators: FetchCoordinators([ecb] + providers.map(\.coordinator))).endpoints)
+    router.addRoutes(WebController(assets: WebAssets.bundled).endpoints)
 
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
     let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil

@@ -143,6 +143,7 @@ struct DataAnswers: Sendable {
         let base = try query.base() ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
+        let points = try query.seriesPoints()
         if try query.expandsSources() {
             throw Problem.invalid("expand", "'expand=sources' names the sources of one day's rates: use it with /v1/latest, /v1/rates/{date} or /v1/convert.")
         }
@@ -150,7 +151,8 @@ struct DataAnswers: Sendable {
         guard start <= end else { throw Problem(.invalidRange, "'start' \(start) is after 'end' \(end).", parameter: "start") }
         _ = try publication(on: end, parameter: "end", snapshot: snapshot)
 
-        return try seriesBody(from: start, through: end, base: base, symbols: symbols, amount: amount, snapshot: snapshot, bounds: ("start", "end"))
+        return try seriesBody(
+            from: start, through: end, base: base, symbols: symbols, amount: amount, points: points, snapshot: snapshot, bounds: ("start", "end"))
     }
 
     /// Frankfurter's `/v1/{start}..{end}`: its shape (`start_date`, `end_date`), our values. A range
@@ -166,11 +168,12 @@ struct DataAnswers: Sendable {
             lenient: true)
     }
 
-    /// A series answer: each publication from `start` through `end`, its rates in `base`; `bounds`
-    /// names the fields of the first and last dates; `lenient` as Frankfurter's routes answer.
+    /// A series answer: each publication from `start` through `end` (at most `points` of them,
+    /// evenly spaced, when given), its rates in `base`; `bounds` names the fields of the first and
+    /// last dates; `lenient` as Frankfurter's routes answer.
     func seriesBody(
-        from start: Day, through end: Day, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, snapshot: RatesSnapshot,
-        bounds: (start: String, end: String), lenient: Bool = false
+        from start: Day, through end: Day, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, points: Int? = nil,
+        snapshot: RatesSnapshot, bounds: (start: String, end: String), lenient: Bool = false
     ) throws(Problem) -> ByteBuffer {
         let publications = snapshot.publications(from: start, through: end)
         let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
@@ -185,9 +188,10 @@ struct DataAnswers: Sendable {
             json.field(bounds.start, string: (publications.first?.day ?? start).description)
             json.field(bounds.end, string: (publications.last?.day ?? end).description)
             json.field("rates") { json in
-                for publication in publications {
+                // The days with a rate in `base`, thinned to `points` when asked.
+                let days = publications.filter { snapshot.crossRates($0).contains(base) }
+                for publication in points.map({ RatesRules.evenlySpaced(days, atMost: $0) }) ?? days {
                     let table = snapshot.crossRates(publication)
-                    guard table.contains(base) else { continue }
                     json.field(publication.day.description) { json in
                         table.forEachRate(base: base, symbols: symbols) { code, rate in
                             json.field(code, number: rate.scaled(by: amount).exact)

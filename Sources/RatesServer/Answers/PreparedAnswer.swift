@@ -4,7 +4,8 @@ import Hummingbird
 import NIOCore
 
 /// The answer to one request from a prepared body: 304 when the client holds the current
-/// version, else 200 with the JSON, gzip-compressed when the client accepts it.
+/// version, else 200 with the body (JSON, or a file of the web page), gzip-compressed when the
+/// client accepts it.
 ///
 /// With a `gzipped` body and a client that accepts gzip, the compressed bytes go out with
 /// `Content-Encoding: gzip` under `gzipEtag`. Either tag makes a 304, whichever form this
@@ -13,6 +14,8 @@ import NIOCore
 /// made when a client that accepts it first asks) say `Vary: Accept-Encoding`.
 struct PreparedAnswer {
     var status: HTTPResponse.Status
+    /// The body's media type: JSON for the data routes, the file's for the web page's (``WebAssets``).
+    var contentType = "application/json"
     /// The `ETag`: the tag of the form sent.
     var etag: String
     var cacheControl: String
@@ -73,7 +76,7 @@ struct PreparedAnswer {
         write(.eTag, etag)
         write(.cacheControl, cacheControl)
         if hasCompressedForm { write(.vary, "Accept-Encoding") }
-        if status == .ok { write(.contentType, "application/json") }
+        if status == .ok { write(.contentType, contentType) }
         if isCompressed { write(.contentEncoding, "gzip") }
         if let staleNotice { write(.ratesStale, staleNotice) }
     }

@@ -70,13 +70,15 @@ final class ResponseCache: Sendable {
         fileprivate func compressed() -> Entry {
             guard isCompressible, case .notYet = compression else { return self }
             var entry = self
-            var source = body
-            if let gzipped = try? source.compress(with: .gzip()), gzipped.readableBytes < body.readableBytes {
-                entry.compression = .compressed(gzipped)
-            } else {
-                entry.compression = .notWorthIt
-            }
+            entry.compression = Self.gzipForm(of: body).map { .compressed($0) } ?? .notWorthIt
             return entry
+        }
+
+        /// `body` gzip-compressed, or `nil` when that saves nothing; the web page's files are compressed this way too.
+        static func gzipForm(of body: ByteBuffer) -> ByteBuffer? {
+            var source = body
+            guard let gzipped = try? source.compress(with: .gzip()), gzipped.readableBytes < body.readableBytes else { return nil }
+            return gzipped
         }
     }
 

@@ -17,7 +17,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             switch error.status {
             case .notFound:
-                if let allowed = knownPaths.allowed(for: request.uri.path) {
+                // 405 only when the path takes other methods: a route the router did not reach (a
+                // trailing slash) may match a pattern that takes this very method.
+                if let allowed = knownPaths.allowed(for: request.uri.path), !allowed.contains(request.method) {
                     let allow = allowed.map(\.rawValue).joined(separator: ", ")
                     return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path); use \(allow).", headers: [.allow: allow])
                         .response

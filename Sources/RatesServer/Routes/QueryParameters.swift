@@ -59,6 +59,17 @@ struct QueryParameters {
         return value
     }
 
+    /// `points=N`: at most N days of a time series (``RatesRules/seriesPoints(_:)``); `nil` when absent.
+    func seriesPoints() throws(Problem) -> Int? {
+        guard let text = try single("points") else { return nil }
+        guard let points = RatesRules.seriesPoints(text) else {
+            throw .invalid(
+                "points",
+                "'points' must be a whole number from \(RatesRules.minSeriesPoints) to \(RatesRules.maxSeriesPoints), such as 250; got '\(text.prefix(40))'.")
+        }
+        return points
+    }
+
     /// `providers=KEY[,KEY]`: provider keys in any letter case, each one a provider this server
     /// knows (``RatesUpstream/ProviderRegistry``); `nil` when absent.
     func providers() throws(Problem) -> Set<String>? {

@@ -22,6 +22,8 @@ enum Route: String, CaseIterable, Sendable {
     case readiness = "/readyz"
     case metrics = "/metrics"
     case contract = "/openapi.yaml"
+    case page = "/"
+    case webFile = "/web/{file}"
     /// Frankfurter's v1 API beside ours: `/v1/2025-06-13`, `/v1/2025-01-02..2025-01-31`, `/v1/2025-01-02..`.
     case frankfurterDates = "/v1/{dates}"
     /// Frankfurter's old host served its v1 API at the root: `/latest`, `/currencies`, `/2025-06-13`, `/2025-01-02..`.
@@ -40,7 +42,8 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// How long clients may keep its prepared answers; `nil` for routes whose answers are not prepared.
+    /// How long clients may keep its answers prepared per dataset version; `nil` for routes whose
+    /// answers are not (the web page's files are prepared once at start-up: ``WebAssets``).
     ///
     /// Sync pages choose per page: the tail grows with the next publication, full change-log pages never change.
     var caching: CacheControlPolicy.Caching? {
@@ -48,7 +51,7 @@ enum Route: String, CaseIterable, Sendable {
         case .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates:
             .untilNextPublication
         case .sync: .syncTail
-        case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract: nil
+        case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract, .page, .webFile: nil
         }
     }
 
