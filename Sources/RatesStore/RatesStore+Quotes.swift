@@ -1,5 +1,6 @@
 import GRDB
 import RatesCore
+import Synchronization
 
 /// Reads of the providers' quotes as published, for answers that need more than the merged
 /// table: an answer computed from some providers only, the published figure behind a value,
@@ -78,9 +79,14 @@ extension RatesStore {
 
     /// What the store holds of each provider with quotes, by key.
     ///
+    /// Counting reads every quote, so the answer is kept until the next recorded run: every ingest,
+    /// import and prune records one in the transaction that writes its quotes, whichever process writes.
+    ///
     /// - Throws: `DatabaseError` when the read fails.
     public func providerHoldings() throws -> [String: ProviderHoldings] {
         try database.read { db in
+            let run = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM fetchRun") ?? 0
+            if let cached = holdingsCache.withLock({ $0 }), cached.run == run { return cached.holdings }
             var holdings: [String: ProviderHoldings] = [:]
             let rows = try Row.fetchAll(db, sql: "SELECT provider, MIN(day), MAX(day), COUNT(DISTINCT day) FROM quote GROUP BY provider")
             for row in rows {
@@ -91,6 +97,7 @@ extension RatesStore {
                 holdings[provider] = ProviderHoldings(
                     firstDay: first, latestDay: latest, publicationCount: row[3], latestCurrencies: currencies.compactMap(CurrencyCode.init))
             }
+            holdingsCache.withLock { $0 = (run, holdings) }
             return holdings
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RatesCore
+import Synchronization
 
 /// The SQLite database of published rates: the one type that owns database access.
 ///
@@ -13,6 +14,8 @@ public final class RatesStore: Sendable {
     let database: any DatabaseWriter
     /// The database's epoch, created at random with the database.
     public let epoch: String
+    /// ``providerHoldings()`` as of the newest run recorded: every write of quotes records one.
+    let holdingsCache = Mutex<(run: Int64, holdings: [String: ProviderHoldings])?>(nil)
 
     /// Opens (creating if needed) the database at `path` in WAL mode and applies pending migrations.
     ///

@@ -43,6 +43,22 @@ struct RatesStoreTests {
         }
     }
 
+    @Test("provider holdings follow every ingest, also one made by another connection to the file")
+    func holdingsFollowIngests() throws {
+        try Self.withDatabasePath { path in
+            let store = try RatesStore(path: path)
+            let quote = PublishedQuote(currency: CurrencyCode("USD")!, value: "3.677", unit: 1, direction: .pivotPerUnits)
+            let noMerge: (QuoteReader) throws -> RatesBatch = { _ in RatesBatch(base: .euro, days: []) }
+            try store.ingest(provider: "NBP", publications: [ProviderPublication(day: Day("2026-03-04")!, quotes: [quote])], run: Self.run(), merge: noMerge)
+            #expect(try store.providerHoldings()["NBP"]?.latestDay == Day("2026-03-04"))
+            // Another process's import: a second store on the same file.
+            try RatesStore(path: path).ingest(
+                provider: "NBP", publications: [ProviderPublication(day: Day("2026-03-05")!, quotes: [quote])], run: Self.run(), merge: noMerge)
+            let holdings = try #require(try store.providerHoldings()["NBP"])
+            #expect(holdings.latestDay == Day("2026-03-05") && holdings.publicationCount == 2)
+        }
+    }
+
     @Test("rates are stored as the published text, trailing zeros included")
     func exactText() throws {
         try Self.withDatabasePath { path in
