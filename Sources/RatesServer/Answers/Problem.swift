@@ -88,6 +88,11 @@ public struct Problem: Error, Sendable, Equatable {
         Problem(.noData, "\(what) could not be read; try again shortly.", headers: [.retryAfter: "5"])
     }
 
+    /// Nothing answers `method` at `path` (404).
+    static func noEndpoint(_ method: HTTPRequest.Method, _ path: String) -> Problem {
+        Problem(.notFound, "No endpoint at \(method) \(path); see /openapi.yaml.")
+    }
+
     /// `parameter` asks for `day`, which is after `today` (see ``ServerConfiguration/today``).
     static func dateInFuture(_ parameter: String, _ day: Day, today: Day) -> Problem {
         Problem(.dateInFuture, "'\(parameter)' \(day) is after today (\(today)).", parameter: parameter)

@@ -24,7 +24,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                     return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path); use \(allow).", headers: [.allow: allow])
                         .response
                 }
-                return Problem(.notFound, "No endpoint at \(request.method) \(request.uri.path); see /openapi.yaml.").response
+                return Problem.noEndpoint(request.method, request.uri.path).response
             case .methodNotAllowed:
                 return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path).").response
             case let status where (400..<500).contains(status.code):

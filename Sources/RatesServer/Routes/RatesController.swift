@@ -110,7 +110,7 @@ struct RatesController<Context: RequestContext>: Sendable {
     /// dates is not one of its routes: that is our 404 problem, as for any unknown path.
     func compatibilityResponse(_ request: Request, route: Route, parameter: Substring? = nil) throws(Problem) -> Response {
         if let parameter, !DataAnswers.isFrankfurterDates(parameter) {
-            throw Problem(.notFound, "No endpoint at \(request.method) \(request.uri.path); see /openapi.yaml.")
+            throw Problem.noEndpoint(request.method, request.uri.path)
         }
         do {
             return try dataResponse(request, route: route, parameter: parameter)
