@@ -38,15 +38,7 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 
 # The history without its newest day, and the two newest days.
-read -r previous latest < <(python3 - "$root" <<'PY'
-import sys, zipfile
-root = sys.argv[1]
-csv = zipfile.ZipFile("Sources/RatesIngest/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode()
-header, *rows = [line for line in csv.splitlines() if line]
-open(f"{root}/behind.csv", "w").write("\n".join([header] + rows[1:]) + "\n")
-print(rows[1].split(",")[0], rows[0].split(",")[0])
-PY
-)
+read -r previous latest < <(Scripts/history-behind.py "$root")
 start=$(date +%s)
 "$bin" import "$root/behind.csv" --db "$root/rates.sqlite" >"$root/import.log" 2>&1 || { cat "$root/import.log"; exit 1; }
 echo "== imported the history through $previous ($(($(date +%s) - start)) s)"

@@ -26,15 +26,7 @@ base="http://127.0.0.1:$port"
 
 # The history without its newest day (imported); the stand-in for the ECB (Scripts/fake-ecb.py)
 # publishes up to that day now, and the newest one when told.
-read -r previous latest < <(python3 - "$work" <<'PY'
-import sys, zipfile
-work = sys.argv[1]
-csv = zipfile.ZipFile("Sources/RatesIngest/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode()
-header, *rows = [line for line in csv.splitlines() if line]
-open(f"{work}/behind.csv", "w").write("\n".join([header] + rows[1:]) + "\n")
-print(rows[1].split(",")[0], rows[0].split(",")[0])
-PY
-)
+read -r previous latest < <(Scripts/history-behind.py "$work")
 window=$(date -u -d "$latest -90 days" +%F)
 "$server_binary" import "$work/behind.csv" --db "$work/server.sqlite" >/dev/null
 Scripts/fake-ecb.py "$upstream_port" "$previous" &
