@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Currency codes, dates, exact decimal cross-rate math, the publication calendar, a lock. No I/O.
@@ -56,12 +57,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // SQLite schema, migrations, the ingest transaction, change log and queries.
+        // The database (SQLite embedded, or PostgreSQL shared by replicas): schema, migrations, the
+        // ingest transaction, change log and queries.
         .target(
             name: "RatesStore",
             dependencies: [
                 "RatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -145,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RatesStoreTests",
-            dependencies: ["RatesStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RatesStore", "RatesTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // What the server and client tests share: the real server on a temporary database and a fake ECB.
@@ -155,6 +161,7 @@ let package = Package(
                 "RatesServer", "RatesIngest",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/RatesTestSupport",
             swiftSettings: strictSettings

@@ -1,11 +1,16 @@
 import Logging
+import RatesStore
 import ServiceLifecycle
 
 /// Applies changes that another process logged in the store to the in-memory dataset.
 ///
-/// The server's own ingests apply their changes at once; this picks up the rest —
-/// `rates-relay prune` or `import` run against the file of a running server — within one
-/// `interval`. Each check is one indexed read of the change log past the in-memory version.
+/// The server's own ingests apply their changes at once; this picks up the rest: what the
+/// fetcher replica stores when several share a PostgreSQL database (told at once by a
+/// notification on each commit), and `rates-relay prune` or `import` run against the database
+/// of a running server. It also checks every `interval`, so a change whose notification was
+/// missed (the connection was down) is applied within one interval. Each check is one indexed
+/// read of the change log past the in-memory version; with a shared database, also a read of the
+/// fetcher's last runs, so every replica reports the same fetch and answers with the same `ETag`.
 public struct ChangeLogFollower: Service {
     let ingestor: Ingestor
     let interval: Duration
@@ -18,14 +23,31 @@ public struct ChangeLogFollower: Service {
     }
 
     public func run() async throws {
-        while !Task.isCancelledOrShuttingDown {
-            do {
-                let applied = try ingestor.catchUp()
-                if applied > 0 { logger.info("applied changes logged by another process", metadata: ["rates.changes": "\(applied)"]) }
-            } catch {
-                logger.error("change log could not be read", metadata: ["error": "\(error)"])
+        let (coordination, interval) = (ingestor.store.coordination, interval)
+        try? await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                if let coordination {
+                    group.addTask { await coordination.listen(.changes, retryAfter: interval) { _ in catchUp() } }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        catchUp()
+                        try? await Task.sleep(for: interval)
+                    }
+                }
+                await group.waitForAll()
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+
+    private func catchUp() {
+        do {
+            let applied = try ingestor.catchUp()
+            // Replicas on one database: the fetcher's runs vouch for the data here too (status, ETags).
+            if ingestor.store.isShared { try ingestor.state.loadFetchRecord(from: ingestor.store) }
+            if applied > 0 { logger.info("applied changes logged by another process", metadata: ["rates.changes": "\(applied)"]) }
+        } catch {
+            logger.error("change log could not be read", metadata: ["error": "\(error)"])
         }
     }
 }

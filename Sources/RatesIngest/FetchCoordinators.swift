@@ -5,9 +5,12 @@ import RatesStore
 public struct FetchCoordinators: Sendable {
     /// The coordinators, in the order given (the ECB's, then the providers in their configured order).
     public let all: [FetchCoordinator]
+    /// This replica's role when several share a database: while another holds it, refreshes are forwarded to that one.
+    let role: FetcherRole?
 
-    public init(_ coordinators: [FetchCoordinator]) {
+    public init(_ coordinators: [FetchCoordinator], role: FetcherRole? = nil) {
         all = coordinators
+        self.role = role
     }
 
     /// The keys of the providers fetched, in order.
@@ -17,9 +20,15 @@ public struct FetchCoordinators: Sendable {
     /// ``FetchCoordinator/refresh()``: each report is of a fetch of its provider that started after
     /// this call, shared with the refreshes of the same provider that arrived meanwhile.
     ///
+    /// On a replica that does not hold the fetcher role, the replica that does carries the refresh
+    /// out (``FetcherRole``), and the reports are of the runs it records.
+    ///
     /// - Parameter keys: Keys as ``keys`` spells them; others are skipped (the caller refuses them first).
     /// - Returns: The reports in the order of ``all``.
     public func refresh(_ keys: [String]? = nil) async -> Refresh {
+        if let role, !role.isHeld {
+            return await role.forward(self.keys.filter { keys?.contains($0) ?? true })
+        }
         let chosen = keys.map { keys in all.filter { keys.contains($0.provider) } } ?? all
         let reports = await withTaskGroup(of: (Int, FetchCoordinator.Report).self) { group in
             for (index, coordinator) in chosen.enumerated() {
@@ -36,6 +45,10 @@ public struct FetchCoordinators: Sendable {
     public struct Refresh: Sendable {
         /// One report per provider refreshed, in the order of ``FetchCoordinators/all``.
         public var reports: [FetchCoordinator.Report]
+
+        public init(reports: [FetchCoordinator.Report]) {
+            self.reports = reports
+        }
 
         /// The outcome of them all: the first of `failed`, `rejected`, `updated`, `unchanged`,
         /// `notModified` that some provider had (the one provider's own when only one was refreshed).

@@ -50,6 +50,15 @@ public final class ServerState: Sendable {
     public convenience init(loadingFrom store: RatesStore) throws {
         let stored = try store.snapshot()
         self.init(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, dailyRates: stored.days))
+        try loadFetchRecord(from: store)
+    }
+
+    /// Reads the record of the ECB's fetches (the last run, the last good one, where the data came
+    /// from) from `store` into the fetch status, whichever process made them: at start, and on a
+    /// replica that follows another's fetches.
+    ///
+    /// - Throws: When the store cannot be read; the status is unchanged then.
+    public func loadFetchRecord(from store: RatesStore) throws {
         let lastRun = try store.lastRun(source: .upstream, provider: ProviderDay.ecbKey)
         let lastSuccess = try store.lastSuccessfulRun(source: .upstream, provider: ProviderDay.ecbKey)
         let origin = try store.dataOrigin()

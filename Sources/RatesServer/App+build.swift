@@ -20,7 +20,7 @@ import ServiceLifecycle
 public func buildApplication(_ configuration: ServerConfiguration, logger: Logger) throws -> some ApplicationProtocol {
     // Neither the server nor the scheduler can run before this, so neither ever sees a
     // half-initialized state; on an existing database loading is one read.
-    let store = try RatesStore(path: configuration.databasePath)
+    let store = try configuration.openStore()
     let state = try ServerState(loadingFrom: store)
     let ingestor = Ingestor(store: store, state: state, logger: logger)
     if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
@@ -33,6 +33,9 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     // Each source gets a coordinator, fetched on its schedule or only when refreshed.
     let ecb = FetchCoordinator(fetches.ecb, state: state)
     let providers = fetches.providers.map { (coordinator: FetchCoordinator($0.fetch, state: state), schedule: $0.schedule) }
+
+    // Replicas on one PostgreSQL database: one fetches, the others hand it their refreshes.
+    let role = FetcherRole(store: store, forwardTimeout: configuration.upstreamTimeout * 2 + .seconds(30))
 
     let knownPaths = Route.knownPaths
     let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -53,12 +56,12 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     router.addRoutes(
         RatesController(
             state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
-            cachePolicy: cachePolicy, answers: answers)
+            cachePolicy: cachePolicy, answers: answers, role: role)
             .endpoints)
     router.addRoutes(
         SyncController(
             store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics,
-            cachePolicy: cachePolicy
+            cachePolicy: cachePolicy, catchUp: { _ = try? ingestor.catchUp() }
         ).endpoints)
     router.addRoutes(
         ProvidersController(
@@ -66,7 +69,8 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             fetched: fetches.keys
         ).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
-    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: FetchCoordinators([ecb] + providers.map(\.coordinator))).endpoints)
+    let coordinators = FetchCoordinators([ecb] + providers.map(\.coordinator), role: role)
+    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: coordinators).endpoints)
     router.addRoutes(WebController(assets: WebAssets.bundled).endpoints)
 
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
@@ -87,17 +91,24 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay", backlog: 4096),
         logger: logger)
     app.addServices(HTTPClientService(client: httpClient), ChangeLogFollower(ingestor: ingestor, logger: logger))
+    var schedulers: [any Service] = []
     if configuration.schedule {
         let timing = FetchScheduler.Timing(
             pollInterval: configuration.pollInterval, pollWindow: configuration.pollWindow, retryDelay: configuration.retryDelay,
             maxRetryDelay: configuration.maxRetryDelay)
-        app.addServices(FetchScheduler(coordinator: ecb, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
+        schedulers.append(FetchScheduler(coordinator: ecb, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
         for (coordinator, schedule) in providers {
-            app.addServices(
+            schedulers.append(
                 ProviderFetchScheduler(
                     coordinator: coordinator, ingestor: ingestor, schedule: schedule, timing: timing, maxInterval: configuration.providerMaxInterval,
                     now: configuration.now, logger: logger))
         }
+    }
+    if let role {
+        // The schedulers run on whichever replica holds the role; without a schedule it still carries out refreshes.
+        app.addServices(FetcherRoleService(role: role, schedulers: schedulers, coordinators: coordinators, logger: logger))
+    } else {
+        for scheduler in schedulers { app.addServices(scheduler) }
     }
     return app
 }

@@ -13,7 +13,7 @@ public enum Operations {
     ///
     /// - Throws: When the database cannot be opened. Upstream failures are recorded and returned, not thrown.
     public static func fetch(_ configuration: ServerConfiguration, logger: Logger) async throws -> [FetchRun] {
-        let store = try RatesStore(path: configuration.databasePath)
+        let store = try configuration.openStore()
         let ingestor = Ingestor(store: store, state: try ServerState(loadingFrom: store), logger: logger)
         let httpClient = ECBClient.makeHTTPClient()
         let fetches = UpstreamFetches(configuration, ingestor: ingestor, httpClient: httpClient, calendar: PublicationCalendar(), logger: logger)
@@ -32,15 +32,15 @@ public enum Operations {
     ///
     /// - Parameter progress: Called with a short message at each stage.
     /// - Throws: `UpstreamDataError` when the file is invalid (nothing is stored), or database errors.
-    public static func importHistory(from file: URL, databasePath: String, progress: (String) -> Void) throws -> FetchRun {
+    public static func importHistory(from file: URL, database: String, passwordFile: String? = nil, progress: (String) -> Void) throws -> FetchRun {
         let started = Date()
         progress("reading \(file.lastPathComponent)")
         let batch = try ECBHistoryFile.read(contentsOf: file)
         progress("read \(batch.days.count) days, \(batch.valueCount) rates (\(batch.days.first?.day.description ?? "-") to \(batch.latestDay?.description ?? "-"))")
-        let store = try RatesStore(path: databasePath)
+        let store = try RatesStore(location: database, passwordFile: passwordFile)
         // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
         let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
-        progress("validating and writing to \(databasePath)")
+        progress("validating and writing to \(RatesStore.redacted(database))")
         let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
             batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated),
             notAfter: Day(containing: started).adding(days: 1), checkContinuity: false)
@@ -52,7 +52,7 @@ public enum Operations {
     /// records them) into the database in one transaction, through the adapter's parser
     /// (``ProviderFile``), the validation and the ingest of a fetch, recorded as an import run.
     /// Several files are combined as a fetch's answers are (the NBP's tables A and B); the ECB's
-    /// history files go through ``importHistory(from:databasePath:progress:)``.
+    /// history files go through ``importHistory(from:database:passwordFile:progress:)``.
     ///
     /// - Parameters:
     ///   - provider: The provider's key, in any letter case.
@@ -63,7 +63,7 @@ public enum Operations {
     ///   `UpstreamDataError` when the files are not valid answers of the provider's (nothing is
     ///   stored then), the file system's error when one cannot be read, or database errors.
     public static func importPublications(
-        of provider: String, subjects: [String?] = [], from files: [URL], databasePath: String, progress: (String) -> Void
+        of provider: String, subjects: [String?] = [], from files: [URL], database: String, passwordFile: String? = nil, progress: (String) -> Void
     ) throws -> FetchRun {
         let started = Date()
         // Reading answers needs no API key: only the requests carry it.
@@ -74,10 +74,10 @@ public enum Operations {
         let publications = try ProviderFile.read(bytes, provider: adapter, subjects: subjects, today: Day(containing: started))
         progress("read \(publications.count) days, \(publications.reduce(0) { $0 + $1.quotes.count }) figures "
             + "(\(publications.first?.day.description ?? "-") to \(publications.last?.day.description ?? "-"))")
-        let store = try RatesStore(path: databasePath)
+        let store = try RatesStore(location: database, passwordFile: passwordFile)
         // As for an ECB file: the in-memory side starts empty at the store's version.
         let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
-        progress("validating and writing to \(databasePath)")
+        progress("validating and writing to \(RatesStore.redacted(database))")
         let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
             publications, of: (adapter.key, adapter.pivot),
             run: FetchRun(startedAt: started, source: .import, provider: adapter.key, file: names, outcome: .updated),
@@ -89,17 +89,20 @@ public enum Operations {
     /// Removes every rate before `day` (retention); each removal reaches sync clients as a tombstone.
     ///
     /// - Throws: When the database cannot be opened or written; nothing is removed then.
-    public static func prune(databasePath: String, before day: Day) throws -> FetchRun {
-        try RatesStore(path: databasePath).prune(before: day)
+    public static func prune(database: String, passwordFile: String? = nil, before day: Day) throws -> FetchRun {
+        try RatesStore(location: database, passwordFile: passwordFile).prune(before: day)
     }
 
-    /// Rebuilds the database file from its own rates, under a new epoch: every sync client resets.
+    /// Rebuilds the SQLite database file from its own rates, under a new epoch: every sync client resets.
     ///
     /// The new database is written beside the old one and renamed over it, so the file is
     /// never half-written. Stop the server first: it keeps the old file open.
     /// - Returns: The old and the new epoch.
     /// - Throws: When either database cannot be opened or written; the old file is untouched then.
     public static func rebuild(databasePath: String) throws -> (old: String, new: String) {
+        guard try PostgresLocation(databasePath) == nil else {
+            throw PostgresStoreError.invalidLocation("rebuild rewrites an SQLite file; a PostgreSQL database keeps its epoch (drop and re-import it for a new one)")
+        }
         let files = FileManager.default
         let temporary = databasePath + ".rebuild"
         for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
@@ -123,13 +126,13 @@ public enum Operations {
     /// A human summary of what the database holds.
     ///
     /// - Throws: When the database cannot be opened or read.
-    public static func describe(databasePath: String) throws -> String {
-        let store = try RatesStore(path: databasePath)
+    public static func describe(database: String, passwordFile: String? = nil) throws -> String {
+        let store = try RatesStore(location: database, passwordFile: passwordFile)
         let snapshot = try store.snapshot()
         let calendar = PublicationCalendar()
         let expected = calendar.latestPublication(asOf: Date())
         var lines = [
-            "database:       \(databasePath)",
+            "database:       \(RatesStore.redacted(database))",
             "epoch:          \(snapshot.epoch)",
             "version:        \(snapshot.version)",
             "days:           \(snapshot.days.count) (\(snapshot.days.first?.day.description ?? "-") to \(snapshot.days.last?.day.description ?? "-"))",

@@ -1,4 +1,3 @@
-import GRDB
 import RatesCore
 
 /// The quotes of every provider (or of some) over a range of days, read at once, for the merge
@@ -14,24 +13,8 @@ public struct QuoteReader: Sendable {
     /// Every day some provider published on, ascending.
     public let publicationDays: [Day]
 
-    /// Reads the quotes of the days from `start` through `end`, of `providers` only when given.
-    init(_ db: Database, from start: Day, through end: Day, providers: Set<String>? = nil) throws {
-        var byProvider: [String: [Day: [PublishedQuote]]] = [:]
-        var arguments: StatementArguments = [start.description, end.description]
-        var filter = ""
-        if let providers {
-            filter = " AND provider IN (\(databaseQuestionMarks(count: providers.count)))"
-            arguments += StatementArguments(providers.sorted())
-        }
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE day BETWEEN ? AND ?\(filter)", arguments: arguments)
-        while let row = try rows.next() {
-            guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String),
-                  let direction = PublishedQuote.Direction(rawValue: row[5])
-            else { continue }
-            byProvider[row[0] as String, default: [:]][day, default: []].append(
-                PublishedQuote(currency: currency, value: row[3], unit: row[4], direction: direction))
-        }
+    /// The quotes read, by provider and day.
+    init(byProvider: [String: [Day: [PublishedQuote]]]) {
         publications = byProvider.mapValues { days in
             days.map { ProviderPublication(day: $0.key, quotes: $0.value) }.sorted { $0.day < $1.day }
         }

@@ -3,147 +3,74 @@ import GRDB
 import RatesCore
 import Synchronization
 
-/// The SQLite database of published rates: the one type that owns database access.
+/// The database of published rates: the one type the rest of the server reads and writes it through.
 ///
-/// The database runs in WAL mode through a `DatabasePool`, so readers never wait for the
-/// ingest writer. Every ingest is one transaction holding the rate rows, one append-only
-/// `change` row per changed (day, currency) with a monotonically increasing sequence
-/// number, and the `fetchRun` record: a crash leaves all of it or none of it.
+/// Two databases stand behind it with the same schema concepts, migrations, change log, epoch and
+/// exact decimal text: SQLite, the embedded default (one file, ``init(path:)``), and PostgreSQL,
+/// shared by several replicas (``init(location:)`` with a `postgres://` URL). Every ingest is one
+/// transaction holding the provider's quotes, the merged rows they change, one append-only
+/// `change` row per changed (day, currency) with a monotonically increasing sequence number, and
+/// the `fetchRun` record: a crash leaves all of it or none of it.
+///
+/// Calls are synchronous, as GRDB's are: the calling thread waits for the database, whichever it is.
 public final class RatesStore: Sendable {
-    /// The database: a `DatabasePool` (WAL) in production, any GRDB writer in tests.
-    let database: any DatabaseWriter
-    /// The database's epoch, created at random with the database.
-    public let epoch: String
+    let database: any RatesDatabase
     /// ``providerHoldings()`` as of the newest run recorded: every write of quotes records one.
-    let holdingsCache = Mutex<(run: Int64, holdings: [String: ProviderHoldings])?>(nil)
+    private let holdingsCache = Mutex<(run: Int64, holdings: [String: ProviderHoldings])?>(nil)
 
-    /// Opens (creating if needed) the database at `path` in WAL mode and applies pending migrations.
+    /// The database's epoch, created at random with the database; cursors of another epoch are reset.
+    public var epoch: String { database.epoch }
+
+    /// Whether the database is PostgreSQL, shared by every replica that names it.
+    public var isShared: Bool { database is PostgresRatesDatabase }
+
+    /// Opens (creating if needed) the SQLite database at `path` in WAL mode and applies pending migrations.
     ///
     /// - Throws: `DatabaseError` when the file cannot be opened, is not a database, or a migration fails.
     public convenience init(path: String) throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            // WAL with synchronous=NORMAL keeps every committed transaction atomic and consistent;
-            // a power cut may lose the last commit, which the next fetch repeats.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        configuration.busyMode = .timeout(10)
-        try self.init(try DatabasePool(path: path, configuration: configuration))
+        self.init(database: try SQLiteRatesDatabase(path: path))
     }
 
-    /// A store on `database` (as GRDB's `AppDatabase.init(_:)`): applies pending migrations.
+    /// Opens the database `location` names: a `postgres://` or `postgresql://` URL
+    /// (``PostgresLocation``), else the path of an SQLite file. Applies pending migrations.
+    ///
+    /// - Parameter passwordFile: For PostgreSQL, a file holding the password (a mounted secret), in place of one in the URL.
+    /// - Throws: `DatabaseError` or ``PostgresStoreError`` when the database cannot be opened or migrated.
+    public convenience init(location: String, passwordFile: String? = nil) throws {
+        if let postgres = try PostgresLocation(location, passwordFile: passwordFile) {
+            self.init(database: try PostgresRatesDatabase(postgres))
+        } else {
+            try self.init(path: location)
+        }
+    }
+
+    /// A store on an SQLite `database` (as GRDB's `AppDatabase.init(_:)`): applies pending migrations.
     ///
     /// - Throws: `DatabaseError` when a migration fails.
-    public init(_ database: any DatabaseWriter) throws {
+    public convenience init(_ database: any DatabaseWriter) throws {
+        self.init(database: try SQLiteRatesDatabase(database))
+    }
+
+    init(database: any RatesDatabase) {
         self.database = database
-        try Self.migrator.migrate(database)
-        epoch = try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") } ?? ""
     }
 
-    // MARK: - Schema
+    /// `location` as it may be shown (logs, status): a PostgreSQL URL without its password.
+    public static func redacted(_ location: String) -> String { PostgresLocation.redacted(location) }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE meta (
-                        key TEXT PRIMARY KEY NOT NULL,
-                        value TEXT NOT NULL
-                    ) WITHOUT ROWID;
-                    INSERT INTO meta (key, value) VALUES ('epoch', lower(hex(randomblob(8))));
+    // MARK: - Ingest
 
-                    CREATE TABLE fetchRun (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        startedAt DATETIME NOT NULL,
-                        finishedAt DATETIME NOT NULL,
-                        source TEXT NOT NULL CHECK (source IN ('seed', 'import', 'upstream', 'maintenance')),
-                        file TEXT NOT NULL,
-                        httpStatus INTEGER,
-                        outcome TEXT NOT NULL CHECK (outcome IN ('updated', 'unchanged', 'notModified', 'failed', 'rejected')),
-                        detail TEXT,
-                        rowsChanged INTEGER NOT NULL DEFAULT 0,
-                        etag TEXT,
-                        lastModified TEXT,
-                        latestDay TEXT
-                    );
-
-                    -- Append-only: rows are never deleted from the top, so plain INTEGER PRIMARY KEY
-                    -- (max + 1) never reuses a sequence number, without AUTOINCREMENT's bookkeeping.
-                    CREATE TABLE change (
-                        seq INTEGER PRIMARY KEY,
-                        day TEXT NOT NULL,
-                        currency TEXT NOT NULL,
-                        value TEXT,
-                        fetchRunId INTEGER NOT NULL REFERENCES fetchRun(id)
-                    );
-
-                    CREATE TABLE rate (
-                        day TEXT NOT NULL,
-                        currency TEXT NOT NULL CHECK (length(currency) = 3),
-                        value TEXT NOT NULL,
-                        seq INTEGER NOT NULL REFERENCES change(seq),
-                        PRIMARY KEY (day, currency)
-                    ) WITHOUT ROWID;
-                    """
-            )
-        }
-        // Reads pinned to a dataset version look up each value's last change at or below it.
-        migrator.registerMigration("v2-change-by-key") { db in
-            try db.execute(sql: "CREATE INDEX changeByKey ON change (day, currency, seq)")
-        }
-        // Many providers: every figure as its provider published it (`quote`), and the merged
-        // table (`rate`) naming each value's provider and that provider's own day. The rates
-        // stored so far are the ECB's: they become its quotes, and the merged rows keep their
-        // values, so no client sees a change and no epoch changes.
-        migrator.registerMigration("v3-providers") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE quote (
-                        provider TEXT NOT NULL,
-                        day TEXT NOT NULL,
-                        currency TEXT NOT NULL CHECK (length(currency) = 3),
-                        value TEXT NOT NULL,
-                        unit INTEGER NOT NULL DEFAULT 1 CHECK (unit >= 1),
-                        direction TEXT NOT NULL CHECK (direction IN ('pivot-per-units', 'units-per-pivot')),
-                        PRIMARY KEY (provider, day, currency)
-                    ) WITHOUT ROWID;
-                    CREATE INDEX quoteByDay ON quote (day);
-                    INSERT INTO quote (provider, day, currency, value, unit, direction)
-                        SELECT 'ECB', day, currency, value, 1, 'units-per-pivot' FROM rate;
-                    ALTER TABLE rate ADD COLUMN provider TEXT NOT NULL DEFAULT 'ECB';
-                    ALTER TABLE rate ADD COLUMN providerDay TEXT;
-                    ALTER TABLE change ADD COLUMN provider TEXT;
-                    ALTER TABLE change ADD COLUMN providerDay TEXT;
-                    ALTER TABLE fetchRun ADD COLUMN provider TEXT NOT NULL DEFAULT 'ECB';
-                    """)
-        }
-        return migrator
-    }
-}
-
-// MARK: - Ingest
-
-extension RatesStore {
-    /// Stores a validated batch in one transaction and records `run` with its outcome.
+    /// Stores a validated batch of merged days in one transaction and records `run` with its outcome.
     ///
     /// Each day in the batch is taken as complete: values that differ are replaced, new ones
     /// added, and currencies stored for that day but missing from the batch are removed. Every
     /// such change appends a `change` row. Identical data changes nothing but the run record.
     ///
-    /// The batch travels into SQLite as one JSON document and is compared and applied with set
-    /// operations there: a full-history import is a handful of statements, not 400,000.
-    ///
     /// - Returns: The recorded run, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
-    /// - Throws: `DatabaseError` when the transaction fails; nothing is stored then.
+    /// - Throws: When the transaction fails; nothing is stored then.
     @discardableResult
     public func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun {
-        try database.write { db in
-            var run = run
-            try run.insert(db)
-            try Self.apply(batch, run: &run, db)
-            return run
-        }
+        try database.ingest(batch, run: run)
     }
 
     /// One provider's publications stored as published, and the merged days they touch
@@ -159,250 +86,158 @@ extension RatesStore {
     /// that change no merged value change nothing a client sees.
     ///
     /// - Returns: The recorded run, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
-    /// - Throws: `DatabaseError` when the transaction fails, or what `merge` throws; nothing is stored then.
+    /// - Throws: When the transaction fails, or what `merge` throws; nothing is stored then.
     @discardableResult
     public func ingest(
         provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
-        try database.write { db in
-            var run = run
-            run.provider = provider
-            try run.insert(db)
-            try Self.storeQuotes(provider: provider, publications: publications, inParts: inParts, db)
-            let days = publications.map(\.day)
-            guard let first = days.min(), let last = days.max() else { return run }
-            let reader = try QuoteReader(db, from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays))
-            try Self.apply(try merge(reader), run: &run, db)
-            return run
-        }
-    }
-
-    /// Replaces `provider`'s quotes of each publication's day with the publication's (or, `inParts`,
-    /// adds them, replacing only the currencies it has): as ``apply(_:run:_:)`` does with merged
-    /// days, the quotes travel as one JSON document and are written with set operations.
-    static func storeQuotes(provider: String, publications: [ProviderPublication], inParts: Bool, _ db: Database) throws {
-        var days = "["
-        var quotes = "["
-        quotes.reserveCapacity(publications.reduce(0) { $0 + $1.quotes.count } * 48)
-        for publication in publications {
-            let day = publication.day.description
-            if days.utf8.count > 1 { days += "," }
-            days += "\"\(day)\""
-            for quote in publication.quotes {
-                if quotes.utf8.count > 1 { quotes += "," }
-                quotes += "[\"\(day)\",\"\(quote.currency.rawValue)\",\"\(jsonEscaped(quote.value))\",\(quote.unit),\"\(quote.direction.rawValue)\"]"
-            }
-        }
-        let replacingDays = inParts ? "" : "DELETE FROM quote WHERE provider = :provider AND day IN (SELECT value FROM json_each(:days));"
-        try db.execute(
-            sql: """
-                \(replacingDays)
-                INSERT OR REPLACE INTO quote (provider, day, currency, value, unit, direction)
-                    SELECT :provider, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:quotes);
-                """,
-            arguments: ["provider": provider, "days": days + "]", "quotes": quotes + "]"])
-    }
-
-    /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
-    static func apply(_ batch: RatesBatch, run: inout FetchRun, _ db: Database) throws {
-        let document = Self.jsonDocument(batch)
-        run.outcome = .unchanged
-        run.latestDay = batch.latestDay?.description
-        try run.update(db)
-        let before = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
-        do {
-            try db.execute(
-                sql: """
-                    CREATE TEMP TABLE IF NOT EXISTS incoming (day TEXT NOT NULL, currency TEXT NOT NULL, value TEXT NOT NULL,
-                                                              provider TEXT NOT NULL, providerDay TEXT,
-                                                              PRIMARY KEY (day, currency)) WITHOUT ROWID;
-                    DELETE FROM temp.incoming;
-                    INSERT INTO temp.incoming (day, currency, value, provider, providerDay)
-                        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:document);
-                    -- New and changed values, and values that now come from another provider or day.
-                    INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId)
-                        SELECT i.day, i.currency, i.value, i.provider, i.providerDay, :run FROM temp.incoming i
-                        LEFT JOIN rate r ON r.day = i.day AND r.currency = i.currency
-                        WHERE r.value IS NOT i.value OR r.provider IS NOT i.provider OR r.providerDay IS NOT i.providerDay
-                        ORDER BY i.day, i.currency;
-                    -- Withdrawn values: stored for a day the batch holds, absent from it.
-                    INSERT INTO change (day, currency, value, fetchRunId)
-                        SELECT r.day, r.currency, NULL, :run FROM rate r
-                        WHERE r.day IN (SELECT DISTINCT day FROM temp.incoming)
-                          AND NOT EXISTS (SELECT 1 FROM temp.incoming i WHERE i.day = r.day AND i.currency = r.currency)
-                        ORDER BY r.day, r.currency;
-                    INSERT INTO rate (day, currency, value, provider, providerDay, seq)
-                        SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > :before AND value IS NOT NULL
-                        ON CONFLICT (day, currency) DO UPDATE
-                            SET value = excluded.value, provider = excluded.provider, providerDay = excluded.providerDay, seq = excluded.seq;
-                    DELETE FROM rate WHERE (day, currency) IN (SELECT day, currency FROM change WHERE seq > :before AND value IS NULL);
-                    DELETE FROM temp.incoming;
-                    """,
-                arguments: ["document": document, "run": run.id, "before": before])
-        }
-        let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
-        if changed > 0 {
-            run.outcome = .updated
-            run.rowsChanged = changed
-            try run.update(db)
-        }
-    }
-
-    /// The batch as a JSON array of `[day, currency, value, provider, providerDay]` rows
-    /// (`providerDay` null when it is the day itself).
-    static func jsonDocument(_ batch: RatesBatch) -> String {
-        var json = "["
-        json.reserveCapacity(batch.valueCount * 40)
-        let batchProvider = Self.jsonEscaped(batch.provider)
-        for daily in batch.days {
-            let day = daily.day.description
-            for (currency, value) in daily.rates {
-                if json.utf8.count > 1 { json += "," }
-                let source = daily.sources[currency]
-                let provider = source.map { Self.jsonEscaped($0.provider) } ?? batchProvider
-                let providerDay = source.flatMap { $0.day == daily.day ? nil : "\"\($0.day)\"" } ?? "null"
-                json += "[\"\(day)\",\"\(currency.rawValue)\",\"\(Self.jsonEscaped(value))\",\"\(provider)\",\(providerDay)]"
-            }
-        }
-        return json + "]"
-    }
-
-    /// `text` safe inside a JSON string (rate text is validated upstream; the store does not rely on it).
-    static func jsonEscaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return text }
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case let control where control.value < 0x20: escaped += String(format: "\\u%04x", control.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        try database.ingest(provider: provider, publications: publications, inParts: inParts, run: run, merge: merge)
     }
 
     /// Records a run that stored nothing (failed, rejected or not modified).
-    ///
-    /// - Throws: `DatabaseError` when the write fails.
     @discardableResult
     public func record(_ run: FetchRun) throws -> FetchRun {
-        try database.write { db in
-            var run = run
-            try run.insert(db)
-            return run
-        }
+        try database.record(run)
+    }
+
+    /// Deletes every rate for days before `day`, logging each deletion as a tombstone, in one transaction.
+    ///
+    /// - Returns: The recorded run (`rowsChanged` is the number of values removed).
+    @discardableResult
+    public func prune(before day: Day, now: Date = Date()) throws -> FetchRun {
+        try database.prune(before: day, now: now)
+    }
+
+    // MARK: - The merged dataset and its change log
+
+    /// Every stored rate with the dataset version, read in one transaction.
+    public func snapshot() throws -> StoredRates { try database.snapshot() }
+
+    /// The dataset version: the newest change's sequence number, 0 when nothing was ever stored.
+    public func version() throws -> Int64 { try database.version() }
+
+    /// The newest stored day, or `nil` when the database holds no rates.
+    public func latestDay() throws -> Day? { try database.latestDay() }
+
+    /// Every change logged after `sequence`, oldest first: what an in-memory copy at `sequence` lacks.
+    public func changeLog(after sequence: Int64) throws -> [ChangeLogEntry] { try database.changeLog(after: sequence) }
+
+    /// Changes with a sequence number above `sequence` and at most `version`, for days on or after
+    /// `from`, oldest first, at most `limit` change rows per page, coalesced so each (day, currency)
+    /// appears once.
+    ///
+    /// Pinned to `version` (the dataset version the caller answers for), a page is the same
+    /// whenever it is read, and its cursor (``ChangePage/throughSequence``) never runs ahead of
+    /// or behind its rows, even while an ingest commits newer changes.
+    public func changes(after sequence: Int64, through version: Int64, from: Day?, limit: Int) throws -> ChangePage {
+        try database.changes(after: sequence, through: version, from: from, limit: limit)
+    }
+
+    /// Complete days after `afterDay` (and on or after `from`) as they stood at dataset `version`,
+    /// ascending, about `limit` values per page.
+    ///
+    /// Values changed after `version` are read back from the change log, so every page of a
+    /// snapshot shows the same moment, the one its cursor names, however long the client takes
+    /// to page through it and whatever is ingested meanwhile. A page always ends at a day
+    /// boundary, so it may hold up to one day more than `limit` values.
+    public func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage {
+        try database.state(asOf: version, after: afterDay, from: from, limit: limit)
+    }
+
+    /// The lowest sequence number a cursor may hold: changes at or below it may have been compacted away.
+    public func retentionFloor() throws -> Int64 { try database.retentionFloor() }
+
+    // MARK: - Fetch runs
+
+    /// The most recent run, of `source` and `provider` only when given, or `nil` before the first.
+    public func lastRun(source: FetchRun.Source? = nil, provider: String? = nil) throws -> FetchRun? {
+        try database.lastRun(source: source, provider: provider, successful: false)
+    }
+
+    /// The most recent run that reached its source and got good data (updated, unchanged or not
+    /// modified), of `source` and `provider` only when given.
+    public func lastSuccessfulRun(source: FetchRun.Source? = nil, provider: String? = nil) throws -> FetchRun? {
+        try database.lastRun(source: source, provider: provider, successful: true)
+    }
+
+    /// The newest recorded run's id, 0 before the first: runs recorded later have higher ids, whichever process records them.
+    public func lastRunID() throws -> Int64 { try database.latestRunID() }
+
+    /// The source of the data now stored: that of the newest run that brought data in, `nil` when none did.
+    public func dataOrigin() throws -> FetchRun.Source? { try database.dataOrigin() }
+
+    /// The `ETag` and `Last-Modified` the upstream gave with the last good answer for `file`.
+    public func validators(forFile file: String) throws -> (etag: String?, lastModified: String?) {
+        try database.validators(forFile: file)
+    }
+
+    // MARK: - Quotes as published
+
+    /// The quotes of the days from `start` through `end`, of `providers` only when given.
+    public func quotes(from start: Day, through end: Day, providers: Set<String>? = nil) throws -> QuoteReader {
+        try database.quotes(from: start, through: end, providers: providers)
+    }
+
+    /// The newest day on or before `day` that one of `providers` published, or `nil` when none did.
+    public func latestPublicationDay(of providers: Set<String>, onOrBefore day: Day) throws -> Day? {
+        guard !providers.isEmpty else { return nil }
+        return try database.latestPublicationDay(of: providers, onOrBefore: day)
+    }
+
+    /// `provider`'s publication of `day`, or `nil` when it has none stored for that day.
+    public func publication(of provider: String, on day: Day) throws -> ProviderPublication? {
+        try database.publication(of: provider, on: day)
+    }
+
+    /// The day of `provider`'s newest stored publication, or `nil` when it has none.
+    public func latestPublicationDay(of provider: String) throws -> Day? {
+        try database.latestPublicationDay(of: [provider], onOrBefore: nil)
+    }
+
+    /// `provider`'s newest stored publication, or `nil` when it has none.
+    public func latestPublication(of provider: String) throws -> ProviderPublication? {
+        try latestPublicationDay(of: provider).flatMap { try database.publication(of: provider, on: $0) }
+    }
+
+    /// What the store holds of each provider with quotes, by key.
+    ///
+    /// Counting reads every quote, so the answer is kept until the next recorded run: every ingest,
+    /// import and prune records one in the transaction that writes its quotes, whichever process writes.
+    public func providerHoldings() throws -> [String: ProviderHoldings] {
+        // The run is read first: a run recorded while the holdings are read makes the next call read them again.
+        let run = try lastRunID()
+        if let cached = holdingsCache.withLock({ $0 }), cached.run == run { return cached.holdings }
+        let holdings = try database.providerHoldings()
+        holdingsCache.withLock { $0 = (run, holdings) }
+        return holdings
     }
 }
 
-// MARK: - Queries
-
-extension RatesStore {
-    /// Every stored rate with the dataset version, read in one transaction.
-    ///
-    /// - Throws: `DatabaseError` when the read fails.
-    public func snapshot() throws -> StoredRates {
-        try database.read { db in
-            let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
-            var days: [DailyRates] = []
-            days.reserveCapacity(8_192)
-            // One row per day ("USD=1.1172,UAH=48.1@NBU 2026-03-01,…"): 7,000 rows decode far faster than 200,000.
-            // A value from another provider or day than the ECB's of that day carries "@provider day".
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT day, group_concat(currency || '=' || value || CASE WHEN provider = '\(ProviderKey.ecb)' AND providerDay IS NULL
-                        THEN '' ELSE '@' || provider || ' ' || coalesce(providerDay, day) END, ',')
-                    FROM rate GROUP BY day ORDER BY day
-                    """)
-            while let row = try rows.next() {
-                guard let day = Day(row[0] as String) else { continue }
-                let list: String = row[1]
-                var daily = DailyRates(day: day, rates: [:])
-                daily.rates.reserveCapacity(48)
-                for pair in list.utf8.split(separator: UInt8(ascii: ",")) {
-                    guard pair.count > 4, let code = CurrencyCode(Substring(pair.prefix(3))) else { continue }
-                    let valueAndSource = pair.dropFirst(4).split(separator: UInt8(ascii: "@"), maxSplits: 1)
-                    guard let value = valueAndSource.first else { continue }
-                    daily.rates[code] = String(Substring(value))
-                    if valueAndSource.count == 2 {
-                        let source = valueAndSource[1].split(separator: UInt8(ascii: " "))
-                        if source.count == 2, let ownDay = Day(String(Substring(source[1]))) {
-                            daily.sources[code] = RateSource(provider: String(Substring(source[0])), day: ownDay)
-                        }
-                    }
-                }
-                days.append(daily)
-            }
-            return StoredRates(epoch: epoch, version: version, days: days)
-        }
-    }
-
-    /// The dataset version: the newest change's sequence number, 0 when nothing was ever stored.
-    ///
-    /// - Throws: `DatabaseError` when the read fails.
-    public func version() throws -> Int64 {
-        try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0 }
-    }
-
-    /// The newest stored day, or `nil` when the database holds no rates.
-    ///
-    /// - Throws: `DatabaseError` when the read fails.
-    public func latestDay() throws -> Day? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
-    }
-
-    /// The most recent run, or `nil` before the first.
-    ///
-    /// - Parameters:
-    ///   - source: Only runs of this source, or any when `nil`.
-    ///   - provider: Only runs of this provider, or any when `nil`.
-    /// - Throws: `DatabaseError` when the read fails.
-    public func lastRun(source: FetchRun.Source? = nil, provider: String? = nil) throws -> FetchRun? {
-        try database.read { db in
-            var request = FetchRun.all()
-            if let source { request = request.filter(Column("source") == source.rawValue) }
-            if let provider { request = request.filter(Column("provider") == provider) }
-            return try request.order(Column("id").desc).fetchOne(db)
-        }
-    }
-
-    /// The most recent run that reached its source and got good data (updated, unchanged or not modified).
-    ///
-    /// - Parameters:
-    ///   - source: Only runs of this source, or any when `nil`.
-    ///   - provider: Only runs of this provider, or any when `nil`.
-    /// - Throws: `DatabaseError` when the read fails.
-    public func lastSuccessfulRun(source: FetchRun.Source? = nil, provider: String? = nil) throws -> FetchRun? {
-        try database.read { db in
-            var request = FetchRun.filter([FetchRun.Outcome.updated, .unchanged, .notModified].map(\.rawValue).contains(Column("outcome")))
-            if let source { request = request.filter(Column("source") == source.rawValue) }
-            if let provider { request = request.filter(Column("provider") == provider) }
-            return try request.order(Column("id").desc).fetchOne(db)
-        }
-    }
-
-    /// The source of the data now stored: that of the newest run that brought data in, `nil` when none did.
-    ///
-    /// - Throws: `DatabaseError` when the read fails.
-    public func dataOrigin() throws -> FetchRun.Source? {
-        try database.read { db in
-            try FetchRun
-                .filter(Column("outcome") == FetchRun.Outcome.updated.rawValue && Column("source") != FetchRun.Source.maintenance.rawValue)
-                .order(Column("id").desc).fetchOne(db)?.source
-        }
-    }
-
-    /// The `ETag` and `Last-Modified` the upstream gave with the last good answer for `file`.
-    ///
-    /// - Throws: `DatabaseError` when the read fails.
-    public func validators(forFile file: String) throws -> (etag: String?, lastModified: String?) {
-        try database.read { db in
-            let run = try FetchRun
-                .filter(Column("file") == file && Column("source") == FetchRun.Source.upstream.rawValue)
-                .filter([FetchRun.Outcome.updated, .unchanged].map(\.rawValue).contains(Column("outcome")))
-                .order(Column("id").desc).fetchOne(db)
-            return (run?.etag, run?.lastModified)
-        }
-    }
+/// What a database behind ``RatesStore`` does; ``RatesStore`` documents each call.
+protocol RatesDatabase: Sendable {
+    var epoch: String { get }
+    func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun
+    func ingest(
+        provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+    ) throws -> FetchRun
+    func record(_ run: FetchRun) throws -> FetchRun
+    func prune(before day: Day, now: Date) throws -> FetchRun
+    func snapshot() throws -> StoredRates
+    func version() throws -> Int64
+    func latestDay() throws -> Day?
+    func changeLog(after sequence: Int64) throws -> [ChangeLogEntry]
+    func changes(after sequence: Int64, through version: Int64, from: Day?, limit: Int) throws -> ChangePage
+    func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage
+    func retentionFloor() throws -> Int64
+    /// The newest run, of `source` and `provider` when given; `successful`: one that got good data.
+    func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun?
+    func dataOrigin() throws -> FetchRun.Source?
+    func validators(forFile file: String) throws -> (etag: String?, lastModified: String?)
+    func quotes(from start: Day, through end: Day, providers: Set<String>?) throws -> QuoteReader
+    /// `providers` is never empty; `day` `nil` for the newest of all.
+    func latestPublicationDay(of providers: Set<String>, onOrBefore day: Day?) throws -> Day?
+    func publication(of provider: String, on day: Day) throws -> ProviderPublication?
+    /// The newest recorded run's id, 0 before the first.
+    func latestRunID() throws -> Int64
+    func providerHoldings() throws -> [String: RatesStore.ProviderHoldings]
 }

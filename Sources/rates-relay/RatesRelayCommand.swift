@@ -24,8 +24,11 @@ struct RatesRelayCommand: AsyncParsableCommand {
 /// Settings are layered: a flag wins over its environment variable, which wins over the
 /// config file (`--config`, JSON), which wins over the default. README lists every key.
 struct CommonOptions: ParsableArguments {
-    @Option(help: "SQLite database file (env DB, default rates.sqlite).")
+    @Option(help: "SQLite database file, or a postgres:// URL shared by several replicas (env DB or DATABASE_URL, default rates.sqlite).")
     var db: String?
+
+    @Option(name: .customLong("db-password-file"), help: "File holding the PostgreSQL password, instead of one in the URL (env DB_PASSWORD_FILE).")
+    var dbPasswordFile: String?
 
     @Option(name: .customLong("upstream-url"), help: "Directory of the ECB files (env UPSTREAM_URL).")
     var upstreamURL: String?
@@ -48,7 +51,8 @@ struct CommonOptions: ParsableArguments {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         let upstreamPairs = upstream.flatMap(Serve.list)
         let common: [String: ConfigContent?] = [
-            "db": db.map(ConfigContent.string), "upstream.url": upstreamURL.map(ConfigContent.string),
+            "db": db.map(ConfigContent.string), "db.password.file": dbPasswordFile.map(ConfigContent.string),
+            "upstream.url": upstreamURL.map(ConfigContent.string),
             "upstream": upstreamPairs.isEmpty ? nil : .stringArray(upstreamPairs),
         ]
         let given = extra.merging(common) { first, _ in first }
@@ -206,9 +210,9 @@ struct Import: AsyncParsableCommand {
         let subjects = subject.count == 1 ? Array(repeating: subject[0], count: urls.count) : subject
         let run =
             if isECB {
-                try Operations.importHistory(from: urls[0], databasePath: configuration.databasePath) { print($0) }
+                try Operations.importHistory(from: urls[0], database: configuration.database, passwordFile: configuration.databasePasswordFile) { print($0) }
             } else {
-                try Operations.importPublications(of: provider, subjects: subjects, from: urls, databasePath: configuration.databasePath) { print($0) }
+                try Operations.importPublications(of: provider, subjects: subjects, from: urls, database: configuration.database, passwordFile: configuration.databasePasswordFile) { print($0) }
             }
         print("done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(run.outcome.rawValue), \(run.rowsChanged) rates changed, latest \(run.latestDay ?? "-")")
     }
@@ -221,7 +225,7 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await common.configuration()
-        print(try Operations.describe(databasePath: configuration.databasePath))
+        print(try Operations.describe(database: configuration.database, passwordFile: configuration.databasePasswordFile))
     }
 }
 
@@ -237,7 +241,7 @@ struct Prune: AsyncParsableCommand {
     func run() async throws {
         guard let day = Day(before) else { throw ValidationError("--before must be a date written YYYY-MM-DD; got '\(before)'.") }
         let configuration = try await common.configuration()
-        let run = try Operations.prune(databasePath: configuration.databasePath, before: day)
+        let run = try Operations.prune(database: configuration.database, passwordFile: configuration.databasePasswordFile, before: day)
         print("removed \(run.rowsChanged) rates before \(day)")
     }
 }
@@ -250,8 +254,8 @@ struct Rebuild: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await common.configuration()
-        let epochs = try Operations.rebuild(databasePath: configuration.databasePath)
-        print("rebuilt \(configuration.databasePath): epoch \(epochs.old) → \(epochs.new)")
+        let epochs = try Operations.rebuild(databasePath: configuration.database)
+        print("rebuilt \(configuration.database): epoch \(epochs.old) → \(epochs.new)")
     }
 }
 

@@ -106,7 +106,7 @@ struct EndToEndTests {
             let before = try offline.timeseries(from: window, through: Self.lastDay)
 
             // Retention: the operator prunes the first week; clients get tombstones, nothing else.
-            _ = try Operations.prune(databasePath: database, before: Day("2026-10-05")!)
+            _ = try Operations.prune(database: database, before: Day("2026-10-05")!)
             _ = try await withServer(database: database) { url in
                 let client = try client(url, window: window)
                 let pruned = try await client.sync()

@@ -7,8 +7,8 @@ import RatesStore
 import RatesTestSupport
 import Testing
 
-/// A client's copy, built only from the pages it was sent.
-private struct Replica {
+/// A sync client's copy, built only from the pages it was sent.
+struct SyncedCopy {
     var rates: [String: [String: String]] = [:]
     var cursor: String?
     /// Every (day, currency) a page carried, in the order received: a key twice in one pull is a duplicate.
@@ -46,7 +46,7 @@ struct DeltaChainTests {
                 let configuration = TestServer.configuration(database: database, upstream: url)
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     try await client.refresh()
-                    var replica = Replica()
+                    var replica = SyncedCopy()
                     replica.apply(try await pullAll(client, from: "2026-10-01"))
 
                     // A new publication: exactly its values.
@@ -77,7 +77,7 @@ struct DeltaChainTests {
                     // Nothing new: an empty delta, and the replica equals a new client's snapshot.
                     pages = try await pullAll(client, cursor: replica.cursor)
                     #expect(pages.allSatisfy { $0.upserts.isEmpty && $0.deletes.isEmpty && !$0.reset })
-                    var fresh = Replica()
+                    var fresh = SyncedCopy()
                     fresh.apply(try await pullAll(client, from: "2026-10-01"))
                     #expect(replica.rates == fresh.rates)
                 }
@@ -90,13 +90,13 @@ struct DeltaChainTests {
         try await TestServer.withSeededDatabase { database in
             let configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
             try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                var replica = Replica()
+                var replica = SyncedCopy()
                 replica.apply(try await pullAll(client, from: "2000-01-01"))
                 let before = replica.rates
                 let version = try #require(try await client.request("/v1/status").json["datasetVersion"] as? Int)
 
                 // Another process prunes the server's file; the server applies the change log within seconds.
-                let pruned = try Operations.prune(databasePath: database, before: Day("2001-01-01")!)
+                let pruned = try Operations.prune(database: database, before: Day("2001-01-01")!)
                 try await waitUntil("the server applied the prune") {
                     try await client.request("/v1/status").json["datasetVersion"] as? Int == version + pruned.rowsChanged
                 }

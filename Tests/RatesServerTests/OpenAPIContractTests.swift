@@ -22,7 +22,7 @@ struct OpenAPIContractTests {
         {"source": "ECB", "base": "EUR", "upstreamURL": "https://www.ecb.europa.eu/stats/eurofxref/", "epoch": "7f3a9c",
          "datasetVersion": 0, "firstDate": null, "latestDate": null, "days": 0, "expectedLatestDate": "2026-10-30",
          "stale": true, "dataOrigin": "empty", "lastFetch": null, "lastSuccessfulFetchAt": null, "nextFetchAt": null,
-         "fetching": false, "refreshesWaiting": 0, "consensusExclusions": []}
+         "fetching": false, "refreshesWaiting": 0, "consensusExclusions": [], "replicaRole": "single"}
         """
 
     private func check(

@@ -39,7 +39,7 @@ struct ServerConfigurationTests {
         let fromFile = try await Self.read(file: json)
         #expect(fromFile.port == 1000 && fromFile.host == "0.0.0.0")
         let defaults = try await Self.read()
-        #expect(defaults.port == 8080 && defaults.host == "127.0.0.1" && defaults.databasePath == "rates.sqlite")
+        #expect(defaults.port == 8080 && defaults.host == "127.0.0.1" && defaults.database == "rates.sqlite")
         #expect(defaults.upstreamURL == ServerConfiguration.ecbURL && defaults.seed && defaults.schedule)
         #expect(defaults.adminToken == nil && defaults.apiKeys.isEmpty && defaults.rateLimit == nil && defaults.corsOrigins.isEmpty)
     }
@@ -50,7 +50,7 @@ struct ServerConfigurationTests {
             {"db": "/data/rates.sqlite", "upstream": {"url": "http://mirror.local/ecb/"}, "seed": false, "schedule": false,
              "cors": {"origins": ["https://a.example", "https://b.example"]}, "rate": {"limit": 2.5}}
             """)
-        #expect(fromFile.databasePath == "/data/rates.sqlite" && fromFile.upstreamURL == "http://mirror.local/ecb/")
+        #expect(fromFile.database == "/data/rates.sqlite" && fromFile.upstreamURL == "http://mirror.local/ecb/")
         #expect(!fromFile.seed && !fromFile.schedule)
         #expect(fromFile.corsOrigins == ["https://a.example", "https://b.example"])
         #expect(fromFile.rateLimit == 2.5 && fromFile.rateLimitBurst == 60)

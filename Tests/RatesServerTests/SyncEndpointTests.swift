@@ -31,7 +31,7 @@ extension TestResponse {
 }
 
 /// Pulls every page starting at `cursor` and returns them all.
-func pullAll(_ client: some TestClientProtocol, cursor: String? = nil, from: String? = nil) async throws -> [SyncPage] {
+func pullAll(_ client: any TestClientProtocol, cursor: String? = nil, from: String? = nil) async throws -> [SyncPage] {
     var pages: [SyncPage] = []
     var query = cursor.map { "cursor=\($0)" } ?? from.map { "from=\($0)" } ?? ""
     while true {
@@ -117,7 +117,7 @@ struct SyncEndpointTests {
                 .test(.live) { client in
                     try #require(try await pullAll(client, from: "2026-10-26").last?.cursor)
                 }
-            _ = try Operations.prune(databasePath: database, before: Day("2026-10-28")!)
+            _ = try Operations.prune(database: database, before: Day("2026-10-28")!)
             try await buildApplication(TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/"), logger: TestServer.logger)
                 .test(.live) { client in
                     let page = try await client.request("/v1/sync?cursor=\(cursor)").syncPage()

@@ -9,7 +9,7 @@ struct ProviderMigrationTests {
     @Test("a database from before providers keeps its rates: they become the ECB's quotes, the merged values and the epoch stay, nothing is logged")
     func ratesBecomeTheECBsQuotes() throws {
         let database = try DatabaseQueue()
-        try RatesStore.migrator.migrate(database, upTo: "v2-change-by-key")
+        try SQLiteRatesDatabase.migrator.migrate(database, upTo: "v2-change-by-key")
         try database.write { db in
             try db.execute(sql: """
                 INSERT INTO fetchRun (startedAt, finishedAt, source, file, outcome) VALUES (0, 0, 'upstream', 'eurofxref-daily.xml', 'updated');

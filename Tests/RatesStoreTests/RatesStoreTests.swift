@@ -2,17 +2,37 @@ import Foundation
 import GRDB
 import RatesCore
 import RatesStore
+import RatesTestSupport
 import Testing
 
+/// The store's contract, run against each database it supports: SQLite and, where a cluster was
+/// started (``TestPostgres``), PostgreSQL.
 @Suite("Rates store")
 struct RatesStoreTests {
-    /// Runs `body` with the path of a new database in a temporary directory of its own, and
+    enum Backend: String, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+    }
+
+    /// SQLite always; PostgreSQL when a cluster is there (otherwise `postgresIsThere` is reported skipped).
+    static let backends: [Backend] = TestPostgres.isAvailable ? [.sqlite, .postgres] : [.sqlite]
+
+    /// Runs `body` with the location of a new database of `backend` (a file path or a `postgres://`
+    /// URL), removed when `body` ends, however it ends.
+    static func withDatabase(_ backend: Backend, _ body: (String) async throws -> Void) async throws {
+        switch backend {
+        case .sqlite: try await withDatabasePath(body)
+        case .postgres: try await TestPostgres.withDatabase(body)
+        }
+    }
+
+    /// Runs `body` with the path of a new SQLite database in a temporary directory of its own, and
     /// deletes the directory when `body` ends, however it ends.
-    static func withDatabasePath(_ body: (String) throws -> Void) throws {
+    static func withDatabasePath(_ body: (String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rates-store-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try body(directory.appendingPathComponent("rates.sqlite").path)
+        try await body(directory.appendingPathComponent("rates.sqlite").path)
     }
 
     static func batch(_ days: [(String, [String: String])]) -> RatesBatch {
@@ -25,10 +45,10 @@ struct RatesStoreTests {
         FetchRun(startedAt: Date(), source: .upstream, file: file, outcome: .updated)
     }
 
-    @Test("a provider publishing in parts adds a later part of a day to what is stored of it; any other provider's publication replaces its day")
-    func publicationsInParts() throws {
-        try Self.withDatabasePath { path in
-            let store = try RatesStore(path: path)
+    @Test("a provider publishing in parts adds a later part of a day to what is stored of it; any other provider's publication replaces its day", arguments: backends)
+    func publicationsInParts(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
             let day = Day("2026-03-04")!
             let quote = { (code: String, value: String) in PublishedQuote(currency: CurrencyCode(code)!, value: value, unit: 1, direction: .pivotPerUnits) }
             let tableA = ProviderPublication(day: day, quotes: [quote("EUR", "4.2304"), quote("USD", "3.677")])
@@ -43,26 +63,26 @@ struct RatesStoreTests {
         }
     }
 
-    @Test("provider holdings follow every ingest, also one made by another connection to the file")
-    func holdingsFollowIngests() throws {
-        try Self.withDatabasePath { path in
-            let store = try RatesStore(path: path)
+    @Test("provider holdings follow every ingest, also one made by another connection to the file", arguments: backends)
+    func holdingsFollowIngests(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
             let quote = PublishedQuote(currency: CurrencyCode("USD")!, value: "3.677", unit: 1, direction: .pivotPerUnits)
             let noMerge: (QuoteReader) throws -> RatesBatch = { _ in RatesBatch(base: .euro, days: []) }
             try store.ingest(provider: "NBP", publications: [ProviderPublication(day: Day("2026-03-04")!, quotes: [quote])], run: Self.run(), merge: noMerge)
             #expect(try store.providerHoldings()["NBP"]?.latestDay == Day("2026-03-04"))
             // Another process's import: a second store on the same file.
-            try RatesStore(path: path).ingest(
+            try RatesStore(location: path).ingest(
                 provider: "NBP", publications: [ProviderPublication(day: Day("2026-03-05")!, quotes: [quote])], run: Self.run(), merge: noMerge)
             let holdings = try #require(try store.providerHoldings()["NBP"])
             #expect(holdings.latestDay == Day("2026-03-05") && holdings.publicationCount == 2)
         }
     }
 
-    @Test("rates are stored as the published text, trailing zeros included")
-    func exactText() throws {
-        try Self.withDatabasePath { path in
-            let store = try RatesStore(path: path)
+    @Test("rates are stored as the published text, trailing zeros included", arguments: backends)
+    func exactText(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
             try store.ingest(Self.batch([("2026-10-30", ["GBP": "0.83380", "ISK": "136"])]), run: Self.run())
             let day = try #require(try store.snapshot().days.first)
             #expect(day.rates[CurrencyCode("GBP")!] == "0.83380")
@@ -70,10 +90,10 @@ struct RatesStoreTests {
         }
     }
 
-    @Test("re-ingesting identical data changes nothing but records the run")
-    func idempotent() throws {
-        try Self.withDatabasePath { path in
-            let store = try RatesStore(path: path)
+    @Test("re-ingesting identical data changes nothing but records the run", arguments: backends)
+    func idempotent(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
             let batch = Self.batch([("2026-10-29", ["USD": "1.113"]), ("2026-10-30", ["USD": "1.1172", "GBP": "0.8338"])])
             let first = try store.ingest(batch, run: Self.run())
             #expect(first.outcome == .updated && first.rowsChanged == 3)
@@ -85,49 +105,48 @@ struct RatesStoreTests {
         }
     }
 
-    @Test("changes get increasing sequence numbers; a withdrawn value becomes a deletion")
-    func changeLog() throws {
-        try Self.withDatabasePath { path in
-            let store = try RatesStore(path: path)
+    @Test("changes get increasing sequence numbers; a withdrawn value becomes a deletion", arguments: backends)
+    func changeLog(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
             try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1172", "GBP": "0.8338", "XAU": "0.0003"])]), run: Self.run())
             let corrected = try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1173", "GBP": "0.8338"])]), run: Self.run())
             #expect(corrected.rowsChanged == 2)
             #expect(try store.snapshot().days.first?.rates == [CurrencyCode("USD")!: "1.1173", CurrencyCode("GBP")!: "0.8338"])
 
-            let queue = try DatabaseQueue(path: path)
-            let changes = try queue.read { db in try Row.fetchAll(db, sql: "SELECT seq, currency, value FROM change ORDER BY seq") }
-            #expect(changes.map { $0["seq"] as Int64 } == [1, 2, 3, 4, 5])
-            #expect(changes.suffix(2).map { [$0["currency"] as String, ($0["value"] as String?) ?? "deleted"] }.sorted { $0[0] < $1[0] } == [["USD", "1.1173"], ["XAU", "deleted"]])
+            let changes = try store.changeLog(after: 0)
+            #expect(changes.map(\.sequence) == [1, 2, 3, 4, 5])
+            #expect(changes.suffix(2).map { [$0.currency.rawValue, $0.value ?? "deleted"] }.sorted { $0[0] < $1[0] } == [["USD", "1.1173"], ["XAU", "deleted"]])
             #expect(try store.version() == 5)
         }
     }
 
-    @Test("each database gets its own random epoch, kept across reopening")
-    func epoch() throws {
-        try Self.withDatabasePath { path in
-            let first = try RatesStore(path: path).epoch
+    @Test("each database gets its own random epoch, kept across reopening", arguments: backends)
+    func epoch(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let first = try RatesStore(location: path).epoch
             #expect(first.count == 16)
-            #expect(try RatesStore(path: path).epoch == first)
-            try Self.withDatabasePath { other in
-                let otherEpoch = try RatesStore(path: other).epoch
+            #expect(try RatesStore(location: path).epoch == first)
+            try await Self.withDatabase(backend) { other in
+                let otherEpoch = try RatesStore(location: other).epoch
                 #expect(otherEpoch != first)
             }
         }
     }
 
-    @Test("the database runs in WAL mode")
-    func walMode() throws {
-        try Self.withDatabasePath { path in
-            _ = try RatesStore(path: path)
+    @Test("the SQLite database runs in WAL mode")
+    func walMode() async throws {
+        try await Self.withDatabasePath { path in
+            _ = try RatesStore(location: path)
             let mode = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
         }
     }
 
-    @Test("failed runs are recorded with their reason and store nothing; validators come from the last good run")
-    func failedRuns() throws {
-        try Self.withDatabasePath { path in
-            let store = try RatesStore(path: path)
+    @Test("failed runs are recorded with their reason and store nothing; validators come from the last good run", arguments: backends)
+    func failedRuns(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
             var good = Self.run()
             good.etag = "\"abc\""
             good.httpStatus = 200
@@ -143,10 +162,10 @@ struct RatesStoreTests {
     }
 
     @Test("a file that is not a database is refused with an error, not a crash")
-    func notADatabase() throws {
-        try Self.withDatabasePath { path in
+    func notADatabase() async throws {
+        try await Self.withDatabasePath { path in
             try Data("this is not sqlite, just text that is long enough to look like a header".utf8).write(to: URL(fileURLWithPath: path))
-            #expect(throws: (any Error).self) { try RatesStore(path: path) }
+            #expect(throws: (any Error).self) { try RatesStore(location: path) }
         }
     }
 }

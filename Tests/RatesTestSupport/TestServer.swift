@@ -79,7 +79,7 @@ package enum TestServer {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        configuration.databasePath = database
+        configuration.database = database
         configuration.upstreamURL = upstream
         configuration.adminToken = "test-token"
         configuration.schedule = false

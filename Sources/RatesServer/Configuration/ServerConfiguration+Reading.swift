@@ -21,6 +21,7 @@ extension ServerConfiguration {
     /// Every setting `init(reading:)` reads, in the order the README's table lists them.
     public static let keys: [Key] = [
         Key(name: "host", flag: "--host"), Key(name: "port", flag: "--port"), Key(name: "db", flag: "--db"),
+        Key(name: "database.url"), Key(name: "db.password.file", flag: "--db-password-file"),
         Key(name: "upstream.url", flag: "--upstream-url"), Key(name: "upstream", flag: "--upstream"),
         Key(name: "admin.token", flag: "--admin-token", isSecret: true), Key(name: "admin.token.file", flag: "--admin-token-file"),
         Key(name: "seed", flag: "--no-seed"), Key(name: "schedule", flag: "--no-schedule"),
@@ -54,7 +55,13 @@ extension ServerConfiguration {
             guard (0...65535).contains(port) else { throw Self.invalid("port", "must be from 0 to 65535; got \(port)") }
             self.port = port
         }
-        databasePath = try await Self.read("db") { try await config.fetchString(forKey: "db") } ?? databasePath
+        // A PostgreSQL URL may carry its password: read as a secret. DATABASE_URL is the name platforms set.
+        if let location = try await Self.read("db", { try await config.fetchString(forKey: "db", isSecret: true) }) {
+            database = location
+        } else if let url = try await Self.read("database.url", { try await config.fetchString(forKey: "database.url", isSecret: true) }) {
+            database = url
+        }
+        databasePasswordFile = try await Self.read("db.password.file") { try await config.fetchString(forKey: "db.password.file") }
         upstreamURL = try await Self.read("upstream.url") { try await config.fetchString(forKey: "upstream.url") } ?? upstreamURL
         for pair in try await Self.read("upstream", { try await config.fetchStringArray(forKey: "upstream") }) ?? [] {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RatesCore
 import RatesIngest
+import RatesStore
 import RatesUpstream
 
 /// Everything `buildApplication` needs to know.
@@ -13,7 +14,11 @@ import RatesUpstream
 public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
-    public var databasePath: String = "rates.sqlite"
+    /// The database (`db`, or `database.url`): an SQLite file's path, or a `postgres://` URL that
+    /// several replicas share (``RatesStore/RatesStore/init(location:passwordFile:)``).
+    public var database: String = "rates.sqlite"
+    /// A file holding the PostgreSQL password (`db.password.file`), e.g. a mounted secret.
+    public var databasePasswordFile: String?
     /// The directory of the ECB's files (`upstream.url`).
     public var upstreamURL: String = ServerConfiguration.ecbURL
     /// Where each provider's requests go instead of its own servers, by provider key (`upstream`):
@@ -87,4 +92,13 @@ public struct ServerConfiguration: Sendable {
 extension ServerConfiguration {
     /// The latest day any client may ask for: today in the earliest time zone (UTC+14).
     var today: Day { Day(containing: now(), utcOffset: 14 * 3600) }
+}
+
+extension ServerConfiguration {
+    /// Opens the configured database (migrating it when needed).
+    ///
+    /// - Throws: When it cannot be opened or migrated.
+    public func openStore() throws -> RatesStore {
+        try RatesStore(location: database, passwordFile: databasePasswordFile)
+    }
 }

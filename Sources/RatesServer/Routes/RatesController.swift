@@ -19,6 +19,8 @@ struct RatesController<Context: RequestContext>: Sendable {
     let openAPIDocument: ByteBuffer
     let cachePolicy: CacheControlPolicy
     let answers: DataAnswers
+    /// This replica's role among several on one PostgreSQL database; `nil` on its own database.
+    let role: FetcherRole?
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -79,6 +81,7 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("fetching", bool: fetch.fetching)
             json.field("refreshesWaiting", number: String(fetch.refreshesWaiting))
             // The newest values the consensus check left out; /v1/providers lists them per provider.
+            json.field("replicaRole", string: role.map { $0.isHeld ? "fetcher" : "follower" } ?? "single")
             json.field("consensusExclusions", array: Array(state.consensusExclusions.suffix(ConsensusExclusionWriter.shownInStatus).reversed())) { json, exclusion in
                 json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
             }

@@ -22,6 +22,8 @@ struct SyncController<Context: RequestContext>: Sendable {
     let configuration: ServerConfiguration
     let metrics: ServerMetrics?
     let cachePolicy: CacheControlPolicy
+    /// Applies what another replica committed and this one has not applied yet (``RatesIngest/Ingestor/catchUp()``).
+    let catchUp: @Sendable () -> Void
     /// Most values (snapshot) or change rows (delta) per page.
     var pageSize = 5_000
     /// Time between keep-alive comments on the event stream.
@@ -35,8 +37,16 @@ struct SyncController<Context: RequestContext>: Sendable {
     }
 
     func sync(_ request: Request) throws(Problem) -> Response {
-        let snapshot = state.snapshot
+        var snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Problem.noData }
+        // Replicas on one database: a client's cursor may come from one that has applied a
+        // publication this one has not yet (its notification is on its way). Applying it now
+        // answers the client as that replica would, instead of resetting it.
+        if store.isShared, let cursor = (request.uri.queryParameters["cursor"]).flatMap({ SyncCursor(encoded: String($0)) }),
+           cursor.epoch == snapshot.epoch, cursor.sequence > snapshot.version {
+            catchUp()
+            snapshot = state.snapshot
+        }
         // The parameters are read only when the answer is not prepared yet: the same request
         // always gets the same answer within a generation, and failures are never stored.
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)

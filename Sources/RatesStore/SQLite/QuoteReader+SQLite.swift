@@ -1,0 +1,25 @@
+import GRDB
+import RatesCore
+
+extension QuoteReader {
+    /// Reads the quotes of the days from `start` through `end`, of `providers` only when given.
+    init(_ db: Database, from start: Day, through end: Day, providers: Set<String>? = nil) throws {
+        var byProvider: [String: [Day: [PublishedQuote]]] = [:]
+        var arguments: StatementArguments = [start.description, end.description]
+        var filter = ""
+        if let providers {
+            filter = " AND provider IN (\(databaseQuestionMarks(count: providers.count)))"
+            arguments += StatementArguments(providers.sorted())
+        }
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE day BETWEEN ? AND ?\(filter)", arguments: arguments)
+        while let row = try rows.next() {
+            guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String),
+                  let direction = PublishedQuote.Direction(rawValue: row[5])
+            else { continue }
+            byProvider[row[0] as String, default: [:]][day, default: []].append(
+                PublishedQuote(currency: currency, value: row[3], unit: row[4], direction: direction))
+        }
+        self.init(byProvider: byProvider)
+    }
+}

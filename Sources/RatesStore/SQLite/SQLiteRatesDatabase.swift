@@ -1,0 +1,277 @@
+import Foundation
+import GRDB
+import RatesCore
+
+/// The SQLite database of published rates (``RatesStore``'s embedded default).
+///
+/// The database runs in WAL mode through a `DatabasePool`, so readers never wait for the
+/// ingest writer. Every ingest is one transaction holding the rate rows, one append-only
+/// `change` row per changed (day, currency) with a monotonically increasing sequence
+/// number, and the `fetchRun` record: a crash leaves all of it or none of it.
+final class SQLiteRatesDatabase: RatesDatabase {
+    /// The database: a `DatabasePool` (WAL) in production, any GRDB writer in tests.
+    let database: any DatabaseWriter
+    /// The database's epoch, created at random with the database.
+    let epoch: String
+
+    /// Opens (creating if needed) the database at `path` in WAL mode and applies pending migrations.
+    ///
+    /// - Throws: `DatabaseError` when the file cannot be opened, is not a database, or a migration fails.
+    convenience init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // WAL with synchronous=NORMAL keeps every committed transaction atomic and consistent;
+            // a power cut may lose the last commit, which the next fetch repeats.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        configuration.busyMode = .timeout(10)
+        try self.init(try DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// A store on `database` (as GRDB's `AppDatabase.init(_:)`): applies pending migrations.
+    ///
+    /// - Throws: `DatabaseError` when a migration fails.
+    init(_ database: any DatabaseWriter) throws {
+        self.database = database
+        try Self.migrator.migrate(database)
+        epoch = try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") } ?? ""
+    }
+
+    // MARK: - Schema
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        value TEXT NOT NULL
+                    ) WITHOUT ROWID;
+                    INSERT INTO meta (key, value) VALUES ('epoch', lower(hex(randomblob(8))));
+
+                    CREATE TABLE fetchRun (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        startedAt DATETIME NOT NULL,
+                        finishedAt DATETIME NOT NULL,
+                        source TEXT NOT NULL CHECK (source IN ('seed', 'import', 'upstream', 'maintenance')),
+                        file TEXT NOT NULL,
+                        httpStatus INTEGER,
+                        outcome TEXT NOT NULL CHECK (outcome IN ('updated', 'unchanged', 'notModified', 'failed', 'rejected')),
+                        detail TEXT,
+                        rowsChanged INTEGER NOT NULL DEFAULT 0,
+                        etag TEXT,
+                        lastModified TEXT,
+                        latestDay TEXT
+                    );
+
+                    -- Append-only: rows are never deleted from the top, so plain INTEGER PRIMARY KEY
+                    -- (max + 1) never reuses a sequence number, without AUTOINCREMENT's bookkeeping.
+                    CREATE TABLE change (
+                        seq INTEGER PRIMARY KEY,
+                        day TEXT NOT NULL,
+                        currency TEXT NOT NULL,
+                        value TEXT,
+                        fetchRunId INTEGER NOT NULL REFERENCES fetchRun(id)
+                    );
+
+                    CREATE TABLE rate (
+                        day TEXT NOT NULL,
+                        currency TEXT NOT NULL CHECK (length(currency) = 3),
+                        value TEXT NOT NULL,
+                        seq INTEGER NOT NULL REFERENCES change(seq),
+                        PRIMARY KEY (day, currency)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+        // Reads pinned to a dataset version look up each value's last change at or below it.
+        migrator.registerMigration("v2-change-by-key") { db in
+            try db.execute(sql: "CREATE INDEX changeByKey ON change (day, currency, seq)")
+        }
+        // Many providers: every figure as its provider published it (`quote`), and the merged
+        // table (`rate`) naming each value's provider and that provider's own day. The rates
+        // stored so far are the ECB's: they become its quotes, and the merged rows keep their
+        // values, so no client sees a change and no epoch changes.
+        migrator.registerMigration("v3-providers") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE quote (
+                        provider TEXT NOT NULL,
+                        day TEXT NOT NULL,
+                        currency TEXT NOT NULL CHECK (length(currency) = 3),
+                        value TEXT NOT NULL,
+                        unit INTEGER NOT NULL DEFAULT 1 CHECK (unit >= 1),
+                        direction TEXT NOT NULL CHECK (direction IN ('pivot-per-units', 'units-per-pivot')),
+                        PRIMARY KEY (provider, day, currency)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX quoteByDay ON quote (day);
+                    INSERT INTO quote (provider, day, currency, value, unit, direction)
+                        SELECT 'ECB', day, currency, value, 1, 'units-per-pivot' FROM rate;
+                    ALTER TABLE rate ADD COLUMN provider TEXT NOT NULL DEFAULT 'ECB';
+                    ALTER TABLE rate ADD COLUMN providerDay TEXT;
+                    ALTER TABLE change ADD COLUMN provider TEXT;
+                    ALTER TABLE change ADD COLUMN providerDay TEXT;
+                    ALTER TABLE fetchRun ADD COLUMN provider TEXT NOT NULL DEFAULT 'ECB';
+                    """)
+        }
+        return migrator
+    }
+}
+
+// MARK: - Ingest
+
+extension SQLiteRatesDatabase {
+    /// The batch travels into SQLite as one JSON document and is compared and applied with set
+    /// operations there: a full-history import is a handful of statements, not 400,000.
+    @discardableResult
+    func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun {
+        try database.write { db in
+            var run = run
+            try run.insert(db)
+            try Self.apply(batch, run: &run, db)
+            return run
+        }
+    }
+
+    @discardableResult
+    func ingest(
+        provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+    ) throws -> FetchRun {
+        try database.write { db in
+            var run = run
+            run.provider = provider
+            try run.insert(db)
+            try Self.storeQuotes(provider: provider, publications: publications, inParts: inParts, db)
+            let days = publications.map(\.day)
+            guard let first = days.min(), let last = days.max() else { return run }
+            let reader = try QuoteReader(db, from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays))
+            try Self.apply(try merge(reader), run: &run, db)
+            return run
+        }
+    }
+
+    /// Replaces `provider`'s quotes of each publication's day with the publication's (or, `inParts`,
+    /// adds them, replacing only the currencies it has): as ``apply(_:run:_:)`` does with merged
+    /// days, the quotes travel as one JSON document and are written with set operations.
+    static func storeQuotes(provider: String, publications: [ProviderPublication], inParts: Bool, _ db: Database) throws {
+        let (days, quotes) = IngestDocuments.quotes(publications)
+        let replacingDays = inParts ? "" : "DELETE FROM quote WHERE provider = :provider AND day IN (SELECT value FROM json_each(:days));"
+        try db.execute(
+            sql: """
+                \(replacingDays)
+                INSERT OR REPLACE INTO quote (provider, day, currency, value, unit, direction)
+                    SELECT :provider, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:quotes);
+                """,
+            arguments: ["provider": provider, "days": days, "quotes": quotes])
+    }
+
+    /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
+    static func apply(_ batch: RatesBatch, run: inout FetchRun, _ db: Database) throws {
+        let document = IngestDocuments.mergedRows(batch)
+        run.outcome = .unchanged
+        run.latestDay = batch.latestDay?.description
+        try run.update(db)
+        let before = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
+        do {
+            try db.execute(
+                sql: """
+                    CREATE TEMP TABLE IF NOT EXISTS incoming (day TEXT NOT NULL, currency TEXT NOT NULL, value TEXT NOT NULL,
+                                                              provider TEXT NOT NULL, providerDay TEXT,
+                                                              PRIMARY KEY (day, currency)) WITHOUT ROWID;
+                    DELETE FROM temp.incoming;
+                    INSERT INTO temp.incoming (day, currency, value, provider, providerDay)
+                        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:document);
+                    -- New and changed values, and values that now come from another provider or day.
+                    INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId)
+                        SELECT i.day, i.currency, i.value, i.provider, i.providerDay, :run FROM temp.incoming i
+                        LEFT JOIN rate r ON r.day = i.day AND r.currency = i.currency
+                        WHERE r.value IS NOT i.value OR r.provider IS NOT i.provider OR r.providerDay IS NOT i.providerDay
+                        ORDER BY i.day, i.currency;
+                    -- Withdrawn values: stored for a day the batch holds, absent from it.
+                    INSERT INTO change (day, currency, value, fetchRunId)
+                        SELECT r.day, r.currency, NULL, :run FROM rate r
+                        WHERE r.day IN (SELECT DISTINCT day FROM temp.incoming)
+                          AND NOT EXISTS (SELECT 1 FROM temp.incoming i WHERE i.day = r.day AND i.currency = r.currency)
+                        ORDER BY r.day, r.currency;
+                    INSERT INTO rate (day, currency, value, provider, providerDay, seq)
+                        SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > :before AND value IS NOT NULL
+                        ON CONFLICT (day, currency) DO UPDATE
+                            SET value = excluded.value, provider = excluded.provider, providerDay = excluded.providerDay, seq = excluded.seq;
+                    DELETE FROM rate WHERE (day, currency) IN (SELECT day, currency FROM change WHERE seq > :before AND value IS NULL);
+                    DELETE FROM temp.incoming;
+                    """,
+                arguments: ["document": document, "run": run.id, "before": before])
+        }
+        let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
+        if changed > 0 {
+            run.outcome = .updated
+            run.rowsChanged = changed
+            try run.update(db)
+        }
+    }
+
+    @discardableResult
+    func record(_ run: FetchRun) throws -> FetchRun {
+        try database.write { db in
+            var run = run
+            try run.insert(db)
+            return run
+        }
+    }
+}
+
+// MARK: - Queries
+
+extension SQLiteRatesDatabase {
+    func snapshot() throws -> StoredRates {
+        try database.read { db in
+            let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
+            var days: [DailyRates] = []
+            days.reserveCapacity(8_192)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT day, group_concat(\(IngestDocuments.dayLineEntry(providerDay: "providerDay")), ',') FROM rate GROUP BY day ORDER BY day")
+            while let row = try rows.next() {
+                if let daily = IngestDocuments.day(row[0], list: row[1]) { days.append(daily) }
+            }
+            return StoredRates(epoch: epoch, version: version, days: days)
+        }
+    }
+
+    func version() throws -> Int64 {
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0 }
+    }
+
+    func latestDay() throws -> Day? {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
+    }
+
+    func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun? {
+        try database.read { db in
+            var request = FetchRun.all()
+            if successful { request = request.filter([FetchRun.Outcome.updated, .unchanged, .notModified].map(\.rawValue).contains(Column("outcome"))) }
+            if let source { request = request.filter(Column("source") == source.rawValue) }
+            if let provider { request = request.filter(Column("provider") == provider) }
+            return try request.order(Column("id").desc).fetchOne(db)
+        }
+    }
+
+    func dataOrigin() throws -> FetchRun.Source? {
+        try database.read { db in
+            try FetchRun
+                .filter(Column("outcome") == FetchRun.Outcome.updated.rawValue && Column("source") != FetchRun.Source.maintenance.rawValue)
+                .order(Column("id").desc).fetchOne(db)?.source
+        }
+    }
+
+    func validators(forFile file: String) throws -> (etag: String?, lastModified: String?) {
+        try database.read { db in
+            let run = try FetchRun
+                .filter(Column("file") == file && Column("source") == FetchRun.Source.upstream.rawValue)
+                .filter([FetchRun.Outcome.updated, .unchanged].map(\.rawValue).contains(Column("outcome")))
+                .order(Column("id").desc).fetchOne(db)
+            return (run?.etag, run?.lastModified)
+        }
+    }
+}
