@@ -4,14 +4,12 @@ Rates Relay and checks that what each returns equals our own /v1 answers.
 
   frankfurter (PyPI)   Frankfurter v1 at api.frankfurter.dev/v1: latest, a date, a range, currencies, a conversion.
   forex-python (PyPI)  theratesapi.com's root API (Frankfurter's old host): latest, a date, a conversion, Decimal mode.
-  exchangerate-client (PyPI) 0.1.2, the keyless api.exchangerate.host: latest (all, some symbols, an amount), symbols.
   tap-exchangeratehost (PyPI) 0.1.2, a Singer tap of api.exchangerate.host/timeseries: every day of a span,
                        run in its own virtual environment (TAP_PYTHON), its records compared with /v1/rates of each day.
 
 Neither library has a base URL setting: the frankfurter engine's host is a private attribute and
 its scheme is written into its request line, forex-python's URL is a method. Each is patched at
-that one place, nothing else. exchangerate-client takes its host as a setting (its region) but
-writes `https` into each URL, which is patched as Frankfurter's is; the tap's URL is a module constant.
+that one place, nothing else; so is the tap's URL, a module constant.
 
 Usage: Scripts/check-clients.py BASE_URL   (e.g. http://127.0.0.1:8080)
 """
@@ -79,22 +77,6 @@ text = urllib.request.urlopen(base + "/v1/convert?from=EUR&to=USD&amount=1234.56
 expect("convert 1234.56 EUR to USD on 2025-06-13 in Decimal mode, exact",
        exact.convert("EUR", "USD", decimal.Decimal("1234.56"), datetime.date(2025, 6, 13)),
        json.loads(text, parse_float=decimal.Decimal)["result"])
-
-# --- exchangerate-client 0.1.2 (keyless exchangerate.host) ------------------------------------
-import types  # noqa: E402
-import exchangerate.client as exchangerate_module  # noqa: E402
-
-real_urlunparse = exchangerate_module.urlunparse
-exchangerate_module.urlunparse = lambda components: real_urlunparse(components._replace(scheme="http"))
-client = exchangerate_module.ExchangerateClient(server_region=types.SimpleNamespace(value=host))
-print("exchangerate-client (PyPI), base URL " + base + "/")
-expect("latest in EUR, every currency", client.latest(base_currency="EUR"), ours("/v1/latest")["rates"])
-expect("latest in USD, EUR and JPY", client.latest(base_currency="USD", symbols=["EUR", "JPY"]), ours("/v1/latest?base=USD&symbols=EUR,JPY")["rates"])
-expect("latest: 12.5 GBP in CHF and SEK", client.latest(base_currency="GBP", symbols=["CHF", "SEK"], amount=12.5),
-       ours("/v1/latest?base=GBP&symbols=CHF,SEK&amount=12.5")["rates"])
-# The library checks the status and "success" of /symbols, then returns its member "rates", which
-# exchangerate.host's /symbols never had (it has "symbols"): the call succeeding is what it checks.
-expect("symbols: answered with success (the library reads a member the API never had)", client.symbols(), None)
 
 # --- tap-exchangeratehost 0.1.2 (its own environment) ----------------------------------------
 import os  # noqa: E402
