@@ -231,7 +231,7 @@ struct ExchangerateHostCompatibilityTests {
         "/timeseries", "/timeseries?start_date=2020-13-01&end_date=2020-01-04", "/timeseries?start_date=2020-01-04&end_date=2020-01-01",
         "/timeseries?start_date=2019-01-01&end_date=2020-01-02", "/timeseries?start_date=2099-01-01", "/fluctuation?end_date=2020-01-04",
         "/fluctuation?start_date=2020-01-04&end_date=2020-01-01", "/fluctuation?start_date=2020-01-01&source=imf",
-        "/timeseries?start_date=2020-01-01&start_date=2020-01-02",
+        "/timeseries?start_date=2020-01-01&start_date=2020-01-02", "/2025-01-02..2025-01-31?source=%C2%84", "/2025-01-02..?places=05",
     ]
     static let notFoundTargets = [
         "/1998-06-01", "/latest?base=XYZ", "/latest?symbols=XYZ", "/convert?from=USD&to=XYZ", "/convert?from=USD&to=RUB&date=2024-01-02",

@@ -83,7 +83,10 @@ struct DataAnswers: Sendable {
             case .day:
                 let style: ExchangerateHostStyle? = try route == .legacyDates ? ExchangerateHostStyle(query, historical: true) : nil
                 (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked, lenient: true, style: style)
-            case .range(let start, let end): body = try frankfurterSeries(query, from: start, through: end, snapshot: dataset)
+            case .range(let start, let end):
+                // exchangerate.host had no ranges: its parameters are checked, not applied (the contract says so).
+                if route == .legacyDates { _ = try ExchangerateHostStyle(query, historical: false) }
+                body = try frankfurterSeries(query, from: start, through: end, snapshot: dataset)
             }
         case .exchangerateConvert: body = try convert(query, snapshot: dataset, style: ExchangerateHostStyle(query, historical: false))
         case .exchangerateTimeseries: body = try exchangerateTimeseries(query, snapshot: dataset)
