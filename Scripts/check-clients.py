@@ -4,10 +4,12 @@ Rates Relay and checks that what each returns equals our own /v1 answers.
 
   frankfurter (PyPI)   Frankfurter v1 at api.frankfurter.dev/v1: latest, a date, a range, currencies, a conversion.
   forex-python (PyPI)  theratesapi.com's root API (Frankfurter's old host): latest, a date, a conversion, Decimal mode.
+  tap-exchangeratehost (PyPI) 0.1.2, a Singer tap of api.exchangerate.host/timeseries: every day of a span,
+                       run in its own virtual environment (TAP_PYTHON), its records compared with /v1/rates of each day.
 
 Neither library has a base URL setting: the frankfurter engine's host is a private attribute and
 its scheme is written into its request line, forex-python's URL is a method. Each is patched at
-that one place, nothing else.
+that one place, nothing else; so is the tap's URL, a module constant.
 
 Usage: Scripts/check-clients.py BASE_URL   (e.g. http://127.0.0.1:8080)
 """
@@ -75,6 +77,31 @@ text = urllib.request.urlopen(base + "/v1/convert?from=EUR&to=USD&amount=1234.56
 expect("convert 1234.56 EUR to USD on 2025-06-13 in Decimal mode, exact",
        exact.convert("EUR", "USD", decimal.Decimal("1234.56"), datetime.date(2025, 6, 13)),
        json.loads(text, parse_float=decimal.Decimal)["result"])
+
+# --- tap-exchangeratehost 0.1.2 (its own environment) ----------------------------------------
+import os  # noqa: E402
+import subprocess  # noqa: E402
+
+tap_python = os.environ.get("TAP_PYTHON")
+print("tap-exchangeratehost (PyPI), endpoint " + base + "/timeseries")
+if not tap_python:
+    checks += 1
+    failures.append("tap-exchangeratehost: TAP_PYTHON (its virtual environment's python) is not set; run Scripts/check-clients.sh")
+else:
+    # The tap's own sync of a span over Easter 2024 (Good Friday and Easter Monday have no publication).
+    program = (
+        "import sys, tap_exchangeratehost as tap\n"
+        "tap.endpoint = sys.argv[1] + '/timeseries'\n"
+        "print(tap.do_sync('USD', '2024-03-25', '2024-04-05'), file=sys.stderr)\n"
+    )
+    run = subprocess.run([tap_python, "-c", program, base], capture_output=True, text=True, timeout=120)
+    records = [message["record"] for message in map(json.loads, run.stdout.splitlines()) if message.get("type") == "RECORD"]
+    days = [record["date"][:10] for record in records]
+    expect("the tap's sync: one record for each calendar day, its next start the day after",
+           (run.returncode, days, run.stderr.strip().splitlines()[-1:] if run.stderr else []),
+           (0, [str(datetime.date(2024, 3, 25) + datetime.timedelta(days=n)) for n in range(12)], ["2024-04-06"]))
+    expected = [dict(ours(f"/v1/rates/{day}?base=USD")["rates"], USD=1.0, date=day + "T00:00:00Z") for day in days]
+    expect("the tap's records: each day's rates in USD as /v1/rates answers that day", records, expected)
 
 print(f"{checks - len(failures)} of {checks} checks passed")
 for failure in failures:

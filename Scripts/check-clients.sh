@@ -12,6 +12,12 @@ bin=${RATES_RELAY_BIN:-.build/debug/rates-relay}
 [ -x "$bin" ] || { echo "no server binary at $bin (run swift build first, or set RATES_RELAY_BIN)"; exit 1; }
 # Pinned: the checks know these versions' calls.
 python3 -c "import frankfurter, forex_python" 2>/dev/null || pip install -q 'frankfurter==2.0.0' 'forex-python==1.9.2'
+# tap-exchangeratehost pins singer-python's old dependencies (jsonschema 2): it gets a virtual
+# environment of its own under .build, so the tools CI installs beside it keep theirs.
+tap_venv=.build/check-clients-tap
+"$tap_venv/bin/python" -c "import tap_exchangeratehost" 2>/dev/null || {
+    python3 -m venv "$tap_venv" && "$tap_venv/bin/pip" install -q 'tap-exchangeratehost==0.1.2'
+}
 
 root=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; wait "${server:-}" 2>/dev/null || true; rm -rf "$root"' EXIT
@@ -24,4 +30,4 @@ print(*(x.getsockname()[1] for x in s))')
 server=$!
 for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$port/readyz" && break; sleep 0.1; done
 curl -fs -o /dev/null "http://127.0.0.1:$port/readyz" || { echo "server never became ready"; cat "$root/server.log"; exit 1; }
-Scripts/check-clients.py "http://127.0.0.1:$port"
+TAP_PYTHON="$tap_venv/bin/python" Scripts/check-clients.py "http://127.0.0.1:$port"

@@ -4,7 +4,8 @@ import RatesCore
 import RatesIngest
 
 /// Builds the answers of the data routes (`/v1/latest`, `/v1/rates/{date}`, `/v1/timeseries`,
-/// `/v1/convert`, `/v1/currencies`, and Frankfurter's v1 routes beside them) from a snapshot and a
+/// `/v1/convert`, `/v1/currencies`, Frankfurter's v1 routes beside them and exchangerate.host's at
+/// the root: ``DataAnswers+ExchangerateHost.swift``) from a snapshot and a
 /// request target: the one place they are made, for the router (``RatesController``) and the
 /// fast path (``FastPath``) alike.
 ///
@@ -23,6 +24,7 @@ struct DataAnswers: Sendable {
     /// The routes built here.
     static let routes: Set<Route> = [
         .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates,
+        .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols,
     ]
 
     /// The route and path parameter of a data route's path (`/v1/rates/2026-10-30` → `.rates`,
@@ -36,6 +38,10 @@ struct DataAnswers: Sendable {
         case "/v1/currencies": return (.currencies, nil)
         case "/latest": return (.legacyLatest, nil)
         case "/currencies": return (.legacyCurrencies, nil)
+        case "/convert": return (.exchangerateConvert, nil)
+        case "/timeseries": return (.exchangerateTimeseries, nil)
+        case "/fluctuation": return (.exchangerateFluctuation, nil)
+        case "/symbols": return (.exchangerateSymbols, nil)
         default:
             for (prefix, route) in [("/v1/rates/", Route.rates), ("/v1/", .frankfurterDates), ("/", .legacyDates)] where path.hasPrefix(prefix) {
                 let parameter = path.dropFirst(prefix.utf8.count)
@@ -66,16 +72,26 @@ struct DataAnswers: Sendable {
         var overdue: Day?
         switch route {
         case .latest, .legacyLatest:
-            (body, overdue) = try latest(query, snapshot: dataset, freshness: checked, lenient: route.isCompatibility)
+            let style: ExchangerateHostStyle? = try route == .legacyLatest ? ExchangerateHostStyle(query, historical: false) : nil
+            (body, overdue) = try latest(query, snapshot: dataset, freshness: checked, lenient: route.isCompatibility, style: style)
         case .rates: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked)
         case .timeseries: body = try timeseries(query, snapshot: dataset)
         case .convert: body = try convert(query, snapshot: dataset)
         case .currencies, .legacyCurrencies: body = currencies(snapshot)
         case .frankfurterDates, .legacyDates:
             switch try FrankfurterDates(parameter ?? "", today: configuration.today) {
-            case .day: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked, lenient: true)
-            case .range(let start, let end): body = try frankfurterSeries(query, from: start, through: end, snapshot: dataset)
+            case .day:
+                let style: ExchangerateHostStyle? = try route == .legacyDates ? ExchangerateHostStyle(query, historical: true) : nil
+                (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked, lenient: true, style: style)
+            case .range(let start, let end):
+                // exchangerate.host had no ranges: its parameters are checked, not applied (the contract says so).
+                if route == .legacyDates { _ = try ExchangerateHostStyle(query, historical: false) }
+                body = try frankfurterSeries(query, from: start, through: end, snapshot: dataset)
             }
+        case .exchangerateConvert: body = try convert(query, snapshot: dataset, style: ExchangerateHostStyle(query, historical: false))
+        case .exchangerateTimeseries: body = try exchangerateTimeseries(query, snapshot: dataset)
+        case .exchangerateFluctuation: body = try exchangerateFluctuation(query, snapshot: dataset)
+        case .exchangerateSymbols: body = exchangerateSymbols(snapshot)
         default: preconditionFailure("\(route) is not a data route")
         }
         return ResponseCache.Entry(
@@ -92,6 +108,9 @@ struct DataAnswers: Sendable {
         case .timeseries:
             guard let start = try? query.day("start"), let end = try? query.day("end") else { return false }
             span = (start, end)
+        case .exchangerateTimeseries:
+            guard let days = try? exchangerateSpan(query) else { return false }
+            span = days
         case .frankfurterDates, .legacyDates:
             guard case .range(let start, let end)? = try? FrankfurterDates(parameter ?? "", today: configuration.today) else { return true }
             span = (start, end)
@@ -107,7 +126,10 @@ struct DataAnswers: Sendable {
 
     /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the calendar.
     /// `lenient`: as Frankfurter's routes answer (``frankfurterSymbols(_:base:isAvailable:)``).
-    func latest(_ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false) throws(Problem) -> (ByteBuffer, Day?) {
+    /// `style`: exchangerate.host's members and `places` (``ExchangerateHostStyle``), on the root route both APIs share.
+    func latest(
+        _ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false, style: ExchangerateHostStyle? = nil
+    ) throws(Problem) -> (ByteBuffer, Day?) {
         let base = try query.base() ?? snapshot.base
         let symbols = try query.symbols()
         let amount = try query.amount()
@@ -116,11 +138,12 @@ struct DataAnswers: Sendable {
         let overdue = freshness.flatMap { overduePublication(after: publication, through: $0.expected, freshness: $0, snapshot: snapshot) }
         return try ratesBody(
             publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources, snapshot: snapshot,
-            lenient: lenient)
+            lenient: lenient, style: style)
     }
 
     func rates(
-        _ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false
+        _ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false,
+        style: ExchangerateHostStyle? = nil
     ) throws(Problem) -> (ByteBuffer, Day?) {
         let requested = try QueryParameters.day(date, parameter: "date")
         let base = try query.base() ?? snapshot.base
@@ -133,7 +156,7 @@ struct DataAnswers: Sendable {
         }
         return try ratesBody(
             publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources,
-            snapshot: snapshot, lenient: lenient)
+            snapshot: snapshot, lenient: lenient, style: style)
     }
 
     func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
@@ -203,7 +226,8 @@ struct DataAnswers: Sendable {
         return json.buffer
     }
 
-    func convert(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+    /// `style`: exchangerate.host's `"success"` and `places` on its `/convert`.
+    func convert(_ query: QueryParameters, snapshot: RatesSnapshot, style: ExchangerateHostStyle? = nil) throws(Problem) -> ByteBuffer {
         let from = try query.requiredCurrency("from")
         let to = try query.requiredCurrency("to")
         let amount = try query.amount()
@@ -224,16 +248,17 @@ struct DataAnswers: Sendable {
         let valueSources = try sources?.sources(of: [from, to], in: publication)
         var json = JSONWriter()
         json.object { json in
+            style?.writeMembers(into: &json)
             json.field("query") { json in
                 json.field("from", string: from.rawValue)
                 json.field("to", string: to.rawValue)
                 json.field("amount", number: amount)
             }
-            json.field("info") { json in json.field("rate", number: rate.exact) }
+            json.field("info") { json in json.field("rate", number: style?.rounded(rate.exact) ?? rate.exact) }
             json.field("historical", bool: requested != nil)
             json.field("date", string: publication.day.description)
             if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
-            json.field("result", number: rate.scaled(by: amount).exact)
+            json.field("result", number: style?.rounded(rate.scaled(by: amount).exact) ?? rate.scaled(by: amount).exact)
             valueSources?.write(to: &json)
         }
         return json.buffer
@@ -252,7 +277,7 @@ struct DataAnswers: Sendable {
     /// The dataset of the providers `providers=` names, over the days `route` needs, or `nil` when
     /// the query names none (or its dates are invalid: the route then reports them as usual).
     func providersDataset(_ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> RatesSnapshot? {
-        guard route != .currencies, let providers = try query.providers() else { return nil }
+        guard route != .currencies, route != .legacyCurrencies, route != .exchangerateSymbols, let providers = try query.providers() else { return nil }
         guard let quotes else { throw Problem.invalid("providers", "'providers' is not available here.") }
         let today = configuration.today
         let days: ClosedRange<Day>?
@@ -264,12 +289,14 @@ struct DataAnswers: Sendable {
             case .range(let start, let end)?: days = start <= end ? start...end : nil
             case nil: days = nil
             }
-        case .convert:
+        case .convert, .exchangerateConvert:
             let date = (try? query.day("date")) ?? today
             days = date...date
         case .timeseries:
             let start = try? query.day("start"), end = (try? query.day("end")) ?? today
             days = start.flatMap { $0 <= end ? $0...end : nil }
+        case .exchangerateTimeseries, .exchangerateFluctuation:
+            days = (try? exchangerateSpan(query)).map { $0.start...$0.end }
         default: days = today...today
         }
         guard let days, days.upperBound <= today else { return nil }
@@ -315,7 +342,7 @@ struct DataAnswers: Sendable {
     /// A rates answer; `overdue` names the newer publication it lacks (`"stale": true`, `"expectedDate"`).
     func ratesBody(
         _ publication: DayTable, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, overdue: Day?,
-        sources: SourceLookup? = nil, snapshot: RatesSnapshot, lenient: Bool = false
+        sources: SourceLookup? = nil, snapshot: RatesSnapshot, lenient: Bool = false, style: ExchangerateHostStyle? = nil
     ) throws(Problem) -> (ByteBuffer, Day?) {
         let table = snapshot.crossRates(publication)
         let symbols = lenient ? try Self.frankfurterSymbols(symbols, base: base, isAvailable: table.contains) : symbols
@@ -325,6 +352,7 @@ struct DataAnswers: Sendable {
         let valueSources = try sources?.sources(of: [base] + (symbols ?? publication.codes), in: publication)
         var json = JSONWriter()
         json.object { json in
+            style?.writeMembers(into: &json)
             json.field("amount", number: amount)
             json.field("base", string: base.rawValue)
             json.field("date", string: publication.day.description)
@@ -335,7 +363,8 @@ struct DataAnswers: Sendable {
             }
             json.field("rates") { json in
                 table.forEachRate(base: base, symbols: symbols) { code, rate in
-                    json.field(code, number: rate.scaled(by: amount).exact)
+                    let value = rate.scaled(by: amount).exact
+                    json.field(code, number: style?.rounded(value) ?? value)
                 }
             }
             valueSources?.write(to: &json)

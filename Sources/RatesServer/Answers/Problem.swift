@@ -116,14 +116,19 @@ public struct Problem: Error, Sendable, Equatable {
     /// The problem as Frankfurter answers on its own routes: `{"message": …}`, `"not found"` for a
     /// 404, 422 for input it cannot use (where we say 400).
     var frankfurterResponse: Response {
-        let status: HTTPResponse.Status = kind.status == .badRequest ? .unprocessableContent : kind.status
         var json = JSONWriter()
-        json.object { json in json.field("message", string: kind.status == .notFound ? "not found" : detail) }
+        json.object { json in json.field("message", string: frankfurterMessage) }
         var fields = headers
         fields[.contentType] = "application/json"
         fields[.cacheControl] = "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: json.buffer))
+        return Response(status: frankfurterStatus, headers: fields, body: .init(byteBuffer: json.buffer))
     }
+
+    /// The status Frankfurter answers: 422 for input it cannot use (where we say 400), else ours.
+    var frankfurterStatus: HTTPResponse.Status { kind.status == .badRequest ? .unprocessableContent : kind.status }
+
+    /// Frankfurter's `message`: `"not found"` for a 404, else the detail.
+    var frankfurterMessage: String { kind.status == .notFound ? "not found" : detail }
 
     /// The complete response.
     public var response: Response {

@@ -33,6 +33,9 @@ struct RatesController<Context: RequestContext>: Sendable {
         routes.on(.legacyLatest) { request, _ in try compatibilityResponse(request, route: .legacyLatest) }
         routes.on(.legacyCurrencies) { request, _ in try compatibilityResponse(request, route: .legacyCurrencies) }
         routes.on(.legacyDates) { request, context in try compatibilityResponse(request, route: .legacyDates, parameter: context.parameters.get("dates")?[...]) }
+        for route in [Route.exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols] {
+            routes.on(route) { request, _ in try compatibilityResponse(request, route: route) }
+        }
         routes.on(.status) { request, _ in status(request) }
         routes.on(.health) { _, _ in jsonResponse(status: .ok) { $0.field("status", string: "ok") } }
         routes.on(.readiness) { _, _ in try ready() }
@@ -109,8 +112,9 @@ struct RatesController<Context: RequestContext>: Sendable {
         }.response
     }
 
-    /// A Frankfurter route's answer, its errors in Frankfurter's shape. A path segment not written as
-    /// dates is not one of its routes: that is our 404 problem, as for any unknown path.
+    /// A compatibility route's answer, its errors in Frankfurter's shape, or at the root in the shape
+    /// both Frankfurter's and exchangerate.host's clients read (``Problem/legacyRootResponse``). A path
+    /// segment not written as dates is not one of Frankfurter's routes: that is our 404 problem, as for any unknown path.
     func compatibilityResponse(_ request: Request, route: Route, parameter: Substring? = nil) throws(Problem) -> Response {
         if let parameter, !DataAnswers.isFrankfurterDates(parameter) {
             throw Problem.noEndpoint(request.method, request.uri.path)
@@ -118,7 +122,7 @@ struct RatesController<Context: RequestContext>: Sendable {
         do {
             return try dataResponse(request, route: route, parameter: parameter)
         } catch {
-            return error.frankfurterResponse
+            return route.answersExchangerateHost ? error.legacyRootResponse : error.frankfurterResponse
         }
     }
 

@@ -30,6 +30,12 @@ enum Route: String, CaseIterable, Sendable {
     case legacyLatest = "/latest"
     case legacyCurrencies = "/currencies"
     case legacyDates = "/{dates}"
+    /// exchangerate.host's keyless API (before 2023) at the root, beside Frankfurter's old host:
+    /// `/convert`, `/timeseries`, `/fluctuation`, `/symbols` (`/latest` and `/{date}` answer both APIs' clients).
+    case exchangerateConvert = "/convert"
+    case exchangerateTimeseries = "/timeseries"
+    case exchangerateFluctuation = "/fluctuation"
+    case exchangerateSymbols = "/symbols"
 
     /// The path pattern (`{name}` matches one segment); also the `route` metric label.
     var path: String { rawValue }
@@ -48,17 +54,20 @@ enum Route: String, CaseIterable, Sendable {
     /// Sync pages choose per page: the tail grows with the next publication, full change-log pages never change.
     var caching: CacheControlPolicy.Caching? {
         switch self {
-        case .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates:
+        case .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates,
+             .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols:
             .untilNextPublication
         case .sync: .syncTail
         case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract, .page, .webFile: nil
         }
     }
 
-    /// Whether the route answers in another API's shape (Frankfurter's), errors included: `{"message": …}`.
+    /// Whether the route answers in another API's shape (Frankfurter's, exchangerate.host's), errors
+    /// included: `{"message": …}`, and at the root also `"success": false` (``answersExchangerateHost``).
     var isCompatibility: Bool {
         switch self {
         case .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates: true
+        case .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols: true
         default: false
         }
     }
