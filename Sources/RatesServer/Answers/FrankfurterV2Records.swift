@@ -1,0 +1,128 @@
+import NIOCore
+import RatesCore
+import RatesIngest
+
+/// The records of a Frankfurter v2 rates answer: for each publication the query covers, one
+/// `{date, base, quote, rate}` per quote currency with a rate that day (the base itself among
+/// them, at 1), by date and then by quote, as v2 orders them.
+///
+/// A publication without a rate of the base gives no records (v2 answers such a day with none).
+struct FrankfurterV2Records {
+    /// One record.
+    struct Record {
+        var day: Day
+        var base: CurrencyCode
+        var quote: CurrencyCode
+        var rate: ExactDecimal
+    }
+
+    let base: CurrencyCode
+    /// Sorted; `nil` for every currency.
+    let quotes: [CurrencyCode]?
+    let publications: [DayTable]
+    let snapshot: RatesSnapshot
+
+    init(_ query: FrankfurterV2Query, snapshot: RatesSnapshot) {
+        base = query.base
+        quotes = query.quotes?.sorted()
+        self.snapshot = snapshot
+        publications = Self.publications(query.dates, grouping: query.grouping, base: query.base, snapshot: snapshot)
+    }
+
+    /// The publications of `dates` with a rate of `base`: the newest (on or before the day asked),
+    /// or each in the range; with `grouping`, the last of each ISO week (Monday to Sunday) or
+    /// calendar month within the range.
+    static func publications(
+        _ dates: FrankfurterV2Query.Dates, grouping: FrankfurterV2Query.Grouping?, base: CurrencyCode, snapshot: RatesSnapshot
+    ) -> [DayTable] {
+        let hasBase = { (publication: DayTable) in snapshot.crossRates(publication).contains(base) }
+        switch dates {
+        case .latest: return snapshot.latest.map { [$0] } ?? []
+        case .day(let day): return snapshot.publication(onOrBefore: day).map { [$0] } ?? []
+        case .range(let start, let end):
+            guard start <= end else { return [] }
+            let inRange = snapshot.publications(from: start, through: end).filter { $0.day >= start && hasBase($0) }
+            guard let grouping else { return inRange }
+            var chosen: [DayTable] = []
+            var lastPeriod: Int?
+            for publication in inRange {
+                let period = Self.period(of: publication.day, grouping)
+                if period == lastPeriod { chosen[chosen.count - 1] = publication } else { chosen.append(publication) }
+                lastPeriod = period
+            }
+            return chosen
+        }
+    }
+
+    /// A number naming the period `day` falls in: its week's Monday, or its month.
+    static func period(of day: Day, _ grouping: FrankfurterV2Query.Grouping) -> Int {
+        switch grouping {
+        case .week: return day.dayNumber - (day.isoWeekday - 1)
+        case .month:
+            let (year, month, _) = day.parts
+            return year * 12 + month
+        }
+    }
+
+    /// Calls `body` with each record, in order.
+    func forEach(_ body: (Record) -> Void) {
+        for publication in publications {
+            let table = snapshot.crossRates(publication)
+            guard table.contains(base) else { continue }
+            let codes = quotes ?? table.currencies.sorted()
+            for quote in codes {
+                guard let rate = table.rate(from: base, to: quote) else { continue }
+                body(Record(day: publication.day, base: base, quote: quote, rate: rate.exact))
+            }
+        }
+    }
+
+    /// The first record, if any.
+    var first: Record? {
+        var found: Record?
+        for publication in publications where found == nil {
+            let table = snapshot.crossRates(publication)
+            for quote in quotes ?? table.currencies.sorted() {
+                if let rate = table.rate(from: base, to: quote) {
+                    found = Record(day: publication.day, base: base, quote: quote, rate: rate.exact)
+                    break
+                }
+            }
+        }
+        return found
+    }
+
+    /// The JSON array of the records.
+    var json: ByteBuffer {
+        var json = JSONWriter()
+        json.array { json in
+            forEach { record in json.element { Self.write(record, into: &$0) } }
+        }
+        return json.buffer
+    }
+
+    /// The records as CSV, as v2 writes them: a `date,base,quote,rate` header line, then one line per record.
+    var csv: ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 24 * (quotes?.count ?? 32))
+        buffer.writeStaticString("date,base,quote,rate\n")
+        forEach { record in
+            buffer.writeString(record.day.description)
+            buffer.writeStaticString(",")
+            buffer.writeString(record.base.rawValue)
+            buffer.writeStaticString(",")
+            buffer.writeString(record.quote.rawValue)
+            buffer.writeStaticString(",")
+            _ = record.rate.withPlainText { buffer.writeBytes($0) }
+            buffer.writeStaticString("\n")
+        }
+        return buffer
+    }
+
+    /// One record's members.
+    static func write(_ record: Record, into json: inout JSONWriter) {
+        json.field("date", string: record.day.description)
+        json.field("base", string: record.base.rawValue)
+        json.field("quote", string: record.quote.rawValue)
+        json.field("rate", number: record.rate)
+    }
+}
