@@ -64,56 +64,70 @@ struct FrankfurterV2Records {
         }
     }
 
-    /// Calls `body` with each record, in order.
-    func forEach(_ body: (Record) -> Void) {
+    /// Calls `body` with each publication that has records, its table and the quotes to list, in order.
+    func forEachPublication(_ body: (Day, CrossRates, [CurrencyCode]) -> Void) {
         for publication in publications {
             let table = snapshot.crossRates(publication)
             guard table.contains(base) else { continue }
-            let codes = quotes ?? table.currencies.sorted()
-            for quote in codes {
-                guard let rate = table.rate(from: base, to: quote) else { continue }
-                body(Record(day: publication.day, base: base, quote: quote, rate: rate.exact))
-            }
+            body(publication.day, table, quotes ?? table.currencies.sorted())
         }
     }
 
     /// The first record, if any.
     var first: Record? {
         var found: Record?
-        for publication in publications where found == nil {
-            let table = snapshot.crossRates(publication)
-            for quote in quotes ?? table.currencies.sorted() {
-                if let rate = table.rate(from: base, to: quote) {
-                    found = Record(day: publication.day, base: base, quote: quote, rate: rate.exact)
-                    break
-                }
+        forEachPublication { day, table, codes in
+            guard found == nil else { return }
+            for quote in codes {
+                guard let rate = table.rate(from: base, to: quote) else { continue }
+                found = Record(day: day, base: base, quote: quote, rate: rate.exact)
+                return
             }
         }
         return found
     }
 
-    /// The JSON array of the records.
+    /// The JSON array of the records, each `{"date","base","quote","rate"}`.
+    ///
+    /// Written byte by byte rather than through ``JSONWriter``: a long range has a few hundred
+    /// thousand records whose only varying parts are a code and a number (nothing to escape), so
+    /// each publication's common prefix is made once.
     var json: ByteBuffer {
-        var json = JSONWriter()
-        json.array { json in
-            forEach { record in json.element { Self.write(record, into: &$0) } }
+        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 60 * (quotes?.count ?? 32))
+        buffer.writeStaticString("[")
+        var separator = false
+        forEachPublication { day, table, codes in
+            let prefix = #"{"date":"\#(day)","base":"\#(base)","quote":""#
+            for quote in codes {
+                guard let rate = table.rate(from: base, to: quote) else { continue }
+                if separator { buffer.writeStaticString(",") }
+                separator = true
+                buffer.writeString(prefix)
+                let (first, second, third) = quote.letters
+                buffer.writeMultipleIntegers(first, second, third)
+                buffer.writeStaticString(#"","rate":"#)
+                _ = rate.exact.withPlainText { buffer.writeBytes($0) }
+                buffer.writeStaticString("}")
+            }
         }
-        return json.buffer
+        buffer.writeStaticString("]")
+        return buffer
     }
 
     /// The records as CSV, as v2 writes them: a `date,base,quote,rate` header line, then one line per record.
     var csv: ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 24 * (quotes?.count ?? 32))
+        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 26 * (quotes?.count ?? 32))
         buffer.writeStaticString("date,base,quote,rate\n")
-        forEach { record in
-            buffer.writeString(record.day.description)
-            buffer.writeStaticString(",")
-            buffer.writeString(record.base.rawValue)
-            buffer.writeStaticString(",")
-            buffer.writeString(record.quote.rawValue)
-            buffer.writeStaticString(",")
-            _ = record.rate.withPlainText { buffer.writeBytes($0) }
-            buffer.writeStaticString("\n")
+        forEachPublication { day, table, codes in
+            let prefix = "\(day),\(base),"
+            for quote in codes {
+                guard let rate = table.rate(from: base, to: quote) else { continue }
+                buffer.writeString(prefix)
+                let (first, second, third) = quote.letters
+                buffer.writeMultipleIntegers(first, second, third, UInt8(ascii: ","))
+                _ = rate.exact.withPlainText { buffer.writeBytes($0) }
+                buffer.writeStaticString("\n")
+            }
         }
         return buffer
     }
