@@ -93,7 +93,7 @@ extension DataAnswers {
             guard scope == "all" else { throw Problem.invalid("scope", "invalid scope: '\(scope.prefix(40))'; use all, or leave it out.") }
             all = true
         }
-        let providers = try FrankfurterV2Query.value(query, "providers").map { Set($0.uppercased().split(separator: ",").map(String.init)) }
+        let providers = try FrankfurterV2Query.providerKeys(query).map(Set.init)
         let summaries = FrankfurterV2CurrencySummary.summaries(of: snapshot)
         let active = Set(snapshot.latest?.codes ?? []).union(snapshot.isEmpty ? [] : [snapshot.base])
         var json = JSONWriter()

@@ -89,26 +89,28 @@ struct FrankfurterV2Records {
 
     /// The JSON array of the records, each `{"date","base","quote","rate"}`.
     ///
-    /// Written byte by byte rather than through ``JSONWriter``: a long range has a few hundred
+    /// Written as bytes rather than through ``JSONWriter``: a long range has a few hundred
     /// thousand records whose only varying parts are a code and a number (nothing to escape), so
-    /// each publication's common prefix is made once.
+    /// each publication's records are made in one array from its common prefix, then written at once.
     var json: ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 60 * (quotes?.count ?? 32))
         buffer.writeStaticString("[")
         var separator = false
+        var bytes: [UInt8] = []
         forEachPublication { day, table, codes in
-            let prefix = #"{"date":"\#(day)","base":"\#(base)","quote":""#
+            let prefix = Array(#"{"date":"\#(day)","base":"\#(base)","quote":""#.utf8)
+            bytes.removeAll(keepingCapacity: true)
             for quote in codes {
                 guard let rate = table.rate(from: base, to: quote) else { continue }
-                if separator { buffer.writeStaticString(",") }
+                if separator { bytes.append(UInt8(ascii: ",")) }
                 separator = true
-                buffer.writeString(prefix)
-                let (first, second, third) = quote.letters
-                buffer.writeMultipleIntegers(first, second, third)
-                buffer.writeStaticString(#"","rate":"#)
-                _ = rate.exact.withPlainText { buffer.writeBytes($0) }
-                buffer.writeStaticString("}")
+                bytes.append(contentsOf: prefix)
+                Self.append(quote, to: &bytes)
+                bytes.append(contentsOf: Self.rateMember)
+                rate.exact.withPlainText { bytes.append(contentsOf: $0) }
+                bytes.append(UInt8(ascii: "}"))
             }
+            buffer.writeBytes(bytes)
         }
         buffer.writeStaticString("]")
         return buffer
@@ -118,18 +120,31 @@ struct FrankfurterV2Records {
     var csv: ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 26 * (quotes?.count ?? 32))
         buffer.writeStaticString("date,base,quote,rate\n")
+        var bytes: [UInt8] = []
         forEachPublication { day, table, codes in
-            let prefix = "\(day),\(base),"
+            let prefix = Array("\(day),\(base),".utf8)
+            bytes.removeAll(keepingCapacity: true)
             for quote in codes {
                 guard let rate = table.rate(from: base, to: quote) else { continue }
-                buffer.writeString(prefix)
-                let (first, second, third) = quote.letters
-                buffer.writeMultipleIntegers(first, second, third, UInt8(ascii: ","))
-                _ = rate.exact.withPlainText { buffer.writeBytes($0) }
-                buffer.writeStaticString("\n")
+                bytes.append(contentsOf: prefix)
+                Self.append(quote, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                rate.exact.withPlainText { bytes.append(contentsOf: $0) }
+                bytes.append(UInt8(ascii: "\n"))
             }
+            buffer.writeBytes(bytes)
         }
         return buffer
+    }
+
+    /// `","rate":`, between a record's quote and its rate.
+    private static let rateMember = Array(#"","rate":"#.utf8)
+
+    private static func append(_ code: CurrencyCode, to bytes: inout [UInt8]) {
+        let (first, second, third) = code.letters
+        bytes.append(first)
+        bytes.append(second)
+        bytes.append(third)
     }
 
     /// One record's members.

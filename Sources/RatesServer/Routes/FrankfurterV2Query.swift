@@ -89,15 +89,17 @@ struct FrankfurterV2Query: Sendable {
         } else {
             quotes = nil
         }
-        if let text = try Self.value(query, "providers") {
-            let keys = text.uppercased().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard !keys.contains(where: \.isEmpty) else {
-                throw Problem.invalid("providers", "'providers' is a comma-separated list of provider keys such as ECB,NBP; got '\(text.prefix(40))'.")
-            }
-            providers = keys
-        } else {
-            providers = nil
+        providers = try Self.providerKeys(query)
+    }
+
+    /// `providers=`: comma-separated keys of letters (any case), upper-cased; `nil` when absent.
+    static func providerKeys(_ query: QueryParameters) throws(Problem) -> [String]? {
+        guard let text = try value(query, "providers") else { return nil }
+        let keys = text.uppercased().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard keys.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } }) else {
+            throw Problem.invalid("providers", "'providers' is a comma-separated list of provider keys such as ECB,NBP; got '\(text.prefix(40))'.")
         }
+        return keys
     }
 
     /// The keys of ``providers`` this server has an adapter for; `nil` when `providers` is absent.
