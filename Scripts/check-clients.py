@@ -6,10 +6,12 @@ Rates Relay and checks that what each returns equals our own /v1 answers.
   forex-python (PyPI)  theratesapi.com's root API (Frankfurter's old host): latest, a date, a conversion, Decimal mode.
   tap-exchangeratehost (PyPI) 0.1.2, a Singer tap of api.exchangerate.host/timeseries: every day of a span,
                        run in its own virtual environment (TAP_PYTHON), its records compared with /v1/rates of each day.
+  exrate (PyPI)        Frankfurter v2 at api.frankfurter.dev/v2: rates (a date, latest, a range, monthly CSV), a rate,
+                       a conversion, currencies, one currency, providers.
 
-Neither library has a base URL setting: the frankfurter engine's host is a private attribute and
-its scheme is written into its request line, forex-python's URL is a method. Each is patched at
-that one place, nothing else; so is the tap's URL, a module constant.
+None has a base URL setting: the frankfurter engine's host is a private attribute and its scheme
+is written into its request line, forex-python's URL is a method, exrate's and the tap's are module
+constants. Each is patched at that one place, nothing else.
 
 Usage: Scripts/check-clients.py BASE_URL   (e.g. http://127.0.0.1:8080)
 """
@@ -102,6 +104,77 @@ else:
            (0, [str(datetime.date(2024, 3, 25) + datetime.timedelta(days=n)) for n in range(12)], ["2024-04-06"]))
     expected = [dict(ours(f"/v1/rates/{day}?base=USD")["rates"], USD=1.0, date=day + "T00:00:00Z") for day in days]
     expect("the tap's records: each day's rates in USD as /v1/rates answers that day", records, expected)
+
+# --- exrate 1.0.1 ------------------------------------------------------------------------------
+# A command-line client of Frankfurter v2 (api.frankfurter.dev/v2); its base URL is the module's
+# API_BASE. Each call is its real subcommand with --json (or --csv), its output parsed back.
+import contextlib  # noqa: E402
+import io  # noqa: E402
+
+import exrate  # noqa: E402
+
+exrate.API_BASE = base + "/v2"
+print("exrate (PyPI), base URL " + exrate.API_BASE)
+
+
+def run_exrate(*arguments):
+    output = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(output):
+            exrate.main(list(arguments))
+    except SystemExit as error:
+        failures.append(f"exrate {' '.join(arguments)}: exited {error.code}")
+        return None
+    return output.getvalue()
+
+
+def exrate_json(*arguments):
+    text = run_exrate(*arguments, "--json")
+    return json.loads(text) if text is not None else None
+
+
+def by_quote(records, base_code):
+    """A v2 answer's records as {quote: rate}, less the base's own record (1), and their dates."""
+    return {r["quote"]: r["rate"] for r in records if r["quote"] != base_code}, sorted({r["date"] for r in records})
+
+
+day = ours("/v1/rates/2025-06-13?base=USD&symbols=EUR,JPY")
+expect("rates on 2025-06-13 in USD, EUR and JPY", by_quote(exrate_json("rates", "--base", "USD", "--quotes", "EUR,JPY", "--date", "2025-06-13"), "USD"),
+       (day["rates"], [day["date"]]))
+latest = ours("/v1/latest")
+expect("latest rates, every currency", by_quote(exrate_json("rates"), "EUR"), (latest["rates"], [latest["date"]]))
+series = exrate_json("rates", "--base", "CHF", "--quotes", "USD,EUR", "--from", "2026-10-05", "--to", "2026-10-30")
+expected = ours("/v1/timeseries?start=2026-10-05&end=2026-10-30&base=CHF&symbols=USD,EUR")["rates"]
+expect("a range: each publication's rates", {d: by_quote([r for r in series if r["date"] == d], "CHF")[0] for d in sorted({r["date"] for r in series})},
+       expected)
+# group=month: the last publication of each month, under its own date, with that day's value.
+monthly = run_exrate("rates", "--quotes", "USD", "--from", "2026-01-01", "--to", "2026-10-30", "--group", "month", "--csv")
+rows = [line.split(",") for line in (monthly or "").splitlines()[1:]]
+# /v1/timeseries starts at the nearest publication on or before `start`; v2's range starts on it.
+days = sorted(d for d in ours("/v1/timeseries?start=2026-01-01&end=2026-10-30&symbols=USD")["rates"] if d >= "2026-01-01")
+last_of_month = sorted(max(d for d in days if d[:7] == month) for month in {d[:7] for d in days})
+expect("monthly CSV: the last publication of each month", [row[0] for row in rows], last_of_month)
+expect("monthly CSV: each that day's rate, exactly as our /v1 writes it", [(row[0], row[3]) for row in rows],
+       [(d, urllib.request.urlopen(base + f"/v1/rates/{d}?symbols=USD").read().decode().split('"USD":')[1].rstrip("}")) for d in last_of_month])
+pair = exrate_json("rate", "GBP", "JPY", "--date", "2015-01-03")
+expected = ours("/v1/rates/2015-01-03?base=GBP&symbols=JPY")
+expect("GBP to JPY on a Saturday", (pair["date"], pair["rate"]), (expected["date"], expected["rates"]["JPY"]))
+pinned = exrate_json("rate", "EUR", "USD", "--providers", "ECB")
+expect("EUR to USD from the ECB alone", pinned["rate"], ours("/v1/latest?symbols=USD&providers=ECB")["rates"]["USD"])
+converted = exrate_json("convert", "100", "USD", "JPY")
+expect("convert 100 USD to JPY (the client multiplies our rate)", converted["result"], 100 * ours("/v1/latest?base=USD&symbols=JPY")["rates"]["JPY"])
+names = ours("/v1/currencies")
+listed = exrate_json("currencies")
+expect("currencies: the newest publication's, with our names", {c["iso_code"]: c["name"] for c in listed},
+       {code: names[code] for code in list(latest["rates"]) + ["EUR"]})
+legacy = exrate_json("currencies", "--all")
+expect("currencies --all: every currency with rates", sorted(c["iso_code"] for c in legacy), sorted(names))
+yen = exrate_json("currency", "jpy")
+expect("currency JPY", (yen["iso_code"], yen["name"], yen["iso_numeric"], yen["providers"]), ("JPY", names["JPY"], "392", ["ECB"]))
+providers = exrate_json("providers")
+ecb = ours("/v1/providers/ECB")
+expect("providers: the ECB, its pivot and currencies", [(p["key"], p["pivot_currency"], p["currencies"]) for p in providers],
+       [("ECB", ecb["pivot"], ecb["currencies"])])
 
 print(f"{checks - len(failures)} of {checks} checks passed")
 for failure in failures:

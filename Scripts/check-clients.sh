@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 bin=${RATES_RELAY_BIN:-.build/debug/rates-relay}
 [ -x "$bin" ] || { echo "no server binary at $bin (run swift build first, or set RATES_RELAY_BIN)"; exit 1; }
 # Pinned: the checks know these versions' calls.
-python3 -c "import frankfurter, forex_python" 2>/dev/null || pip install -q 'frankfurter==2.0.0' 'forex-python==1.9.2'
+python3 -c "import frankfurter, forex_python, exrate" 2>/dev/null || pip install -q 'frankfurter==2.0.0' 'forex-python==1.9.2' 'exrate==1.0.1'
 # tap-exchangeratehost pins singer-python's old dependencies (jsonschema 2): it gets a virtual
 # environment of its own under .build, so the tools CI installs beside it keep theirs.
 tap_venv=.build/check-clients-tap

@@ -53,21 +53,18 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     let cache = ResponseCache(metrics: metrics)
     let cachePolicy = CacheControlPolicy(calendar: calendar, now: configuration.now)
     let answers = DataAnswers(calendar: calendar, configuration: configuration, quotes: ProviderQuotes(store: store, policy: ingestor.mergePolicy))
-    router.addRoutes(
-        RatesController(
-            state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
-            cachePolicy: cachePolicy, answers: answers, role: role)
-            .endpoints)
+    let ratesController = RatesController<RatesRequestContext>(
+        state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
+        cachePolicy: cachePolicy, answers: answers, role: role)
+    router.addRoutes(ratesController.endpoints)
     router.addRoutes(
         SyncController(
             store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics,
             cachePolicy: cachePolicy, catchUp: { _ = try? ingestor.catchUp() }
         ).endpoints)
-    router.addRoutes(
-        ProvidersController(
-            store: store, state: state, configuration: configuration,
-            fetched: fetches.keys
-        ).endpoints)
+    let providersController = ProvidersController<RatesRequestContext>(store: store, state: state, configuration: configuration, fetched: fetches.keys)
+    router.addRoutes(providersController.endpoints)
+    router.addRoutes(FrankfurterV2Controller(rates: ratesController, providers: providersController).endpoints)
     router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
     let coordinators = FetchCoordinators([ecb] + providers.map(\.coordinator), role: role)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinators: coordinators).endpoints)

@@ -25,6 +25,7 @@ struct DataAnswers: Sendable {
     static let routes: Set<Route> = [
         .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates,
         .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols,
+        .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency,
     ]
 
     /// The route and path parameter of a data route's path (`/v1/rates/2026-10-30` → `.rates`,
@@ -42,7 +43,11 @@ struct DataAnswers: Sendable {
         case "/timeseries": return (.exchangerateTimeseries, nil)
         case "/fluctuation": return (.exchangerateFluctuation, nil)
         case "/symbols": return (.exchangerateSymbols, nil)
+        case "/v2/rates": return (.v2Rates, nil)
+        case "/v2/rates.csv": return (.v2RatesCSV, nil)
+        case "/v2/currencies": return (.v2Currencies, nil)
         default:
+            if path.hasPrefix("/v2/") { return frankfurterV2Route(ofPath: path) }
             for (prefix, route) in [("/v1/rates/", Route.rates), ("/v1/", .frankfurterDates), ("/", .legacyDates)] where path.hasPrefix(prefix) {
                 let parameter = path.dropFirst(prefix.utf8.count)
                 guard !parameter.isEmpty, !parameter.utf8.contains(UInt8(ascii: "/")), !parameter.utf8.contains(UInt8(ascii: "%")) else { return nil }
@@ -64,6 +69,7 @@ struct DataAnswers: Sendable {
     func entry(
         _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness
     ) throws(Problem) -> ResponseCache.Entry {
+        if route.isFrankfurterV2 { return try frankfurterV2Entry(route, parameter: parameter, query: query, snapshot: snapshot) }
         // A dataset of some providers only is its own: the calendar's freshness speaks of the merged one.
         let subset = try providersDataset(route, parameter: parameter, query: query, snapshot: snapshot)
         let dataset = subset ?? snapshot
@@ -105,6 +111,8 @@ struct DataAnswers: Sendable {
         guard !query.has("providers"), !query.has("expand") else { return false }
         let span: (start: Day, end: Day)
         switch route {
+        case .v2Rates, .v2RatesCSV: return isCheapFrankfurterV2(query)
+        case .v2Currencies: return false
         case .timeseries:
             guard let start = try? query.day("start"), let end = try? query.day("end") else { return false }
             span = (start, end)

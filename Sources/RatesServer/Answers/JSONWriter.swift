@@ -89,6 +89,21 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// A top-level array of what `body` writes, each element with ``element(_:)``.
+    mutating func array(_ body: (inout JSONWriter) -> Void) {
+        buffer.writeStaticString("[")
+        needsComma = false
+        body(&self)
+        buffer.writeStaticString("]")
+        needsComma = true
+    }
+
+    /// An object as the next element of an ``array(_:)``.
+    mutating func element(_ body: (inout JSONWriter) -> Void) {
+        if needsComma { buffer.writeStaticString(",") }
+        object(body)
+    }
+
     /// An exact decimal as a JSON number, its digits written straight into the buffer.
     mutating func field(_ key: String, number value: ExactDecimal) {
         writeKey(key)

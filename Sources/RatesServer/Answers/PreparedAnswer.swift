@@ -14,7 +14,8 @@ import NIOCore
 /// made when a client that accepts it first asks) say `Vary: Accept-Encoding`.
 struct PreparedAnswer {
     var status: HTTPResponse.Status
-    /// The body's media type: JSON for the data routes, the file's for the web page's (``WebAssets``).
+    /// The body's media type: the route's for prepared answers (``Route/contentType``: JSON, CSV for
+    /// `/v2/rates.csv`), the file's for the web page's (``WebAssets``).
     var contentType = "application/json"
     /// The `ETag`: the tag of the form sent.
     var etag: String
@@ -36,12 +37,13 @@ struct PreparedAnswer {
     }
 
     /// The answer from a prepared `entry` of the generation `freshness` names: its tags, its
-    /// `Cache-Control` by `policy`, its stale notice. The application's routes and the fast path both answer this way.
+    /// `Cache-Control` by `policy`, its stale notice, its route's media type. The application's routes and the fast path both answer this way.
     init(ifNoneMatch: String?, acceptsGzip: Bool, entry: ResponseCache.Entry, freshness: Freshness, policy: CacheControlPolicy) {
         self.init(
             ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible,
             etag: freshness.etag, gzipEtag: freshness.gzipEtag, cacheControl: policy.value(for: entry.caching, freshness: freshness),
             staleNotice: entry.staleNotice)
+        contentType = entry.route.contentType
     }
 
     /// The answer to a request with this `If-None-Match` (all its values joined by commas), from a

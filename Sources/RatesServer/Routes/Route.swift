@@ -36,6 +36,14 @@ enum Route: String, CaseIterable, Sendable {
     case exchangerateTimeseries = "/timeseries"
     case exchangerateFluctuation = "/fluctuation"
     case exchangerateSymbols = "/symbols"
+    /// Frankfurter's v2 API (`https://api.frankfurter.dev/v2`): one record per currency pair, its own errors.
+    case v2Rates = "/v2/rates"
+    /// `/v2/rates` as CSV (`date,base,quote,rate`), as Frankfurter v2 answers the `.csv` form of the path.
+    case v2RatesCSV = "/v2/rates.csv"
+    case v2Rate = "/v2/rate/{base}/{quote}"
+    case v2Currencies = "/v2/currencies"
+    case v2Currency = "/v2/currency/{code}"
+    case v2Providers = "/v2/providers"
 
     /// The path pattern (`{name}` matches one segment); also the `route` metric label.
     var path: String { rawValue }
@@ -55,10 +63,11 @@ enum Route: String, CaseIterable, Sendable {
     var caching: CacheControlPolicy.Caching? {
         switch self {
         case .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates,
-             .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols:
+             .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols,
+             .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency:
             .untilNextPublication
         case .sync: .syncTail
-        case .providers, .provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract, .page, .webFile: nil
+        case .providers, .provider, .v2Providers, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract, .page, .webFile: nil
         }
     }
 
@@ -70,6 +79,19 @@ enum Route: String, CaseIterable, Sendable {
         case .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols: true
         default: false
         }
+    }
+
+    /// Whether the route is Frankfurter v2's, errors included: `{"status": …, "message": …}`, 422 for input it cannot use.
+    var isFrankfurterV2: Bool {
+        switch self {
+        case .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency, .v2Providers: true
+        default: false
+        }
+    }
+
+    /// The media type of the route's prepared answers.
+    var contentType: String {
+        self == .v2RatesCSV ? "text/csv; charset=utf-8" : "application/json"
     }
 
     /// `path` as the router matches it: empty segments dropped (`//v1//latest` is `/v1/latest`).

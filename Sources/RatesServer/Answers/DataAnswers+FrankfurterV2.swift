@@ -1,0 +1,135 @@
+import NIOCore
+import RatesCore
+import RatesIngest
+
+/// Frankfurter v2's data routes (`/v2/rates`, `/v2/rates.csv`, `/v2/rate/{base}/{quote}`,
+/// `/v2/currencies`, `/v2/currency/{code}`): v2's shapes, our values.
+///
+/// Where v2 blends every provider's figure into a weighted mean, the value is our merged one (one
+/// provider's published figure by precedence, or the cross rate of two), so each number is
+/// traceable to published figures; `providers=` computes it from those providers' quotes only, as
+/// on our routes. `group=week|month` keeps the last publication of each period, under its own
+/// date, where v2 averages the period's blends under a date of its own making: an average is a
+/// figure nobody published.
+extension DataAnswers {
+    /// The answer to one of v2's data routes, from `snapshot`.
+    func frankfurterV2Entry(_ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ResponseCache.Entry {
+        let today = configuration.today
+        let body: ByteBuffer
+        switch route {
+        case .v2Rates, .v2RatesCSV:
+            let v2 = try FrankfurterV2Query(query, allowed: FrankfurterV2Query.ratesParameters, today: today)
+            let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
+            body = route == .v2RatesCSV ? records.csv : records.json
+        case .v2Rate:
+            let (base, quote) = try Self.frankfurterV2Pair(parameter ?? "")
+            var v2 = try FrankfurterV2Query(query, allowed: FrankfurterV2Query.rateParameters, today: today)
+            v2.base = base
+            v2.quotes = [quote]
+            let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
+            guard let record = records.first else { throw Problem(.notFound, "No rate of \(base) in \(quote) on that date.") }
+            var json = JSONWriter()
+            json.object { FrankfurterV2Records.write(record, into: &$0) }
+            body = json.buffer
+        case .v2Currencies: body = try frankfurterV2Currencies(query, snapshot: snapshot)
+        case .v2Currency: body = try frankfurterV2Currency(parameter ?? "", snapshot: snapshot)
+        default: preconditionFailure("\(route) is not a Frankfurter v2 data route")
+        }
+        return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication)
+    }
+
+    /// Whether `query` on a v2 rates route asks for a few dozen publications at most (the event loop may build it).
+    func isCheapFrankfurterV2(_ query: QueryParameters) -> Bool {
+        guard let v2 = try? FrankfurterV2Query(query, allowed: FrankfurterV2Query.ratesParameters, today: configuration.today),
+              case .range(let start, let end) = v2.dates
+        else { return true }
+        let days = end.dayNumber - start.dayNumber
+        let periods = switch v2.grouping {
+        case nil: days
+        case .week?: days / 7
+        case .month?: days / 28
+        }
+        return periods <= Self.eventLoopSeriesDays
+    }
+
+    /// `snapshot`, or with `providers=` the dataset of the providers named that this server has,
+    /// over the days the query needs (none: no rates, as v2 answers).
+    func frankfurterV2Dataset(_ query: FrankfurterV2Query, snapshot: RatesSnapshot) throws(Problem) -> RatesSnapshot {
+        guard let providers = query.knownProviders else { return snapshot }
+        let today = configuration.today
+        let days: ClosedRange<Day>?
+        switch query.dates {
+        case .latest: days = today...today
+        case .day(let day): days = min(day, today)...min(day, today)
+        case .range(let start, let end): days = start <= min(end, today) ? start...min(end, today) : nil
+        }
+        guard let days, !providers.isEmpty else { return RatesSnapshot(epoch: snapshot.epoch, version: snapshot.version, days: [], base: snapshot.base) }
+        guard let quotes else { throw Problem.invalid("providers", "'providers' is not available here.") }
+        do {
+            return try quotes.dataset(of: providers, from: days.lowerBound, through: days.upperBound, like: snapshot)
+        } catch {
+            throw Problem.unreadable("The providers' quotes")
+        }
+    }
+
+    /// The two currencies of `/v2/rate/{base}/{quote}`'s path parameter `BASE/QUOTE`, in any letter case.
+    static func frankfurterV2Pair(_ parameter: Substring) throws(Problem) -> (CurrencyCode, CurrencyCode) {
+        let parts = parameter.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw Problem(.notFound, "No endpoint at /v2/rate/\(parameter.prefix(40)).") }
+        let base = try FrankfurterV2Query.currencies(String(parts[0]), parameter: "base")
+        let quote = try FrankfurterV2Query.currencies(String(parts[1]), parameter: "quote")
+        guard base.count == 1, quote.count == 1 else { throw Problem.invalid("base", "invalid currency: \(parameter.prefix(40))") }
+        return (base[0], quote[0])
+    }
+
+    // MARK: - Currencies
+
+    /// `/v2/currencies`: the currencies of the newest publication, or (`scope=all`) every currency
+    /// ever published, each with its dates and the providers its values came from; `providers=`
+    /// keeps those whose values came from one of them. Other parameters are ignored, as v2 does.
+    func frankfurterV2Currencies(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+        var all = false
+        if let scope = try FrankfurterV2Query.value(query, "scope") {
+            guard scope == "all" else { throw Problem.invalid("scope", "invalid scope: '\(scope.prefix(40))'; use all, or leave it out.") }
+            all = true
+        }
+        let providers = try FrankfurterV2Query.providerKeys(query).map(Set.init)
+        let summaries = FrankfurterV2CurrencySummary.summaries(of: snapshot)
+        let active = Set(snapshot.latest?.codes ?? []).union(snapshot.isEmpty ? [] : [snapshot.base])
+        var json = JSONWriter()
+        json.array { json in
+            for (code, summary) in summaries.sorted(by: { $0.key < $1.key }) {
+                guard all || active.contains(code) else { continue }
+                if let providers, providers.isDisjoint(with: summary.providers) { continue }
+                json.element { summary.write(code, into: &$0) }
+            }
+        }
+        return json.buffer
+    }
+
+    /// `/v2/currency/{code}`: one currency of ``frankfurterV2Currencies(_:snapshot:)``, in any letter case; 404 for any other.
+    func frankfurterV2Currency(_ code: Substring, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+        guard let code = CurrencyCode(code.uppercased()), snapshot.currencies.contains(code),
+              let summary = FrankfurterV2CurrencySummary.summaries(of: snapshot)[code]
+        else { throw Problem(.notFound, "'\(code.prefix(20))' is not a currency with published rates.") }
+        var json = JSONWriter()
+        json.object { summary.write(code, into: &$0) }
+        return json.buffer
+    }
+}
+
+extension DataAnswers {
+    /// The v2 route of a `/v2/…` path with path parameters (`/v2/rate/EUR/USD` → `.v2Rate`,
+    /// `"EUR/USD"`; `/v2/currency/usd` → `.v2Currency`, `"usd"`), or `nil`.
+    static func frankfurterV2Route(ofPath path: Substring) -> (route: Route, parameter: Substring?)? {
+        guard !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        // "", "v2", name, parameters…
+        guard segments.count >= 4, segments.dropFirst(2).allSatisfy({ !$0.isEmpty }) else { return nil }
+        switch (segments[2], segments.count) {
+        case ("rate", 5): return (.v2Rate, path.dropFirst("/v2/rate/".utf8.count))
+        case ("currency", 4): return (.v2Currency, segments[3])
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import RatesCore
+import RatesIngest
+
+/// What Frankfurter v2's `/v2/currencies` and `/v2/currency/{code}` say of one currency: its
+/// first and last day with a rate in the merged dataset and the providers those rates came from.
+///
+/// For the dataset's base (EUR), every provider: each merged value is expressed per EUR through
+/// its provider's own quote.
+struct FrankfurterV2CurrencySummary {
+    var firstDay: Day
+    var lastDay: Day
+    var providers: Set<String>
+
+    /// The summary of every currency of `snapshot`, from one walk over its days.
+    static func summaries(of snapshot: RatesSnapshot) -> [CurrencyCode: FrankfurterV2CurrencySummary] {
+        var summaries: [CurrencyCode: FrankfurterV2CurrencySummary] = [:]
+        var everyProvider: Set<String> = []
+        for publication in snapshot.days {
+            for (index, code) in publication.codes.enumerated() {
+                let provider = publication.source(at: index).provider
+                if var summary = summaries[code] {
+                    summary.lastDay = publication.day
+                    if !summary.providers.contains(provider) { summary.providers.insert(provider) }
+                    summaries[code] = summary
+                } else {
+                    summaries[code] = FrankfurterV2CurrencySummary(firstDay: publication.day, lastDay: publication.day, providers: [provider])
+                }
+                if !everyProvider.contains(provider) { everyProvider.insert(provider) }
+            }
+        }
+        if let first = snapshot.firstDay, let last = snapshot.latest?.day {
+            summaries[snapshot.base] = FrankfurterV2CurrencySummary(firstDay: first, lastDay: last, providers: everyProvider)
+        }
+        return summaries
+    }
+
+    /// The currency's members, as v2 writes them (`symbol` is `null`: we hold no symbols).
+    func write(_ code: CurrencyCode, into json: inout JSONWriter) {
+        json.field("iso_code", string: code.rawValue)
+        json.field("iso_numeric", optionalString: code.isoNumericCode)
+        json.field("name", string: code.name ?? code.rawValue)
+        json.field("symbol", optionalString: nil)
+        json.field("start_date", string: firstDay.description)
+        json.field("end_date", string: lastDay.description)
+        json.field("providers", strings: providers.sorted())
+    }
+}

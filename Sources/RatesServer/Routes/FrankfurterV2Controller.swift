@@ -1,0 +1,84 @@
+import Hummingbird
+import RatesCore
+import RatesStore
+import RatesUpstream
+
+/// Frankfurter's v2 API under `/v2`, for its existing clients (change the base URL only):
+/// `/v2/rates` (and `/v2/rates.csv`), `/v2/rate/{base}/{quote}`, `/v2/currencies`,
+/// `/v2/currency/{code}` and `/v2/providers`, errors in v2's shape (``Problem/frankfurterV2Response``).
+///
+/// The data routes are prepared answers like ours (``RatesController/dataResponse(_:route:parameter:)``,
+/// built by ``DataAnswers/frankfurterV2Entry(_:parameter:query:snapshot:)``); `/v2/providers` is
+/// `/v1/providers`' registry and holdings in v2's shape, `no-cache` with a tag of its bytes as that one is.
+struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
+    let rates: RatesController<Context>
+    let providers: ProvidersController<Context>
+
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        for route in [Route.v2Rates, .v2RatesCSV, .v2Currencies] {
+            routes.on(route) { request, _ in answer(request, route: route) }
+        }
+        routes.on(.v2Rate) { request, context in
+            let pair = "\(context.parameters.get("base") ?? "")/\(context.parameters.get("quote") ?? "")"
+            return answer(request, route: .v2Rate, parameter: pair[...])
+        }
+        routes.on(.v2Currency) { request, context in answer(request, route: .v2Currency, parameter: context.parameters.get("code")?[...] ?? "") }
+        routes.on(.v2Providers) { request, _ in providersResponse(request) }
+        return routes
+    }
+
+    /// `/v2/providers`' answer, or its error in v2's shape.
+    func providersResponse(_ request: Request) -> Response {
+        do {
+            return try providersAnswer(request)
+        } catch {
+            return error.frankfurterV2Response
+        }
+    }
+
+    /// A v2 data route's prepared answer, or its error in v2's shape.
+    func answer(_ request: Request, route: Route, parameter: Substring? = nil) -> Response {
+        do {
+            return try rates.dataResponse(request, route: route, parameter: parameter)
+        } catch {
+            return error.frankfurterV2Response
+        }
+    }
+
+    /// `/v2/providers`: each provider holding rates, by key, as v2 describes it. We hold no rate
+    /// types or links, so `rate_type`, `data_url` and `terms_url` are `null`; `currencies` are
+    /// those of its newest publication.
+    func providersAnswer(_ request: Request) throws(Problem) -> Response {
+        let holdings: [String: RatesStore.ProviderHoldings]
+        do {
+            holdings = try providers.store.providerHoldings()
+        } catch {
+            throw Problem.unreadable("The providers' records")
+        }
+        let now = providers.configuration.now()
+        var json = JSONWriter()
+        json.array { json in
+            for key in ProviderRegistry.keys.sorted() {
+                guard let held = holdings[key], let provider = ProviderRegistry.entry(key)?.identity else { continue }
+                json.element { json in
+                    json.field("key", string: key)
+                    json.field("name", string: provider.name)
+                    json.field("country_code", optionalString: provider.country)
+                    json.field("rate_type", optionalString: nil)
+                    json.field("pivot_currency", string: provider.pivot.rawValue)
+                    json.field("data_url", optionalString: nil)
+                    json.field("terms_url", optionalString: nil)
+                    json.field("start_date", string: held.firstDay.description)
+                    json.field("end_date", string: held.latestDay.description)
+                    json.field("publishes_missed", number: String(provider.schedule.publicationsDue(after: held.latestDay, asOf: now)))
+                    json.field("publish_cadence", string: provider.schedule.cadence.rawValue)
+                    json.field("currencies", strings: held.latestCurrencies.map(\.rawValue))
+                }
+            }
+        }
+        return PreparedAnswer(
+            requestHeaders: request.headers, body: json.buffer, etag: RatesController<Context>.contentTag(json.buffer), cacheControl: "no-cache"
+        ).response
+    }
+}
