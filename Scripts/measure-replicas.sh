@@ -8,7 +8,7 @@
 #     follower, fetched once by the fetcher), and they sync again; the requests that reached the
 #     replicas are counted for each phase, and every client's cache is compared with the database.
 #
-# Needs PostgreSQL's server binaries, nginx and wrk (apt-get install postgresql nginx wrk).
+# Needs PostgreSQL's server binaries, nginx, wrk and bc (apt-get install postgresql nginx wrk bc).
 # Usage: Scripts/measure-replicas.sh [clients]   (default 20; builds the release products first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +40,7 @@ echo "machine: $(nproc) cores, $(uname -m); PostgreSQL $(psql --version | awk '{
 echo "== import: the ECB history through $previous"
 for target in "$url" "$work/rates.sqlite"; do
     start=$(date +%s.%N)
-    "$bin/rates-relay" import "$work/history.csv" --db "$target" >/dev/null
+    "$bin/rates-relay" import "$work/behind.csv" --db "$target" >/dev/null
     printf "  %-10s %.2f s\n" "$([[ $target == postgres* ]] && echo PostgreSQL || echo SQLite)" "$(echo "$(date +%s.%N) - $start" | bc)"
 done
 
