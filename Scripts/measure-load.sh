@@ -2,7 +2,8 @@
 # Compares the release server with nginx serving the same response bytes as static files, in
 # the same run on the same machine: wrk, 64 connections, for /v1/latest, an up-to-date client's
 # /v1/sync (its tail page) and the same request with If-None-Match (304); /healthz, the
-# cheapest route, shows how much of the gap is the HTTP framework itself. Reports requests per
+# cheapest route, shows how much of the gap is the HTTP framework itself; the compatible routes
+# (Frankfurter v1 and v2, exchangerate.host) are measured the same way. Reports requests per
 # second, p99 latency, their ratios to nginx, and the server's RSS idle, after the load and at its peak.
 #
 # Needs nginx and wrk (apt-get install nginx wrk).
@@ -33,6 +34,12 @@ idle_rss=$(rss VmRSS)
 mkdir -p "$work/www"
 curl -fs "http://127.0.0.1:$port/v1/latest" -o "$work/www/latest.json"
 curl -fs "http://127.0.0.1:$port/healthz" -o "$work/www/healthz.json"
+# The compatible routes: Frankfurter v1 (a date), its old host's root /latest (shared with
+# exchangerate.host), Frankfurter v2's latest rates, exchangerate.host's /convert.
+compatible=("/v1/2025-06-13" "/latest" "/v2/rates" "/convert?from=USD&to=JPY&amount=100")
+for path in "${compatible[@]}"; do
+    curl -fs "http://127.0.0.1:$port$path" -o "$work/www/$(tr -c 'a-z0-9' '_' <<<"${path%%\?*}").json"
+done
 cursor=$(curl -fs "http://127.0.0.1:$port/v1/sync?from=2026-10-30" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cursor"])')
 sync_path="/v1/sync?cursor=$cursor"
 curl -fs "http://127.0.0.1:$port$sync_path" -o "$work/www/sync.json"
@@ -53,6 +60,10 @@ http {
         location = /v1/latest { alias $work/www/latest.json; }
         location = /v1/sync { alias $work/www/sync.json; }
         location = /healthz { alias $work/www/healthz.json; }
+        location = /v1/2025-06-13 { alias $work/www/_v1_2025_06_13_.json; }
+        location = /latest { alias $work/www/_latest_.json; }
+        location = /v2/rates { alias $work/www/_v2_rates_.json; }
+        location = /convert { alias $work/www/_convert_.json; }
     }
 }
 NGINX
@@ -87,4 +98,5 @@ compare "GET /healthz (framework floor)" /healthz "" ""
 compare "GET /v1/latest" /v1/latest "" ""
 compare "GET /v1/sync (up-to-date cursor)" "$sync_path" "" ""
 compare "GET /v1/sync + If-None-Match (304)" "$sync_path" "If-None-Match: $our_etag" "If-None-Match: $nginx_etag"
+for path in "${compatible[@]}"; do compare "GET $path" "$path" "" ""; done
 echo "server RSS: idle $idle_rss, after the load $(rss VmRSS), peak $(rss VmHWM)"
