@@ -20,7 +20,7 @@ import ServiceLifecycle
 public func buildApplication(_ configuration: ServerConfiguration, logger: Logger) throws -> some ApplicationProtocol {
     // Neither the server nor the scheduler can run before this, so neither ever sees a
     // half-initialized state; on an existing database loading is one read.
-    let store = try configuration.openStore()
+    let store = try configuration.openStore(logger: logger)
     let state = try ServerState(loadingFrom: store)
     let ingestor = Ingestor(store: store, state: state, logger: logger)
     if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }

@@ -13,7 +13,7 @@ public enum Operations {
     ///
     /// - Throws: When the database cannot be opened. Upstream failures are recorded and returned, not thrown.
     public static func fetch(_ configuration: ServerConfiguration, logger: Logger) async throws -> [FetchRun] {
-        let store = try configuration.openStore()
+        let store = try configuration.openStore(logger: logger)
         let ingestor = Ingestor(store: store, state: try ServerState(loadingFrom: store), logger: logger)
         let httpClient = ECBClient.makeHTTPClient()
         let fetches = UpstreamFetches(configuration, ingestor: ingestor, httpClient: httpClient, calendar: PublicationCalendar(), logger: logger)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import RatesCore
 import Synchronization
 
@@ -34,11 +35,13 @@ public final class RatesStore: Sendable {
     /// Opens the database `location` names: a `postgres://` or `postgresql://` URL
     /// (``PostgresLocation``), else the path of an SQLite file. Applies pending migrations.
     ///
-    /// - Parameter passwordFile: For PostgreSQL, a file holding the password (a mounted secret), in place of one in the URL.
+    /// - Parameters:
+    ///   - passwordFile: For PostgreSQL, a file holding the password (a mounted secret), in place of one in the URL.
+    ///   - logger: Where PostgreSQL's connections log (the fetcher role taken or lost, notifications failing).
     /// - Throws: `DatabaseError` or ``PostgresStoreError`` when the database cannot be opened or migrated.
-    public convenience init(location: String, passwordFile: String? = nil) throws {
+    public convenience init(location: String, passwordFile: String? = nil, logger: Logger = Logger(label: "rates.store")) throws {
         if let postgres = try PostgresLocation(location, passwordFile: passwordFile) {
-            self.init(database: try PostgresRatesDatabase(postgres))
+            self.init(database: try PostgresRatesDatabase(postgres, logger: logger))
         } else {
             try self.init(path: location)
         }

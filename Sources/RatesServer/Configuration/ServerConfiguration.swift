@@ -95,10 +95,10 @@ extension ServerConfiguration {
 }
 
 extension ServerConfiguration {
-    /// Opens the configured database (migrating it when needed).
+    /// Opens the configured database (migrating it when needed); PostgreSQL's connections log to `logger`.
     ///
     /// - Throws: When it cannot be opened or migrated.
-    public func openStore() throws -> RatesStore {
-        try RatesStore(location: database, passwordFile: databasePasswordFile)
+    public func openStore(logger: Logger) throws -> RatesStore {
+        try RatesStore(location: database, passwordFile: databasePasswordFile, logger: logger)
     }
 }

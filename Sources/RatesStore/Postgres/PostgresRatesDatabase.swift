@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import RatesCore
 
@@ -22,8 +23,8 @@ final class PostgresRatesDatabase: RatesDatabase {
 
     /// Connects to `location` and applies pending migrations (under the writer lock, so replicas
     /// starting together migrate once).
-    init(_ location: PostgresLocation) throws {
-        session = try PostgresSession(location)
+    init(_ location: PostgresLocation, logger: Logger) throws {
+        session = try PostgresSession(location, logger: logger)
         try Self.migrate(session)
         epoch = try session.withConnection { try $0.value("SELECT value FROM meta WHERE key = 'epoch'", as: String.self) } ?? ""
     }

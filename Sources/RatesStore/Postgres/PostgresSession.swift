@@ -20,7 +20,7 @@ final class PostgresSession: Sendable {
     private let connection = Mutex<PostgresConnection?>(nil)
     let logger: Logger
 
-    init(_ location: PostgresLocation, logger: Logger = Logger(label: "rates.store.postgres")) throws {
+    init(_ location: PostgresLocation, logger: Logger) throws {
         guard !location.requiresTLS else { throw PostgresStoreError.tlsUnsupported }
         self.location = location
         self.logger = logger
