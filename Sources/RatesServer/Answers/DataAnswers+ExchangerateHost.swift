@@ -32,10 +32,8 @@ extension DataAnswers {
         let isAvailable = { (code: CurrencyCode) in
             days.contains { $0.table.contains(code) }
         }
-        let listed = try Self.frankfurterSymbols(symbols, base: base, isAvailable: isAvailable)
-        if let code = RatesRules.firstMissing(base: base, symbols: listed, isAvailable: isAvailable) {
-            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "between \(start) and \(last.day)", snapshot: snapshot)
-        }
+        let listed = try listedSymbols(
+            symbols, base: base, lenient: true, within: "between \(start) and \(last.day)", snapshot: snapshot, isAvailable: isAvailable)
         var json = JSONWriter()
         json.object { json in
             style.writeMembers(into: &json)
@@ -71,10 +69,8 @@ extension DataAnswers {
         let opening = snapshot.crossRates(first)
         let closing = snapshot.crossRates(last)
         let isAvailable = { (code: CurrencyCode) in opening.contains(code) && closing.contains(code) }
-        let listed = try Self.frankfurterSymbols(symbols, base: base, isAvailable: isAvailable)
-        if let code = RatesRules.firstMissing(base: base, symbols: listed, isAvailable: isAvailable) {
-            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on both \(first.day) and \(last.day)", snapshot: snapshot)
-        }
+        let listed = try listedSymbols(
+            symbols, base: base, lenient: true, within: "on both \(first.day) and \(last.day)", snapshot: snapshot, isAvailable: isAvailable)
         var json = JSONWriter()
         json.object { json in
             style.writeMembers(into: &json)

@@ -208,10 +208,8 @@ struct DataAnswers: Sendable {
     ) throws(Problem) -> ByteBuffer {
         let publications = snapshot.publications(from: start, through: end)
         let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
-        let symbols = lenient ? try Self.frankfurterSymbols(symbols, base: base, isAvailable: isAvailable) : symbols
-        if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: isAvailable) {
-            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "between \(start) and \(end)", snapshot: snapshot)
-        }
+        let symbols = try listedSymbols(
+            symbols, base: base, lenient: lenient, within: "between \(start) and \(end)", snapshot: snapshot, isAvailable: isAvailable)
         var json = JSONWriter()
         json.object { json in
             json.field("amount", number: amount)
@@ -353,10 +351,8 @@ struct DataAnswers: Sendable {
         sources: SourceLookup? = nil, snapshot: RatesSnapshot, lenient: Bool = false, style: ExchangerateHostStyle? = nil
     ) throws(Problem) -> (ByteBuffer, Day?) {
         let table = snapshot.crossRates(publication)
-        let symbols = lenient ? try Self.frankfurterSymbols(symbols, base: base, isAvailable: table.contains) : symbols
-        if let code = RatesRules.firstMissing(base: base, symbols: symbols, isAvailable: table.contains) {
-            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: "on \(publication.day)", snapshot: snapshot)
-        }
+        let symbols = try listedSymbols(
+            symbols, base: base, lenient: lenient, within: "on \(publication.day)", snapshot: snapshot, isAvailable: table.contains)
         let valueSources = try sources?.sources(of: [base] + (symbols ?? publication.codes), in: publication)
         var json = JSONWriter()
         json.object { json in
@@ -389,6 +385,22 @@ struct DataAnswers: Sendable {
         let kept = symbols.filter { $0 != base && isAvailable($0) }
         guard !kept.isEmpty else { throw Problem(.unknownCurrency, "None of \(symbols.map(\.rawValue).joined(separator: ",")) has rates in \(base).", parameter: "symbols") }
         return kept
+    }
+
+    /// The symbols an answer lists: as asked, or (`lenient`) as Frankfurter's routes read them
+    /// (``frankfurterSymbols(_:base:isAvailable:)``), once the base and each of them has a rate
+    /// `within` the period the answer covers.
+    ///
+    /// - Throws: The `unknown-currency` problem naming the first that has none, as `base` or `symbols`.
+    func listedSymbols(
+        _ symbols: [CurrencyCode]?, base: CurrencyCode, lenient: Bool, within period: String, snapshot: RatesSnapshot,
+        isAvailable: (CurrencyCode) -> Bool
+    ) throws(Problem) -> [CurrencyCode]? {
+        let listed = lenient ? try Self.frankfurterSymbols(symbols, base: base, isAvailable: isAvailable) : symbols
+        if let code = RatesRules.firstMissing(base: base, symbols: listed, isAvailable: isAvailable) {
+            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: period, snapshot: snapshot)
+        }
+        return listed
     }
 
     func unknownCurrency(_ code: CurrencyCode, parameter: String, within period: String, snapshot: RatesSnapshot) -> Problem {
