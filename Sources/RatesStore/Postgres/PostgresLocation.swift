@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 
 /// Where a PostgreSQL database is: a `postgres://` or `postgresql://` URL, as libpq writes them.
 ///
@@ -39,6 +40,11 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             }
             password = String(contents.trimmingCharacters(in: .newlines))
         }
+    }
+
+    /// postgres-nio's configuration of a connection to this location (plain: TLS is refused earlier, ``PostgresStoreError/tlsUnsupported``).
+    var connectionConfiguration: PostgresConnection.Configuration {
+        PostgresConnection.Configuration(host: host, port: port, username: username, password: password, database: database, tls: .disable)
     }
 
     /// The URL without its password, for logs and status.

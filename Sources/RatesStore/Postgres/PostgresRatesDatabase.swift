@@ -96,7 +96,7 @@ final class PostgresRatesDatabase: RatesDatabase {
 
     static func migrate(_ session: PostgresSession) throws {
         try session.transaction { statements in
-            try statements.run("SELECT pg_advisory_xact_lock(\(writerLock))")
+            try takeWriterLock(statements)
             try statements.run("CREATE TABLE IF NOT EXISTS schema_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
             let applied = Set(try statements.rows("SELECT name FROM schema_migration").map { try $0.decode(String.self) })
             for migration in migrations where !applied.contains(migration.name) {
@@ -106,11 +106,28 @@ final class PostgresRatesDatabase: RatesDatabase {
         }
     }
 
+    /// Takes the writer lock for the rest of the caller's transaction (released when it ends).
+    static func takeWriterLock(_ statements: PostgresSession.Statements) throws {
+        try statements.run("SELECT pg_advisory_xact_lock(\(writerLock))")
+    }
+
+    /// Runs `body` as one write transaction, the only writer across all replicas while it runs.
+    func writeTransaction<Result: Sendable>(_ body: (PostgresSession.Statements) throws -> Result) throws -> Result {
+        try session.transaction { statements in
+            try Self.takeWriterLock(statements)
+            return try body(statements)
+        }
+    }
+
+    /// The newest change's sequence number, 0 when nothing was ever logged.
+    static func lastSequence(_ statements: PostgresSession.Statements) throws -> Int64 {
+        try statements.value("SELECT COALESCE(MAX(seq), 0) FROM change", as: Int64.self) ?? 0
+    }
+
     // MARK: - Ingest
 
     func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun {
-        try session.transaction { statements in
-            try statements.run("SELECT pg_advisory_xact_lock(\(Self.writerLock))")
+        try writeTransaction { statements in
             var run = run
             try Self.insert(&run, statements)
             try Self.apply(batch, run: &run, statements)
@@ -121,8 +138,7 @@ final class PostgresRatesDatabase: RatesDatabase {
     func ingest(
         provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
-        try session.transaction { statements in
-            try statements.run("SELECT pg_advisory_xact_lock(\(Self.writerLock))")
+        try writeTransaction { statements in
             var run = run
             run.provider = provider
             try Self.insert(&run, statements)
@@ -154,7 +170,7 @@ final class PostgresRatesDatabase: RatesDatabase {
         run.outcome = .unchanged
         run.latestDay = batch.latestDay?.description
         try statements.run("UPDATE fetch_run SET outcome = \(run.outcome.rawValue), latest_day = \(run.latestDay) WHERE id = \(id)")
-        let before = try statements.value("SELECT COALESCE(MAX(seq), 0) FROM change", as: Int64.self) ?? 0
+        let before = try Self.lastSequence(statements)
         try statements.run(
             """
             CREATE TEMP TABLE IF NOT EXISTS incoming (day TEXT NOT NULL, currency TEXT NOT NULL, value TEXT NOT NULL,
@@ -176,7 +192,7 @@ final class PostgresRatesDatabase: RatesDatabase {
             WHERE r.value IS DISTINCT FROM i.value OR r.provider IS DISTINCT FROM i.provider OR r.provider_day IS DISTINCT FROM i.provider_day
             """)
         // Withdrawn values: stored for a day the batch holds, absent from it.
-        let upserted = try statements.value("SELECT COALESCE(MAX(seq), 0) FROM change", as: Int64.self) ?? before
+        let upserted = try Self.lastSequence(statements)
         try statements.run(
             """
             INSERT INTO change (seq, day, currency, value, fetch_run_id)
@@ -217,11 +233,10 @@ final class PostgresRatesDatabase: RatesDatabase {
     }
 
     func prune(before day: Day, now: Date) throws -> FetchRun {
-        try session.transaction { statements in
-            try statements.run("SELECT pg_advisory_xact_lock(\(Self.writerLock))")
+        try writeTransaction { statements in
             var run = FetchRun(startedAt: now, source: .maintenance, file: "prune --before \(day)", outcome: .unchanged)
             try Self.insert(&run, statements)
-            let before = try statements.value("SELECT COALESCE(MAX(seq), 0) FROM change", as: Int64.self) ?? 0
+            let before = try Self.lastSequence(statements)
             try statements.run(
                 """
                 INSERT INTO change (seq, day, currency, value, fetch_run_id)
@@ -255,7 +270,7 @@ final class PostgresRatesDatabase: RatesDatabase {
 
     func snapshot() throws -> StoredRates {
         try session.transaction(readOnly: true) { statements in
-            let version = try statements.value("SELECT COALESCE(MAX(seq), 0) FROM change", as: Int64.self) ?? 0
+            let version = try Self.lastSequence(statements)
             var days: [DailyRates] = []
             days.reserveCapacity(8_192)
             let lines = try statements.rows(
@@ -271,7 +286,7 @@ final class PostgresRatesDatabase: RatesDatabase {
     }
 
     func version() throws -> Int64 {
-        try session.withConnection { try $0.value("SELECT COALESCE(MAX(seq), 0) FROM change", as: Int64.self) } ?? 0
+        try session.withConnection(Self.lastSequence)
     }
 
     func latestDay() throws -> Day? {

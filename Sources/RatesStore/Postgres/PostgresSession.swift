@@ -60,11 +60,8 @@ final class PostgresSession: Sendable {
     }
 
     private func connect() throws -> PostgresConnection {
-        let configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: .disable)
         do {
-            return try PostgresConnection.connect(on: eventLoops.next(), configuration: configuration, id: 1, logger: logger).wait()
+            return try PostgresConnection.connect(on: eventLoops.next(), configuration: location.connectionConfiguration, id: 1, logger: logger).wait()
         } catch {
             throw PostgresStoreError.unavailable("cannot connect to \(location): \(String(reflecting: error))")
         }

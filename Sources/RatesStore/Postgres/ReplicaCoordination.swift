@@ -114,10 +114,7 @@ public struct ReplicaCoordination: Sendable {
     }
 
     private func connect() async throws -> PostgresConnection {
-        let configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: .disable)
-        return try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
+        try await PostgresConnection.connect(configuration: location.connectionConfiguration, id: 2, logger: logger)
     }
 }
 
