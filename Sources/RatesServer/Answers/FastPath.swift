@@ -27,6 +27,7 @@ struct FastPath: Sendable {
     let cors: CORSPolicy
     let maxURILength: Int
     private let dates = HTTPDateCache()
+    private let requestIDs = RequestIDSequence()
 
     init(
         state: ServerState, cache: ResponseCache, answers: DataAnswers, cachePolicy: CacheControlPolicy, metrics: ServerMetrics,
@@ -46,31 +47,26 @@ struct FastPath: Sendable {
     /// Only keep-alive HTTP/1.1 `GET`s are answered here: anything that ends the connection or
     /// needs the older protocol's rules is left to the framework.
     func answer(to request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
-        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.utf8.count <= maxURILength,
-              !Self.hasBody(request)
-        else { return nil }
+        guard request.method == .GET, request.version == .http1_1, request.uri.utf8.count <= maxURILength else { return nil }
+        let fields = RequestFields(request.headers)
+        guard fields.isKeepAlive, !fields.hasBody else { return nil }
         let start = ContinuousClock.now
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { return nil }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers["Accept-Encoding"])
+        let acceptsGzip = PreparedAnswer.acceptsGzip(fields.acceptEncoding)
         guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip) ?? built(for: request.uri, snapshot: snapshot, freshness: freshness, gzip: acceptsGzip)
         else { return nil }
-        let conditions = request.headers["If-None-Match"]
-        let prepared = PreparedAnswer(
-            ifNoneMatch: conditions.count < 2 ? conditions.first : conditions.joined(separator: ", "), acceptsGzip: acceptsGzip, entry: entry,
-            freshness: freshness, policy: cachePolicy)
+        let prepared = PreparedAnswer(ifNoneMatch: fields.ifNoneMatch, acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: cachePolicy)
 
         var headers = HTTPHeaders()
         headers.reserveCapacity(13)
         prepared.forEachHeader { headers.add(name: $0.rawName, value: $1) }
-        cors.forEachHeader(path: request.uri.prefix(while: { $0 != "?" }), origin: request.headers.first(name: "Origin")) {
-            headers.add(name: $0.rawName, value: $1)
-        }
+        cors.forEachHeader(path: request.uri.prefix(while: { $0 != "?" }), origin: fields.origin) { headers.add(name: $0.rawName, value: $1) }
         if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
         // The caller's own ID when it is sane, as the application's answers do (RequestIDMiddleware).
-        let incomingID = request.headers.first(name: "X-Request-ID")
-        headers.add(name: "X-Request-ID", value: incomingID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? RequestID().description)
+        let requestID = fields.requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
+        headers.add(name: "X-Request-ID", value: requestID)
         headers.add(name: "Date", value: dates.now)
         headers.add(name: "Server", value: "rates-relay")
         let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: prepared.status.code), headers: headers)
@@ -79,13 +75,44 @@ struct FastPath: Sendable {
         metrics.recordRequest(route: entry.route.path, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
         return (head, prepared.body)
     }
-}
 
-extension FastPath {
-    /// Whether `request` announces a body: such a `GET` is left to the application, whose
-    /// middleware refuses bodies over the limit before anything is answered.
-    static func hasBody(_ request: HTTPRequestHead) -> Bool {
-        request.headers.contains(name: "Transfer-Encoding") || request.headers["Content-Length"].contains { $0 != "0" }
+    /// The request headers the fast path reads, found in one pass over the request's headers.
+    struct RequestFields {
+        var acceptEncoding: [String] = []
+        /// Every `If-None-Match` value, joined by commas.
+        var ifNoneMatch: String?
+        var origin: String?
+        var requestID: String?
+        /// A body is announced: such a `GET` is left to the application, whose middleware
+        /// refuses bodies over the limit before anything is answered.
+        var hasBody = false
+        /// HTTP/1.1's default, unless a `Connection` header says `close`.
+        var isKeepAlive = true
+
+        init(_ headers: HTTPHeaders) {
+            for (name, value) in headers {
+                switch name.utf8.count {
+                case 6 where name.caseInsensitiveEquals("Origin"):
+                    if origin == nil { origin = value }
+                case 10 where name.caseInsensitiveEquals("Connection"):
+                    if value.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveEquals("close") }) {
+                        isKeepAlive = false
+                    }
+                case 12 where name.caseInsensitiveEquals("X-Request-ID"):
+                    if requestID == nil { requestID = value }
+                case 13 where name.caseInsensitiveEquals("If-None-Match"):
+                    ifNoneMatch = ifNoneMatch.map { $0 + ", " + value } ?? value
+                case 14 where name.caseInsensitiveEquals("Content-Length"):
+                    if value != "0" { hasBody = true }
+                case 15 where name.caseInsensitiveEquals("Accept-Encoding"):
+                    acceptEncoding.append(value)
+                case 17 where name.caseInsensitiveEquals("Transfer-Encoding"):
+                    hasBody = true
+                default:
+                    break
+                }
+            }
+        }
     }
 
     /// A data route's answer to `target`, built and stored; `nil` for other routes, long time
@@ -126,5 +153,32 @@ private final class HTTPDateCache: Sendable {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
         return "\(weekdays[day.isoWeekday - 1]), \(two(dayOfMonth)) \(months[month - 1]) \(year) "
             + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+    }
+}
+
+/// Request IDs for answers given on the fast path: a random prefix per process and a counter,
+/// 32 hex digits like the framework's own IDs (`RequestID`), made without its string concatenations.
+private final class RequestIDSequence: Sendable {
+    private let prefix = UInt64.random(in: .min ... .max)
+    private let counter = Atomic<UInt64>(UInt64.random(in: .min ... .max))
+
+    func next() -> String {
+        let (value, _) = counter.wrappingAdd(1, ordering: .relaxed)
+        return String(unsafeUninitializedCapacity: 32) { digits in
+            for index in 0..<32 {
+                let nibble = UInt8(truncatingIfNeeded: (index < 16 ? prefix : value) >> UInt64(60 - 4 * (index % 16))) & 0xF
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 32
+        }
+    }
+}
+
+extension StringProtocol {
+    /// ASCII case-insensitive equality, as header names compare.
+    func caseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 }
