@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import RatesStore
 import ServiceLifecycle
@@ -11,6 +12,8 @@ import ServiceLifecycle
 /// missed (the connection was down) is applied within one interval. Each check is one indexed
 /// read of the change log past the in-memory version; with a shared database, also a read of the
 /// fetcher's last runs, so every replica reports the same fetch and answers with the same `ETag`.
+/// Whether the check reached the database is recorded in the state (``ServerState/databaseUnreachableSince``):
+/// readiness depends on it.
 public struct ChangeLogFollower: Service {
     let ingestor: Ingestor
     let interval: Duration
@@ -46,8 +49,10 @@ public struct ChangeLogFollower: Service {
             // Replicas on one database: the fetcher's runs vouch for the data here too (status, ETags).
             if ingestor.store.isShared { try ingestor.state.loadFetchRecord(from: ingestor.store) }
             if applied > 0 { logger.info("applied changes logged by another process", metadata: ["rates.changes": "\(applied)"]) }
+            ingestor.state.recordDatabaseRead(succeeded: true, at: Date())
         } catch {
-            logger.error("change log could not be read", metadata: ["error": "\(error)"])
+            if ingestor.state.databaseUnreachableSince == nil { logger.error("change log could not be read", metadata: ["error": "\(error)"]) }
+            ingestor.state.recordDatabaseRead(succeeded: false, at: Date())
         }
     }
 }

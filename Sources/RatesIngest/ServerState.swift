@@ -37,6 +37,7 @@ public final class ServerState: Sendable {
     private let fetch = Mutex(FetchStatus())
     private let providers = Mutex<[String: ProviderStatus]>([:])
     private let exclusions = Mutex<[ConsensusExclusion]>([])
+    private let databaseFailure = Mutex<Date?>(nil)
     /// Subscribers to new publications (`/v1/events`).
     public let events = PublicationEvents()
 
@@ -84,6 +85,14 @@ public final class ServerState: Sendable {
     }
 
     public var fetchStatus: FetchStatus { fetch.withLock { $0 } }
+
+    /// Since when reads of the database fail, while they have not succeeded since; `nil` while it answers.
+    public var databaseUnreachableSince: Date? { databaseFailure.withLock { $0 } }
+
+    /// Records whether a read of the database (``ChangeLogFollower``'s regular one) succeeded at `date`.
+    public func recordDatabaseRead(succeeded: Bool, at date: Date) {
+        databaseFailure.withLock { since in since = succeeded ? nil : since ?? date }
+    }
 
     /// ``FetchStatus/isConfirmed``, read without copying the status (answers ask on every request).
     public var isDataConfirmed: Bool { fetch.withLock { $0.isConfirmed } }

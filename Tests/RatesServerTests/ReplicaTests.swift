@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import NIOCore
+import NIOHTTP1
 import RatesCore
 import RatesServer
 import RatesStore
@@ -169,6 +171,93 @@ extension ReplicaTests {
                 }
             }
         }
+    }
+}
+
+extension ReplicaTests {
+    @Test("PostgreSQL unreachable under load: a replica answers every request from memory, is not ready while it cannot know of a due publication, and catches up by itself when the database is back")
+    func databaseOutage() async throws {
+        try await TestPostgres.withDatabase { url in
+            try Self.populate(url)
+            let server = try #require(URLComponents(string: url))
+            let upstream = FakeUpstream(publishedThrough: Self.newDay.adding(days: -1), firstDay: Self.firstDay)
+            try await upstream.run { upstreamURL in
+                try await CuttableTCPProxy.run(forwardingTo: server.host ?? "127.0.0.1", port: server.port ?? 5432) { proxy in
+                    var direct = TestServer.configuration(database: url, upstream: upstreamURL)
+                    direct.providers = []
+                    try await buildApplication(direct, logger: TestServer.logger).test(.live) { fetcher in
+                        try await waitUntil("the replica on a direct connection fetches", deadline: .seconds(60)) {
+                            try await fetcher.request("/v1/status").json["replicaRole"] as? String == "fetcher"
+                        }
+                        // The replica whose database goes away is a process of its own, reaching the
+                        // database through the proxy, on the real clock: the recorded rates are weeks
+                        // behind it, so once cut off it cannot know whether another replica has newer ones.
+                        let replica = try Child.launch(
+                            "rates-relay",
+                            ["serve", "--db", proxy.url(through: url), "--upstream-url", upstreamURL, "--host", "127.0.0.1", "--port", "0", "--no-seed", "--providers", "none"])
+                        do {
+                            try await waitUntil("the replica follows", deadline: .seconds(120)) {
+                                (try? await replica.get("/v1/status").json["replicaRole"] as? String) == "follower"
+                            }
+                            let ready = try await replica.get("/readyz")
+                            #expect(ready.status == 200 && ready.json["database"] as? String == "reachable", "\(ready)")
+                            let cursor = try #require(try await replica.get("/v1/sync?from=2026-10-01").json["cursor"] as? String)
+
+                            // The database goes away under load: every answer still comes, from memory.
+                            proxy.cut()
+                            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+                                for worker in 0..<10 {
+                                    group.addTask {
+                                        var codes: [Int] = []
+                                        for index in 0..<30 {
+                                            let paths = [
+                                                "/v1/latest?base=USD", "/v1/rates/2026-10-0\(1 + index % 9)", "/v1/sync?cursor=\(cursor)",
+                                                "/v1/convert?from=GBP&to=JPY&amount=\(worker + 1)",
+                                            ]
+                                            codes.append(try await replica.get(paths[index % paths.count]).status)
+                                        }
+                                        return codes
+                                    }
+                                }
+                                return try await group.reduce(into: []) { $0 += $1 }
+                            }
+                            #expect(statuses.count == 300 && statuses.allSatisfy { $0 == 200 }, "\(Dictionary(statuses.map { ($0, 1) }, uniquingKeysWith: +))")
+                            try await waitUntil("the replica reports it cannot vouch for its rates", deadline: .seconds(60)) {
+                                let answer = try await replica.get("/readyz")
+                                return answer.status == 503 && answer.json["type"] as? String == "urn:rates-relay:problem:not-ready"
+                            }
+                            #expect(try await replica.get("/v1/latest").status == 200, "still answering from memory")
+
+                            // Meanwhile the fetcher stores a publication; then the database is back.
+                            upstream.publish(through: Self.newDay)
+                            #expect(try await fetcher.refresh().json["outcome"] as? String == "updated")
+                            proxy.restore()
+                            try await waitUntil("the replica reconnects by itself, catches up and is ready again", deadline: .seconds(60)) {
+                                let ready = try await replica.get("/readyz")
+                                let latest = try await replica.get("/v1/latest").json["date"] as? String
+                                return ready.status == 200 && ready.json["database"] as? String == "reachable" && latest == Self.newDay.description
+                            }
+                            let rates = try await [fetcher.request("/v1/latest").json["rates"], replica.get("/v1/latest").json["rates"]].map { $0 as? [String: Double] }
+                            #expect(rates[0] != nil && rates[0] == rates[1], "the same rates on both replicas")
+                            _ = try await replica.kill()
+                        } catch {
+                            _ = try? await replica.kill()
+                            throw error
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Child {
+    /// The status and JSON body of `GET path` on this server.
+    func get(_ path: String) async throws -> (status: Int, json: [String: Any]) {
+        guard let port = listeningPort else { throw CancellationError() }
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:])
     }
 }
 

@@ -19,6 +19,7 @@ public struct Problem: Error, Sendable, Equatable {
         case methodNotAllowed = "method-not-allowed"
         case unauthorized = "unauthorized"
         case noData = "no-data"
+        case notReady = "not-ready"
         case badRequest = "bad-request"
         case uriTooLong = "uri-too-long"
         case contentTooLarge = "content-too-large"
@@ -31,7 +32,7 @@ public struct Problem: Error, Sendable, Equatable {
             case .unknownCurrency, .dateBeforeData, .notFound: return .notFound
             case .methodNotAllowed: return .methodNotAllowed
             case .unauthorized: return .unauthorized
-            case .noData: return .serviceUnavailable
+            case .noData, .notReady: return .serviceUnavailable
             case .uriTooLong: return .uriTooLong
             case .contentTooLarge: return .contentTooLarge
             case .tooManyRequests: return .tooManyRequests
@@ -50,6 +51,7 @@ public struct Problem: Error, Sendable, Equatable {
             case .methodNotAllowed: return "Method not allowed"
             case .unauthorized: return "Unauthorized"
             case .noData: return "No data yet"
+            case .notReady: return "Not ready"
             case .badRequest: return "Bad request"
             case .uriTooLong: return "Request target too long"
             case .contentTooLarge: return "Request body too large"
@@ -86,6 +88,14 @@ public struct Problem: Error, Sendable, Equatable {
     /// `what` could not be read from the database just now (503 with `Retry-After`).
     static func unreadable(_ what: String) -> Problem {
         Problem(.noData, "\(what) could not be read; try again shortly.", headers: [.retryAfter: "5"])
+    }
+
+    /// The database has not answered since `since`, and the publication of `expected` is due but
+    /// not here: this replica cannot know whether another has stored it (503 with `Retry-After`).
+    static func databaseUnreachable(since: Date, expected: Day) -> Problem {
+        Problem(
+            .notReady, "The database has not answered since \(since.formatted(.iso8601)) and the publication of \(expected) is due: this replica's rates may be stale.",
+            headers: [.retryAfter: "5"])
     }
 
     /// Nothing answers `method` at `path` (404).

@@ -92,11 +92,22 @@ struct RatesController<Context: RequestContext>: Sendable {
         return PreparedAnswer(requestHeaders: request.headers, body: json.buffer, etag: Self.contentTag(json.buffer), cacheControl: "no-cache").response
     }
 
+    /// Ready while the rates held are as current as this replica can know: not when the database
+    /// has stopped answering and a publication is due since (another replica may have it, so a load
+    /// balancer should ask that one). While the database is down and nothing new is due, the rates
+    /// in memory are current and answered as usual.
     func ready() throws(Problem) -> Response {
-        guard let latest = state.snapshot.latest else { throw Problem.noData }
+        let snapshot = state.snapshot
+        guard let latest = snapshot.latest else { throw Problem.noData }
+        let unreachableSince = state.databaseUnreachableSince
+        if let unreachableSince {
+            let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
+            if freshness.isBehind { throw Problem.databaseUnreachable(since: unreachableSince, expected: freshness.expected) }
+        }
         return jsonResponse(status: .ok) { json in
             json.field("status", string: "ready")
             json.field("latestDate", string: latest.day.description)
+            json.field("database", string: unreachableSince == nil ? "reachable" : "unreachable")
         }
     }
 
