@@ -235,12 +235,22 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     /// Calls `body` with the plain decimal text's ASCII bytes, written into temporary storage
     /// (no allocation for values up to a few hundred digits long).
     public func withPlainText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        let significandDigits = significandDigitCount
-        let capacity = significandDigits + abs(exponent) + 2
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            let length = writePlainText(into: buffer.baseAddress!, significandDigits: significandDigits)
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: plainTextCapacity) { buffer in
+            let length = writePlainText(into: buffer.baseAddress!, significandDigits: significandDigitCount)
             return try body(UnsafeBufferPointer(start: buffer.baseAddress, count: length))
         }
+    }
+
+    /// The most bytes the plain decimal text takes: the significand's digits, the zeros the
+    /// exponent adds, a point and a leading zero.
+    public var plainTextCapacity: Int { significandDigitCount + abs(exponent) + 2 }
+
+    /// Writes the plain decimal text into `buffer`, which holds at least ``plainTextCapacity``
+    /// bytes, and returns its length: for writers that put it straight into their output, with
+    /// no temporary copy and no generic call.
+    public func writePlainText(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(buffer.count >= plainTextCapacity, "room for the plain text")
+        return writePlainText(into: buffer.bindMemory(to: UInt8.self).baseAddress!, significandDigits: significandDigitCount)
     }
 
     /// How many digits the significand has (1 for zero).

@@ -27,7 +27,7 @@ public struct ChangeLogFollower: Service {
 
     public func run() async throws {
         let (coordination, interval) = (ingestor.store.coordination, interval)
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 if let coordination {
                     group.addTask { await coordination.listen(.changes, retryAfter: interval) { _ in catchUp() } }

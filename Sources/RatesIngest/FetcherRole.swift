@@ -89,7 +89,7 @@ public struct FetcherRoleService: Service {
 
     public func run() async throws {
         let (schedulers, coordinators, role, checkInterval) = (schedulers, coordinators, role, checkInterval)
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await role.coordination.runAsFetcher(checkEvery: checkInterval, roleChanged: role.set) {
                 await withTaskGroup(of: Void.self) { group in
                     for scheduler in schedulers { group.addTask { try? await scheduler.run() } }

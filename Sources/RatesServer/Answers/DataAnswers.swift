@@ -393,12 +393,12 @@ struct DataAnswers: Sendable {
     ///
     /// - Throws: The `unknown-currency` problem naming the first that has none, as `base` or `symbols`.
     func listedSymbols(
-        _ symbols: [CurrencyCode]?, base: CurrencyCode, lenient: Bool, within period: String, snapshot: RatesSnapshot,
+        _ symbols: [CurrencyCode]?, base: CurrencyCode, lenient: Bool, within period: @autoclosure () -> String, snapshot: RatesSnapshot,
         isAvailable: (CurrencyCode) -> Bool
     ) throws(Problem) -> [CurrencyCode]? {
         let listed = lenient ? try Self.frankfurterSymbols(symbols, base: base, isAvailable: isAvailable) : symbols
         if let code = RatesRules.firstMissing(base: base, symbols: listed, isAvailable: isAvailable) {
-            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: period, snapshot: snapshot)
+            throw unknownCurrency(code, parameter: code == base ? "base" : "symbols", within: period(), snapshot: snapshot)
         }
         return listed
     }

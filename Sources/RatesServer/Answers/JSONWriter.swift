@@ -111,15 +111,32 @@ struct JSONWriter {
     }
 
     /// A currency's value: the code as the key, the exact decimal as the number.
+    ///
+    /// One write into the buffer per value (an answer lists every currency): the comma, the key
+    /// and the digits.
     mutating func field(_ code: CurrencyCode, number value: ExactDecimal) {
-        if needsComma { buffer.writeStaticString(",") }
+        let comma = needsComma
         let (first, second, third) = code.letters
-        buffer.writeMultipleIntegers(UInt8(ascii: "\""), first, second, third, UInt8(ascii: "\""), UInt8(ascii: ":"))
-        write(value)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 7 + value.plainTextCapacity) { bytes in
+            var position = 0
+            if comma {
+                bytes[0] = UInt8(ascii: ",")
+                position = 1
+            }
+            bytes[position] = UInt8(ascii: "\"")
+            bytes[position + 1] = first
+            bytes[position + 2] = second
+            bytes[position + 3] = third
+            bytes[position + 4] = UInt8(ascii: "\"")
+            bytes[position + 5] = UInt8(ascii: ":")
+            position += 6
+            return position + value.writePlainText(into: UnsafeMutableRawBufferPointer(rebasing: bytes[position...]))
+        }
+        needsComma = true
     }
 
     private mutating func write(_ value: ExactDecimal) {
-        value.withPlainText { buffer.writeBytes($0) }
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: value.plainTextCapacity) { value.writePlainText(into: $0) }
         needsComma = true
     }
 
