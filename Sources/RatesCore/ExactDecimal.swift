@@ -213,16 +213,27 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// How many decimal digits `value` has (1 for zero).
+    ///
+    /// By multiplication rather than from a table: a table is a lazily made global, and every
+    /// read of one goes through the runtime's once-check, which cost more than this loop on
+    /// the hot path (each value of an answer asks for its digit count twice).
     static func digitCount(_ value: UInt64) -> Int {
         var count = 1
-        while count < 20 && value >= powersOfTen[count] { count += 1 }
+        var threshold: UInt64 = 10
+        while count < 20 && value >= threshold {
+            count += 1
+            threshold &*= 10   // wraps only after 10^19, when the count is 20 and the loop ends
+        }
         return count
     }
 
     /// 10^exponent for 0…19.
-    static func powerOfTen(_ exponent: Int) -> UInt64 { powersOfTen[exponent] }
-
-    private static let powersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { value, _ in value * 10 } }
+    static func powerOfTen(_ exponent: Int) -> UInt64 {
+        precondition((0...19).contains(exponent), "10^\(exponent) does not fit in 64 bits")
+        var power: UInt64 = 1
+        for _ in 0..<exponent { power *= 10 }
+        return power
+    }
 
     // MARK: - Text
 
