@@ -4,12 +4,13 @@ import NIOPosix
 import Synchronization
 
 /// A TCP forwarder on loopback that can be cut, as a database server that goes down and comes
-/// back looks to its clients: while cut, every connection through it is closed and each new one
-/// is closed as it arrives; restored, it forwards again. The server behind it keeps running, so
-/// other tests sharing it are not disturbed.
+/// back looks to its clients: while cut, every connection through it is closed and its port
+/// refuses new ones; restored, it listens on the same port and forwards again. The server behind
+/// it keeps running, so other tests sharing it are not disturbed.
 package final class CuttableTCPProxy: Sendable {
     private struct State {
         var isCut = false
+        var listener: (any Channel)?
         var open: [ObjectIdentifier: any Channel] = [:]
     }
 
@@ -17,42 +18,47 @@ package final class CuttableTCPProxy: Sendable {
     private let target: (host: String, port: Int)
     /// The loopback port it listens on.
     package let port: Int
-    private let listener: any Channel
 
-    private init(target: (host: String, port: Int), listener: any Channel, port: Int) {
+    private init(target: (host: String, port: Int), port: Int) {
         self.target = target
-        self.listener = listener
         self.port = port
     }
 
     /// Runs a proxy for `host:port` during `body`, and closes it and every connection through it afterwards.
     package static func run<Result>(forwardingTo host: String, port: Int, _ body: (CuttableTCPProxy) async throws -> Result) async throws -> Result {
-        let proxy = Box()
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { inbound in
-                guard let proxy = proxy.value else { return inbound.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
-                return proxy.connect(inbound)
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        let made = CuttableTCPProxy(target: (host, port), listener: listener, port: listener.localAddress?.port ?? 0)
-        proxy.value = made
-        defer { made.shutDown() }
+        let free = try await listen(on: 0) { _ in nil }
+        let made = CuttableTCPProxy(target: (host, port), port: free.localAddress?.port ?? 0)
+        try await free.close()
+        try await made.restore()
+        defer { made.cut() }
         return try await body(made)
     }
 
-    /// Closes every connection through the proxy, and each new one as it arrives, until ``restore()``.
+    /// Closes every connection through the proxy and stops listening, so new ones are refused, until ``restore()``.
     package func cut() {
-        let open = state.withLock { state in
+        let (listener, open) = state.withLock { state in
             state.isCut = true
-            return Array(state.open.values)
+            defer { state.listener = nil }
+            return (state.listener, Array(state.open.values))
         }
+        listener?.close(promise: nil)
         for channel in open { channel.close(promise: nil) }
     }
 
-    /// Forwards new connections again.
-    package func restore() {
-        state.withLock { $0.isCut = false }
+    /// Listens on the proxy's port again and forwards new connections.
+    package func restore() async throws {
+        let listener = try await Self.listen(on: port) { [weak self] inbound in self?.connect(inbound) }
+        state.withLock { state in
+            state.isCut = false
+            state.listener = listener
+        }
+    }
+
+    private static func listen(on port: Int, _ accept: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>?) async throws -> any Channel {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { inbound in accept(inbound) ?? inbound.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
+            .bind(host: "127.0.0.1", port: port).get()
     }
 
     /// `url` (`postgres://user@127.0.0.1:5432/db`) with its port replaced by the proxy's.
@@ -86,20 +92,6 @@ package final class CuttableTCPProxy: Sendable {
         }
         guard keep else { return channel.close(promise: nil) }
         channel.closeFuture.whenComplete { _ in self.state.withLock { _ = $0.open.removeValue(forKey: key) } }
-    }
-
-    private func shutDown() {
-        cut()
-        listener.close(promise: nil)
-    }
-
-    /// The proxy, for the listener's initializer, which is made before it.
-    private final class Box: Sendable {
-        private let stored = Mutex<CuttableTCPProxy?>(nil)
-        var value: CuttableTCPProxy? {
-            get { stored.withLock { $0 } }
-            set { stored.withLock { $0 = newValue } }
-        }
     }
 }
 

@@ -48,7 +48,7 @@ public struct ReplicaCoordination: Sendable {
                             // While the connection answers, its lock is held.
                             while !Task.isCancelled {
                                 try? await Task.sleep(for: interval)
-                                guard (try? await connection.query("SELECT 1", logger: logger)) != nil else { return }
+                                guard !connection.isClosed, (try? await connection.query("SELECT 1", logger: logger)) != nil else { return }
                             }
                         }
                         await group.next()
@@ -66,8 +66,13 @@ public struct ReplicaCoordination: Sendable {
     }
 
     /// Asks for the lock every `interval` until it is granted (`true`) or the task is cancelled (`false`).
+    ///
+    /// - Throws: When the connection is lost. A query sent on a connection the server closed while
+    ///   it was idle never completed (postgres-nio 1.33), which kept this loop, and with it the
+    ///   server's graceful shutdown, waiting forever after a database outage: it is checked first.
     private func acquire(on connection: PostgresConnection, retryEvery interval: Duration) async throws -> Bool {
         while !Task.isCancelled {
+            guard !connection.isClosed else { throw PostgresStoreError.unavailable("the connection asking for the fetcher role was closed") }
             for try await granted in try await connection.query("SELECT pg_try_advisory_lock(\(Self.fetcherLock))", logger: logger).decode(Bool.self)
             where granted {
                 return true
