@@ -131,9 +131,12 @@ public final class RatesStore: Sendable {
     ///
     /// Pinned to `version` (the dataset version the caller answers for), a page is the same
     /// whenever it is read, and its cursor (``ChangePage/throughSequence``) never runs ahead of
-    /// or behind its rows, even while an ingest commits newer changes.
+    /// or behind its rows, even while an ingest commits newer changes. Nothing lies after
+    /// `version` up to `version`: that empty page is made without reading the database, so a
+    /// client that holds every change is answered while the database is unreachable too.
     public func changes(after sequence: Int64, through version: Int64, from: Day?, limit: Int) throws -> ChangePage {
-        try database.changes(after: sequence, through: version, from: from, limit: limit)
+        guard sequence < version else { return ChangePage([], limit: limit, through: version) }
+        return try database.changes(after: sequence, through: version, from: from, limit: limit)
     }
 
     /// Complete days after `afterDay` (and on or after `from`) as they stood at dataset `version`,

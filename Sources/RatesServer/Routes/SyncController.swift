@@ -80,20 +80,18 @@ struct SyncController<Context: RequestContext>: Sendable {
             var position = cursor?.position
             var sequence = cursor?.sequence ?? snapshot.version
             let from = cursor?.from ?? requestedFrom
-            // A client that holds every change has nothing to read: its answer comes from memory,
-            // so it is answered while the database is unreachable too.
-            let isUpToDate = cursor.map { $0.epoch == snapshot.epoch && $0.sequence == snapshot.version && $0.position == .changes } ?? false
-            if let cursor, !isUpToDate, try cursor.epoch != snapshot.epoch || cursor.sequence < store.retentionFloor() || cursor.sequence > snapshot.version {
+            // A client that holds every change reads nothing (its page is empty: ``RatesStore/changes(after:through:from:limit:)``),
+            // not even the retention floor, so it is answered while the database is unreachable too.
+            let isUpToDate = cursor?.position == .changes && cursor?.sequence == snapshot.version
+            if let cursor,
+               try cursor.epoch != snapshot.epoch || cursor.sequence > snapshot.version || (!isUpToDate && cursor.sequence < store.retentionFloor())
+            {
                 reset = true
                 position = nil
                 sequence = snapshot.version
             }
             var json = SyncPageWriter(
                 epoch: snapshot.epoch, reset: reset, snapshot: snapshot, freshness: freshness, nextUpdateAfter: nextUpdateAfter())
-            if isUpToDate {
-                let nextCursor = SyncCursor(epoch: snapshot.epoch, sequence: sequence, from: from, position: .changes)
-                return ResponseCache.Entry(body: json.write(cursor: nextCursor, more: false, upserts: [], deletes: [:]), route: .sync, caching: .syncTail)
-            }
             switch position {
             case nil, .snapshot?:
                 let afterDay: Day? = if case .snapshot(let day)? = position { day } else { nil }
