@@ -246,22 +246,26 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     /// Calls `body` with the plain decimal text's ASCII bytes, written into temporary storage
     /// (no allocation for values up to a few hundred digits long).
     public func withPlainText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: plainTextCapacity) { buffer in
-            let length = writePlainText(into: buffer.baseAddress!, significandDigits: significandDigitCount)
+        let significandDigits = significandDigitCount
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: plainTextCapacity(significandDigits: significandDigits)) { buffer in
+            let length = writePlainText(into: buffer.baseAddress!, significandDigits: significandDigits)
             return try body(UnsafeBufferPointer(start: buffer.baseAddress, count: length))
         }
     }
 
     /// The most bytes the plain decimal text takes: the significand's digits, the zeros the
     /// exponent adds, a point and a leading zero.
-    public var plainTextCapacity: Int { significandDigitCount + abs(exponent) + 2 }
+    public var plainTextCapacity: Int { plainTextCapacity(significandDigits: significandDigitCount) }
+
+    private func plainTextCapacity(significandDigits: Int) -> Int { significandDigits + abs(exponent) + 2 }
 
     /// Writes the plain decimal text into `buffer`, which holds at least ``plainTextCapacity``
     /// bytes, and returns its length: for writers that put it straight into their output, with
     /// no temporary copy and no generic call.
     public func writePlainText(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        precondition(buffer.count >= plainTextCapacity, "room for the plain text")
-        return writePlainText(into: buffer.bindMemory(to: UInt8.self).baseAddress!, significandDigits: significandDigitCount)
+        let significandDigits = significandDigitCount
+        precondition(buffer.count >= plainTextCapacity(significandDigits: significandDigits), "room for the plain text")
+        return writePlainText(into: buffer.bindMemory(to: UInt8.self).baseAddress!, significandDigits: significandDigits)
     }
 
     /// How many digits the significand has (1 for zero).
