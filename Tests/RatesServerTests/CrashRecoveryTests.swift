@@ -4,6 +4,7 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOHTTP1
 import RatesCore
 import RatesIngest
 import RatesServer
@@ -320,10 +321,7 @@ struct CrashRecoveryTests {
 
     /// GET `path` from a spawned server as a JSON object (its port is read from its log).
     static func json(_ server: Child, _ path: String) async throws -> [String: Any] {
-        guard let port = server.listeningPort else { throw CancellationError() }
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(5))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:]
+        try await server.get(path, timeout: .seconds(5)).json
     }
 }
 
@@ -377,6 +375,14 @@ final class Child: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(5))
         }
         return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
+    /// The status and JSON body (empty when it is not a JSON object) of `GET path` on this server.
+    func get(_ path: String, timeout: TimeAmount = .seconds(30)) async throws -> (status: Int, json: [String: Any]) {
+        guard let port = listeningPort else { throw CancellationError() }
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: timeout)
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:])
     }
 
     /// Sends SIGKILL and waits for the process to be gone; returns whether it had already exited by itself.

@@ -3,8 +3,6 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
-import NIOCore
-import NIOHTTP1
 import RatesCore
 import RatesServer
 import RatesStore
@@ -252,16 +250,6 @@ extension ReplicaTests {
                 }
             }
         }
-    }
-}
-
-extension Child {
-    /// The status and JSON body of `GET path` on this server.
-    func get(_ path: String) async throws -> (status: Int, json: [String: Any]) {
-        guard let port = listeningPort else { throw CancellationError() }
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:])
     }
 }
 
