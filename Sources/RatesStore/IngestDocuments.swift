@@ -25,22 +25,23 @@ enum IngestDocuments {
         return json + "]"
     }
 
-    /// The publications' days as a JSON array of `"YYYY-MM-DD"`, and their quotes as a JSON array
-    /// of `[day, currency, value, unit, direction]` rows.
-    static func quotes(_ publications: [ProviderPublication]) -> (days: String, quotes: String) {
-        var days = "["
+    /// The publications' days as a JSON array of `"YYYY-MM-DD"`.
+    static func days(_ publications: [ProviderPublication]) -> String {
+        "[" + publications.map { "\"\($0.day)\"" }.joined(separator: ",") + "]"
+    }
+
+    /// The publications' quotes as a JSON array of `[day, currency, value, unit, direction]` rows.
+    static func quotes(_ publications: [ProviderPublication]) -> String {
         var quotes = "["
         quotes.reserveCapacity(publications.reduce(0) { $0 + $1.quotes.count } * 48)
         for publication in publications {
             let day = publication.day.description
-            if days.utf8.count > 1 { days += "," }
-            days += "\"\(day)\""
             for quote in publication.quotes {
                 if quotes.utf8.count > 1 { quotes += "," }
                 quotes += "[\"\(day)\",\"\(quote.currency.rawValue)\",\"\(escaped(quote.value))\",\(quote.unit),\"\(quote.direction.rawValue)\"]"
             }
         }
-        return (days + "]", quotes + "]")
+        return quotes + "]"
     }
 
     /// `text` safe inside a JSON string (rate text is validated upstream; the store does not rely on it).

@@ -142,23 +142,25 @@ final class PostgresRatesDatabase: RatesDatabase {
             var run = run
             run.provider = provider
             try Self.insert(&run, statements)
-            let (days, quotes) = IngestDocuments.quotes(publications)
             if !inParts {
-                try statements.run("DELETE FROM quote WHERE provider = \(provider) AND day IN (SELECT jsonb_array_elements_text(\(days)::jsonb))")
+                try statements.run(
+                    "DELETE FROM quote WHERE provider = \(provider) AND day IN (SELECT jsonb_array_elements_text(\(IngestDocuments.days(publications))::jsonb))")
             }
             // A quote given twice in one publication: the last one stands, as SQLite's INSERT OR REPLACE has it.
             try statements.run(
                 """
                 INSERT INTO quote (provider, day, currency, value, unit, direction)
                 SELECT DISTINCT ON (e ->> 0, e ->> 1) \(provider), e ->> 0, e ->> 1, e ->> 2, (e ->> 3)::integer, e ->> 4
-                FROM jsonb_array_elements(\(quotes)::jsonb) WITH ORDINALITY AS q (e, n)
+                FROM jsonb_array_elements(\(IngestDocuments.quotes(publications))::jsonb) WITH ORDINALITY AS q (e, n)
                 ORDER BY e ->> 0, e ->> 1, n DESC
                 ON CONFLICT (provider, day, currency) DO UPDATE SET value = excluded.value, unit = excluded.unit, direction = excluded.direction
                 """)
             let touched = publications.map(\.day)
             guard let first = touched.min(), let last = touched.max() else { return run }
+            // Publications in parts add to the quotes stored for their days: those are read back whole.
             let reader = try Self.quotes(
-                from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays), providers: nil, statements)
+                from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays), providers: nil,
+                ingested: inParts ? nil : (provider, publications), statements)
             try Self.apply(try merge(reader), run: &run, statements)
             return run
         }
@@ -427,13 +429,20 @@ final class PostgresRatesDatabase: RatesDatabase {
         try session.transaction(readOnly: true) { statements in try Self.quotes(from: start, through: end, providers: providers, statements) }
     }
 
-    static func quotes(from start: Day, through end: Day, providers: Set<String>?, _ statements: PostgresSession.Statements) throws -> QuoteReader {
+    /// Reads the quotes of the days from `start` through `end`, of `providers` only when given;
+    /// `ingested`'s provider's quotes of its publications' days are taken from them, not read back.
+    static func quotes(
+        from start: Day, through end: Day, providers: Set<String>?, ingested: (provider: String, publications: [ProviderPublication])? = nil,
+        _ statements: PostgresSession.Statements
+    ) throws -> QuoteReader {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
         let names = providers.map { Array($0).sorted() }
+        let ingestedDays = ingested.map { $0.publications.map(\.day.description) }
         let rows = try statements.rows(
             """
             SELECT provider, day, currency, value, unit, direction FROM quote
             WHERE day BETWEEN \(start.description) AND \(end.description) AND (\(names)::text[] IS NULL OR provider = ANY(\(names)))
+              AND (\(ingestedDays)::text[] IS NULL OR provider <> \(ingested?.provider) OR day <> ALL(\(ingestedDays)))
             """)
         for row in rows {
             let (provider, dayText, code, value, unit, directionText) = try row.decode((String, String, String, String, Int32, String).self)
@@ -441,7 +450,7 @@ final class PostgresRatesDatabase: RatesDatabase {
             else { continue }
             byProvider[provider, default: [:]][day, default: []].append(PublishedQuote(currency: currency, value: value, unit: Int(unit), direction: direction))
         }
-        return QuoteReader(byProvider: byProvider)
+        return QuoteReader(byProvider: byProvider, ingested: ingested)
     }
 
     func latestPublicationDay(of providers: Set<String>, onOrBefore day: Day?) throws -> Day? {

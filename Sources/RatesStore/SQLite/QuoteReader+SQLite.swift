@@ -3,13 +3,23 @@ import RatesCore
 
 extension QuoteReader {
     /// Reads the quotes of the days from `start` through `end`, of `providers` only when given.
-    init(_ db: Database, from start: Day, through end: Day, providers: Set<String>? = nil) throws {
+    ///
+    /// - Parameter ingested: Publications being stored in this transaction: their provider's
+    ///   quotes of their days are taken from them instead of read back.
+    init(
+        _ db: Database, from start: Day, through end: Day, providers: Set<String>? = nil,
+        ingested: (provider: String, publications: [ProviderPublication])? = nil
+    ) throws {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
         var arguments: StatementArguments = [start.description, end.description]
         var filter = ""
         if let providers {
             filter = " AND provider IN (\(databaseQuestionMarks(count: providers.count)))"
             arguments += StatementArguments(providers.sorted())
+        }
+        if let ingested {
+            filter += " AND (provider <> ? OR day NOT IN (SELECT value FROM json_each(?)))"
+            arguments += [ingested.provider, IngestDocuments.days(ingested.publications)]
         }
         let rows = try Row.fetchCursor(
             db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE day BETWEEN ? AND ?\(filter)", arguments: arguments)
@@ -20,6 +30,6 @@ extension QuoteReader {
             byProvider[row[0] as String, default: [:]][day, default: []].append(
                 PublishedQuote(currency: currency, value: row[3], unit: row[4], direction: direction))
         }
-        self.init(byProvider: byProvider)
+        self.init(byProvider: byProvider, ingested: ingested)
     }
 }

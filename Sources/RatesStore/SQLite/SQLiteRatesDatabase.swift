@@ -145,7 +145,10 @@ extension SQLiteRatesDatabase {
             try Self.storeQuotes(provider: provider, publications: publications, inParts: inParts, db)
             let days = publications.map(\.day)
             guard let first = days.min(), let last = days.max() else { return run }
-            let reader = try QuoteReader(db, from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays))
+            // Publications in parts add to the quotes stored for their days: those are read back whole.
+            let reader = try QuoteReader(
+                db, from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays),
+                ingested: inParts ? nil : (provider, publications))
             try Self.apply(try merge(reader), run: &run, db)
             return run
         }
@@ -155,7 +158,6 @@ extension SQLiteRatesDatabase {
     /// adds them, replacing only the currencies it has): as ``apply(_:run:_:)`` does with merged
     /// days, the quotes travel as one JSON document and are written with set operations.
     static func storeQuotes(provider: String, publications: [ProviderPublication], inParts: Bool, _ db: Database) throws {
-        let (days, quotes) = IngestDocuments.quotes(publications)
         let replacingDays = inParts ? "" : "DELETE FROM quote WHERE provider = :provider AND day IN (SELECT value FROM json_each(:days));"
         try db.execute(
             sql: """
@@ -163,7 +165,7 @@ extension SQLiteRatesDatabase {
                 INSERT OR REPLACE INTO quote (provider, day, currency, value, unit, direction)
                     SELECT :provider, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:quotes);
                 """,
-            arguments: ["provider": provider, "days": days, "quotes": quotes])
+            arguments: ["provider": provider, "days": IngestDocuments.days(publications), "quotes": IngestDocuments.quotes(publications)])
     }
 
     /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
