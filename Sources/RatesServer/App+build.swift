@@ -50,7 +50,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     router.add(middleware: AccessMiddleware(
         maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes, apiKeys: configuration.apiKeys,
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
-    let cache = ResponseCache(metrics: metrics)
+    let cache = ResponseCache(capacity: configuration.answerCacheBytes, metrics: metrics)
     let cachePolicy = CacheControlPolicy(calendar: calendar, now: configuration.now)
     let answers = DataAnswers(calendar: calendar, configuration: configuration, quotes: ProviderQuotes(store: store, policy: ingestor.mergePolicy))
     let ratesController = RatesController<RatesRequestContext>(

@@ -61,4 +61,24 @@ struct MetricsTests {
             }
         }
     }
+
+    @Test("answers.cache.bytes bounds the answer cache: with 0 a repeated request is built again, a miss each time")
+    func answerCacheBound() async throws {
+        let upstream = FakeUpstream(publishedThrough: Day("2026-10-30")!, firstDay: Day("2026-06-01")!)
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                var configuration = TestServer.configuration(database: database, upstream: url)
+                configuration.answerCacheBytes = 0
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    try await client.refresh()
+                    let first = try await client.request("/v1/latest")
+                    let second = try await client.request("/v1/latest")
+                    #expect(first.status == .ok && first.text == second.text)
+                    let text = try await client.request("/metrics").text
+                    #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="hit"}"#, in: text) == 0)
+                    #expect(Self.sample(#"rates_relay_response_cache_lookups_total{result="miss"}"#, in: text) == 2)
+                }
+            }
+        }
+    }
 }

@@ -62,6 +62,8 @@ struct ServerConfigurationTests {
         #expect(fromEnvironment.upstreamURL == "http://other/" && fromEnvironment.corsOrigins == ["https://a.example", "https://c.example"])
         #expect(fromEnvironment.rateLimitBurst == 5 && fromEnvironment.apiKeys == ["k1", "k2"] && fromEnvironment.adminToken == "t0ken")
         #expect(!fromEnvironment.seed)
+        #expect(try await Self.read(environment: ["ANSWERS_CACHE_BYTES": "16777216"]).answerCacheBytes == 16 << 20)
+        #expect(try await Self.read(file: #"{"answers": {"cache": {"bytes": 0}}}"#).answerCacheBytes == 0)
     }
 
     @Test("secrets can come from files, which win over inline values")
@@ -107,6 +109,7 @@ struct ServerConfigurationTests {
         (["UPSTREAM": "NBP=http://127.0.0.1/nbp?x=1"], "gives NBP a URL that cannot be used"),
         (["UPSTREAM": "http://127.0.0.1:1/nbp"], "upstream (--upstream, UPSTREAM, 'upstream' in the config file) must be KEY=URL pairs"),
         (["UPSTREAM": "NBP=http://a/nbp,nbp=http://b/nbp"], "gives NBP more than one URL"),
+        (["ANSWERS_CACHE_BYTES": "-1"], "answers.cache.bytes (ANSWERS_CACHE_BYTES, 'answers.cache.bytes' in the config file) must be 0"),
     ])
     func invalid(environment: [String: String], message: String) async throws {
         do {

@@ -30,7 +30,7 @@ extension ServerConfiguration {
         Key(name: "rate.limit", flag: "--rate-limit"), Key(name: "rate.limit.burst", flag: "--rate-limit-burst"),
         Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
         Key(name: "providers", flag: "--providers"), Key(name: "providers.api.keys", isSecret: true),
-        Key(name: "providers.max.interval"), Key(name: "providers.backfill.days"),
+        Key(name: "providers.max.interval"), Key(name: "providers.backfill.days"), Key(name: "answers.cache.bytes"),
     ]
 
     /// A setting whose value cannot be used; the message names the key and how to fix it.
@@ -124,6 +124,10 @@ extension ServerConfiguration {
         if let days = try await Self.read("providers.backfill.days", { try await config.fetchInt(forKey: "providers.backfill.days") }) {
             guard (0...3660).contains(days) else { throw Self.invalid("providers.backfill.days", "must be 0 (none) to 3660 days; got \(days)") }
             providerBackfillDays = days
+        }
+        if let bytes = try await Self.read("answers.cache.bytes", { try await config.fetchInt(forKey: "answers.cache.bytes") }) {
+            guard bytes >= 0 else { throw Self.invalid("answers.cache.bytes", "must be 0 (keep no answers) or more bytes; got \(bytes)") }
+            answerCacheBytes = bytes
         }
         if let level = try await Self.read("log.level", { try await config.fetchString(forKey: "log.level") }) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {

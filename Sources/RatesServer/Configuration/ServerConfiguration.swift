@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     public var rateLimit: Double?
     /// Requests a client may send at once before `rateLimit` applies.
     public var rateLimitBurst: Int = 60
+    /// Bytes of prepared answers kept between requests (`answers.cache.bytes`): the bound of
+    /// ``ResponseCache``, whose least recently used answers make room one at a time.
+    public var answerCacheBytes = ResponseCache.defaultCapacity
     /// Longest request target (path and query) accepted; longer ones get 414.
     public var maxURILength = 2048
     /// Largest request body accepted; a larger one gets 413 and the connection is closed. No
