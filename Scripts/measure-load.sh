@@ -6,11 +6,16 @@
 # (Frankfurter v1 and v2, exchangerate.host) are measured the same way. Reports requests per
 # second, p99 latency, their ratios to nginx, and the server's RSS idle, after the load and at its peak.
 #
+# Each request is measured in ROUNDS rounds (default 3), ours and nginx's back to back, the order
+# alternating from round to round; the ratio reported is the median of the rounds' ratios, so a
+# neighbour's burst on this shared machine moves one round, not the verdict.
+#
 # Needs nginx and wrk (apt-get install nginx wrk).
-# Usage: Scripts/measure-load.sh [seconds per run, default 10]
+# Usage: Scripts/measure-load.sh [seconds per run, default 10]   (ROUNDS=n in the environment)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-10}
+rounds=${ROUNDS:-3}
 command -v nginx >/dev/null && command -v wrk >/dev/null || { echo "needs nginx and wrk: apt-get install nginx wrk" >&2; exit 1; }
 
 swift build -c release --scratch-path .build-release --product rates-relay >/dev/null
@@ -85,14 +90,33 @@ errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
 print(f"{rps:.0f} {float(p99.group(1)) * scale:.2f} {errors.group(1) if errors else 0}")'
 }
 
-echo "machine: $(nproc) cores, $(uname -m); wrk -t2 -c64 -d${duration}s; nginx $(nginx -v 2>&1 | sed 's/.*\///')"
-printf "%-34s %12s %12s %9s %9s %10s %10s\n" request "ours req/s" "nginx req/s" ratio "ours p99" "nginx p99" "p99 ratio"
+echo "machine: $(nproc) cores, $(uname -m); wrk -t2 -c64 -d${duration}s, $rounds rounds per request (medians); nginx $(nginx -v 2>&1 | sed 's/.*\///')"
+printf "%-34s %12s %12s %9s %9s %10s %10s  %s\n" request "ours req/s" "nginx req/s" ratio "ours p99" "nginx p99" "p99 ratio" "ratio per round"
 compare() {
-    local label=$1 path=$2 ours_header=$3 nginx_header=$4
-    read -r ours_rps ours_p99 ours_errors < <(run "http://127.0.0.1:$port$path" ${ours_header:+-H "$ours_header"})
-    read -r nginx_rps nginx_p99 _ < <(run "http://127.0.0.1:$nginx_port$path" ${nginx_header:+-H "$nginx_header"})
-    python3 -c 'import sys; l,a,b,c,d,e=sys.argv[1:]; a,b,c,d=map(float,(a,b,c,d)); print(f"{l:<34} {a:12.0f} {b:12.0f} {a/b:8.2f}x {c:7.2f}ms {d:8.2f}ms {c/d:9.2f}x" + (f"  ({e} errors)" if e != "0" else ""))' \
-        "$label" "$ours_rps" "$nginx_rps" "$ours_p99" "$nginx_p99" "$ours_errors"
+    local label=$1 path=$2 ours_header=$3 nginx_header=$4 results=()
+    for round in $(seq "$rounds"); do
+        local ours nginx
+        if (( round % 2 )); then
+            ours=$(run "http://127.0.0.1:$port$path" ${ours_header:+-H "$ours_header"})
+            nginx=$(run "http://127.0.0.1:$nginx_port$path" ${nginx_header:+-H "$nginx_header"})
+        else
+            nginx=$(run "http://127.0.0.1:$nginx_port$path" ${nginx_header:+-H "$nginx_header"})
+            ours=$(run "http://127.0.0.1:$port$path" ${ours_header:+-H "$ours_header"})
+        fi
+        results+=("$ours $nginx")
+    done
+    python3 - "$label" "${results[@]}" <<'PY'
+import statistics, sys
+label, rounds = sys.argv[1], [list(map(float, r.split())) for r in sys.argv[2:]]
+# each round: ours req/s, p99, errors, nginx req/s, p99, errors
+median = lambda values: statistics.median(values)
+ratios = [r[0] / r[3] for r in rounds]
+ours_rps, nginx_rps = median([r[0] for r in rounds]), median([r[3] for r in rounds])
+ours_p99, nginx_p99 = median([r[1] for r in rounds]), median([r[4] for r in rounds])
+errors = int(sum(r[2] for r in rounds))
+print(f"{label:<34} {ours_rps:12.0f} {nginx_rps:12.0f} {median(ratios):8.2f}x {ours_p99:7.2f}ms {nginx_p99:8.2f}ms {median([r[1] / r[4] for r in rounds]):9.2f}x  "
+      + " ".join(f"{ratio:.2f}" for ratio in ratios) + (f"  ({errors} errors)" if errors else ""))
+PY
 }
 compare "GET /healthz (framework floor)" /healthz "" ""
 compare "GET /v1/latest" /v1/latest "" ""

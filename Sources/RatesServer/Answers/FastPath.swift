@@ -55,14 +55,17 @@ struct FastPath: Sendable {
         guard !snapshot.isEmpty else { return nil }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let acceptsGzip = PreparedAnswer.acceptsGzip(fields.acceptEncoding)
-        guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip) ?? built(for: request.uri, snapshot: snapshot, freshness: freshness, gzip: acceptsGzip)
+        // The path, found by bytes: iterating a String's Characters would run grapheme breaking on every request.
+        let path = request.uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { request.uri[..<$0] } ?? request.uri[...]
+        guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip)
+            ?? built(for: request.uri, path: path, snapshot: snapshot, freshness: freshness, gzip: acceptsGzip)
         else { return nil }
         let prepared = PreparedAnswer(ifNoneMatch: fields.ifNoneMatch, acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: cachePolicy)
 
         var headers = HTTPHeaders()
         headers.reserveCapacity(13)
         prepared.forEachHeader { headers.add(name: $0.rawName, value: $1) }
-        cors.forEachHeader(path: request.uri.prefix(while: { $0 != "?" }), origin: fields.origin) { headers.add(name: $0.rawName, value: $1) }
+        cors.forEachHeader(path: path, origin: fields.origin) { headers.add(name: $0.rawName, value: $1) }
         if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
         // The caller's own ID when it is sane, as the application's answers do (RequestIDMiddleware).
         let requestID = fields.requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
@@ -115,10 +118,9 @@ struct FastPath: Sendable {
         }
     }
 
-    /// A data route's answer to `target`, built and stored; `nil` for other routes, long time
+    /// A data route's answer to `target` (whose path is `path`), built and stored; `nil` for other routes, long time
     /// series and requests the route refuses (the application answers those).
-    private func built(for target: String, snapshot: RatesSnapshot, freshness: Freshness, gzip: Bool) -> ResponseCache.Entry? {
-        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    private func built(for target: String, path: Substring, snapshot: RatesSnapshot, freshness: Freshness, gzip: Bool) -> ResponseCache.Entry? {
         guard let (route, parameter) = DataAnswers.route(ofPath: path) else { return nil }
         let query = QueryParameters(target: target)
         guard answers.isCheap(route, parameter: parameter, query: query),
