@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Currency codes, dates, exact decimal cross-rate math, the publication calendar, a lock. No I/O.
@@ -65,6 +66,7 @@ let package = Package(
                 "RatesCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -151,7 +153,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RatesStoreTests",
-            dependencies: ["RatesStore", "RatesTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "RatesStore", "RatesTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         // What the server and client tests share: the real server on a temporary database and a fake ECB.

@@ -11,6 +11,11 @@ public enum TestPostgres {
     /// The cluster's URL (`postgres://rates@127.0.0.1:PORT/rates`), or `nil` when none was started.
     public static let serverURL: String? = ProcessInfo.processInfo.environment["RATES_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
+    /// The PEM file of the authority that signed the cluster's TLS certificate (`RATES_TEST_POSTGRES_ROOT_CERT`;
+    /// `Scripts/postgres-cluster.sh` writes it when openssl is at hand), or `nil` when the cluster offers no TLS.
+    public static let rootCertificate: String? = ProcessInfo.processInfo.environment["RATES_TEST_POSTGRES_ROOT_CERT"]
+        .flatMap { $0.isEmpty || !FileManager.default.fileExists(atPath: $0) ? nil : $0 }
+
     /// Whether a cluster is there to test against.
     public static var isAvailable: Bool { serverURL != nil }
 

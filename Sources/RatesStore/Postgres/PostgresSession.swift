@@ -16,13 +16,15 @@ import Synchronization
 /// memory meanwhile, and nothing needs a restart.
 final class PostgresSession: Sendable {
     let location: PostgresLocation
+    /// postgres-nio's settings for `location`, TLS context included, made once.
+    let configuration: PostgresConnection.Configuration
     private let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let connection = Mutex<PostgresConnection?>(nil)
     let logger: Logger
 
     init(_ location: PostgresLocation, logger: Logger) throws {
-        guard !location.requiresTLS else { throw PostgresStoreError.tlsUnsupported }
         self.location = location
+        configuration = try location.connectionConfiguration()
         self.logger = logger
     }
 
@@ -61,7 +63,7 @@ final class PostgresSession: Sendable {
 
     private func connect() throws -> PostgresConnection {
         do {
-            return try PostgresConnection.connect(on: eventLoops.next(), configuration: location.connectionConfiguration, id: 1, logger: logger).wait()
+            return try PostgresConnection.connect(on: eventLoops.next(), configuration: configuration, id: 1, logger: logger).wait()
         } catch {
             throw PostgresStoreError.unavailable("cannot connect to \(location): \(String(reflecting: error))")
         }

@@ -5,7 +5,8 @@ import PostgresNIO
 /// which one fetches (an advisory lock, held for as long as the connection holding it lives) and
 /// what happened (LISTEN/NOTIFY: an ingest committed, a refresh asked of the fetcher).
 public struct ReplicaCoordination: Sendable {
-    let location: PostgresLocation
+    /// How to connect to the shared database (the store's own connection settings, TLS included).
+    let configuration: PostgresConnection.Configuration
     let logger: Logger
 
     /// The advisory lock of the fetcher role (another key than the writers' lock).
@@ -119,13 +120,13 @@ public struct ReplicaCoordination: Sendable {
     }
 
     private func connect() async throws -> PostgresConnection {
-        try await PostgresConnection.connect(configuration: location.connectionConfiguration, id: 2, logger: logger)
+        try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
     }
 }
 
 extension RatesStore {
     /// How this replica coordinates with the others on its database: `nil` for SQLite (one process, always the fetcher).
     public var coordination: ReplicaCoordination? {
-        (database as? PostgresRatesDatabase).map { ReplicaCoordination(location: $0.session.location, logger: $0.session.logger) }
+        (database as? PostgresRatesDatabase).map { ReplicaCoordination(configuration: $0.session.configuration, logger: $0.session.logger) }
     }
 }
