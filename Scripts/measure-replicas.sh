@@ -2,7 +2,8 @@
 # Measures replicas on PostgreSQL, release builds, over loopback (issue 14):
 #   - importing the full ECB history into PostgreSQL, and into SQLite for comparison (target < 10 s);
 #   - /v1/latest req/s from a replica on PostgreSQL and from a server on SQLite holding the same
-#     data, one after the other with the same wrk run (target: within 10%; answers come from memory);
+#     data, one after the other with the same wrk run, in three rounds of alternating order, and the
+#     median of the rounds' ratios (target: within 10%; answers come from memory);
 #   - three replicas behind nginx's proxy_cache (Deploy/nginx-cache.conf's settings): CLIENTS SDK
 #     clients (the `rates` command) sync through it, a publication arrives (refreshed on a
 #     follower, fetched once by the fetcher), and they sync again; the requests that reached the
@@ -55,11 +56,23 @@ for i in 1 2 3; do serve $((port + i)) "$url"; done
 serve $((port + 4)) "$work/rates.sqlite"
 for i in 1 2 3 4; do wait_for "http://127.0.0.1:$((port + i))/readyz"; done
 
-echo "== /v1/latest, wrk -t2 -c64 -d10s, one server at a time"
+echo "== /v1/latest, wrk -t2 -c64 -d10s, one server at a time, 3 rounds in alternating order (median ratio)"
 rps() { wrk -t2 -c64 -d10s "$1" | awk '/Requests\/sec/ {print $2}'; }
-pg=$(rps "http://127.0.0.1:$((port + 1))/v1/latest")
-sqlite=$(rps "http://127.0.0.1:$((port + 4))/v1/latest")
-printf "  PostgreSQL replica %10.0f req/s\n  SQLite server      %10.0f req/s\n  ratio              %10.2f\n" "$pg" "$sqlite" "$(echo "$pg / $sqlite" | bc -l)"
+rounds=()
+for round in 1 2 3; do
+    if (( round % 2 )); then
+        pg=$(rps "http://127.0.0.1:$((port + 1))/v1/latest"); sqlite=$(rps "http://127.0.0.1:$((port + 4))/v1/latest")
+    else
+        sqlite=$(rps "http://127.0.0.1:$((port + 4))/v1/latest"); pg=$(rps "http://127.0.0.1:$((port + 1))/v1/latest")
+    fi
+    rounds+=("$pg $sqlite")
+done
+python3 - "${rounds[@]}" <<'PY'
+import statistics, sys
+rounds = [tuple(map(float, r.split())) for r in sys.argv[1:]]
+for pg, sqlite in rounds: print(f"  PostgreSQL replica {pg:10.0f} req/s, SQLite server {sqlite:10.0f} req/s, ratio {pg / sqlite:.2f}")
+print(f"  median ratio       {statistics.median(pg / sqlite for pg, sqlite in rounds):10.2f}")
+PY
 
 cat >"$work/nginx.conf" <<NGINX
 worker_processes 1;

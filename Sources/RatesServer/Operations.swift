@@ -93,7 +93,9 @@ public enum Operations {
         try RatesStore(location: database, passwordFile: passwordFile).prune(before: day)
     }
 
-    /// Rebuilds the SQLite database file from its own rates, under a new epoch: every sync client resets.
+    /// Rebuilds the SQLite database file under a new epoch: every sync client resets. Every
+    /// figure as published and every fetch record stay; the merged table and its change log are
+    /// written anew (``RatesStore/rebuiltCopy(ofSQLiteFile:at:)``), so the log holds one change per value.
     ///
     /// The new database is written beside the old one and renamed over it, so the file is
     /// never half-written. Stop the server first: it keeps the old file open.
@@ -106,21 +108,12 @@ public enum Operations {
         let files = FileManager.default
         let temporary = databasePath + ".rebuild"
         for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
-        let (oldEpoch, newEpoch) = try {
-            let old = try RatesStore(path: databasePath)
-            let rates = try old.snapshot()
-            let new = try RatesStore(path: temporary)
-            // The rebuilt data keeps its origin (seed, import or upstream) for /v1/status. It was
-            // validated when it came in: written as it is, so nothing stored can block a rebuild.
-            let origin = try old.dataOrigin() ?? .maintenance
-            try new.ingest(RatesBatch(base: .euro, days: rates.days), run: FetchRun(startedAt: Date(), source: origin, file: "rebuild", outcome: .updated))
-            return (old.epoch, new.epoch)
-        }()
+        let epochs = try RatesStore.rebuiltCopy(ofSQLiteFile: databasePath, at: temporary)
         // Both pools are closed here; the rebuilt file checkpointed its WAL on close.
         for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: databasePath + suffix) }
         if rename(temporary, databasePath) != 0 { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: databasePath]) }
         for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
-        return (oldEpoch, newEpoch)
+        return epochs
     }
 
     /// A human summary of what the database holds.

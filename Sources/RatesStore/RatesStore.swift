@@ -76,6 +76,22 @@ public final class RatesStore: Sendable {
         try database.ingest(batch, run: run)
     }
 
+    /// Writes a copy of the SQLite store at `path` to the new file `copy`, under a new epoch (for
+    /// `rates-relay rebuild`): the quotes and fetch records as they are, the merged table anew,
+    /// with a change log of one upsert per value. The data keeps its origin (seed, import or
+    /// upstream) for `/v1/status`; it was validated when it came in, so it is written as it is.
+    ///
+    /// - Returns: The old and the new epoch.
+    /// - Throws: When either database cannot be opened or written.
+    public static func rebuiltCopy(ofSQLiteFile path: String, at copy: String) throws -> (old: String, new: String) {
+        let old = try RatesStore(path: path)
+        let new = try SQLiteRatesDatabase(path: copy)
+        try new.copyQuotesAndRuns(fromFile: path)
+        let origin = try old.dataOrigin() ?? .maintenance
+        try new.ingest(RatesBatch(base: .euro, days: try old.snapshot().days), run: FetchRun(startedAt: Date(), source: origin, file: "rebuild", outcome: .updated))
+        return (old.epoch, new.epoch)
+    }
+
     /// One provider's publications stored as published, and the merged days they touch
     /// recomputed, in one transaction, with `run` recorded.
     ///

@@ -151,6 +151,30 @@ struct SyncEndpointTests {
         }
     }
 
+    @Test("a rebuild keeps every provider's figures as published, its fetch records, and each merged value with its source")
+    func rebuildKeepsProviders() async throws {
+        try await TestServer.withSeededDatabase { database in
+            _ = try Operations.importPublications(
+                of: "CBR", from: [Fixtures.url("cbr-russia/XML_daily_2026-04-25.xml")], database: database, progress: { _ in })
+            let before = try RatesStore(path: database)
+            let (holdings, snapshot, cbrRun) = (try before.providerHoldings(), try before.snapshot(), try before.lastRun(provider: "CBR"))
+            let published = try before.publication(of: "CBR", on: Day("2026-04-25")!)
+            #expect(Set(holdings.keys) == ["ECB", "CBR"] && published != nil)
+
+            let epochs = try Operations.rebuild(databasePath: database)
+            let after = try RatesStore(path: database)
+            #expect(after.epoch == epochs.new && epochs.new != epochs.old)
+            #expect(try after.providerHoldings() == holdings)
+            #expect(try after.publication(of: "CBR", on: Day("2026-04-25")!) == published)
+            #expect(try after.lastRun(provider: "CBR")?.file == cbrRun?.file)
+            let rebuilt = try after.snapshot()
+            #expect(rebuilt.days.map(\.rates) == snapshot.days.map(\.rates))
+            #expect(rebuilt.days.map(\.sources) == snapshot.days.map(\.sources), "each value keeps its provider and day")
+            #expect(snapshot.days.contains { $0.sources.values.contains { $0.provider == "CBR" } })
+            #expect(try after.changeLog(after: 0).count == rebuilt.days.reduce(0) { $0 + $1.rates.count }, "one change per value")
+        }
+    }
+
     @Test("malformed cursors and from dates are 400 problem+json", arguments: [
         "cursor=garbage!", "cursor=", "cursor=MS5jLmFiYy4xMi4tLS0", "cursor=" + String(repeating: "A", count: 400),
         "from=2026-02-30", "from=yesterday", "cursor=MS54LmFiYy4xLi0uLQ",

@@ -213,6 +213,21 @@ extension SQLiteRatesDatabase {
         }
     }
 
+    /// Copies the SQLite file at `path`'s quotes and fetch records into this new, empty database,
+    /// so a rebuild keeps every figure as published and each provider's fetch history (its
+    /// validators, last outcome) and writes only the merged table and change log anew. Both
+    /// files have the schema of the same migrations (`path` was opened, so migrated, first).
+    func copyQuotesAndRuns(fromFile path: String) throws {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [path])
+            defer { try? db.execute(sql: "DETACH DATABASE source") }
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO fetchRun SELECT * FROM source.fetchRun; INSERT INTO quote SELECT * FROM source.quote")
+                return .commit
+            }
+        }
+    }
+
     @discardableResult
     func record(_ run: FetchRun) throws -> FetchRun {
         try database.write { db in
