@@ -178,7 +178,7 @@ final class RatesCache: Sendable {
             if memory.resolved.count >= Memory.maxDays { memory.resolved.removeAll(keepingCapacity: true) }
             memory.resolved[day] = .some(publication)
         }) { db in
-            guard let text = try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate WHERE day <= ?", arguments: [day.description]),
+            guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT MAX(day) FROM rate WHERE day <= ?"), arguments: [day.description]),
                   let found = Day(text)
             else { return nil }
             return try Self.publication(on: found, db)
@@ -249,9 +249,12 @@ final class RatesCache: Sendable {
     }
 
     // MARK: - Shared SQL (also used inside observations)
+    //
+    // The reads behind a first conversion on a day use cached statements: compiling a statement
+    // costs more than running it on a day's rows.
 
     static func base(_ db: Database) throws -> CurrencyCode {
-        try String.fetchOne(db, sql: "SELECT base FROM syncState WHERE id = 1").flatMap(CurrencyCode.init) ?? .euro
+        try String.fetchOne(db.cachedStatement(sql: "SELECT base FROM syncState WHERE id = 1")).flatMap(CurrencyCode.init) ?? .euro
     }
 
     static func latestPublication(_ db: Database) throws -> Publication? {
@@ -263,14 +266,14 @@ final class RatesCache: Sendable {
         var rates: [CurrencyCode: String] = [:]
         var sources: [CurrencyCode: RateSource] = [:]
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT currency, value, provider, providerDay FROM rate WHERE day = ?", arguments: [day.description])
+            db.cachedStatement(sql: "SELECT currency, value, provider, providerDay FROM rate WHERE day = ?"), arguments: [day.description])
         while let row = try rows.next() {
             guard let code = CurrencyCode(row[0] as String) else { continue }
             rates[code] = row[1]
             // NULL: the ECB's figure of that very day, the table's default.
             if let provider = row[2] as String? { sources[code] = RateSource(provider: provider, day: (row[3] as String?).flatMap(Day.init) ?? day) }
         }
-        let sourcesKnown = try Bool.fetchOne(db, sql: "SELECT sourcesKnown FROM syncState WHERE id = 1") ?? true
+        let sourcesKnown = try Bool.fetchOne(db.cachedStatement(sql: "SELECT sourcesKnown FROM syncState WHERE id = 1")) ?? true
         return Publication(
             day: day, rates: CrossRates(providerBase: try base(db), table: DayTable(day: day, rates: rates, sources: sources)),
             sourcesKnown: sourcesKnown)
@@ -355,7 +358,7 @@ final class RatesCache: Sendable {
     }
 
     private static func generation(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT generation FROM syncState WHERE id = 1") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT generation FROM syncState WHERE id = 1")) ?? 0
     }
 
     // MARK: - Database access
