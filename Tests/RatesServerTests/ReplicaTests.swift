@@ -253,6 +253,55 @@ extension ReplicaTests {
     }
 }
 
+extension ReplicaTests {
+    @Test("PostgreSQL unreachable while nothing new is due: the replica stays ready, says the database is unreachable, and says so no more once it is back")
+    func databaseOutageWhileCurrent() async throws {
+        try await TestPostgres.withDatabase { url in
+            // The replicas' clock says the newest day is out, and the database holds it: nothing is due.
+            let held = FakeUpstream.history.filter { $0.day >= Self.firstDay && $0.day <= Self.newDay }
+            try RatesStore(location: url).ingest(
+                RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
+            let server = try #require(URLComponents(string: url))
+            let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Self.firstDay)
+            try await upstream.run { upstreamURL in
+                try await CuttableTCPProxy.run(forwardingTo: server.host ?? "127.0.0.1", port: server.port ?? 5432) { proxy in
+                    var direct = TestServer.configuration(database: url, upstream: upstreamURL)
+                    direct.providers = []
+                    let cutOff = {
+                        var configuration = direct
+                        configuration.database = proxy.url(through: url)
+                        return configuration
+                    }()
+                    try await buildApplication(direct, logger: TestServer.logger).test(.live) { fetcher in
+                        try await waitUntil("the replica on a direct connection fetches", deadline: .seconds(60)) {
+                            try await fetcher.request("/v1/status").json["replicaRole"] as? String == "fetcher"
+                        }
+                        try await buildApplication(cutOff, logger: TestServer.logger).test(.live) { replica in
+                            try await waitUntil("the replica behind the proxy follows", deadline: .seconds(60)) {
+                                try await replica.request("/v1/status").json["replicaRole"] as? String == "follower"
+                            }
+                            let ready = try await replica.request("/readyz")
+                            #expect(ready.status == .ok && ready.json["database"] as? String == "reachable")
+
+                            proxy.cut()
+                            try await waitUntil("the replica notices the database is gone", deadline: .seconds(60)) {
+                                try await replica.request("/readyz").json["database"] as? String == "unreachable"
+                            }
+                            #expect(try await replica.request("/readyz").status == .ok, "its rates are current: it stays in the load balancer")
+                            #expect(try await replica.request("/v1/latest").json["date"] as? String == Self.newDay.description)
+
+                            try await proxy.restore()
+                            try await waitUntil("the replica reaches the database again", deadline: .seconds(60)) {
+                                try await replica.request("/readyz").json["database"] as? String == "reachable"
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 extension Sequence {
     /// The results of `transform` on each element, one after another.
     func asyncMap<Result>(_ transform: (Element) async throws -> Result) async rethrows -> [Result] {
