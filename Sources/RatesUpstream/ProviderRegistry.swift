@@ -99,7 +99,8 @@ public enum ProviderRegistry {
 
     /// The providers a configuration turns on, and why the others asked for are off.
     public struct Selection: Sendable {
-        /// The adapters on, in precedence order.
+        /// The adapters on, in the order asked (``ProviderRegistry/entries``' order when all are);
+        /// which one's value is served is the merge's precedence, not this order.
         public var providers: [any RatesProvider]
         /// The keys asked for but off, each with its reason (unknown key, no API key), in the order asked.
         public var off: [(key: String, reason: ProviderConfigurationError)]
