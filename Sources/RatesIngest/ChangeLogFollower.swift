@@ -30,11 +30,11 @@ public struct ChangeLogFollower: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 if let coordination {
-                    group.addTask { await coordination.listen(.changes, retryAfter: interval) { _ in catchUp() } }
+                    group.addTask { await coordination.listen(.changes, retryAfter: interval) { _ in await catchUp() } }
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        catchUp()
+                        await catchUp()
                         try? await Task.sleep(for: interval)
                     }
                 }
@@ -43,11 +43,15 @@ public struct ChangeLogFollower: Service {
         }
     }
 
-    private func catchUp() {
+    private func catchUp() async {
         do {
-            let applied = try ingestor.catchUp()
-            // Replicas on one database: the fetcher's runs vouch for the data here too (status, ETags).
-            if ingestor.store.isShared { try ingestor.state.loadFetchRecord(from: ingestor.store) }
+            let ingestor = ingestor
+            let applied = try await ingestor.store.offloaded {
+                let applied = try ingestor.catchUp()
+                // Replicas on one database: the fetcher's runs vouch for the data here too (status, ETags).
+                if ingestor.store.isShared { try ingestor.state.loadFetchRecord(from: ingestor.store) }
+                return applied
+            }
             if applied > 0 { logger.info("applied changes logged by another process", metadata: ["rates.changes": "\(applied)"]) }
             ingestor.state.recordDatabaseRead(succeeded: true, at: Date())
         } catch {

@@ -48,8 +48,10 @@ public struct ECBFetch: UpstreamFetch {
         logger[metadataKey: "rates.file"] = "\(file.rawValue)"
         var run = FetchRun(startedAt: startedAt, source: .upstream, file: file.rawValue, outcome: .failed)
         var retryAfter: Double?
+        let (ingestor, store) = (ingestor, ingestor.store)
         do {
-            let validators = try ingestor.store.validators(forFile: file.rawValue)
+            // Store calls wait for the database off the tasks the process shares (RatesStore.offloaded).
+            let validators = try await store.offloaded { try store.validators(forFile: file.rawValue) }
             let notAfter = Day(containing: startedAt).adding(days: 1)
             let response = try await client.fetch(file, etag: validators.etag, lastModified: validators.lastModified, logger: logger)
             run.httpStatus = response.httpStatus
@@ -58,13 +60,15 @@ public struct ECBFetch: UpstreamFetch {
             run.finishedAt = now()
             if let batch = response.batch {
                 do {
-                    run = try ingestor.ingest(batch, run: run, notAfter: notAfter, checkContinuity: true)
+                    let fetched = run
+                    run = try await store.offloaded { try ingestor.ingest(batch, run: fetched, notAfter: notAfter, checkContinuity: true) }
                 } catch let error as UpstreamDataError {
                     throw UpstreamError.rejected(error, httpStatus: response.httpStatus)
                 }
             } else {
                 run.outcome = .notModified
-                run = try ingestor.store.record(run)
+                let fetched = run
+                run = try await store.offloaded { try store.record(fetched) }
             }
             logger.info("fetch finished", metadata: ["rates.outcome": "\(run.outcome.rawValue)", "rates.rowsChanged": "\(run.rowsChanged)"])
         } catch {
@@ -78,7 +82,8 @@ public struct ECBFetch: UpstreamFetch {
             }
             run.detail = String(describing: error)
             logger.warning("fetch failed", metadata: ["rates.outcome": "\(run.outcome.rawValue)", "rates.reason": "\(run.detail ?? "")"])
-            if let recorded = try? ingestor.store.record(run) { run = recorded }
+            let failed = run
+            if let recorded = try? await store.offloaded({ try store.record(failed) }) { run = recorded }
         }
         let finished = run
         recordOutcome?(finished.outcome)
@@ -86,7 +91,8 @@ public struct ECBFetch: UpstreamFetch {
             status.lastRun = finished
             if finished.outcome.isSuccess { status.lastSuccessfulFetchAt = finished.finishedAt }
         }
-        let latest = (try? ingestor.store.latestPublicationDay(of: provider)) ?? nil
+        let provider = provider
+        let latest = (try? await store.offloaded { try store.latestPublicationDay(of: provider) }) ?? nil
         return FetchCoordinator.Report(run: finished, retryAfter: retryAfter, latestPublication: latest)
     }
 }

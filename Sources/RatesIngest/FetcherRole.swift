@@ -36,8 +36,9 @@ public final class FetcherRole: Sendable {
     /// - Returns: A report per key from the run the fetcher recorded after the request; a key
     ///   whose run does not appear in time reports `failed`, saying so.
     func forward(_ keys: [String]) async -> FetchCoordinators.Refresh {
-        let timeout = forwardTimeout
-        let before = (try? store.lastRunID()) ?? 0
+        let (timeout, store) = (forwardTimeout, store)
+        // Store calls wait for the database off the tasks the process shares (RatesStore.offloaded).
+        let before = (try? await store.offloaded { try store.lastRunID() }) ?? 0
         do {
             try await coordination.notify(.refresh, keys.joined(separator: ","))
         } catch {
@@ -47,16 +48,19 @@ public final class FetcherRole: Sendable {
         var runs: [String: FetchRun] = [:]
         while runs.count < keys.count, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(200))
-            for key in keys where runs[key] == nil {
-                if let run = try? store.lastRun(provider: key), let id = run.id, id > before { runs[key] = run }
-            }
+            let missing = keys.filter { runs[$0] == nil }
+            let recorded = (try? await store.offloaded { try missing.map { try store.lastRun(provider: $0) } }) ?? []
+            for case let run? in recorded { if let id = run.id, id > before { runs[run.provider] = run } }
         }
+        let found = runs
+        let latest = (try? await store.offloaded { try found.keys.map { ($0, try store.latestPublicationDay(of: $0)) } }) ?? []
+        let latestByKey = Dictionary(latest, uniquingKeysWith: { first, _ in first })
         return FetchCoordinators.Refresh(
             reports: keys.map { key in
                 guard let run = runs[key] else {
                     return Self.unanswered([key], detail: "the fetcher replica recorded no fetch within \(timeout)").reports[0]
                 }
-                return FetchCoordinator.Report(run: run, latestPublication: try? store.latestPublicationDay(of: key))
+                return FetchCoordinator.Report(run: run, latestPublication: latestByKey[key] ?? nil)
             })
     }
 

@@ -34,7 +34,9 @@ public final class ProviderFetch: UpstreamFetch {
         let started = now()
         var retryAfter: Double?
         let today = Day(containing: started)
-        let stored = (try? ingestor.store.latestPublicationDay(of: key)) ?? nil
+        let (ingestor, store) = (ingestor, ingestor.store)
+        // Store calls wait for the database off the tasks the process shares (RatesStore.offloaded).
+        let stored = (try? await store.offloaded { try store.latestPublicationDay(of: key) }) ?? nil
         let window: FetchWindow = stored == nil && backfillDays > 0 ? .range(today.adding(days: -backfillDays), today) : .latest
         var run = FetchRun(startedAt: started, source: .upstream, provider: key, file: "\(window)", outcome: .failed)
         do {
@@ -42,15 +44,20 @@ public final class ProviderFetch: UpstreamFetch {
             case .notModified:
                 run.outcome = .notModified
                 run.finishedAt = now()
-                run = try ingestor.store.record(run)
+                let finished = run
+                run = try await store.offloaded { try store.record(finished) }
             case .fetched(let publications, let next):
                 if publications.isEmpty {
                     run.outcome = .unchanged
                     run.finishedAt = now()
-                    run = try ingestor.store.record(run)
+                    let finished = run
+                    run = try await store.offloaded { try store.record(finished) }
                 } else {
                     run.outcome = .updated
-                    run = try ingestor.ingest(publications, of: (key, client.provider.pivot), run: run, notAfter: today.adding(days: 1))
+                    let (started, pivot) = (run, client.provider.pivot)
+                    run = try await store.offloaded {
+                        try ingestor.ingest(publications, of: (key, pivot), run: started, notAfter: today.adding(days: 1))
+                    }
                 }
                 validators.withLock { $0 = next }
             }
@@ -68,12 +75,13 @@ public final class ProviderFetch: UpstreamFetch {
             retryAfter = (error as? UpstreamError)?.retryAfter
             run.detail = "\(error)"
             run.finishedAt = now()
-            let recorded = (try? ingestor.store.record(run)) ?? run
+            let failed = run
+            let recorded = (try? await store.offloaded { try store.record(failed) }) ?? run
             ingestor.state.updateProviderStatus(key) { $0.lastRun = recorded }
             logger.warning("provider fetch failed", metadata: ["rates.provider": "\(key)", "rates.reason": "\(error)"])
             run = recorded
         }
-        let latest = (try? ingestor.store.latestPublicationDay(of: key)) ?? nil
+        let latest = (try? await store.offloaded { try store.latestPublicationDay(of: key) }) ?? nil
         return FetchCoordinator.Report(run: run, retryAfter: retryAfter, latestPublication: latest)
     }
 }

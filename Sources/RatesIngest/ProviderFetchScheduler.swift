@@ -39,7 +39,8 @@ public struct ProviderFetchScheduler: Service {
     public func run() async throws {
         let backoff = Backoff(initial: timing.retryDelay, maximum: timing.maxRetryDelay)
         var failures = 0
-        var latest = (try? ingestor.store.latestPublicationDay(of: coordinator.provider)) ?? nil
+        let (store, provider) = (ingestor.store, coordinator.provider)
+        var latest = (try? await store.offloaded { try store.latestPublicationDay(of: provider) }) ?? nil
         var lastArrival: Date?
         while !Task.isCancelledOrShuttingDown {
             let report = await coordinator.fetchOrJoin()

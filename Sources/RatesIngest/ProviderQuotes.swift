@@ -9,7 +9,8 @@ import RatesUpstream
 /// Both read the store (the in-memory dataset holds merged values only), so such answers are
 /// built by the application, never on the event loop, and cached per dataset version like any other.
 public struct ProviderQuotes: Sendable {
-    let store: RatesStore
+    /// Where the quotes are read.
+    public let store: RatesStore
     let policy: MergePolicy
 
     public init(store: RatesStore, policy: MergePolicy = .default) {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import NIOPosix
 import RatesCore
 import Synchronization
 
@@ -24,6 +25,16 @@ public final class RatesStore: Sendable {
 
     /// Whether the database is PostgreSQL, shared by every replica that names it.
     public var isShared: Bool { database is PostgresRatesDatabase }
+
+    /// Runs `body`, which calls this store, so that waiting for the database blocks no thread of
+    /// Swift's cooperative pool: on PostgreSQL on threads of the store's own (a database that stops
+    /// answering holds them until a statement's deadline, not the tasks that every request and
+    /// service of the process share); on SQLite, whose calls are local and short, right here.
+    /// Async code calls the store through this.
+    public func offloaded<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        guard let postgres = database as? PostgresRatesDatabase else { return try body() }
+        return try await postgres.session.waitingThreads.runIfActive(body)
+    }
 
     /// Opens (creating if needed) the SQLite database at `path` in WAL mode and applies pending migrations.
     ///

@@ -3,7 +3,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import NIOCore
+import NIOHTTP1
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesStore
 import RatesTestSupport
@@ -254,13 +257,20 @@ extension ReplicaTests {
 }
 
 extension ReplicaTests {
-    @Test("PostgreSQL unreachable while nothing new is due: the replica stays ready, says the database is unreachable, and says so no more once it is back")
-    func databaseOutageWhileCurrent() async throws {
+    /// Runs `body` with a fetcher on a direct connection to a new database and a follower reaching
+    /// it through `proxy`, both in this process, on a clock that says the newest stored day is the
+    /// newest published: nothing new is due.
+    static func withCurrentReplicaBehindProxy(
+        _ body: @escaping @Sendable (_ proxy: CuttableTCPProxy, _ fetcher: any TestClientProtocol, _ replica: any TestClientProtocol) async throws -> Void
+    ) async throws {
         try await TestPostgres.withDatabase { url in
-            // The replicas' clock says the newest day is out, and the database holds it: nothing is due.
+            // Stored as the ECB's publications (its quotes too), as a fetch stores them.
             let held = FakeUpstream.history.filter { $0.day >= Self.firstDay && $0.day <= Self.newDay }
-            try RatesStore(location: url).ingest(
-                RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
+            let store = try RatesStore(location: url)
+            let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
+            try Ingestor(store: store, state: state, logger: TestServer.logger).ingest(
+                RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated),
+                notAfter: Self.newDay.adding(days: 1), checkContinuity: false)
             let server = try #require(URLComponents(string: url))
             let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Self.firstDay)
             try await upstream.run { upstreamURL in
@@ -282,22 +292,70 @@ extension ReplicaTests {
                             }
                             let ready = try await replica.request("/readyz")
                             #expect(ready.status == .ok && ready.json["database"] as? String == "reachable")
-
-                            proxy.cut()
-                            try await waitUntil("the replica notices the database is gone", deadline: .seconds(60)) {
-                                try await replica.request("/readyz").json["database"] as? String == "unreachable"
-                            }
-                            #expect(try await replica.request("/readyz").status == .ok, "its rates are current: it stays in the load balancer")
-                            #expect(try await replica.request("/v1/latest").json["date"] as? String == Self.newDay.description)
-
-                            try await proxy.restore()
-                            try await waitUntil("the replica reaches the database again", deadline: .seconds(60)) {
-                                try await replica.request("/readyz").json["database"] as? String == "reachable"
-                            }
+                            try await body(proxy, fetcher, replica)
                         }
                     }
                 }
             }
+        }
+    }
+
+    @Test("PostgreSQL unreachable while nothing new is due: the replica stays ready, says the database is unreachable, and says so no more once it is back")
+    func databaseOutageWhileCurrent() async throws {
+        try await Self.withCurrentReplicaBehindProxy { proxy, _, replica in
+            proxy.cut()
+            try await waitUntil("the replica notices the database is gone", deadline: .seconds(60)) {
+                try await replica.request("/readyz").json["database"] as? String == "unreachable"
+            }
+            #expect(try await replica.request("/readyz").status == .ok, "its rates are current: it stays in the load balancer")
+            #expect(try await replica.request("/v1/latest").json["date"] as? String == Self.newDay.description)
+
+            try await proxy.restore()
+            try await waitUntil("the replica reaches the database again", deadline: .seconds(60)) {
+                try await replica.request("/readyz").json["database"] as? String == "reachable"
+            }
+        }
+    }
+
+    @Test("PostgreSQL stops answering without a reset (a network partition): the replica keeps answering, gives up on the database within its deadline instead of waiting for TCP, and recovers when the partition heals")
+    func databasePartition() async throws {
+        try await Self.withCurrentReplicaBehindProxy { proxy, _, replica in
+            proxy.stall()
+            // Requests that need the database wait on it, more of them than this machine has cores,
+            // each on a connection of its own (the test client's one connection would queue the
+            // requests below behind them, as HTTP/1.1 answers in order).
+            let port = try #require(replica.port)
+            let waiting = Task {
+                await withTaskGroup(of: Int?.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/latest?providers=ECB")
+                            return try? await Int(HTTPClient.shared.execute(request, timeout: .seconds(120)).status.code)
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            // Meanwhile everything answered from memory still answers (each within the test
+            // client's 20 s), until the replica has given up on the database.
+            var answered = 0
+            try await waitUntil("the replica gives up on the database", deadline: .seconds(120)) {
+                #expect(try await replica.request("/healthz").status == .ok)
+                #expect(try await replica.request("/v1/latest").json["date"] as? String == Self.newDay.description)
+                answered += 2
+                let ready = try await replica.request("/readyz")
+                return ready.status == .ok && ready.json["database"] as? String == "unreachable"
+            }
+            #expect(answered >= 2)
+            // Those waiting for the database were answered once it was given up on: 503, not a hang.
+            #expect(await waiting.value == [503, 503, 503, 503])
+
+            proxy.heal()
+            try await waitUntil("the replica reaches the database again", deadline: .seconds(60)) {
+                try await replica.request("/readyz").json["database"] as? String == "reachable"
+            }
+            let quoted = try await replica.request("/v1/latest?providers=ECB")
+            #expect(quoted.status == .ok, "\(quoted.status) \(quoted.text)")
         }
     }
 }

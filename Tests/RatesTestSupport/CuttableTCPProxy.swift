@@ -5,11 +5,14 @@ import Synchronization
 
 /// A TCP forwarder on loopback that can be cut, as a database server that goes down and comes
 /// back looks to its clients: while cut, every connection through it is closed and its port
-/// refuses new ones; restored, it listens on the same port and forwards again. The server behind
-/// it keeps running, so other tests sharing it are not disturbed.
+/// refuses new ones; restored, it listens on the same port and forwards again. It can instead be
+/// stalled, as a network partition looks: connections stay open and new ones are accepted, but
+/// nothing gets through in either direction, and no reset ever tells the client so. The server
+/// behind it keeps running, so other tests sharing it are not disturbed.
 package final class CuttableTCPProxy: Sendable {
     private struct State {
         var isCut = false
+        var isStalled = false
         var listener: (any Channel)?
         var open: [ObjectIdentifier: any Channel] = [:]
     }
@@ -45,6 +48,21 @@ package final class CuttableTCPProxy: Sendable {
         for channel in open { channel.close(promise: nil) }
     }
 
+    /// Lets nothing through any connection, open or new, until ``heal()``: what is sent is lost.
+    package func stall() {
+        state.withLock { $0.isStalled = true }
+    }
+
+    /// Ends a stall: the connections it held are closed (their bytes were lost, as TCP would
+    /// have given up on them), and new ones are forwarded again.
+    package func heal() {
+        let open = state.withLock { state in
+            state.isStalled = false
+            return Array(state.open.values)
+        }
+        for channel in open { channel.close(promise: nil) }
+    }
+
     /// Listens on the proxy's port again and forwards new connections.
     package func restore() async throws {
         let listener = try await Self.listen(on: port) { [weak self] inbound in self?.connect(inbound) }
@@ -73,14 +91,18 @@ package final class CuttableTCPProxy: Sendable {
         guard state.withLock({ !$0.isCut }) else { return inbound.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
         return ClientBootstrap(group: inbound.eventLoop)
             .channelInitializer { outbound in
-                outbound.eventLoop.makeCompletedFuture { try outbound.pipeline.syncOperations.addHandler(Forwarder(peer: inbound)) }
+                outbound.eventLoop.makeCompletedFuture { try outbound.pipeline.syncOperations.addHandler(Forwarder(peer: inbound, isStalled: self.isStalled)) }
             }
             .connect(host: target.host, port: target.port)
             .flatMapThrowing { outbound in
-                try inbound.pipeline.syncOperations.addHandler(Forwarder(peer: outbound))
+                try inbound.pipeline.syncOperations.addHandler(Forwarder(peer: outbound, isStalled: self.isStalled))
                 self.track(inbound)
                 self.track(outbound)
             }
+    }
+
+    private var isStalled: @Sendable () -> Bool {
+        { [weak self] in self?.state.withLock { $0.isStalled } ?? false }
     }
 
     private func track(_ channel: any Channel) {
@@ -95,17 +117,21 @@ package final class CuttableTCPProxy: Sendable {
     }
 }
 
-/// Writes what one side of a proxied connection reads to the other, and closes the other when it closes.
+/// Writes what one side of a proxied connection reads to the other (unless stalled: then it is
+/// lost), and closes the other when it closes.
 private final class Forwarder: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     let peer: any Channel
+    let isStalled: @Sendable () -> Bool
 
-    init(peer: any Channel) {
+    init(peer: any Channel, isStalled: @escaping @Sendable () -> Bool) {
         self.peer = peer
+        self.isStalled = isStalled
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !isStalled() else { return }
         peer.writeAndFlush(unwrapInboundIn(data), promise: nil)
     }
 

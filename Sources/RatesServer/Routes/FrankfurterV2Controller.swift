@@ -17,14 +17,17 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         for route in [Route.v2Rates, .v2RatesCSV, .v2Currencies] {
-            routes.on(route) { request, _ in answer(request, route: route) }
+            routes.on(route) { request, _ in try await rates.answering(request) { answer(request, route: route) } }
         }
         routes.on(.v2Rate) { request, context in
             let pair = "\(context.parameters.get("base") ?? "")/\(context.parameters.get("quote") ?? "")"
-            return answer(request, route: .v2Rate, parameter: pair[...])
+            return try await rates.answering(request) { answer(request, route: .v2Rate, parameter: pair[...]) }
         }
-        routes.on(.v2Currency) { request, context in answer(request, route: .v2Currency, parameter: context.parameters.get("code")?[...] ?? "") }
-        routes.on(.v2Providers) { request, _ in providersResponse(request) }
+        routes.on(.v2Currency) { request, context in
+            let code = context.parameters.get("code")?[...] ?? ""
+            return try await rates.answering(request) { answer(request, route: .v2Currency, parameter: code) }
+        }
+        routes.on(.v2Providers) { request, _ in try await providers.store.offloaded { providersResponse(request) } }
         return routes
     }
 

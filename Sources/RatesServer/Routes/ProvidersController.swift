@@ -20,13 +20,15 @@ struct ProvidersController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.on(.providers) { request, _ in try answer(request, keys: ProviderRegistry.keys) }
+        // The providers' holdings are read from the database (then kept until the next run), off
+        // the tasks other requests share.
+        routes.on(.providers) { request, _ in try await store.offloaded { try answer(request, keys: ProviderRegistry.keys) } }
         routes.on(.provider) { request, context in
             let key = context.parameters.get("key") ?? ""
             guard let entry = ProviderRegistry.entry(key) else {
                 throw Problem(.notFound, "'\(key.prefix(20))' is not a provider key; GET /v1/providers lists them.")
             }
-            return try answer(request, keys: [entry.key], single: true)
+            return try await store.offloaded { try answer(request, keys: [entry.key], single: true) }
         }
         return routes
     }

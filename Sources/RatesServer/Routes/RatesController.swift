@@ -24,17 +24,21 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.on(.latest) { request, _ in try dataResponse(request, route: .latest) }
-        routes.on(.rates) { request, context in try dataResponse(request, route: .rates, parameter: context.parameters.get("date")?[...] ?? "") }
-        routes.on(.timeseries) { request, _ in try dataResponse(request, route: .timeseries) }
-        routes.on(.convert) { request, _ in try dataResponse(request, route: .convert) }
-        routes.on(.currencies) { request, _ in try dataResponse(request, route: .currencies) }
-        routes.on(.frankfurterDates) { request, context in try compatibilityResponse(request, route: .frankfurterDates, parameter: context.parameters.get("dates")?[...]) }
-        routes.on(.legacyLatest) { request, _ in try compatibilityResponse(request, route: .legacyLatest) }
-        routes.on(.legacyCurrencies) { request, _ in try compatibilityResponse(request, route: .legacyCurrencies) }
-        routes.on(.legacyDates) { request, context in try compatibilityResponse(request, route: .legacyDates, parameter: context.parameters.get("dates")?[...]) }
-        for route in [Route.exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols] {
-            routes.on(route) { request, _ in try compatibilityResponse(request, route: route) }
+        for route in [Route.latest, .timeseries, .convert, .currencies] {
+            routes.on(route) { request, _ in try await answering(request) { try dataResponse(request, route: route) } }
+        }
+        routes.on(.rates) { request, context in
+            let date = context.parameters.get("date")?[...] ?? ""
+            return try await answering(request) { try dataResponse(request, route: .rates, parameter: date) }
+        }
+        for route in [Route.frankfurterDates, .legacyDates] {
+            routes.on(route) { request, context in
+                let dates = context.parameters.get("dates")?[...]
+                return try await answering(request) { try compatibilityResponse(request, route: route, parameter: dates) }
+            }
+        }
+        for route in [Route.legacyLatest, .legacyCurrencies, .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols] {
+            routes.on(route) { request, _ in try await answering(request) { try compatibilityResponse(request, route: route) } }
         }
         routes.on(.status) { request, _ in status(request) }
         routes.on(.health) { _, _ in jsonResponse(status: .ok) { $0.field("status", string: "ok") } }
@@ -43,6 +47,16 @@ struct RatesController<Context: RequestContext>: Sendable {
             Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"], body: .init(byteBuffer: openAPIDocument))
         }
         return routes
+    }
+
+    /// `answer`, the answer to `request`, made so that a read of the database it needs blocks no
+    /// thread that other requests share: answers from the providers' quotes (`providers=`,
+    /// `expand=sources`) wait for the store through ``RatesStore/offloaded(_:)``; every other
+    /// answer comes from memory and is made right here.
+    func answering(_ request: Request, _ answer: @escaping @Sendable () throws -> Response) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let store = answers.quotes?.store, query["providers"] != nil || query["expand"] != nil else { return try answer() }
+        return try await store.offloaded(answer)
     }
 
     // MARK: - Operational endpoints

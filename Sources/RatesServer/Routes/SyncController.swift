@@ -31,7 +31,8 @@ struct SyncController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.on(.sync) { request, _ in try sync(request) }
+        // A page may need the database: it is waited for off the tasks other requests share.
+        routes.on(.sync) { request, _ in try await store.offloaded { try sync(request) } }
         routes.on(.events) { _, _ in eventStream() }
         return routes
     }

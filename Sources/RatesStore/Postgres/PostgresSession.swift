@@ -21,16 +21,23 @@ final class PostgresSession: Sendable {
     private let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let connection = Mutex<PostgresConnection?>(nil)
     let logger: Logger
+    /// Where async callers wait for this session (``RatesStore/offloaded(_:)``): a database that
+    /// stops answering holds these threads, not Swift's cooperative pool, which every request and
+    /// service of the process shares. Callers queue on the one connection anyway; four is enough.
+    let waitingThreads = NIOThreadPool(numberOfThreads: 4)
 
     init(_ location: PostgresLocation, logger: Logger) throws {
         self.location = location
         configuration = try location.connectionConfiguration()
         self.logger = logger
+        waitingThreads.start()
     }
 
     deinit {
         if let open = connection.withLock({ $0 }) { _ = try? open.close().wait() }
         try? eventLoops.syncShutdownGracefully()
+        // Not waited for: the last reference may go on one of its own threads.
+        waitingThreads.shutdownGracefully { _ in }
     }
 
     /// Runs `body` with the connection, connecting first when there is none or it was lost.
@@ -69,14 +76,25 @@ final class PostgresSession: Sendable {
         }
     }
 
+    /// How long one statement may go unanswered before its connection is closed (failing it):
+    /// far longer than any statement takes (the whole ECB history is stored in a few seconds),
+    /// far shorter than TCP takes to give up on a server that vanished without a reset.
+    static let statementDeadline = TimeAmount.seconds(30)
+
     /// Statements on the session's connection, each waited for.
     struct Statements {
         let connection: PostgresConnection
         let logger: Logger
 
         /// Runs `query` and returns its rows.
+        ///
+        /// - Throws: ``PostgresStoreError/unavailable(_:)`` with the server's message, or when no
+        ///   answer came within ``PostgresSession/statementDeadline`` (the connection is closed
+        ///   then, and the next call opens another).
         @discardableResult
         func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+            let deadline = connection.closing(after: PostgresSession.statementDeadline)
+            defer { deadline.cancel() }
             do {
                 return try connection.query(query, logger: logger).wait().rows
             } catch let error as PSQLError {
@@ -101,5 +119,15 @@ final class PostgresSession: Sendable {
             guard let cell = try rows(query).first?.first, cell.bytes != nil else { return nil }
             return try cell.decode(Value.self)
         }
+    }
+}
+
+extension PostgresConnection {
+    /// Closes the connection after `limit` unless the returned task is cancelled first. A server
+    /// cut off by a network partition sends no reset, so a statement sent to it would wait until
+    /// TCP gives up, minutes later, and every caller queued behind it with it; closing the
+    /// connection fails the statement at once.
+    func closing(after limit: TimeAmount) -> Scheduled<Void> {
+        eventLoop.scheduleTask(in: limit) { let _: EventLoopFuture<Void> = self.close() }
     }
 }

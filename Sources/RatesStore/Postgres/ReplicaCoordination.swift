@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import PostgresNIO
 
 /// What replicas sharing one PostgreSQL database tell each other, each on a connection of its own:
@@ -46,10 +47,11 @@ public struct ReplicaCoordination: Sendable {
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask { await work() }
                         group.addTask {
-                            // While the connection answers, its lock is held.
+                            // While the connection answers, its lock is held; one that stops
+                            // answering (a partition) may have lost it already: it counts as lost.
                             while !Task.isCancelled {
                                 try? await Task.sleep(for: interval)
-                                guard !connection.isClosed, (try? await connection.query("SELECT 1", logger: logger)) != nil else { return }
+                                guard await answers(connection, within: interval) else { return }
                             }
                         }
                         await group.next()
@@ -66,6 +68,14 @@ public struct ReplicaCoordination: Sendable {
         }
     }
 
+    /// Whether `connection` answers a query within `limit`; one that does not is closed.
+    private func answers(_ connection: PostgresConnection, within limit: Duration) async -> Bool {
+        guard !connection.isClosed else { return false }
+        let deadline = connection.closing(after: TimeAmount(limit))
+        defer { deadline.cancel() }
+        return (try? await connection.query("SELECT 1", logger: logger)) != nil
+    }
+
     /// Asks for the lock every `interval` until it is granted (`true`) or the task is cancelled (`false`).
     ///
     /// - Throws: When the connection is lost. A query sent on a connection the server closed while
@@ -74,10 +84,11 @@ public struct ReplicaCoordination: Sendable {
     private func acquire(on connection: PostgresConnection, retryEvery interval: Duration) async throws -> Bool {
         while !Task.isCancelled {
             guard !connection.isClosed else { throw PostgresStoreError.unavailable("the connection asking for the fetcher role was closed") }
-            for try await granted in try await connection.query("SELECT pg_try_advisory_lock(\(Self.fetcherLock))", logger: logger).decode(Bool.self)
-            where granted {
-                return true
-            }
+            let deadline = connection.closing(after: PostgresSession.statementDeadline)
+            let granted = try await connection.query("SELECT pg_try_advisory_lock(\(Self.fetcherLock))", logger: logger).decode(Bool.self)
+                .first { _ in true } ?? false
+            deadline.cancel()
+            if granted { return true }
             try await Task.sleep(for: interval)
         }
         return false
