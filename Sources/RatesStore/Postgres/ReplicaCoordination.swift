@@ -81,6 +81,7 @@ public struct ReplicaCoordination: Sendable {
     /// - Throws: When the connection is lost. A query sent on a connection the server closed while
     ///   it was idle never completed (postgres-nio 1.33), which kept this loop, and with it the
     ///   server's graceful shutdown, waiting forever after a database outage: it is checked first.
+    ///   A query that gets no answer (a partition) fails at ``PostgresSession/statementDeadline``.
     private func acquire(on connection: PostgresConnection, retryEvery interval: Duration) async throws -> Bool {
         while !Task.isCancelled {
             guard !connection.isClosed else { throw PostgresStoreError.unavailable("the connection asking for the fetcher role was closed") }
