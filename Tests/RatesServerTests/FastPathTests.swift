@@ -136,6 +136,27 @@ struct FastPathTests {
         }
     }
 
+    @Test("a HEAD answer has no body, and the prepared answers after it on the same connection are framed right")
+    func headBetweenPreparedAnswers() async throws {
+        try await withSeededServer { client in
+            #expect(try await client.request("/v1/latest?symbols=USD").status == .ok)
+            let port = try #require(client.port)
+            let stream = try await rawExchange(port: port, """
+                GET /v1/latest?symbols=USD HTTP/1.1\r\nHost: test\r\n\r\n\
+                HEAD /v1/latest?symbols=USD HTTP/1.1\r\nHost: test\r\n\r\n\
+                HEAD /v1/currencies HTTP/1.1\r\nHost: test\r\n\r\n\
+                GET /v1/latest?symbols=USD HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n
+                """)
+            let answers = Array(stream.components(separatedBy: "HTTP/1.1 ").dropFirst())
+            #expect(answers.map { $0.prefix(3) } == ["200", "200", "200", "200"], "\(stream)")
+            let bodies = answers.map { $0.components(separatedBy: "\r\n\r\n").dropFirst().joined() }
+            #expect(bodies.count == 4 && bodies[0].hasPrefix("{") && bodies[3] == bodies[0], "\(stream)")
+            #expect(bodies.count == 4 && bodies[1].isEmpty && bodies[2].isEmpty, "HEAD answers have no body: \(stream)")
+            #expect(answers.first { $0.lowercased().contains("content-length: ") } != nil)
+            #expect(answers.count == 4 && answers[1].lowercased().contains("content-length: 68"), "a HEAD answer says the length a GET would have")
+        }
+    }
+
     @Test("a prepared answer carries the same validators and headers as the first one, and a fresh request ID")
     func sameHeaders() async throws {
         try await withSeededServer { client in

@@ -42,11 +42,14 @@ struct FastPath: Sendable {
         maxURILength = configuration.maxURILength
     }
 
-    /// The answer to `request` when it is prepared or a data route's that builds without error, else `nil`.
+    /// The answer to `request` as the bytes to send, when it is prepared or a data route's that
+    /// builds without error, else `nil`.
     ///
     /// Only keep-alive HTTP/1.1 `GET`s are answered here: anything that ends the connection or
-    /// needs the older protocol's rules is left to the framework.
-    func answer(to request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
+    /// needs the older protocol's rules is left to the framework. The answer is written whole
+    /// (status line, headers, body) into one buffer from `allocator`, as NIO's encoder would
+    /// frame it: `Content-Length` for a body, nothing for a 304.
+    func answer(to request: HTTPRequestHead, allocator: ByteBufferAllocator) -> ByteBuffer? {
         guard request.method == .GET, request.version == .http1_1, request.uri.utf8.count <= maxURILength else { return nil }
         let fields = RequestFields(request.headers)
         guard fields.isKeepAlive, !fields.hasBody else { return nil }
@@ -62,21 +65,32 @@ struct FastPath: Sendable {
         else { return nil }
         let prepared = PreparedAnswer(ifNoneMatch: fields.ifNoneMatch, acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: cachePolicy)
 
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(13)
-        prepared.forEachHeader { headers.add(name: $0.rawName, value: $1) }
-        cors.forEachHeader(path: path, origin: fields.origin) { headers.add(name: $0.rawName, value: $1) }
-        if let body = prepared.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
+        var bytes = allocator.buffer(capacity: 512 + (prepared.body?.readableBytes ?? 0))
+        bytes.writeStaticString("HTTP/1.1 ")
+        bytes.writeString(String(prepared.status.code))
+        bytes.writeStaticString(" ")
+        bytes.writeString(prepared.status.reasonPhrase)
+        bytes.writeStaticString("\r\n")
+        let header = { (name: HTTPField.Name, value: String) in
+            bytes.writeString(name.rawName)
+            bytes.writeStaticString(": ")
+            bytes.writeString(value)
+            bytes.writeStaticString("\r\n")
+        }
+        prepared.forEachHeader(header)
+        cors.forEachHeader(path: path, origin: fields.origin, header)
+        if let body = prepared.body { header(.contentLength, String(body.readableBytes)) }
         // The caller's own ID when it is sane, as the application's answers do (RequestIDMiddleware).
         let requestID = fields.requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
-        headers.add(name: "X-Request-ID", value: requestID)
-        headers.add(name: "Date", value: dates.now)
-        headers.add(name: "Server", value: "rates-relay")
-        let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: prepared.status.code), headers: headers)
+        header(.requestID, requestID)
+        header(.date, dates.now)
+        header(.server, "rates-relay")
+        bytes.writeStaticString("\r\n")
+        if var body = prepared.body { bytes.writeBuffer(&body) }
 
         if entry.route == .sync { metrics.recordSync(notModified: prepared.status == .notModified) }
         metrics.recordRequest(route: entry.route.path, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
-        return (head, prepared.body)
+        return bytes
     }
 
     /// The request headers the fast path reads, found in one pass over the request's headers.

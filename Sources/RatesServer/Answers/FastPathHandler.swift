@@ -7,24 +7,32 @@ import NIOHTTP1
 /// Hummingbird's HTTP/1.1 channel with ``FastPathHandler`` right behind the HTTP decoder.
 ///
 /// The handler goes in front of the conversion to `HTTPTypes`, so a prepared answer costs
-/// neither that conversion nor the framework's response path. Its answers still go through
-/// NIO's response encoder, which pairs every response with a request the decoder saw.
+/// neither that conversion nor the framework's response path, and its bytes go to the socket
+/// past NIO's response encoder. That encoder, as `configureHTTPServerPipeline` pairs it with
+/// the decoder, queues every request's method to frame `HEAD` answers; answers written past it
+/// would never leave that queue. So the pair is replaced by an unpaired decoder and encoder with
+/// the same limits, and ``FastPathHandler`` keeps the methods of the requests it hands on and
+/// leaves out the body of a `HEAD` answer itself.
 struct FastPathHTTP1Channel: HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
     let base: HTTP1Channel
     let fastPath: FastPath?
     let idleTimeout: TimeAmount?
+    /// The request decoder's limits: the framework's own decoder is replaced (see above).
+    let decoderLimits: NIOHTTPDecoderLimitConfiguration
 
     /// - Parameters:
     ///   - base: The framework's channel; give it no idle timeout, since ``FastPathHandler``
     ///     keeps that (the framework's handler never sees the requests answered in front of it).
     ///   - fastPath: What answers prepared requests; `nil` answers none (every request goes to the application).
     ///   - idleTimeout: How long a connection may stay without a request in progress.
-    init(base: HTTP1Channel, fastPath: FastPath?, idleTimeout: TimeAmount?) {
+    ///   - decoderLimits: The limits of the request decoder, as given to `base`.
+    init(base: HTTP1Channel, fastPath: FastPath?, idleTimeout: TimeAmount?, decoderLimits: NIOHTTPDecoderLimitConfiguration) {
         self.base = base
         self.fastPath = fastPath
         self.idleTimeout = idleTimeout
+        self.decoderLimits = decoderLimits
     }
 
     var responder: HTTPChannelHandler.Responder { base.responder }
@@ -32,8 +40,17 @@ struct FastPathHTTP1Channel: HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
+            // Nothing has been read yet: the paired encoder and decoder are swapped for unpaired ones.
+            let pairedEncoder = try pipeline.handler(type: HTTPResponseEncoder.self)
+            let pairedDecoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let encoder = HTTPResponseEncoder()
+            let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits))
+            try pipeline.addHandler(encoder, position: .after(pairedEncoder))
+            try pipeline.addHandler(decoder, position: .after(pairedDecoder))
+            pipeline.removeHandler(pairedEncoder, promise: nil)
+            pipeline.removeHandler(pairedDecoder, promise: nil)
             let handler = FastPathHandler(fastPath: fastPath, idleTimeout: idleTimeout)
-            try pipeline.addHandler(handler, position: .after(try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)))
+            try pipeline.addHandler(handler, position: .after(decoder))
             return value
         }
     }
@@ -71,6 +88,12 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// trickled a byte at a time cannot hold the connection.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
+    /// The methods of the requests handed to the application, oldest first, to frame their answers.
+    private var handedOnMethods = CircularBuffer<HTTPMethod>()
+    /// Whether the answer being written answers a `HEAD` (or `CONNECT`): its body is left out.
+    private var leavesOutBody = false
+    /// The response encoder's context: answers given here are written from there, as bytes.
+    private var encoderContext: ChannelHandlerContext?
 
     init(fastPath: FastPath?, idleTimeout: TimeAmount?) {
         self.fastPath = fastPath
@@ -78,6 +101,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        encoderContext = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         if context.channel.isActive { scheduleIdleCheck(context: context, at: lastActivity) }
     }
 
@@ -100,14 +124,13 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let request):
             lastActivity = .now()
             reading = true
-            if pending == 0, let answer = fastPath?.answer(to: request) {
+            if pending == 0, let encoderContext, let answer = fastPath?.answer(to: request, allocator: context.channel.allocator) {
                 answeredHere = true
-                context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-                if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(answer)), promise: nil)
                 return
             }
             pending += 1
+            handedOnMethods.append(request.method)
             if !request.isKeepAlive { closeWhenAnswered = true }
             context.fireChannelRead(data)
         case .body:
@@ -127,20 +150,36 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapOutboundIn(data) {
         case .head(let response):
             if !response.isKeepAlive { closeWhenAnswered = true }
+            // A non-final 1xx answer is followed by the answer proper (as NIO's encoder counts them).
+            if !(100..<200).contains(response.status.code) || response.status.code == 101 {
+                let method = handedOnMethods.popFirst()
+                leavesOutBody = method == .HEAD || method == .CONNECT
+            }
         case .body:
-            break
+            if leavesOutBody {
+                promise?.succeed(())
+                return
+            }
         case .end:
             pending = max(0, pending - 1)
             lastActivity = .now()
-            if closeWhenAnswered, pending == 0 {
-                // Closed once the answer is on the wire: closing now would drop what the socket has not taken yet.
-                let written = promise ?? context.eventLoop.makePromise()
-                context.write(data, promise: written)
-                written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-                return
+            if leavesOutBody, let encoderContext {
+                // No end either (a chunked one would be body bytes): an empty write keeps the order.
+                leavesOutBody = false
+                return finish(context: context, writing: { encoderContext.write(NIOAny(IOData.byteBuffer(ByteBuffer())), promise: $0) }, promise: promise)
             }
+            return finish(context: context, writing: { context.write(data, promise: $0) }, promise: promise)
         }
         context.write(data, promise: promise)
+    }
+
+    /// Writes an answer's end with `writing`, then closes the connection if it is to end once answered.
+    private func finish(context: ChannelHandlerContext, writing: (EventLoopPromise<Void>?) -> Void, promise: EventLoopPromise<Void>?) {
+        guard closeWhenAnswered, pending == 0 else { return writing(promise) }
+        // Closed once the answer is on the wire: closing now would drop what the socket has not taken yet.
+        let written = promise ?? context.eventLoop.makePromise()
+        writing(written)
+        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     private func cancelIdleCheck() {
