@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTP1
 import RatesCore
 import RatesIngest
 import RatesStore
@@ -77,19 +76,12 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             state: state, cache: cache, answers: answers, cachePolicy: cachePolicy, metrics: metrics, cors: cors, configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
-    let decoderLimits = {
-        var limits = NIOHTTPDecoderLimitConfiguration()
-        limits.maxHeaderFieldSize = headerLimits.maxHeaderFieldSize
-        limits.maxHeaderListSize = headerLimits.maxHeaderListSize
-        limits.maxHeaderFieldCount = headerLimits.maxHeaderFieldCount
-        return limits
-    }()
     var app = Application(
         router: router,
         server: HTTPServerBuilder { responder in
             FastPathHTTP1Channel(
                 base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: nil, httpDecoderConfiguration: headerLimits)),
-                fastPath: fastPath, idleTimeout: TimeAmount(configuration.idleTimeout), decoderLimits: decoderLimits)
+                fastPath: fastPath, idleTimeout: TimeAmount(configuration.idleTimeout))
         },
         // A deep accept queue: a burst of new connections (clients reconnecting together) waits
         // to be accepted instead of being dropped; the kernel caps it at net.core.somaxconn.

@@ -19,20 +19,25 @@ struct FastPathHTTP1Channel: HTTPChannelHandler {
     let base: HTTP1Channel
     let fastPath: FastPath?
     let idleTimeout: TimeAmount?
-    /// The request decoder's limits: the framework's own decoder is replaced (see above).
-    let decoderLimits: NIOHTTPDecoderLimitConfiguration
 
     /// - Parameters:
     ///   - base: The framework's channel; give it no idle timeout, since ``FastPathHandler``
     ///     keeps that (the framework's handler never sees the requests answered in front of it).
     ///   - fastPath: What answers prepared requests; `nil` answers none (every request goes to the application).
     ///   - idleTimeout: How long a connection may stay without a request in progress.
-    ///   - decoderLimits: The limits of the request decoder, as given to `base`.
-    init(base: HTTP1Channel, fastPath: FastPath?, idleTimeout: TimeAmount?, decoderLimits: NIOHTTPDecoderLimitConfiguration) {
+    init(base: HTTP1Channel, fastPath: FastPath?, idleTimeout: TimeAmount?) {
         self.base = base
         self.fastPath = fastPath
         self.idleTimeout = idleTimeout
-        self.decoderLimits = decoderLimits
+    }
+
+    /// The limits `base` gives its request decoder, for the decoder that replaces it (see above).
+    private var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = base.configuration.httpDecoder.maxHeaderFieldSize
+        limits.maxHeaderListSize = base.configuration.httpDecoder.maxHeaderListSize
+        limits.maxHeaderFieldCount = base.configuration.httpDecoder.maxHeaderFieldCount
+        return limits
     }
 
     var responder: HTTPChannelHandler.Responder { base.responder }
