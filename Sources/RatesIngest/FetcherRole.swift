@@ -54,7 +54,7 @@ public final class FetcherRole: Sendable {
         }
         let found = runs
         let latest = (try? await store.offloaded { try found.keys.map { ($0, try store.latestPublicationDay(of: $0)) } }) ?? []
-        let latestByKey = Dictionary(latest, uniquingKeysWith: { first, _ in first })
+        let latestByKey = Dictionary(uniqueKeysWithValues: latest)
         return FetchCoordinators.Refresh(
             reports: keys.map { key in
                 guard let run = runs[key] else {
