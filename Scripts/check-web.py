@@ -29,7 +29,7 @@ for name in ("base", "ecb", "token", "previous", "latest", "screenshots"):
     arguments.add_argument(f"--{name}", required=True)
 args = arguments.parse_args()
 
-# The figure the issue sets for the first render with data over loopback, in milliseconds.
+# The target for the first render with data over loopback, in milliseconds (reported, not enforced).
 FIRST_RENDER_TARGET_MS = 300
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long crash soak (issue #5): runs the "Crash recovery" suite with N SIGKILLs per scenario
+# The long crash soak: runs the "Crash recovery" suite with N SIGKILLs per scenario
 # (full-history import, server start and ingest, SDK `rates sync`) instead of CI's 8.
 # Each kill is followed by an integrity check, the all-or-none check and a run that must complete.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's targets on a release build, over loopback:
+# The aggregator's targets on a release build, over loopback (figures: docs/MEASUREMENTS.md):
 #   - importing the bundled ECB history through 2026-04-30 (the recorded provider files are of
 #     February to April 2026) plus every recorded provider file (Tests/Fixtures/<bank>/) through
 #     `rates-relay import --provider`, the same parsers and ingest as a fetch (target < 5 s);

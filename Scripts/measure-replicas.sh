@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures replicas on PostgreSQL, release builds, over loopback (issue 14):
+# Measures replicas on PostgreSQL, release builds, over loopback (figures: docs/MEASUREMENTS.md):
 #   - importing the full ECB history into PostgreSQL, and into SQLite for comparison (target < 10 s);
 #   - /v1/latest req/s from a replica on PostgreSQL and from a server on SQLite holding the same
 #     data, one after the other with the same wrk run, in three rounds of alternating order, and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test (issue #5, "Load"): the release server under wrk with a realistic mix of endpoints
+# Soak test: the release server under wrk with a realistic mix of endpoints
 # (Scripts/soak-mix.lua: latest with and without base/symbols, convert on various pairs, amounts
 # and dates, history days and ranges, sync first page and an up-to-date cursor with and without
 # If-None-Match, currencies, status, and a few intended 404/400s). Samples the server's RSS from
