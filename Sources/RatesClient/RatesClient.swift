@@ -89,7 +89,7 @@ public final class RatesClient: Sendable {
     /// How fresh the cache is, and whether its rates are behind; reads only the cache (and the clock).
     ///
     /// The rates are behind when the server said at the last sync that its own data was stale,
-    /// or when, by this device's clock and the ``RatesCore/PublicationCalendar``, a newer
+    /// or when, by this device's clock and the ``RatesCore/PublicationSchedule``, a newer
     /// publication than the cached latest day should be out by now.
     ///
     /// ```swift
@@ -102,7 +102,7 @@ public final class RatesClient: Sendable {
         let current = now()
         let latest = range?.upperBound
         let windowChanged = state.window != configuration.window?.description
-        let dueByCalendar = PublicationCalendar().latestPublication(asOf: current)
+        let dueByCalendar = PublicationSchedule.ecbReferenceRates.latestPublication(asOf: current)
         let expected = max(dueByCalendar, state.expectedLatestDate.flatMap { Day($0) } ?? dueByCalendar)
         let isStale = state.lastSuccessfulSync == nil || state.snapshotInProgress || windowChanged
             || state.nextUpdateAfter.map { current >= $0 } ?? true

@@ -9,9 +9,8 @@ import RatesStore
 /// that began before it); ``fetchOrJoin()`` lets a scheduler join a fetch already running.
 /// What a fetch does is the provider's ``UpstreamFetch``.
 ///
-/// While a fetch runs, the provider's status says so (`fetching`), and counts the refreshes
-/// waiting for the next one (`refreshesWaiting`): the ECB's in ``ServerState/fetchStatus``,
-/// another provider's in ``ServerState/providerStatus``.
+/// While a fetch runs, the provider's status (``ServerState/providerStatus``) says so
+/// (`fetching`), and counts the refreshes waiting for the next one (`refreshesWaiting`).
 public actor FetchCoordinator {
     /// What one fetch did.
     public struct Report: Sendable {
@@ -57,8 +56,8 @@ public actor FetchCoordinator {
                 return await self.start()
             }
         next = following
-        state.countWaitingRefreshes(1, of: provider)
-        defer { state.countWaitingRefreshes(-1, of: provider) }
+        state.updateProviderStatus(provider) { $0.refreshesWaiting += 1 }
+        defer { state.updateProviderStatus(provider) { $0.refreshesWaiting -= 1 } }
         return await following.value
     }
 
@@ -73,11 +72,11 @@ public actor FetchCoordinator {
         let task = Task { await fetch.run() }
         running = task
         next = nil
-        state.setFetching(true, of: provider)
+        state.updateProviderStatus(provider) { $0.fetching = true }
         let report = await task.value
         if running == task {
             running = nil
-            if next == nil { state.setFetching(false, of: provider) }
+            if next == nil { state.updateProviderStatus(provider) { $0.fetching = false } }
         }
         return report
     }

@@ -4,12 +4,16 @@ import RatesCore
 import RatesStore
 import ServiceLifecycle
 
-/// Fetches after each expected ECB publication, catching up at once after downtime.
+/// Fetches one source by its publication schedule, through its ``FetchCoordinator`` (so a
+/// scheduled fetch joins a refresh already running); what a fetch does is the source's ``ProviderFetch``.
 ///
-/// On start it fetches when the data is behind the publication calendar (or only seeded).
-/// After each expected publication time it polls every `pollInterval` until the new day
-/// appears or `pollWindow` has passed, then sleeps until the next publication. Failures
-/// back off (``RatesCore/Backoff``, equal jitter), honouring the upstream's `Retry-After`.
+/// On start it fetches when the source is behind its schedule, has nothing stored, or has no
+/// successful fetch on record (seeded or imported data is confirmed by one). From each expected
+/// publication time it polls every `pollInterval` until the publication is in — a newer one
+/// arrived since that time, or the newest stored one is as recent as the schedule expects — or
+/// `pollWindow` has passed; then it waits for the next expected publication, but never longer
+/// than `maxInterval`: a safety net for a publisher off its schedule. Failures back off
+/// (``RatesCore/Backoff``, equal jitter), honouring the upstream's `Retry-After`.
 public struct FetchScheduler: Service {
     /// When to poll and how to back off.
     public struct Timing: Sendable {
@@ -20,87 +24,85 @@ public struct FetchScheduler: Service {
         /// First delay after a failed fetch; it doubles per failure, with jitter, up to `maxRetryDelay`.
         public var retryDelay: Duration
         public var maxRetryDelay: Duration
+        /// The longest wait between two fetches of a source, whatever its schedule says.
+        public var maxInterval: Duration
 
-        public init(pollInterval: Duration, pollWindow: Duration, retryDelay: Duration, maxRetryDelay: Duration) {
+        public init(pollInterval: Duration, pollWindow: Duration, retryDelay: Duration, maxRetryDelay: Duration, maxInterval: Duration) {
             self.pollInterval = pollInterval
             self.pollWindow = pollWindow
             self.retryDelay = retryDelay
             self.maxRetryDelay = maxRetryDelay
+            self.maxInterval = maxInterval
         }
     }
 
     let coordinator: FetchCoordinator
     let ingestor: Ingestor
-    let calendar: PublicationCalendar
+    let schedule: PublicationSchedule
     let timing: Timing
     let now: @Sendable () -> Date
     let logger: Logger
 
     public init(
-        coordinator: FetchCoordinator, ingestor: Ingestor, calendar: PublicationCalendar, timing: Timing, now: @escaping @Sendable () -> Date,
+        coordinator: FetchCoordinator, ingestor: Ingestor, schedule: PublicationSchedule, timing: Timing, now: @escaping @Sendable () -> Date,
         logger: Logger
     ) {
         self.coordinator = coordinator
         self.ingestor = ingestor
-        self.calendar = calendar
+        self.schedule = schedule
         self.timing = timing
         self.now = now
         self.logger = logger
     }
 
-    private var state: ServerState { ingestor.state }
-
     public func run() async throws {
+        let backoff = Backoff(initial: timing.retryDelay, maximum: timing.maxRetryDelay)
         var failures = 0
-        var firstRound = true
+        let (store, provider) = (ingestor.store, coordinator.provider)
+        var latest = (try? await store.offloaded { try store.latestPublicationDay(of: provider) }) ?? nil
+        var lastArrival: Date?
+        var fetchNow = latest.map { schedule.publicationsDue(after: $0, asOf: now()) > 0 } ?? true
+            || ingestor.state.providerStatus[provider]?.lastSuccessfulFetchAt == nil
         while !Task.isCancelledOrShuttingDown {
-            let now = self.now()
-            let expected = calendar.latestPublication(asOf: now)
+            var now = self.now()
             let delay: TimeInterval
-            if needsFetch(expected: expected, now: now, firstRound: firstRound) {
+            if fetchNow {
                 let report = await coordinator.fetchOrJoin()
+                now = self.now()
+                if let fetched = report.latestPublication, latest.map({ fetched > $0 }) ?? true { lastArrival = now }
+                latest = report.latestPublication ?? latest
                 if report.run.outcome.isSuccess {
                     failures = 0
-                    delay = idleDelay(now: self.now())
+                    delay = Self.nextCheck(after: now, latest: latest, lastArrival: lastArrival, schedule: schedule, timing: timing).timeIntervalSince(now)
                 } else {
                     failures += 1
                     delay = Self.retryDelay(afterFailures: failures, retryAfter: report.retryAfter, backoff: backoff)
                 }
             } else {
-                delay = idleDelay(now: now)
+                delay = Self.nextCheck(after: now, latest: latest, lastArrival: lastArrival, schedule: schedule, timing: timing).timeIntervalSince(now)
             }
-            firstRound = false
-            let wakeUp = self.now().addingTimeInterval(delay)
-            state.updateFetchStatus { $0.nextFetchAt = wakeUp }
-            logger.debug("next fetch check", metadata: ["rates.nextFetchAt": "\(wakeUp)"])
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(delay)) }
+            let wait = max(1, delay)
+            fetchNow = true
+            let wakeUp = now.addingTimeInterval(wait)
+            ingestor.state.updateProviderStatus(provider) { $0.nextFetchAt = wakeUp }
+            logger.debug("next fetch", metadata: ["rates.provider": "\(provider)", "rates.nextFetchAt": "\(wakeUp)"])
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(wait)) }
         }
     }
 
-    /// Whether the stored data lacks a publication that should be out, and trying now makes sense.
-    private func needsFetch(expected: Day, now: Date, firstRound: Bool) -> Bool {
-        let status = state.fetchStatus
-        let behind = (state.snapshot.latest?.day).map { $0 < expected } ?? true
-        if firstRound { return behind || !status.isConfirmed }
-        guard behind else { return false }
-        // Within the window after the expected publication time, keep polling; later, wait for the next one.
-        return now < calendar.publicationTime(of: expected).addingTimeInterval(timing.pollWindow.seconds)
-            || status.lastRun.map { !$0.outcome.isSuccess } ?? true
-    }
-
-    /// Time until the next check when nothing failed: the poll interval while a publication is due, else the next publication.
-    private func idleDelay(now: Date) -> TimeInterval {
-        let expected = calendar.latestPublication(asOf: now)
-        let behind = (state.snapshot.latest?.day).map { $0 < expected } ?? true
-        if behind && now < calendar.publicationTime(of: expected).addingTimeInterval(timing.pollWindow.seconds) {
-            return timing.pollInterval.seconds
+    /// When to fetch next after a successful fetch at `now`, given the newest publication stored
+    /// (`latest`) and when the last newer one arrived.
+    static func nextCheck(after now: Date, latest: Day?, lastArrival: Date?, schedule: PublicationSchedule, timing: Timing) -> Date {
+        let cap = now.addingTimeInterval(timing.maxInterval.seconds)
+        let due = schedule.expectedTime(of: schedule.latestPublication(asOf: now))
+        if now < due.addingTimeInterval(timing.pollWindow.seconds) {
+            let arrived = lastArrival.map { $0 >= due } ?? false
+            let current = latest.map { schedule.publicationsDue(after: $0, asOf: now) == 0 } ?? false
+            if !arrived && !current { return min(now.addingTimeInterval(timing.pollInterval.seconds), cap) }
         }
-        // A minute after the expected time: the ECB is rarely early.
-        let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
-        return max(1, next.timeIntervalSince(now))
+        // A minute after the expected time: publishers are rarely early.
+        return min(schedule.expectedTime(of: schedule.nextPublication(after: now)).addingTimeInterval(60), cap)
     }
-
-    private var backoff: Backoff { Backoff(initial: timing.retryDelay, maximum: timing.maxRetryDelay) }
 
     /// The wait after `failures` consecutive failed fetches: the backoff with equal jitter (never
     /// less than half the step), or the upstream's `Retry-After` when that is longer.

@@ -33,7 +33,7 @@ extension Ingestor {
             if let first = valid.first?.day, let last = valid.last?.day {
                 record(exclusions, recomputed: first...last.adding(days: policy.carryForwardDays))
             }
-            if recorded.outcome == .updated { state.updateFetchStatus { $0.dataOrigin = recorded.source } }
+            if recorded.outcome == .updated { state.recordDataOrigin(recorded.source) }
             try applyLoggedChanges()
             return recorded
         }

@@ -5,9 +5,8 @@ import RatesStore
 import RatesUpstream
 import Synchronization
 
-/// The one way data enters the dataset: every provider's publications go through
-/// ``ingest(_:of:run:notAfter:)``; the ECB's batches (seed, `import`, its fetches) reach it through
-/// ``ingest(_:run:notAfter:checkContinuity:)``, which adds the ECB's own checks.
+/// The one way data enters the dataset: every source's publications, seeded, imported or
+/// fetched, go through ``ingest(_:of:run:notAfter:)``.
 ///
 /// An ingest validates the publications, stores them in one transaction (the provider's quotes,
 /// the merged days they touch, change log and fetch record), then brings the in-memory
@@ -50,37 +49,6 @@ public final class Ingestor: Sendable {
     /// Runs `body` as the only writer of the dataset.
     func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
         try serial.withLock { _ in try body() }
-    }
-
-    /// Validates `batch` (the ECB's publications), stores it as the ECB's quotes with the merged
-    /// days it touches, and applies what changed to the in-memory dataset.
-    ///
-    /// - Parameters:
-    ///   - run: The record of this ingest; stored with the data, with its outcome and count filled in.
-    ///   - notAfter: The newest day a valid batch may hold (tomorrow, to allow for time zones).
-    ///   - checkContinuity: Also reject a batch older than the stored data or with implausible
-    ///     moves from it (``RatesValidation/checkContinuity(_:after:)``): for upstream fetches.
-    /// - Returns: The recorded run: `.updated` with `rowsChanged`, or `.unchanged`.
-    /// - Throws: `UpstreamDataError` when the batch is invalid (nothing is stored), `DatabaseError` when the write fails.
-    @discardableResult
-    public func ingest(_ batch: RatesBatch, run: FetchRun, notAfter: Day, checkContinuity: Bool) throws -> FetchRun {
-        try RatesValidation.validate(batch, notAfter: notAfter)
-        if checkContinuity {
-            try RatesValidation.checkContinuity(batch, after: ecbLatest())
-        }
-        let publications = batch.days.map { daily in
-            ProviderPublication(
-                day: daily.day,
-                quotes: daily.rates.map { PublishedQuote(currency: $0.key, value: $0.value, unit: 1, direction: .unitsPerPivot) })
-        }
-        return try ingest(publications, of: (ProviderDay.ecbKey, .euro), run: run, notAfter: notAfter)
-    }
-
-    /// The ECB's newest stored publication, for the continuity check of its next batch.
-    private func ecbLatest() throws -> DailyRates? {
-        try store.latestPublication(of: ProviderDay.ecbKey).map { publication in
-            DailyRates(day: publication.day, rates: Dictionary(uniqueKeysWithValues: publication.quotes.map { ($0.currency, $0.value) }))
-        }
     }
 
     /// Applies to the in-memory dataset every change the store logged after its version.

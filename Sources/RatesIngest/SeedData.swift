@@ -17,11 +17,12 @@ public enum SeedData {
     public static func seedIfEmpty(_ ingestor: Ingestor, now: Date, logger: Logger) throws -> FetchRun? {
         guard try ingestor.store.latestDay() == nil else { return nil }
         guard let url = historyURL else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "eurofxref-hist.zip"]) }
-        let batch = try ECBHistoryFile.read(contentsOf: url)
+        let source = ECBProvider()
+        let publications = try source.publications(inFiles: [url], subjects: [], today: Day(containing: now))
         let run = try ingestor.ingest(
-            batch, run: FetchRun(startedAt: now, source: .seed, file: "eurofxref-hist.zip (bundled)", outcome: .updated),
-            notAfter: Day(containing: now).adding(days: 1), checkContinuity: false)
-        logger.info("seeded from bundled history", metadata: ["rates.latestDate": "\(batch.latestDay?.description ?? "-")", "rates.rowsChanged": "\(run.rowsChanged)"])
+            publications, of: (source.key, source.pivot), run: FetchRun(startedAt: now, source: .seed, provider: source.key, file: "eurofxref-hist.zip (bundled)", outcome: .updated),
+            notAfter: Day(containing: now).adding(days: 1))
+        logger.info("seeded from bundled history", metadata: ["rates.latestDate": "\(publications.last?.day.description ?? "-")", "rates.rowsChanged": "\(run.rowsChanged)"])
         return run
     }
 }

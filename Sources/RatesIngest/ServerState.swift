@@ -1,29 +1,15 @@
 import Foundation
 import RatesCore
 import RatesStore
+import RatesUpstream
 import Synchronization
 
-/// What the running server knows right now: the current snapshot and the fetch status.
+/// What the running server knows right now: the current snapshot and each source's fetch status.
 ///
 /// Handlers read it on every request; the ``Ingestor`` advances the snapshot, the fetch
-/// coordinator and scheduler update the fetch status.
+/// coordinators and schedulers update the fetch status.
 public final class ServerState: Sendable {
-    /// The fetch side of `/v1/status`.
-    public struct FetchStatus: Sendable {
-        public var lastRun: FetchRun?
-        public var lastSuccessfulFetchAt: Date?
-        public var dataOrigin: FetchRun.Source?
-        public var nextFetchAt: Date?
-        public var fetching = false
-        /// Refreshes waiting for the fetch that starts when the running one ends.
-        public var refreshesWaiting = 0
-
-        /// Whether the upstream has vouched for the data: it came from the upstream, or a fetch
-        /// succeeded since (seeded or imported data is unconfirmed until then).
-        public var isConfirmed: Bool { dataOrigin == .upstream || lastSuccessfulFetchAt != nil }
-    }
-
-    /// What is known of one provider's fetches (the ECB's are in ``fetchStatus``).
+    /// What is known of one source's fetches.
     public struct ProviderStatus: Sendable {
         public var lastRun: FetchRun?
         public var lastSuccessfulFetchAt: Date?
@@ -31,11 +17,16 @@ public final class ServerState: Sendable {
         public var fetching = false
         /// Refreshes waiting for the fetch that starts when the running one ends.
         public var refreshesWaiting = 0
+
+        /// Nothing known: no fetch yet.
+        public init() {}
     }
 
     private let current: Mutex<RatesSnapshot>
-    private let fetch = Mutex(FetchStatus())
     private let providers = Mutex<[String: ProviderStatus]>([:])
+    private let origin = Mutex<FetchRun.Source?>(nil)
+    /// The newest fetch record ``loadFetchRecord(from:)`` has read.
+    private let loadedRunID = Mutex<Int64?>(nil)
     private let exclusions = Mutex<[ConsensusExclusion]>([])
     private let databaseFailure = Mutex<Date?>(nil)
     /// Subscribers to new publications (`/v1/events`).
@@ -54,20 +45,28 @@ public final class ServerState: Sendable {
         try loadFetchRecord(from: store)
     }
 
-    /// Reads the record of the ECB's fetches (the last run, the last good one, where the data came
-    /// from) from `store` into the fetch status, whichever process made them: at start, and on a
-    /// replica that follows another's fetches.
+    /// Reads the record of every source's fetches (the last run, the last good one) and where the
+    /// data came from, from `store`, whichever process made them: at start, and on a replica that
+    /// follows another's fetches.
     ///
     /// - Throws: When the store cannot be read; the status is unchanged then.
     public func loadFetchRecord(from store: RatesStore) throws {
-        let lastRun = try store.lastRun(source: .upstream, provider: ProviderDay.ecbKey)
-        let lastSuccess = try store.lastSuccessfulRun(source: .upstream, provider: ProviderDay.ecbKey)
-        let origin = try store.dataOrigin()
-        updateFetchStatus { status in
-            status.lastRun = lastRun
-            status.lastSuccessfulFetchAt = lastSuccess?.finishedAt
-            status.dataOrigin = origin
+        // Nothing was recorded since the last read: the statuses read then still hold.
+        let runID = try store.lastRunID()
+        guard loadedRunID.withLock({ $0 }) != runID else { return }
+        var records: [String: (last: FetchRun?, success: FetchRun?)] = [:]
+        for key in ProviderRegistry.keys {
+            records[key] = (try store.lastRun(source: .upstream, provider: key), try store.lastSuccessfulRun(source: .upstream, provider: key))
         }
+        let stored = try store.dataOrigin()
+        providers.withLock { statuses in
+            for (key, record) in records where record.last != nil {
+                statuses[key, default: ProviderStatus()].lastRun = record.last
+                statuses[key, default: ProviderStatus()].lastSuccessfulFetchAt = record.success?.finishedAt
+            }
+        }
+        origin.withLock { $0 = stored }
+        loadedRunID.withLock { $0 = runID }
     }
 
     /// The snapshot handlers answer from.
@@ -84,7 +83,19 @@ public final class ServerState: Sendable {
         events.publish(.init(epoch: snapshot.epoch, cursor: cursor.encoded, latestDate: latest.day.description))
     }
 
-    public var fetchStatus: FetchStatus { fetch.withLock { $0 } }
+    /// Where the dataset's newest change came from (seed, import, upstream); `nil` for an empty one.
+    public var dataOrigin: FetchRun.Source? { origin.withLock { $0 } }
+
+    /// Records where an ingest that changed the dataset came from.
+    func recordDataOrigin(_ source: FetchRun.Source) {
+        origin.withLock { $0 = source }
+    }
+
+    /// Whether an upstream has vouched for the data: it came from one, or some source's fetch
+    /// succeeded since (seeded or imported data is unconfirmed until then).
+    public var isDataConfirmed: Bool {
+        dataOrigin == .upstream || providers.withLock { $0.values.contains { $0.lastSuccessfulFetchAt != nil } }
+    }
 
     /// Since when reads of the database fail, while they have not succeeded since; `nil` while it answers.
     public var databaseUnreachableSince: Date? { databaseFailure.withLock { $0 } }
@@ -94,37 +105,12 @@ public final class ServerState: Sendable {
         databaseFailure.withLock { since in since = succeeded ? nil : since ?? date }
     }
 
-    /// ``FetchStatus/isConfirmed``, read without copying the status (answers ask on every request).
-    public var isDataConfirmed: Bool { fetch.withLock { $0.isConfirmed } }
-
-    public func updateFetchStatus(_ body: (inout FetchStatus) -> Void) {
-        fetch.withLock { body(&$0) }
-    }
-
-    /// Each provider's fetch status, by key (the providers other than the ECB that were fetched or scheduled).
+    /// Each source's fetch status, by key (those fetched, scheduled or with a recorded fetch).
     public var providerStatus: [String: ProviderStatus] { providers.withLock { $0 } }
 
     /// Changes `key`'s fetch status.
     public func updateProviderStatus(_ key: String, _ change: (inout ProviderStatus) -> Void) {
         providers.withLock { change(&$0[key, default: ProviderStatus()]) }
-    }
-
-    /// Records whether a fetch of `provider` runs: the ECB's in ``fetchStatus``, another's in ``providerStatus``.
-    func setFetching(_ fetching: Bool, of provider: String) {
-        if provider == ProviderKey.ecb {
-            updateFetchStatus { $0.fetching = fetching }
-        } else {
-            updateProviderStatus(provider) { $0.fetching = fetching }
-        }
-    }
-
-    /// Adds `change` to the refreshes waiting for `provider`'s next fetch: the ECB's in ``fetchStatus``, another's in ``providerStatus``.
-    func countWaitingRefreshes(_ change: Int, of provider: String) {
-        if provider == ProviderKey.ecb {
-            updateFetchStatus { $0.refreshesWaiting += change }
-        } else {
-            updateProviderStatus(provider) { $0.refreshesWaiting += change }
-        }
     }
 
     // MARK: - Consensus exclusions

@@ -10,70 +10,22 @@ import RatesStore
 import RatesUpstream
 import ServiceLifecycle
 
-/// Builds the server: opens the database, seeds it if empty, and wires routes, cache and scheduler.
+/// Builds the server: opens the database, seeds it if empty (``ServerParts``), and wires the
+/// router (``buildRouter(_:configuration:)``) and the background services (``backgroundServices(_:configuration:logger:)``).
 ///
 /// Start-up work that must finish before the first request (opening, seeding and loading the
-/// dataset) runs here, before the application exists; the fetch scheduler and the change-log
+/// dataset) runs here, before the application exists; the fetch schedulers and the change-log
 /// follower are services of the application.
 ///
 /// - Throws: When the database cannot be opened or migrated.
 public func buildApplication(_ configuration: ServerConfiguration, logger: Logger) throws -> some ApplicationProtocol {
-    // Neither the server nor the scheduler can run before this, so neither ever sees a
-    // half-initialized state; on an existing database loading is one read.
-    let store = try configuration.openStore(logger: logger)
-    let state = try ServerState(loadingFrom: store)
-    let ingestor = Ingestor(store: store, state: state, logger: logger)
-    if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
-    // Loading read every stored row once; what that took is free again.
-    Allocator.returnFreedMemory()
-    let calendar = PublicationCalendar()
-    let httpClient = ECBClient.makeHTTPClient()
-    let metrics = ServerMetrics()
-    let fetches = UpstreamFetches(configuration, ingestor: ingestor, httpClient: httpClient, calendar: calendar, logger: logger, recordOutcome: metrics.recordFetch)
-    // Each source gets a coordinator, fetched on its schedule or only when refreshed.
-    let ecb = FetchCoordinator(fetches.ecb, state: state)
-    let providers = fetches.providers.map { (coordinator: FetchCoordinator($0.fetch, state: state), schedule: $0.schedule) }
-
-    // Replicas on one PostgreSQL database: one fetches, the others hand it their refreshes.
-    let role = FetcherRole(store: store, forwardTimeout: configuration.upstreamTimeout * 2 + .seconds(30))
-
-    let knownPaths = Route.knownPaths
-    let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
-    // Outermost first: count every answer, tag it with its request ID, answer preflights and let
-    // the pages the CORS policy allows read every answer (errors included), turn errors into
-    // problems, then check access.
-    let cors = CORSPolicy(configuration)
-    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-    router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: CORSPolicyMiddleware(policy: cors))
-    router.add(middleware: ProblemMiddleware(knownPaths: knownPaths))
-    router.add(middleware: AccessMiddleware(
-        maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes, apiKeys: configuration.apiKeys,
-        rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
-    let cache = ResponseCache(capacity: configuration.answerCacheBytes, metrics: metrics)
-    let cachePolicy = CacheControlPolicy(calendar: calendar, now: configuration.now)
-    let answers = DataAnswers(calendar: calendar, configuration: configuration, quotes: ProviderQuotes(store: store, policy: ingestor.mergePolicy))
-    let ratesController = RatesController<RatesRequestContext>(
-        state: state, cache: cache, calendar: calendar, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
-        cachePolicy: cachePolicy, answers: answers, role: role)
-    router.addRoutes(ratesController.endpoints)
-    router.addRoutes(
-        SyncController(
-            store: store, state: state, cache: cache, events: state.events, calendar: calendar, configuration: configuration, metrics: metrics,
-            cachePolicy: cachePolicy, catchUp: { _ = try? ingestor.catchUp() }
-        ).endpoints)
-    let providersController = ProvidersController<RatesRequestContext>(store: store, state: state, configuration: configuration, fetched: fetches.keys)
-    router.addRoutes(providersController.endpoints)
-    router.addRoutes(FrankfurterV2Controller(rates: ratesController, providers: providersController).endpoints)
-    router.addRoutes(MetricsController(metrics: metrics, state: state, calendar: calendar, configuration: configuration).endpoints)
-    let coordinators = FetchCoordinators([ecb] + providers.map(\.coordinator), role: role)
-    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: coordinators).endpoints)
-    router.addRoutes(WebController(assets: WebAssets.bundled).endpoints)
-
+    let parts = try ServerParts(configuration, logger: logger)
+    let router = buildRouter(parts, configuration: configuration)
     // Prepared answers skip the application when no middleware has a say in them (see FastPath).
     let fastPath = configuration.apiKeys.isEmpty && configuration.rateLimit == nil
         ? FastPath(
-            state: state, cache: cache, answers: answers, cachePolicy: cachePolicy, metrics: metrics, cors: cors, configuration: configuration) : nil
+            state: parts.state, cache: parts.cache, answers: parts.answers, cachePolicy: parts.cachePolicy, metrics: parts.metrics,
+            cors: CORSPolicy(configuration), configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
     var app = Application(
@@ -87,27 +39,95 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         // to be accepted instead of being dropped; the kernel caps it at net.core.somaxconn.
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay", backlog: 4096),
         logger: logger)
-    app.addServices(HTTPClientService(client: httpClient), ChangeLogFollower(ingestor: ingestor, logger: logger))
-    var schedulers: [any Service] = []
-    if configuration.schedule {
-        let timing = FetchScheduler.Timing(
-            pollInterval: configuration.pollInterval, pollWindow: configuration.pollWindow, retryDelay: configuration.retryDelay,
-            maxRetryDelay: configuration.maxRetryDelay)
-        schedulers.append(FetchScheduler(coordinator: ecb, ingestor: ingestor, calendar: calendar, timing: timing, now: configuration.now, logger: logger))
-        for (coordinator, schedule) in providers {
-            schedulers.append(
-                ProviderFetchScheduler(
-                    coordinator: coordinator, ingestor: ingestor, schedule: schedule, timing: timing, maxInterval: configuration.providerMaxInterval,
-                    now: configuration.now, logger: logger))
-        }
-    }
-    if let role {
-        // The schedulers run on whichever replica holds the role; without a schedule it still carries out refreshes.
-        app.addServices(FetcherRoleService(role: role, schedulers: schedulers, coordinators: coordinators, logger: logger))
-    } else {
-        for scheduler in schedulers { app.addServices(scheduler) }
-    }
+    app.addServices(backgroundServices(parts, configuration: configuration, logger: logger))
     return app
+}
+
+/// What the router and the services share: the dataset, its store and ingest, each source's
+/// fetch coordinator, the prepared answers and the metrics.
+struct ServerParts {
+    let store: RatesStore
+    let state: ServerState
+    let ingestor: Ingestor
+    let metrics = ServerMetrics()
+    let httpClient = ProviderClient.makeHTTPClient()
+    /// Each source fetched, with its coordinator (fetched on its schedule or only when refreshed) and schedule.
+    let sources: [(coordinator: FetchCoordinator, schedule: PublicationSchedule)]
+    /// This replica's role when replicas share one PostgreSQL database: one fetches, the others hand it their refreshes.
+    let role: FetcherRole?
+    let cache: ResponseCache
+    let cachePolicy: CacheControlPolicy
+    let answers: DataAnswers
+
+    init(_ configuration: ServerConfiguration, logger: Logger) throws {
+        // Neither the server nor a scheduler can run before this, so neither ever sees a
+        // half-initialized state; on an existing database loading is one read.
+        store = try configuration.openStore(logger: logger)
+        state = try ServerState(loadingFrom: store)
+        ingestor = Ingestor(store: store, state: state, logger: logger)
+        if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
+        // Loading read every stored row once; what that took is free again.
+        Allocator.returnFreedMemory()
+        let fetches = UpstreamFetches(configuration.fetchSettings, ingestor: ingestor, httpClient: httpClient, logger: logger, recordOutcome: metrics.recordFetch)
+        sources = fetches.all.map { [state] in (FetchCoordinator($0.fetch, state: state), $0.schedule) }
+        role = FetcherRole(store: store, forwardTimeout: configuration.upstreamTimeout * 2 + .seconds(30))
+        cache = ResponseCache(capacity: configuration.answerCacheBytes, metrics: metrics)
+        let schedule = ProviderRegistry.referenceSchedule
+        cachePolicy = CacheControlPolicy(schedule: schedule, now: configuration.now)
+        answers = DataAnswers(schedule: schedule, configuration: configuration, quotes: ProviderQuotes(store: store, policy: ingestor.mergePolicy))
+    }
+
+    /// Every source's coordinator: what `POST /v1/admin/refresh` refreshes.
+    var coordinators: FetchCoordinators { FetchCoordinators(sources.map(\.coordinator), role: role) }
+}
+
+/// The routes and their middleware.
+func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Router<RatesRequestContext> {
+    let router = Router(context: RatesRequestContext.self, options: .autoGenerateHeadEndpoints)
+    // Outermost first: count every answer, tag it with its request ID, answer preflights and let
+    // the pages the CORS policy allows read every answer (errors included), turn errors into
+    // problems, then check access.
+    router.add(middleware: RequestMetricsMiddleware(metrics: parts.metrics))
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: CORSPolicyMiddleware(policy: CORSPolicy(configuration)))
+    router.add(middleware: ProblemMiddleware(knownPaths: Route.knownPaths))
+    router.add(middleware: AccessMiddleware(
+        maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes, apiKeys: configuration.apiKeys,
+        rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
+    let schedule = ProviderRegistry.referenceSchedule
+    let ingestor = parts.ingestor
+    let ratesController = RatesController<RatesRequestContext>(
+        state: parts.state, cache: parts.cache, schedule: schedule, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
+        cachePolicy: parts.cachePolicy, answers: parts.answers, role: parts.role)
+    router.addRoutes(ratesController.endpoints)
+    router.addRoutes(
+        SyncController(
+            store: parts.store, state: parts.state, cache: parts.cache, events: parts.state.events, schedule: schedule, configuration: configuration,
+            metrics: parts.metrics, cachePolicy: parts.cachePolicy, catchUp: { _ = try? ingestor.catchUp() }
+        ).endpoints)
+    let providersController = ProvidersController<RatesRequestContext>(
+        store: parts.store, state: parts.state, configuration: configuration, fetched: Set(parts.sources.map(\.coordinator.provider)))
+    router.addRoutes(providersController.endpoints)
+    router.addRoutes(FrankfurterV2Controller(rates: ratesController, providers: providersController).endpoints)
+    router.addRoutes(MetricsController(metrics: parts.metrics, state: parts.state, schedule: schedule, configuration: configuration).endpoints)
+    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: parts.coordinators).endpoints)
+    router.addRoutes(WebController(assets: WebAssets.bundled).endpoints)
+    return router
+}
+
+/// The background services: the HTTP client's shutdown, the change-log follower, and a fetch
+/// scheduler per source (when `schedule` is on), run on whichever replica holds the fetcher role.
+func backgroundServices(_ parts: ServerParts, configuration: ServerConfiguration, logger: Logger) -> [any Service] {
+    let services: [any Service] = [HTTPClientService(client: parts.httpClient), ChangeLogFollower(ingestor: parts.ingestor, logger: logger)]
+    let schedulers: [any Service] = configuration.schedule
+        ? parts.sources.map { source in
+            FetchScheduler(
+                coordinator: source.coordinator, ingestor: parts.ingestor, schedule: source.schedule, timing: configuration.fetchTiming,
+                now: configuration.now, logger: logger)
+        } : []
+    guard let role = parts.role else { return services + schedulers }
+    // Without a schedule the role still carries out refreshes.
+    return services + [FetcherRoleService(role: role, schedulers: schedulers, coordinators: parts.coordinators, logger: logger)]
 }
 
 /// Shuts the shared HTTP client down when the application stops.

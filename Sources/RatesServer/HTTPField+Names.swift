@@ -8,6 +8,6 @@ extension HTTPField.Name {
 }
 
 extension HTTPField.Name {
-    /// `Rates-Stale: expected=<day>`: the answer comes from the newest publication held, and the calendar says a newer one is out.
+    /// `Rates-Stale: expected=<day>`: the answer comes from the newest publication held, and the reference schedule says a newer one is out.
     static let ratesStale = HTTPField.Name("Rates-Stale")!
 }

@@ -16,9 +16,9 @@ import Synchronization
 /// |---|---|---|
 /// | `rates_relay_http_requests_total` | counter | `route` (the route pattern; `NotFound` for paths no route matches), `method`, `status` |
 /// | `rates_relay_http_request_duration_seconds` | histogram | `route` |
-/// | `rates_relay_upstream_fetches_total` | counter | `outcome`: `updated`, `unchanged`, `not_modified`, `failed`, `rejected` |
-/// | `rates_relay_last_successful_fetch_timestamp_seconds` | gauge | (0 before any) |
-/// | `rates_relay_latest_publication_timestamp_seconds` | gauge | the newest day's publication time |
+/// | `rates_relay_upstream_fetches_total` | counter | `outcome`: `updated`, `unchanged`, `not_modified`, `failed`, `rejected` (every source's) |
+/// | `rates_relay_last_successful_fetch_timestamp_seconds` | gauge | the newest successful fetch of any source (0 before any) |
+/// | `rates_relay_latest_publication_timestamp_seconds` | gauge | the newest day's expected publication time (reference schedule) |
 /// | `rates_relay_data_age_seconds` | gauge | time since that publication |
 /// | `rates_relay_sync_responses_total` | counter | `result`: `page`, `not_modified` |
 /// | `rates_relay_response_cache_lookups_total` | counter | `result`: `hit`, `miss` |
@@ -57,10 +57,10 @@ public final class ServerMetrics: Sendable {
         syncNotModified = registry.makeCounter(descriptor: Self.syncResponses, labels: [("result", "not_modified")])
         lastSuccessfulFetch = registry.makeGauge(descriptor: .init(
             namespace: "rates_relay", metricName: "last_successful_fetch_timestamp", unitName: "seconds",
-            helpText: "Unix time of the last successful upstream fetch (0: none yet)."))
+            helpText: "Unix time of the last successful upstream fetch of any source (0: none yet)."))
         latestPublication = registry.makeGauge(descriptor: .init(
             namespace: "rates_relay", metricName: "latest_publication_timestamp", unitName: "seconds",
-            helpText: "Unix time at which the newest stored day was published (16:00 CET)."))
+            helpText: "Unix time at which the newest stored day was published, by the reference schedule (the ECB's 16:00 Frankfurt time)."))
         dataAge = registry.makeGauge(descriptor: .init(
             namespace: "rates_relay", metricName: "data_age", unitName: "seconds", helpText: "Time since the newest stored day was published."))
         eventStreams = registry.makeGauge(descriptor: .init(
@@ -85,7 +85,7 @@ public final class ServerMetrics: Sendable {
         handles.duration.record(duration)
     }
 
-    /// Counts one finished upstream fetch.
+    /// Counts one finished upstream fetch of any source.
     func recordFetch(_ outcome: FetchRun.Outcome) { fetches(outcome).increment() }
 
     /// Counts one lookup of a prepared answer.
@@ -101,10 +101,11 @@ public final class ServerMetrics: Sendable {
     // MARK: - Exposition
 
     /// The Prometheus text exposition, with the gauges read from `state` as of `now`.
-    func exposition(state: ServerState, calendar: PublicationCalendar, now: Date) -> ByteBuffer {
-        lastSuccessfulFetch.set(state.fetchStatus.lastSuccessfulFetchAt?.timeIntervalSince1970 ?? 0)
+    func exposition(state: ServerState, schedule: PublicationSchedule, now: Date) -> ByteBuffer {
+        let lastSuccess = state.providerStatus.values.compactMap(\.lastSuccessfulFetchAt).max()
+        lastSuccessfulFetch.set(lastSuccess?.timeIntervalSince1970 ?? 0)
         if let latest = state.snapshot.latest?.day {
-            let published = calendar.publicationTime(of: latest)
+            let published = schedule.expectedTime(of: latest)
             latestPublication.set(published.timeIntervalSince1970)
             dataAge.set(max(0, now.timeIntervalSince(published)))
         }

@@ -199,11 +199,6 @@ public final class RatesStore: Sendable {
     /// The source of the data now stored: that of the newest run that brought data in, `nil` when none did.
     public func dataOrigin() throws -> FetchRun.Source? { try database.dataOrigin() }
 
-    /// The `ETag` and `Last-Modified` the upstream gave with the last good answer for `file`.
-    public func validators(forFile file: String) throws -> (etag: String?, lastModified: String?) {
-        try database.validators(forFile: file)
-    }
-
     // MARK: - Quotes as published
 
     /// The quotes of the days from `start` through `end`, of `providers` only when given.
@@ -265,7 +260,6 @@ protocol RatesDatabase: Sendable {
     /// The newest run, of `source` and `provider` when given; `successful`: one that got good data.
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun?
     func dataOrigin() throws -> FetchRun.Source?
-    func validators(forFile file: String) throws -> (etag: String?, lastModified: String?)
     func quotes(from start: Day, through end: Day, providers: Set<String>?) throws -> QuoteReader
     /// `providers` is never empty; `day` `nil` for the newest of all.
     func latestPublicationDay(of providers: Set<String>, onOrBefore day: Day?) throws -> Day?

@@ -3,17 +3,18 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import RatesCore
 
 /// Fetches one provider's publications over HTTP: runs the adapter's requests, parses each answer,
 /// combines the answers' days, keeps a range to its days and validates the whole before returning it.
 ///
-/// HTTP is the ECB path's (``ECBClient/makeHTTPClient()``: bounded connect and read timeouts, at most
-/// 5 redirects and no cycles, gzip), with each request bounded in time (body included) and size.
+/// HTTP goes through one client for every source (``makeHTTPClient()``: bounded connect and read
+/// timeouts, at most 5 redirects and no cycles, gzip), with each request bounded in time (body included) and size.
 /// Requests run at most ``maxConcurrentRequests`` at a time; one failure fails the whole fetch, and
 /// nothing of it is returned:
 ///
-/// - an error status, a timeout, an oversize body or no answer → the ``UpstreamError`` of the ECB path;
+/// - an error status, a timeout, an oversize body or no answer → its ``UpstreamError``;
 /// - a body the adapter rejects → ``UpstreamError/rejected(_:httpStatus:)``;
 /// - two answers giving one currency of one day different figures →
 ///   ``UpstreamDataError/duplicateCurrency(_:day:)``;
@@ -36,7 +37,7 @@ public struct ProviderClient: Sendable {
 
     /// - Parameters:
     ///   - provider: The adapter (from ``ProviderRegistry``, which refuses a keyed provider without its key).
-    ///   - httpClient: The shared HTTP client (``ECBClient/makeHTTPClient()``); its owner shuts it down.
+    ///   - httpClient: The shared HTTP client (``makeHTTPClient()``); its owner shuts it down.
     ///   - timeout: Limit for one whole request, body included.
     ///   - maxBodyBytes: Largest body accepted per request (the ECB's full history XML is about 6 MB).
     ///   - maxConcurrentRequests: Most requests in flight at once (per-day, per-currency and per-series
@@ -52,6 +53,23 @@ public struct ProviderClient: Sendable {
         self.http = UpstreamHTTP(httpClient: httpClient, timeout: timeout, maxBodyBytes: maxBodyBytes, override: override)
         self.maxConcurrentRequests = max(1, maxConcurrentRequests)
         self.today = today
+    }
+
+    /// Most redirects an upstream request follows.
+    static let maxRedirects = 5
+
+    /// An HTTP client configured for upstream fetches: bounded connect and read timeouts, no
+    /// retries of failed connections, at most 5 redirects, no cycles, gzip decompressed up to 20x.
+    public static func makeHTTPClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
+        configuration.redirectConfiguration = .follow(max: maxRedirects, allowCycles: false)
+        configuration.decompression = .enabled(limit: .ratio(20))
+        // A failed connection fails the fetch at once, with its real reason ("Connection
+        // refused"), instead of being retried inside the client until the fetch times out:
+        // the scheduler already retries fetches, with backoff.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Fetches `window`: every request of the adapter, conditionally where `validators` know the URL.
@@ -250,6 +268,17 @@ public struct ProviderValidators: Sendable, Equatable {
 
     /// No validators: the next fetch is unconditional.
     public init() {}
+
+    /// The validators of one request's answer, remembered from an earlier process (a fetch record).
+    public init(url: String, etag: String?, lastModified: String?) {
+        if etag != nil || lastModified != nil { entries[url] = Entry(etag: etag, lastModified: lastModified) }
+    }
+
+    /// The one URL's validators, when they are of one request.
+    public var single: (etag: String?, lastModified: String?)? {
+        guard entries.count == 1, let entry = entries.first?.value else { return nil }
+        return (entry.etag, entry.lastModified)
+    }
 
     /// Whether no URL has validators.
     public var isEmpty: Bool { entries.isEmpty }

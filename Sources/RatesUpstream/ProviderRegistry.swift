@@ -1,18 +1,42 @@
 import RatesCore
 
-/// Every provider adapter by its key (Frankfurter's: `ECB`, `NBP`, …), and how to make one from
-/// configuration.
+/// Every source, by its key (Frankfurter's: `ECB`, `NBP`, …): the one list of sources.
 ///
-/// The order of ``entries`` is only the order of listing and fetching: which provider's value the
-/// merged dataset serves is decided by the merge's precedence (`MergePolicy` in RatesIngest).
+/// Everything else that needs the sources derives from ``entries``: the merge's precedence (each
+/// entry's ``Tier``, then its place in the list), what a server fetches, `/v1/providers`, the
+/// metrics' labels, and the schedule the merged dataset's freshness follows (``referenceSchedule``);
+/// a test checks docs/PROVIDERS.md against it. Adding a source is its adapter, its recordings, its
+/// tests and one entry here (docs/NEW_PROVIDER.md).
 ///
 /// FRED, BANXICO and BOT need an API key: without one they are off (``select(enabled:apiKeys:)``)
 /// and ``make(key:baseURL:apiKey:)`` refuses them; reading their answers needs none (``Entry/identity``).
 public enum ProviderRegistry {
+    /// Where a source stands in the merge's precedence, before its place within the tier.
+    ///
+    /// For a currency, the first tier wins; a currency's own central bank (the source whose pivot
+    /// it is) comes right after ``reference``, whatever its own tier.
+    public enum Tier: Int, Comparable, Sendable {
+        /// The ECB's euro reference rates: first for every currency it quotes.
+        case reference
+        /// Banca d'Italia: about 150 currencies per EUR, fixed from the same ECB concertation.
+        case broad
+        /// Other European central banks, whose daily fixings are taken around the ECB's 14:15 CET
+        /// concertation and quote EUR themselves.
+        case europe
+        /// Central banks elsewhere.
+        case elsewhere
+        /// USD-pivot series, last: they price other currencies only through the dollar or with a lag.
+        case dollarSeries
+
+        public static func < (left: Tier, right: Tier) -> Bool { left.rawValue < right.rawValue }
+    }
+
     /// One adapter the registry knows.
     public struct Entry: Sendable {
         /// Frankfurter's key for it.
         public let key: String
+        /// Its tier in the merge's precedence.
+        public let tier: Tier
         /// Whether it needs an API key (and is off without one).
         public let needsAPIKey: Bool
         /// Makes the adapter; `apiKey` is non-nil whenever `needsAPIKey`.
@@ -27,48 +51,57 @@ public enum ProviderRegistry {
         /// ``RatesProvider/publishesInParts``.
         public var publishesInParts: Bool { identity.publishesInParts }
 
-        init(_ key: String, needsAPIKey: Bool = false, _ make: @escaping @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider) {
+        init(
+            _ key: String, _ tier: Tier, needsAPIKey: Bool = false,
+            _ make: @escaping @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider
+        ) {
             self.key = key
+            self.tier = tier
             self.needsAPIKey = needsAPIKey
             self.make = make
         }
     }
 
-    /// Every adapter: the ECB, the central banks of their own currencies, then the sources of many.
+    /// Every source, tier by tier, in the order of precedence within each (also the order of listing and fetching).
     public static let entries: [Entry] = [
-        Entry("ECB") { url, _ in ECBProvider(baseURL: url) },
-        // The central banks of their own currencies.
-        Entry("NBP") { url, _ in NBPProvider(baseURL: url) },
-        Entry("CNB") { url, _ in CNBProvider(baseURL: url) },
-        Entry("CBR") { url, _ in CBRProvider(baseURL: url) },
-        Entry("BOC") { url, _ in BOCProvider(baseURL: url) },
-        Entry("NB") { url, _ in NBProvider(baseURL: url) },
-        Entry("BNR") { url, _ in BNRProvider(baseURL: url) },
-        Entry("RBA") { url, _ in RBAProvider(baseURL: url) },
-        Entry("DNB") { url, _ in DNBProvider(baseURL: url) },
-        Entry("BOE") { url, _ in BOEProvider(baseURL: url) },
-        Entry("NBU") { url, _ in NBUProvider(baseURL: url) },
-        Entry("RB") { url, _ in RBProvider(baseURL: url) },
-        Entry("TCMB") { url, _ in TCMBProvider(baseURL: url) },
-        Entry("MNB") { url, _ in MNBProvider(baseURL: url) },
-        Entry("SBI") { url, _ in SBIProvider(baseURL: url) },
-        Entry("NBG") { url, _ in NBGProvider(baseURL: url) },
-        Entry("NBK") { url, _ in NBKProvider(baseURL: url) },
-        Entry("CBU") { url, _ in CBUProvider(baseURL: url) },
-        Entry("BNM") { url, _ in BNMProvider(baseURL: url) },
-        Entry("BOT", needsAPIKey: true) { url, key in BOTProvider(baseURL: url, apiKey: key ?? "") },
-        Entry("HKMA") { url, _ in HKMAProvider(baseURL: url) },
-        Entry("BCB") { url, _ in BCBProvider(baseURL: url) },
-        Entry("BOI") { url, _ in BOIProvider(baseURL: url) },
-        Entry("BOJ") { url, _ in BOJProvider(baseURL: url) },
-        Entry("NBRB") { url, _ in NBRBProvider(baseURL: url) },
-        Entry("FBIL") { url, _ in FBILProvider(baseURL: url) },
-        Entry("BANXICO", needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
-        // The broadest single source, then those republishing other banks' figures.
-        Entry("BDI") { url, _ in BDIProvider(baseURL: url) },
-        Entry("IMF") { url, _ in IMFProvider(baseURL: url) },
-        Entry("FRED", needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("ECB", .reference) { url, _ in ECBProvider(baseURL: url) },
+        Entry("BDI", .broad) { url, _ in BDIProvider(baseURL: url) },
+        Entry("NBP", .europe) { url, _ in NBPProvider(baseURL: url) },
+        Entry("CNB", .europe) { url, _ in CNBProvider(baseURL: url) },
+        Entry("DNB", .europe) { url, _ in DNBProvider(baseURL: url) },
+        Entry("NB", .europe) { url, _ in NBProvider(baseURL: url) },
+        Entry("RB", .europe) { url, _ in RBProvider(baseURL: url) },
+        Entry("MNB", .europe) { url, _ in MNBProvider(baseURL: url) },
+        Entry("BNR", .europe) { url, _ in BNRProvider(baseURL: url) },
+        Entry("SBI", .europe) { url, _ in SBIProvider(baseURL: url) },
+        Entry("NBU", .europe) { url, _ in NBUProvider(baseURL: url) },
+        Entry("NBRB", .europe) { url, _ in NBRBProvider(baseURL: url) },
+        Entry("CBR", .europe) { url, _ in CBRProvider(baseURL: url) },
+        Entry("TCMB", .europe) { url, _ in TCMBProvider(baseURL: url) },
+        Entry("NBG", .europe) { url, _ in NBGProvider(baseURL: url) },
+        Entry("BOE", .europe) { url, _ in BOEProvider(baseURL: url) },
+        Entry("BANXICO", .elsewhere, needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BCB", .elsewhere) { url, _ in BCBProvider(baseURL: url) },
+        Entry("BNM", .elsewhere) { url, _ in BNMProvider(baseURL: url) },
+        Entry("BOC", .elsewhere) { url, _ in BOCProvider(baseURL: url) },
+        Entry("BOI", .elsewhere) { url, _ in BOIProvider(baseURL: url) },
+        Entry("BOT", .elsewhere, needsAPIKey: true) { url, key in BOTProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("CBU", .elsewhere) { url, _ in CBUProvider(baseURL: url) },
+        Entry("FBIL", .elsewhere) { url, _ in FBILProvider(baseURL: url) },
+        Entry("HKMA", .elsewhere) { url, _ in HKMAProvider(baseURL: url) },
+        Entry("NBK", .elsewhere) { url, _ in NBKProvider(baseURL: url) },
+        Entry("RBA", .elsewhere) { url, _ in RBAProvider(baseURL: url) },
+        Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
+        Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
     ]
+
+    /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.
+    public static let referenceKeys = entries.filter { $0.tier == .reference }.map(\.key)
+
+    /// The schedule the merged dataset's freshness follows (`expectedLatestDate`, `Rates-Stale`,
+    /// cache lifetimes): the first source's, the ECB's.
+    public static let referenceSchedule = entries[0].identity.schedule
 
     /// Every key, in the order of ``entries``.
     public static var keys: [String] { entries.map(\.key) }
@@ -107,20 +140,21 @@ public enum ProviderRegistry {
     }
 
     /// The adapters of `enabled` (every key, in the default order, when `nil`), keys that need an
-    /// API key without one left off. Each asks its own public endpoints (a server sends a
-    /// provider's requests elsewhere with an ``UpstreamOverride``).
+    /// API key without one left off. Each asks its own public endpoints unless `baseURLs` names
+    /// another (a server also sends a provider's requests elsewhere with an ``UpstreamOverride``).
     ///
     /// - Parameters:
     ///   - enabled: The keys to turn on, in the order wanted (`providers`); `nil` for all.
     ///   - apiKeys: API keys by provider key (secrets).
-    public static func select(enabled: [String]? = nil, apiKeys: [String: String] = [:]) -> Selection {
+    ///   - baseURLs: Replacements of default endpoint bases by provider key (a mirror, a test server).
+    public static func select(enabled: [String]? = nil, apiKeys: [String: String] = [:], baseURLs: [String: String] = [:]) -> Selection {
         var selection = Selection(providers: [], off: [])
         var seen = Set<String>()
         for key in enabled ?? keys {
             let canonical = entry(key)?.key ?? key
             guard seen.insert(canonical).inserted else { continue }
             do {
-                selection.providers.append(try make(key: canonical, apiKey: apiKeys[canonical]))
+                selection.providers.append(try make(key: canonical, baseURL: baseURLs[canonical], apiKey: apiKeys[canonical]))
             } catch {
                 selection.off.append((canonical, error))
             }

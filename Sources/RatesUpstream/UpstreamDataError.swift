@@ -36,7 +36,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
     /// The payload's newest day is older than the newest day already stored: the provider (or a
     /// cache in front of it) went back in time.
     case olderThanStored(newest: Day, stored: Day)
-    /// A rate more than ``RatesValidation/maxRateMove`` times away from the currency's previous one.
+    /// A rate more than ``ProviderValidation/maxRateMove`` times away from the currency's previous one.
     case implausibleRate(currency: CurrencyCode, day: Day, text: String, previous: String, previousDay: Day)
 
     public var description: String {
@@ -57,7 +57,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
         case .unreadableArchive(let reason): return "unreadable history file: \(reason)"
         case .olderThanStored(let newest, let stored): return "the newest day sent, \(newest), is older than the newest day stored, \(stored)"
         case .implausibleRate(let code, let day, let text, let previous, let previousDay):
-            return "implausible rate \(Self.quoted(text)) for \(code) on \(day): more than \(Int(RatesValidation.maxRateMove))x away from \(previous) on \(previousDay)"
+            return "implausible rate \(Self.quoted(text)) for \(code) on \(day): more than \(Int(ProviderValidation.maxRateMove))x away from \(previous) on \(previousDay)"
         }
     }
 

@@ -9,7 +9,7 @@ import NIOHTTP1
 /// size, error statuses and client failures turned into ``UpstreamError``.
 ///
 /// The client's own settings (connect and read timeouts, redirects, decompression) come from
-/// ``ECBClient/makeHTTPClient()``.
+/// ``ProviderClient/makeHTTPClient()``.
 struct UpstreamHTTP: Sendable {
     /// What one request brought back: the status, the headers and, unless 304, the whole body.
     struct Exchange: Sendable {
@@ -53,7 +53,7 @@ struct UpstreamHTTP: Sendable {
         } catch let error as HTTPClientError where error == .redirectCycleDetected {
             throw .transport("redirected in a loop")
         } catch let error as HTTPClientError where error == .redirectLimitReached {
-            throw .transport("redirected more than \(ECBClient.maxRedirects) times")
+            throw .transport("redirected more than \(ProviderClient.maxRedirects) times")
         } catch let error as IOError {
             // The system's words ("Connection refused"), not NIO's wrapping of them.
             throw .transport(String(cString: strerror(error.errnoCode)))

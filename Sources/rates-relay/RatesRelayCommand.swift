@@ -158,7 +158,8 @@ struct Fetch: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try await common.configuration(["providers": providers.map { .stringArray(Serve.list($0)) }])
-        let runs = try await Operations.fetch(configuration, logger: makeLogger(configuration))
+        let logger = makeLogger(configuration)
+        let runs = try await Operations.fetch(into: configuration.openStore(logger: logger), settings: configuration.fetchSettings, logger: logger)
         for run in runs {
             print("\(run.provider) \(run.file): \(run.outcome.rawValue)" + (run.httpStatus.map { ", HTTP \($0)" } ?? "")
                 + ", \(run.rowsChanged) rates changed" + (run.latestDay.map { ", latest \($0)" } ?? "") + (run.detail.map { "\n  \($0)" } ?? ""))
@@ -171,7 +172,7 @@ struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load a provider's published files into the database: an ECB history file unless --provider says otherwise.",
         discussion: """
-            ECB (the default): one file, eurofxref-hist.xml, eurofxref-hist.csv or the ECB's eurofxref-hist.zip, or any eurofxref XML file.
+            ECB (the default): eurofxref-hist.xml, eurofxref-hist.csv or the ECB's eurofxref-hist.zip, or any eurofxref XML file.
             Another provider: files as its endpoint answers them (NBP's tables JSON, the CNB's denni_kurz.txt, ...), read by the
             same parser, checked by the same validation and stored by the same ingest as a fetch, recorded as an import. Give
             every answer of one publication at once (the NBP's tables A and B): a provider's figures of a day are replaced as a whole.
@@ -186,20 +187,15 @@ struct Import: AsyncParsableCommand {
         discussion: "Once for every file, or once per file in the files' order (--subject USD --subject CHF usd.json chf.json)."))
     var subject: [String] = []
 
-    @Argument(help: "The files to import (one for the ECB).")
+    @Argument(help: "The files to import.")
     var files: [String]
 
     @OptionGroup var common: CommonOptions
 
-    /// Whether the files are the ECB's (`--provider` in any letter case).
-    private var isECB: Bool { provider.uppercased() == ProviderKey.ecb }
-
     func validate() throws {
-        if isECB, !subject.isEmpty { throw ValidationError("--subject is for providers other than the ECB.") }
         if subject.count > 1, subject.count != files.count {
             throw ValidationError("--subject is given once for every file or once per file; got \(subject.count) for \(files.count) files.")
         }
-        if isECB, files.count != 1 { throw ValidationError("The ECB's history is one file; got \(files.count).") }
     }
 
     func run() async throws {
@@ -208,12 +204,8 @@ struct Import: AsyncParsableCommand {
         let urls = files.map { URL(fileURLWithPath: $0) }
         // One subject is every file's.
         let subjects = subject.count == 1 ? Array(repeating: subject[0], count: urls.count) : subject
-        let run =
-            if isECB {
-                try Operations.importHistory(from: urls[0], database: configuration.database, passwordFile: configuration.databasePasswordFile) { print($0) }
-            } else {
-                try Operations.importPublications(of: provider, subjects: subjects, from: urls, database: configuration.database, passwordFile: configuration.databasePasswordFile) { print($0) }
-            }
+        let run = try Operations.importPublications(
+            of: provider, subjects: subjects, from: urls, database: configuration.database, passwordFile: configuration.databasePasswordFile) { print($0) }
         print("done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(run.outcome.rawValue), \(run.rowsChanged) rates changed, latest \(run.latestDay ?? "-")")
     }
 }

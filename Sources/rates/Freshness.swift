@@ -25,7 +25,7 @@ enum Freshness {
             return "the server reported its data stale at the last sync" + what
         }
         guard let missing else { return nil }
-        if let synced = status.lastSuccessfulSync, synced >= PublicationCalendar().publicationTime(of: missing) {
+        if let synced = status.lastSuccessfulSync, synced >= PublicationSchedule.ecbReferenceRates.expectedTime(of: missing) {
             return "\(missing) should be out by now, but the server did not have it at the last sync"
         }
         return "\(missing) should be out by now: run `rates sync`"

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import RatesClient
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesTestSupport
 import Synchronization

@@ -7,6 +7,18 @@ import Testing
 
 @Suite("Provider merge on recorded publications")
 struct RatesMergeTests {
+    @Test("the precedence is the registry's, tier by tier: the ECB, a currency's own bank, BDI, Europe, elsewhere, the USD series")
+    func precedenceFromTheRegistry() {
+        let expected: [MergePolicy.Rank] = [
+            "ECB", .currencysOwnBank, "BDI",
+            "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE",
+            "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
+            "FRED", "BOJ", "IMF",
+        ]
+        #expect(MergePolicy.defaultPrecedence == expected)
+        #expect(Set(MergePolicy.defaultPrecedence.compactMap { if case .provider(let key) = $0 { key } else { nil } }) == Set(ProviderRegistry.keys))
+    }
+
     @Test("the ECB wins every currency it quotes, its figure served as published")
     func ecbWinsItsCurrencies() throws {
         let ecb = try Recorded.ecb("2026-03-02")

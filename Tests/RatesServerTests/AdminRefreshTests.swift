@@ -133,7 +133,7 @@ struct AdminRefreshTests {
     func providerRefreshStartsAfterTheRequest() async throws {
         let upstream = FakeProviderUpstream()
         upstream.serve("/cbr/scripts/XML_daily.asp", .status(503))
-        try await withHTTPClient(ECBClient.makeHTTPClient()) { http in
+        try await withHTTPClient(ProviderClient.makeHTTPClient()) { http in
         try await upstream.run { root in
                 try await TestServer.withSeededDatabase { database in
                     let store = try RatesStore(path: database)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesStore
 import RatesTestSupport

@@ -71,7 +71,7 @@ struct ProviderImportTests {
         (["--provider", "CNB", "eurofxref-daily.xml"], "the file is not an answer of CNB's that can be imported"),
         (["--provider", "NBP", "nbp-poland/tables_A_2026-03-01_2026-03-05.json", "cbr-russia/XML_daily_2026-04-25.xml"],
          "the file is not an answer of NBP's that can be imported"),
-        (["eurofxref-daily.xml", "eurofxref-hist-90d.xml"], "The ECB's history is one file; got 2."),
+        (["eurofxref-daily.xml", "eurofxref-hist-90d.xml"], "the files of ECB's contradict each other: currency ISK appears more than once on 2025-04-03"),
     ])
     func refusesBadFiles(arguments: [String], message: String) async throws {
         try await TestServer.withSeededDatabase { database in

@@ -10,6 +10,7 @@ import RatesIngest
 import RatesServer
 import RatesStore
 import RatesTestSupport
+import RatesUpstream
 import Testing
 
 /// Several servers on one PostgreSQL database: one fetches, all serve the same data, and a
@@ -269,8 +270,8 @@ extension ReplicaTests {
             let store = try RatesStore(location: url)
             let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
             try Ingestor(store: store, state: state, logger: TestServer.logger).ingest(
-                RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated),
-                notAfter: Self.newDay.adding(days: 1), checkContinuity: false)
+                ECBProvider.publications(of: RatesBatch(base: .euro, days: held)), of: (ProviderKey.ecb, .euro),
+                run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated), notAfter: Self.newDay.adding(days: 1))
             let server = try #require(URLComponents(string: url))
             let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Self.firstDay)
             try await upstream.run { upstreamURL in

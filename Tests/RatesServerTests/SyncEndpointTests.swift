@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
 import RatesCore
+import RatesIngest
 import RatesServer
 import RatesStore
 import RatesTestSupport

@@ -24,7 +24,7 @@ struct ECBCSVTests {
         #expect(last.day == day("2026-10-30"))
         #expect(last.rates[code("GBP")] == "0.8338")
         #expect(last.rates[code("ISK")] == "136")
-        try RatesValidation.validate(history, notAfter: day("2026-10-31"))
+        _ = try ProviderValidation.validate(ECBProvider.publications(of: history), notAfter: day("2026-10-31"))
     }
 
     @Test("leaves out currencies on the days the ECB did not publish them", arguments: [

@@ -35,7 +35,7 @@ struct ECBXMLTests {
         #expect(batch.latestDay == day("2025-04-04"))
         #expect(batch.days.allSatisfy { $0.rates.count == 30 })
         #expect(batch.days.last?.rates[code("USD")] == "1.1057")
-        try RatesValidation.validate(batch, notAfter: day("2025-04-05"))
+        _ = try ProviderValidation.validate(ECBProvider.publications(of: batch), notAfter: day("2025-04-05"))
     }
 
     @Test("accepts Data, byte arrays, slices and non-contiguous collections alike")

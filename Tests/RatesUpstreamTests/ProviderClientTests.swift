@@ -8,7 +8,7 @@ import Testing
 @Suite("Provider fetch over HTTP")
 struct ProviderClientTests {
     /// One client for every test, configured as the server's.
-    static let httpClient = ECBClient.makeHTTPClient()
+    static let httpClient = ProviderClient.makeHTTPClient()
     static let logger = Logger(label: "test.provider-client")
 
     /// Runs `body` with a fake upstream serving `scenarios`' recorded answers.

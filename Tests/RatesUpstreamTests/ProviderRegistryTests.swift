@@ -1,15 +1,19 @@
+import Foundation
+import RatesCore
+import RatesTestSupport
 import RatesUpstream
 import Testing
 
 @Suite("Provider registry")
 struct ProviderRegistryTests {
-    @Test("has every adapter once, under its own key, the ECB first and BDI, IMF and FRED after the central banks")
+    @Test("has every adapter once, under its own key, tier by tier: the ECB first, the USD-pivot series last")
     func entries() throws {
         let keys = ProviderRegistry.keys
-        #expect(keys.count == 30)
         #expect(Set(keys).count == keys.count)
-        #expect(keys.first == "ECB")
-        #expect(Array(keys.suffix(3)) == ["BDI", "IMF", "FRED"])
+        #expect(keys.first == "ECB" && ProviderRegistry.referenceKeys == ["ECB"])
+        #expect(ProviderRegistry.entries.map(\.tier) == ProviderRegistry.entries.map(\.tier).sorted(), "entries are listed tier by tier")
+        #expect(Array(keys.suffix(3)) == ["FRED", "BOJ", "IMF"])
+        #expect(ProviderRegistry.referenceSchedule == PublicationSchedule.ecbReferenceRates)
         for entry in ProviderRegistry.entries {
             let provider = try ProviderRegistry.make(key: entry.key, apiKey: "key")
             #expect(provider.key == entry.key)
@@ -29,11 +33,25 @@ struct ProviderRegistryTests {
 
         let all = ProviderRegistry.select(apiKeys: ["FRED": "secret"])
         #expect(all.providers.map(\.key) == ProviderRegistry.keys.filter { $0 != "BANXICO" && $0 != "BOT" })
-        #expect(all.off.map(\.key) == ["BOT", "BANXICO"])
-        #expect("\(all.off[0].reason)" == "provider BOT needs an API key and none is configured: it stays off until one is")
+        #expect(all.off.map(\.key) == ["BANXICO", "BOT"])
+        #expect("\(all.off[0].reason)" == "provider BANXICO needs an API key and none is configured: it stays off until one is")
 
         let chosen = ProviderRegistry.select(enabled: ["nbp", "ECB", "FRED", "NOPE", "NBP"])
         #expect(chosen.providers.map(\.key) == ["NBP", "ECB"], "in the order asked, each once")
         #expect(chosen.off.map(\.reason) == [.apiKeyMissing(provider: "FRED"), .unknownProvider("NOPE")])
+    }
+
+    @Test("docs/PROVIDERS.md has one row per source of the registry, by key")
+    func documentedProviders() throws {
+        let document = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/PROVIDERS.md"), encoding: .utf8)
+        let table = try #require(document.components(separatedBy: "<!-- providers:begin -->").last?.components(separatedBy: "<!-- providers:end -->").first)
+        // Each row's first cell, the header's ("key") and the separator's left out.
+        let documented = table.split(separator: "\n").compactMap { line -> String? in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 2, let key = cells.dropFirst().first, ProviderKey.isWellFormed(key) else { return nil }
+            return key
+        }
+        #expect(documented.count == Set(documented).count, "a key documented twice")
+        #expect(Set(documented) == Set(ProviderRegistry.keys), "add or remove the rows of docs/PROVIDERS.md's table to match ProviderRegistry.entries")
     }
 }

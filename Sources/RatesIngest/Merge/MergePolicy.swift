@@ -1,4 +1,5 @@
 import RatesCore
+import RatesUpstream
 
 /// How the merge chooses among providers: precedence, how old a publication may be, and when a
 /// value is too far from the others to be trusted.
@@ -39,21 +40,15 @@ public struct MergePolicy: Hashable, Sendable {
     /// The defaults: ``defaultPrecedence``, 7 days of carry-forward, 5% from the median among 3 or more providers.
     public static let `default` = MergePolicy()
 
-    /// ECB for its currencies; then the currency's own central bank; then Banca d'Italia (about 150
-    /// currencies, per EUR, fixed from the same ECB concertation); then:
-    ///
-    /// 1. the other European central banks, whose daily fixings are taken around the ECB's
-    ///    14:15 CET concertation and quote EUR themselves: NBP, CNB, DNB, NB, RB, MNB, BNR, SBI, NBU, NBRB,
-    ///    CBR, TCMB, NBG, BOE;
-    /// 2. central banks elsewhere, by key: BANXICO, BCB, BNM, BOC, BOI, BOT, CBU, FBIL, HKMA, NBK, RBA;
-    /// 3. the USD-pivot series last, as they price other currencies only through the dollar or with a
-    ///    lag: FRED (noon New York), BOJ, IMF (representative rates).
-    public static let defaultPrecedence: [Rank] = [
-        "ECB", .currencysOwnBank, "BDI",
-        "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE",
-        "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
-        "FRED", "BOJ", "IMF",
-    ]
+    /// The registry's order (``RatesUpstream/ProviderRegistry/entries``): the reference tier (the
+    /// ECB) for its currencies; then the currency's own central bank; then the other tiers in
+    /// turn — Banca d'Italia, the European central banks, those elsewhere, the USD-pivot series
+    /// last — each in its order in the registry.
+    public static let defaultPrecedence: [Rank] = {
+        let ordered = ProviderRegistry.entries.enumerated().sorted { ($0.element.tier, $0.offset) < ($1.element.tier, $1.offset) }.map(\.element)
+        let reference = ordered.prefix { $0.tier == .reference }
+        return reference.map { .provider($0.key) } + [.currencysOwnBank] + ordered.dropFirst(reference.count).map { .provider($0.key) }
+    }()
 
     /// Whether `candidate` comes before `other` for their currency: the first rank each matches, then
     /// (between two own banks) the place of their keys in the list, then the keys.

@@ -17,8 +17,8 @@ import RatesUpstream
         snapshot = RatesSnapshot(epoch: "benchmark", version: 1, dailyRates: batch.days)
         var configuration = ServerConfiguration()
         configuration.now = { Date(timeIntervalSince1970: 1_798_761_600) }   // 2027-01-01: every day is in the past
-        answers = DataAnswers(calendar: PublicationCalendar(), configuration: configuration, quotes: nil)
-        freshness = CacheControlPolicy(calendar: PublicationCalendar(), now: configuration.now).freshness(of: snapshot, confirmed: true)
+        answers = DataAnswers(schedule: ProviderRegistry.referenceSchedule, configuration: configuration, quotes: nil)
+        freshness = CacheControlPolicy(schedule: ProviderRegistry.referenceSchedule, now: configuration.now).freshness(of: snapshot, confirmed: true)
     }
 
     /// The days the dataset holds, oldest first.

@@ -3,13 +3,13 @@ import RatesCore
 import RatesIngest
 import Synchronization
 
-/// What the publication calendar says of a dataset version right now.
+/// What the reference schedule (``RatesUpstream/ProviderRegistry/referenceSchedule``) says of a dataset version right now.
 ///
 /// Prepared answers depend on it as well as on the dataset: while the newest publication is
 /// overdue, answers say so (`"stale"`, the `Rates-Stale` header) and their tags change, so a
 /// client holding an answer from before cannot get a 304 that hides it.
 struct Freshness: Sendable {
-    /// The newest publication the calendar says is out.
+    /// The newest publication the reference schedule says is out.
     let expected: Day
     /// Whether the dataset lacks it.
     let isBehind: Bool
@@ -35,7 +35,7 @@ struct Freshness: Sendable {
 /// Data answers may be kept until a minute after the next expected publication (a minute while
 /// one is overdue); the sync feed's tail page briefly; its complete pages forever. The
 /// freshness changes at most once a second, so it is computed once per second and dataset
-/// version rather than per request: the calendar work costs more than the rest of a prepared answer.
+/// version rather than per request: the schedule work costs more than the rest of a prepared answer.
 final class CacheControlPolicy: Sendable {
     /// How long clients may keep an answer.
     enum Caching: Sendable {
@@ -47,12 +47,12 @@ final class CacheControlPolicy: Sendable {
         case immutable
     }
 
-    let calendar: PublicationCalendar
+    let schedule: PublicationSchedule
     let now: @Sendable () -> Date
     private let last = Mutex<(version: Int64, epoch: String, confirmed: Bool, second: Int64, freshness: Freshness)?>(nil)
 
-    init(calendar: PublicationCalendar, now: @escaping @Sendable () -> Date) {
-        self.calendar = calendar
+    init(schedule: PublicationSchedule, now: @escaping @Sendable () -> Date) {
+        self.schedule = schedule
         self.now = now
     }
 
@@ -65,7 +65,7 @@ final class CacheControlPolicy: Sendable {
         }
     }
 
-    /// What the calendar says of `snapshot` now; `confirmed` tells whether the upstream vouched for it.
+    /// What the reference schedule says of `snapshot` now; `confirmed` tells whether the upstream vouched for it.
     func freshness(of snapshot: RatesSnapshot, confirmed: Bool) -> Freshness {
         let now = now()
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
@@ -74,13 +74,13 @@ final class CacheControlPolicy: Sendable {
         {
             return memo.freshness
         }
-        let expected = calendar.latestPublication(asOf: now)
+        let expected = schedule.latestPublication(asOf: now)
         let isBehind = snapshot.latest.map { $0.day < expected } ?? true
         let cacheControl: String
         if isBehind {
             cacheControl = "public, max-age=60"
         } else {
-            let next = calendar.publicationTime(of: calendar.nextPublication(after: now)).addingTimeInterval(60)
+            let next = schedule.expectedTime(of: schedule.nextPublication(after: now)).addingTimeInterval(60)
             cacheControl = "public, max-age=\(max(60, Int(next.timeIntervalSince(now))))"
         }
         let tag = isBehind || !confirmed ? "\(snapshot.epoch)-\(snapshot.version)" + (isBehind ? "-\(expected)" : "") + (confirmed ? "" : "-u") : nil

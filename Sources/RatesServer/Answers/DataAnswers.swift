@@ -15,7 +15,7 @@ import RatesIngest
 /// `providers=` computes the answer from a dataset of those providers only, through the same code;
 /// `expand=sources` adds each value's provider, its day and its published figure.
 struct DataAnswers: Sendable {
-    let calendar: PublicationCalendar
+    let schedule: PublicationSchedule
     let configuration: ServerConfiguration
     /// The published quotes; `nil` where there is no store (the answer benchmark): then `providers=`
     /// and `expand=sources` are refused.
@@ -70,7 +70,7 @@ struct DataAnswers: Sendable {
         _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness
     ) throws(Problem) -> ResponseCache.Entry {
         if route.isFrankfurterV2 { return try frankfurterV2Entry(route, parameter: parameter, query: query, snapshot: snapshot) }
-        // A dataset of some providers only is its own: the calendar's freshness speaks of the merged one.
+        // A dataset of some providers only is its own: the reference schedule's freshness speaks of the merged one.
         let subset = try providersDataset(route, parameter: parameter, query: query, snapshot: snapshot)
         let dataset = subset ?? snapshot
         let checked = subset == nil ? freshness : nil
@@ -132,7 +132,7 @@ struct DataAnswers: Sendable {
 
     // MARK: - Routes
 
-    /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the calendar.
+    /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the reference schedule.
     /// `lenient`: as Frankfurter's routes answer (``frankfurterSymbols(_:base:isAvailable:)``).
     /// `style`: exchangerate.host's members and `places` (``ExchangerateHostStyle``), on the root route both APIs share.
     func latest(
@@ -330,10 +330,10 @@ struct DataAnswers: Sendable {
     // MARK: - Helpers
 
     /// The publication an answer from `publication` lacks: the newest one due by `through`, when
-    /// `publication` is the newest held and the calendar says a later one is out by then.
+    /// `publication` is the newest held and the reference schedule says a later one is out by then.
     func overduePublication(after publication: DayTable, through: Day, freshness: Freshness, snapshot: RatesSnapshot) -> Day? {
         guard freshness.isBehind, publication.day == snapshot.latest?.day, publication.day < through else { return nil }
-        return calendar.publicationDays(after: publication.day, through: through).last
+        return schedule.publicationDays(after: publication.day, through: through).last
     }
 
     func publication(on requested: Day, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DayTable {

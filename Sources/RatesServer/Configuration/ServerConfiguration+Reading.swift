@@ -105,9 +105,11 @@ extension ServerConfiguration {
             rateLimitBurst = burst
         }
         if let keys = try await Self.read("providers", { try await config.fetchStringArray(forKey: "providers") }) {
-            providers = keys.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty && $0 != "NONE" && $0 != "ECB" }
+            // The reference source (the ECB) is always fetched: naming it changes nothing.
+            providers = keys.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+                .filter { !$0.isEmpty && $0 != "NONE" && !ProviderRegistry.referenceKeys.contains($0) }
         } else {
-            providers = ProviderRegistry.keys.filter { $0 != "ECB" && !ProviderRegistry.keysNeedingAPIKey.contains($0) }
+            providers = ProviderRegistry.entries.filter { $0.tier != .reference && !$0.needsAPIKey }.map(\.key)
         }
         if let unknown = providers.first(where: { ProviderRegistry.entry($0) == nil }) {
             throw Self.invalid("providers", "names '\(unknown)', which is not a provider; known: \(ProviderRegistry.keys.joined(separator: ", "))")
@@ -122,7 +124,7 @@ extension ServerConfiguration {
             providerMaxInterval = .seconds(seconds)
         }
         if let days = try await Self.read("providers.backfill.days", { try await config.fetchInt(forKey: "providers.backfill.days") }) {
-            guard (0...3660).contains(days) else { throw Self.invalid("providers.backfill.days", "must be 0 (none) to 3660 days; got \(days)") }
+            guard (0...36_525).contains(days) else { throw Self.invalid("providers.backfill.days", "must be 0 (none) to 36525 days; got \(days)") }
             providerBackfillDays = days
         }
         if let bytes = try await Self.read("answers.cache.bytes", { try await config.fetchInt(forKey: "answers.cache.bytes") }) {

@@ -66,14 +66,14 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Log lines as text (`text`) or one JSON object a line (`json`).
     public var logFormat: LogFormat = .text
-    /// The providers fetched besides the ECB, by key (`NBP`, `BDI`, …): on their schedule when
-    /// `schedule` is on, and by `POST /v1/admin/refresh`. Empty here; `rates-relay serve` enables
-    /// every provider that needs no API key unless told otherwise.
+    /// The providers fetched besides the reference source (the ECB, always fetched), by key (`NBP`,
+    /// `BDI`, …): on their schedule when `schedule` is on, and by `POST /v1/admin/refresh`. Empty
+    /// here; `rates-relay serve` enables every provider that needs no API key unless told otherwise.
     public var providers: [String] = []
     /// API keys of providers that need one (`FRED`, `BANXICO`, `BOT`), by provider key.
     public var providerAPIKeys: [String: String] = [:]
-    /// The longest wait between two scheduled fetches of a provider (other than the ECB): each is
-    /// fetched after its expected publication times, and at least this often in case it publishes off its schedule.
+    /// The longest wait between two scheduled fetches of a source: each is fetched after its
+    /// expected publication times, and at least this often in case it publishes off its schedule.
     public var providerMaxInterval: Duration = .seconds(6 * 3600)
     /// How many days back a provider with nothing stored is fetched the first time (as far as it
     /// offers; 0: only its newest publication).
@@ -98,6 +98,25 @@ extension ServerConfiguration {
 }
 
 extension ServerConfiguration {
+    /// What the fetches of the enabled sources need to know. `upstreamURL` is the ECB's directory
+    /// (the setting `upstream.url`, kept for configurations written before `upstream` took one per source).
+    public var fetchSettings: FetchSettings {
+        FetchSettings(
+            providers: providers, apiKeys: providerAPIKeys, baseURLs: [ProviderKey.ecb: upstreamURL], overrides: upstreamOverrides,
+            timeout: upstreamTimeout, maxBodyBytes: upstreamMaxBodyBytes, backfillDays: providerBackfillDays, now: now)
+    }
+
+    /// Where the requests of the source `key` go when its endpoint base is configured (the ECB's always is), overrides applied.
+    func upstreamURL(of key: String) -> String? {
+        fetchSettings.baseURLs[key].map { upstreamOverrides[key]?.apply(to: $0) ?? $0 }
+    }
+
+    /// When the schedulers poll and back off.
+    var fetchTiming: FetchScheduler.Timing {
+        FetchScheduler.Timing(
+            pollInterval: pollInterval, pollWindow: pollWindow, retryDelay: retryDelay, maxRetryDelay: maxRetryDelay, maxInterval: providerMaxInterval)
+    }
+
     /// Opens the configured database (migrating it when needed); PostgreSQL's connections log to `logger`.
     ///
     /// - Throws: When it cannot be opened or migrated.

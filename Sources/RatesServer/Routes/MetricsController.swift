@@ -6,7 +6,7 @@ import RatesIngest
 struct MetricsController<Context: RequestContext>: Sendable {
     let metrics: ServerMetrics
     let state: ServerState
-    let calendar: PublicationCalendar
+    let schedule: PublicationSchedule
     let configuration: ServerConfiguration
 
     var endpoints: RouteCollection<Context> {
@@ -14,7 +14,7 @@ struct MetricsController<Context: RequestContext>: Sendable {
         routes.on(.metrics) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: metrics.exposition(state: state, calendar: calendar, now: configuration.now())))
+                body: .init(byteBuffer: metrics.exposition(state: state, schedule: schedule, now: configuration.now())))
         }
         return routes
     }

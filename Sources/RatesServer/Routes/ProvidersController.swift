@@ -61,10 +61,8 @@ struct ProvidersController<Context: RequestContext>: Sendable {
     /// One provider's members.
     func describe(_ key: String, holdings: RatesStore.ProviderHoldings?, exclusions: [ConsensusExclusion], now: Date, into json: inout JSONWriter) {
         guard let provider = ProviderRegistry.entry(key)?.identity else { return }
-        let isECB = key == ProviderKey.ecb
-        let fetch = isECB ? state.fetchStatus : nil
-        let status = isECB ? nil : state.providerStatus[key]
-        let lastRun = fetch?.lastRun ?? status?.lastRun
+        let status = state.providerStatus[key]
+        let lastRun = status?.lastRun
         let schedule = provider.schedule
         let dateText = { (date: Date?) in date?.formatted(.iso8601) }
         json.field("key", string: key)
@@ -95,8 +93,8 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         } else {
             json.field("lastFetch", number: "null")
         }
-        json.field("lastSuccessfulFetchAt", optionalString: dateText(fetch?.lastSuccessfulFetchAt ?? status?.lastSuccessfulFetchAt))
-        json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch?.nextFetchAt ?? status?.nextFetchAt) : nil)
+        json.field("lastSuccessfulFetchAt", optionalString: dateText(status?.lastSuccessfulFetchAt))
+        json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(status?.nextFetchAt) : nil)
         json.field("exclusions", array: exclusions) { json, exclusion in
             json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
         }

@@ -14,7 +14,7 @@ import RatesUpstream
 struct RatesController<Context: RequestContext>: Sendable {
     let state: ServerState
     let cache: ResponseCache
-    let calendar: PublicationCalendar
+    let schedule: PublicationSchedule
     let configuration: ServerConfiguration
     let openAPIDocument: ByteBuffer
     let cachePolicy: CacheControlPolicy
@@ -63,15 +63,16 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     func status(_ request: Request) -> Response {
         let snapshot = state.snapshot
-        let fetch = state.fetchStatus
-        let freshness = cachePolicy.freshness(of: snapshot, confirmed: fetch.isConfirmed)
+        // The fetch fields are the reference source's (the ECB's); /v1/providers describes every source's.
+        let source = ProviderRegistry.entries[0]
+        let fetch = state.providerStatus[source.key] ?? ServerState.ProviderStatus()
+        let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let dateText = { (date: Date?) in date?.formatted(.iso8601) }
         var json = JSONWriter()
         json.object { json in
-            // The fetch fields are the ECB's; /v1/providers describes every provider's.
-            json.field("source", string: ProviderKey.ecb)
+            json.field("source", string: source.key)
             json.field("base", string: snapshot.base.rawValue)
-            json.field("upstreamURL", string: configuration.upstreamOverrides[ProviderKey.ecb]?.apply(to: configuration.upstreamURL) ?? configuration.upstreamURL)
+            json.field("upstreamURL", string: configuration.upstreamURL(of: source.key) ?? "")
             json.field("epoch", string: snapshot.epoch)
             json.field("datasetVersion", number: String(snapshot.version))
             json.field("firstDate", optionalString: snapshot.firstDay?.description)
@@ -79,7 +80,7 @@ struct RatesController<Context: RequestContext>: Sendable {
             json.field("days", number: String(snapshot.days.count))
             json.field("expectedLatestDate", string: freshness.expected.description)
             json.field("stale", bool: freshness.isStale)
-            json.field("dataOrigin", string: snapshot.isEmpty ? "empty" : (fetch.dataOrigin?.rawValue ?? "upstream"))
+            json.field("dataOrigin", string: snapshot.isEmpty ? "empty" : (state.dataOrigin?.rawValue ?? "upstream"))
             if let run = fetch.lastRun {
                 json.field("lastFetch") { json in
                     json.field("startedAt", string: run.startedAt.formatted(.iso8601))

@@ -18,7 +18,7 @@ struct SyncController<Context: RequestContext>: Sendable {
     let state: ServerState
     let cache: ResponseCache
     let events: PublicationEvents
-    let calendar: PublicationCalendar
+    let schedule: PublicationSchedule
     let configuration: ServerConfiguration
     let metrics: ServerMetrics?
     let cachePolicy: CacheControlPolicy
@@ -119,7 +119,7 @@ struct SyncController<Context: RequestContext>: Sendable {
 
     /// When the next publication is expected.
     func nextUpdateAfter() -> Date {
-        calendar.publicationTime(of: calendar.nextPublication(after: configuration.now()))
+        schedule.expectedTime(of: schedule.nextPublication(after: configuration.now()))
     }
 
     // MARK: - Events

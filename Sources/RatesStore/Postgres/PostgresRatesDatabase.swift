@@ -386,20 +386,6 @@ final class PostgresRatesDatabase: RatesDatabase {
         }.flatMap(FetchRun.Source.init)
     }
 
-    func validators(forFile file: String) throws -> (etag: String?, lastModified: String?) {
-        try session.withConnection { statements in
-            let row = try statements.rows(
-                """
-                SELECT etag, last_modified FROM fetch_run WHERE file = \(file) AND source = 'upstream' AND outcome IN ('updated', 'unchanged')
-                ORDER BY id DESC LIMIT 1
-                """
-            ).first
-            guard let row else { return (nil, nil) }
-            let (etag, lastModified) = try row.decode((String?, String?).self)
-            return (etag, lastModified)
-        }
-    }
-
     func latestRunID() throws -> Int64 {
         try session.withConnection { try $0.value("SELECT COALESCE(MAX(id), 0) FROM fetch_run", as: Int64.self) } ?? 0
     }

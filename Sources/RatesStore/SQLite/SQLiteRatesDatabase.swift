@@ -281,14 +281,4 @@ extension SQLiteRatesDatabase {
                 .order(Column("id").desc).fetchOne(db)?.source
         }
     }
-
-    func validators(forFile file: String) throws -> (etag: String?, lastModified: String?) {
-        try database.read { db in
-            let run = try FetchRun
-                .filter(Column("file") == file && Column("source") == FetchRun.Source.upstream.rawValue)
-                .filter([FetchRun.Outcome.updated, .unchanged].map(\.rawValue).contains(Column("outcome")))
-                .order(Column("id").desc).fetchOne(db)
-            return (run?.etag, run?.lastModified)
-        }
-    }
 }

@@ -5,46 +5,54 @@ import RatesCore
 ///
 /// - Source: the eurofxref XML files (``ECBFile``) in one directory,
 ///   `https://www.ecb.europa.eu/stats/eurofxref/` unless given: `eurofxref-daily.xml` for `.latest`;
-///   for a range, `eurofxref-hist-90d.xml` when the range starts within the last 90 days, else
-///   `eurofxref-hist.xml` (every day since 1999-01-04). Read with ``ECBXML``, the parser the
-///   ECB path has always used.
+///   for a range (a backfill, or a catch-up after missed publications), `eurofxref-hist-90d.xml`
+///   when the range starts within the last 90 days, else `eurofxref-hist.xml` (every day since
+///   1999-01-04). Read with ``ECBXML``.
+/// - Files: an import also reads the history as the ECB offers it for download, `eurofxref-hist.csv`
+///   or `eurofxref-hist.zip` (``ECBHistoryFile``); the binary's bundled seed is that zip.
 /// - Quotes: units of the currency per 1 EUR (``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1),
 ///   the published text unchanged.
-/// - Schedule: Europe/Berlin, TARGET days (Monday to Friday; the TARGET holidays are in
-///   ``RatesCore/PublicationCalendar``), out at about 16:00 local time.
+/// - Schedule: ``RatesCore/PublicationSchedule/ecbReferenceRates``: TARGET days, out at about 16:00 Frankfurt time.
 public struct ECBProvider: RatesProvider {
     public let key = "ECB"
     public let name = "European Central Bank"
     public let country: String? = "EU"
     public let pivot = CurrencyCode.euro
-    public let schedule = PublicationSchedule(timeZone: "Europe/Berlin", expectedMinute: 16 * 60)
+    public let schedule = PublicationSchedule.ecbReferenceRates
+    /// Its 30 or so currencies never moved 5x between two publications since 1999 (``ProviderValidation/maxRateMove``).
+    public let maxRateMove: Double? = ProviderValidation.maxRateMove
 
     /// The directory holding the files, ending in `/`.
     public let baseURL: String
-    /// Today (UTC), to tell whether a range starts within the 90-day file.
-    let today: @Sendable () -> Day
 
-    /// The ECB's directory, as ``ECBClient`` fetches from it.
+    /// The ECB's own directory.
     public static let defaultBaseURL = "https://www.ecb.europa.eu/stats/eurofxref/"
 
     /// How many days back `eurofxref-hist-90d.xml` reaches.
     static let ninetyDays = 90
 
-    /// - Parameters:
-    ///   - baseURL: The directory of the files (``defaultBaseURL`` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day (UTC by the system clock unless given), for tests.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }) {
+    /// - Parameter baseURL: The directory of the files (``defaultBaseURL`` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
         let base = baseURL ?? Self.defaultBaseURL
         self.baseURL = base.hasSuffix("/") ? base : base + "/"
-        self.today = today
     }
 
-    /// The file a fetch of `window` reads.
+    /// The file a fetch of `window` reads: for a range (which a fetch ends today), the 90-day file
+    /// when it starts within the 90 days before its end, else the whole history.
     public func file(for window: FetchWindow) -> ECBFile {
         switch window {
         case .latest: .daily
-        case .range(let first, _): first > today().adding(days: -Self.ninetyDays) ? .ninetyDays : .history
+        case .range(let first, let last): first > last.adding(days: -Self.ninetyDays) ? .ninetyDays : .history
         }
+    }
+
+    /// A whole file, as cheap to ask for as the newest publication, whatever `backfillDays` says:
+    /// the 90-day file when it reaches back to `stored`, else the whole history. Every day in it is
+    /// kept, so corrections of earlier days come too.
+    public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {
+        let ninetyDaysAgo = today.adding(days: -Self.ninetyDays + 1)
+        guard let stored, stored >= ninetyDaysAgo else { return .range(ProviderValidation.firstDay, today) }
+        return .range(ninetyDaysAgo, today)
     }
 
     /// One request: the file of ``file(for:)``.
@@ -55,12 +63,26 @@ public struct ECBProvider: RatesProvider {
 
     /// Reads any eurofxref file: every day in it, each currency per 1 EUR.
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let batch = try ECBXML.parse(body)
-        let publications = batch.days.map { day in
+        try ProviderValidation.validate(Self.publications(of: ECBXML.parse(body)))
+    }
+
+    /// Reads each file by its extension (``ECBHistoryFile``: the XML files, the history's CSV or
+    /// zip), and combines them as a fetch combines its answers.
+    public func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication] {
+        let parts = try files.map { Self.publications(of: try ECBHistoryFile.read(contentsOf: $0)) }
+        do {
+            return try ProviderClient.combine(parts)
+        } catch {
+            throw ProviderFileError.conflicting(provider: key, error)
+        }
+    }
+
+    /// The days of a parsed ECB file as the ECB's publications.
+    public static func publications(of batch: RatesBatch) -> [ProviderPublication] {
+        batch.days.map { day in
             ProviderPublication(
                 day: day.day,
                 quotes: day.rates.sorted { $0.key < $1.key }.map { PublishedQuote(currency: $0.key, value: $0.value, direction: .unitsPerPivot) })
         }
-        return try ProviderValidation.validate(publications)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 
 /// One official source of exchange rates: who it is, when it publishes, where its files are
@@ -29,17 +30,48 @@ public protocol RatesProvider: Sendable {
     /// publication that has it, within the carry-forward limit. `false` (the default): each
     /// publication is the provider's whole word on its day, and a currency missing from it was withdrawn.
     var publishesInParts: Bool { get }
+    /// How far, as a factor either way, a figure may move from the source's previous one before a
+    /// fetch is rejected whole as implausible; a fetch older than what is stored is rejected too
+    /// (``ProviderValidation/checkContinuity(_:after:maxMove:)``). `nil` (the default): no such
+    /// check, implausible figures are left to the merge's consensus check, which leaves out one
+    /// currency's value rather than the source's whole publication.
+    var maxRateMove: Double? { get }
+    /// What a fetch asks for when the source's newest stored publication is `stored` (`nil`: none)
+    /// and publications were missed since (a first start, downtime). The default: with nothing
+    /// stored, the last `backfillDays` days (its newest publication when that is 0); otherwise every
+    /// day since `stored` and the last `backfillDays` days (a source's corrections of recent days
+    /// come with them); and its newest publication instead when that range takes more requests.
+    func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow
     /// The requests that fetch `window`: one for most sources, one per currency or series for some.
     func requests(for window: FetchWindow) -> [ProviderRequest]
     /// The figures in one answer to `request`, by day.
     ///
     /// - Throws: ``UpstreamDataError`` for anything that is not the provider's published layout.
     func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication]
+    /// The publications in files of the source's on disk (`rates-relay import --provider KEY FILE...`),
+    /// one per day in ascending order; the default reads each file as an answer to one of the
+    /// adapter's requests (``ProviderFile``).
+    ///
+    /// - Parameter subjects: What each file answers (``ProviderRequest/subject``), in order; empty to let every file say.
+    /// - Throws: ``ProviderFileError``, ``UpstreamDataError`` or the file system's error.
+    func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication]
 }
 
 extension RatesProvider {
     public var needsAPIKey: Bool { false }
     public var publishesInParts: Bool { false }
+    public var maxRateMove: Double? { nil }
+
+    public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {
+        let recent = today.adding(days: -backfillDays)
+        guard let stored else { return backfillDays > 0 ? .range(recent, today) : .latest }
+        let range = FetchWindow.range(min(stored.adding(days: 1), recent), today)
+        return requests(for: range).count <= requests(for: .latest).count ? range : .latest
+    }
+
+    public func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication] {
+        try ProviderFile.read(files.map { Array(try Data(contentsOf: $0)) }, provider: self, subjects: subjects, today: today)
+    }
 }
 
 /// What a fetch asks a provider for.
@@ -71,28 +103,5 @@ public struct ProviderRequest: Hashable, Sendable {
         self.headers = headers
         self.body = body
         self.subject = subject
-    }
-}
-
-/// When a provider publishes: the days, the local time, the time zone.
-public struct PublicationSchedule: Hashable, Sendable {
-    public enum Cadence: String, Hashable, Sendable { case daily, weekly, monthly }
-
-    /// IANA time zone of the publisher (`"Europe/Warsaw"`).
-    public var timeZone: String
-    /// ISO weekdays with publications (1 = Monday … 7 = Sunday).
-    public var weekdays: Set<Int>
-    /// Local time at which the publication is usually out, in minutes after midnight.
-    public var expectedMinute: Int
-    public var cadence: Cadence
-
-    /// Monday to Friday.
-    public static let workingDays: Set<Int> = [1, 2, 3, 4, 5]
-
-    public init(timeZone: String, weekdays: Set<Int> = workingDays, expectedMinute: Int, cadence: Cadence = .daily) {
-        self.timeZone = timeZone
-        self.weekdays = weekdays
-        self.expectedMinute = expectedMinute
-        self.cadence = cadence
     }
 }

@@ -3,8 +3,8 @@ import RatesUpstream
 import RatesTestSupport
 import Testing
 
-@Suite("Rates validation")
-struct RatesValidationTests {
+@Suite("Validation of every source's publications")
+struct ProviderValidationTests {
     // MARK: - Rate text
 
     @Test("accepts rates as providers publish them", arguments: [
@@ -41,63 +41,65 @@ struct RatesValidationTests {
 
     @Test("accepts a batch of real-looking days up to notAfter")
     func validBatch() throws {
-        let batch = RatesBatch(base: .euro, days: [daily("1999-01-04"), daily("2026-10-30"), daily("2026-10-31")])
-        try RatesValidation.validate(batch, notAfter: day("2026-10-31"))
+        let batch = [daily("1999-01-04"), daily("2026-10-30"), daily("2026-10-31")]
+        _ = try ProviderValidation.validate(batch, notAfter: day("2026-10-31"))
     }
 
     @Test("rejects a day after notAfter")
     func dayAfterNotAfter() {
-        let batch = RatesBatch(base: .euro, days: [daily("2026-10-30"), daily("2026-11-02")])
+        let batch = [daily("2026-10-30"), daily("2026-11-02")]
         #expect(throws: UpstreamDataError.dayOutOfRange(day("2026-11-02"))) {
-            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+            _ = try ProviderValidation.validate(batch, notAfter: day("2026-11-01"))
         }
     }
 
     @Test("rejects a day before the first publication on 1999-01-04")
     func dayBeforeFirstPublication() {
-        let batch = RatesBatch(base: .euro, days: [daily("1999-01-01"), daily("1999-01-04")])
+        let batch = [daily("1999-01-01"), daily("1999-01-04")]
         #expect(throws: UpstreamDataError.dayOutOfRange(day("1999-01-01"))) {
-            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+            _ = try ProviderValidation.validate(batch, notAfter: day("2026-11-01"))
         }
     }
 
     @Test("rejects everything when notAfter is before the first publication")
     func notAfterBeforeFirstDay() {
-        let batch = RatesBatch(base: .euro, days: [daily("1999-01-04")])
+        let batch = [daily("1999-01-04")]
         #expect(throws: UpstreamDataError.dayOutOfRange(day("1999-01-04"))) {
-            try RatesValidation.validate(batch, notAfter: day("1998-12-31"))
+            _ = try ProviderValidation.validate(batch, notAfter: day("1998-12-31"))
         }
     }
 
     @Test("rejects an empty batch")
     func emptyBatch() {
         #expect(throws: UpstreamDataError.empty) {
-            try RatesValidation.validate(RatesBatch(base: .euro, days: []), notAfter: day("2026-11-01"))
+            _ = try ProviderValidation.validate([], notAfter: day("2026-11-01"))
         }
     }
 
     @Test("rejects a day without rates")
     func emptyDay() {
-        let batch = RatesBatch(base: .euro, days: [DailyRates(day: day("2025-04-03"), rates: [:])])
+        let batch = [ProviderPublication(day: day("2025-04-03"), quotes: [])]
         #expect(throws: UpstreamDataError.emptyDay(day("2025-04-03"))) {
-            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+            _ = try ProviderValidation.validate(batch, notAfter: day("2026-11-01"))
         }
     }
 
     @Test("rejects a day given twice")
     func duplicateDay() {
-        let batch = RatesBatch(base: .euro, days: [daily("2025-04-03"), daily("2025-04-04"), daily("2025-04-03")])
+        let batch = [daily("2025-04-03"), daily("2025-04-04"), daily("2025-04-03")]
         #expect(throws: UpstreamDataError.duplicateDay(day("2025-04-03"))) {
-            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+            _ = try ProviderValidation.validate(batch, notAfter: day("2026-11-01"))
         }
     }
 
     @Test("rejects bad rate text, naming the alphabetically first bad currency")
     func invalidRate() {
-        let rates = [code("USD"): "1e5", code("GBP"): "-0.8", code("JPY"): "162.17", code("ZAR"): "NaN"]
-        let batch = RatesBatch(base: .euro, days: [DailyRates(day: day("2025-04-03"), rates: rates)])
+        let quotes = [("USD", "1e5"), ("GBP", "-0.8"), ("JPY", "162.17"), ("ZAR", "NaN")].map {
+            PublishedQuote(currency: code($0.0), value: $0.1, direction: .unitsPerPivot)
+        }
+        let batch = [ProviderPublication(day: day("2025-04-03"), quotes: quotes)]
         #expect(throws: UpstreamDataError.invalidRate(currency: code("GBP"), day: day("2025-04-03"), text: "-0.8")) {
-            try RatesValidation.validate(batch, notAfter: day("2026-11-01"))
+            _ = try ProviderValidation.validate(batch, notAfter: day("2026-11-01"))
         }
     }
 
@@ -116,19 +118,19 @@ struct RatesValidationTests {
 
     @Test("rejects a payload whose newest day is older than the newest stored day")
     func olderThanStored() {
-        let stored = DailyRates(day: day("2026-10-30"), rates: [code("USD"): "1.1172"])
-        let batch = RatesBatch(base: .euro, days: [rates("2026-10-28", usd: "1.1150")])
+        let stored = rates("2026-10-30", usd: "1.1172")
+        let batch = [rates("2026-10-28", usd: "1.1150")]
         #expect(throws: UpstreamDataError.olderThanStored(newest: day("2026-10-28"), stored: day("2026-10-30"))) {
-            try RatesValidation.checkContinuity(batch, after: stored)
+            try ProviderValidation.checkContinuity(batch, after: stored)
         }
     }
 
     @Test("accepts corrections to older days when the payload reaches the newest stored day")
     func correctionsAccepted() throws {
-        let stored = DailyRates(day: day("2026-10-30"), rates: [code("USD"): "1.1172"])
-        let batch = RatesBatch(base: .euro, days: [rates("2026-10-29", usd: "1.1160"), rates("2026-10-30", usd: "1.1172")])
-        try RatesValidation.checkContinuity(batch, after: stored)
-        try RatesValidation.checkContinuity(batch, after: nil)
+        let stored = rates("2026-10-30", usd: "1.1172")
+        let batch = [rates("2026-10-29", usd: "1.1160"), rates("2026-10-30", usd: "1.1172")]
+        try ProviderValidation.checkContinuity(batch, after: stored)
+        try ProviderValidation.checkContinuity(batch, after: nil)
     }
 
     @Test("rejects a rate more than 5x away from the previous one, in the payload or stored", arguments: [
@@ -138,53 +140,63 @@ struct RatesValidationTests {
         ("0.0000001", "1.1172"),
     ])
     func implausibleRate(_ text: String, previous: String) {
-        let stored = DailyRates(day: day("2026-10-30"), rates: [code("USD"): previous])
+        let stored = rates("2026-10-30", usd: previous)
         #expect(throws: UpstreamDataError.implausibleRate(
             currency: code("USD"), day: day("2026-11-02"), text: text, previous: previous, previousDay: day("2026-10-30"))
         ) {
-            try RatesValidation.checkContinuity(RatesBatch(base: .euro, days: [rates("2026-11-02", usd: text)]), after: stored)
+            try ProviderValidation.checkContinuity([rates("2026-11-02", usd: text)], after: stored)
         }
-        let inPayload = RatesBatch(base: .euro, days: [rates("2026-10-30", usd: previous), rates("2026-11-02", usd: text)])
-        #expect(throws: UpstreamDataError.self) { try RatesValidation.checkContinuity(inPayload, after: nil) }
+        let inPayload = [rates("2026-10-30", usd: previous), rates("2026-11-02", usd: text)]
+        #expect(throws: UpstreamDataError.self) { try ProviderValidation.checkContinuity(inPayload, after: nil) }
     }
 
     @Test("a payload reaching back years is compared with the stored rates only from the stored day on")
     func longPayloadAfterStored() throws {
         // TRY was 1.7 in 2005 and 55.8 in 2026: the full history, fetched after a long outage,
         // must not be held against the stored latest day; its days after that day still are.
-        let stored = DailyRates(day: day("2026-06-01"), rates: [code("USD"): "50"])
-        let caughtUp = RatesBatch(base: .euro, days: [rates("2005-01-03", usd: "1.7"), rates("2026-06-01", usd: "50"), rates("2026-10-30", usd: "55.8")])
-        try RatesValidation.checkContinuity(caughtUp, after: stored)
-        let jump = RatesBatch(base: .euro, days: [rates("2005-01-03", usd: "1.7"), rates("2026-10-30", usd: "5.58")])
+        let stored = rates("2026-06-01", usd: "50")
+        let caughtUp = [rates("2005-01-03", usd: "1.7"), rates("2026-06-01", usd: "50"), rates("2026-10-30", usd: "55.8")]
+        try ProviderValidation.checkContinuity(caughtUp, after: stored)
+        let jump = [rates("2005-01-03", usd: "1.7"), rates("2026-10-30", usd: "5.58")]
         #expect(throws: UpstreamDataError.implausibleRate(
             currency: code("USD"), day: day("2026-10-30"), text: "5.58", previous: "50", previousDay: day("2026-06-01"))
         ) {
-            try RatesValidation.checkContinuity(jump, after: stored)
+            try ProviderValidation.checkContinuity(jump, after: stored)
         }
-        let shiftedCorrection = RatesBatch(base: .euro, days: [rates("2026-06-01", usd: "5.0")])
+        let shiftedCorrection = [rates("2026-06-01", usd: "5.0")]
         #expect(throws: UpstreamDataError.self, "a correction of the stored day itself is checked too") {
-            try RatesValidation.checkContinuity(shiftedCorrection, after: stored)
+            try ProviderValidation.checkContinuity(shiftedCorrection, after: stored)
         }
+    }
+
+    @Test("figures are compared per unit, whichever way round they are quoted")
+    func perUnitComparison() throws {
+        // The CNB's JPY: 14.568 CZK per 100 JPY, then per 1 JPY: the same rate, no move.
+        let per100 = ProviderPublication(day: day("2026-10-29"), quotes: [PublishedQuote(currency: code("JPY"), value: "14.568", unit: 100, direction: .pivotPerUnits)])
+        let per1 = ProviderPublication(day: day("2026-10-30"), quotes: [PublishedQuote(currency: code("JPY"), value: "0.14568", unit: 1, direction: .pivotPerUnits)])
+        try ProviderValidation.checkContinuity([per1], after: per100)
+        let shifted = ProviderPublication(day: day("2026-10-30"), quotes: [PublishedQuote(currency: code("JPY"), value: "1.4568", unit: 1, direction: .pivotPerUnits)])
+        #expect(throws: UpstreamDataError.self) { try ProviderValidation.checkContinuity([shifted], after: per100) }
     }
 
     @Test("the ECB's whole history since 1999 passes, its largest moves included")
     func realHistoryPasses() throws {
-        let history = try ECBHistoryFile.read(contentsOf: Fixtures.historyZip)
-        try RatesValidation.checkContinuity(history, after: nil)
+        let history = try ECBProvider().publications(inFiles: [Fixtures.historyZip], subjects: [], today: day("2026-11-01"))
+        try ProviderValidation.checkContinuity(history, after: nil)
         // Fetched again over a store 100 publications behind (after a long outage), it still passes.
-        try RatesValidation.checkContinuity(history, after: history.days[history.days.count - 100])
+        try ProviderValidation.checkContinuity(history, after: history[history.count - 100])
         // ISK's 2.32x move across its 2008–2018 gap is the largest: still within the limit.
-        let lastBeforeGap = history.days.first { $0.day == day("2008-12-09") }
-        #expect(lastBeforeGap?.rates[code("ISK")] == "290")
+        let lastBeforeGap = history.first { $0.day == day("2008-12-09") }
+        #expect(lastBeforeGap?.quotes.first { $0.currency == code("ISK") }?.value == "290")
     }
 }
 
 /// One day with a single valid rate.
-private func daily(_ text: String) -> DailyRates {
-    DailyRates(day: day(text), rates: [code("USD"): "1.1"])
+private func daily(_ text: String) -> ProviderPublication {
+    rates(text, usd: "1.1")
 }
 
-/// One day with only a USD rate.
-private func rates(_ text: String, usd: String) -> DailyRates {
-    DailyRates(day: day(text), rates: [code("USD"): usd])
+/// One day with only a USD rate, per EUR.
+private func rates(_ text: String, usd: String) -> ProviderPublication {
+    ProviderPublication(day: day(text), quotes: [PublishedQuote(currency: code("USD"), value: usd, direction: .unitsPerPivot)])
 }

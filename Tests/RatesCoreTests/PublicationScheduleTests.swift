@@ -2,9 +2,9 @@ import Foundation
 import RatesCore
 import Testing
 
-@Suite("Publication calendar")
-struct PublicationCalendarTests {
-    let calendar = PublicationCalendar()
+@Suite("The ECB's publication schedule: TARGET days at 16:00 Frankfurt time")
+struct PublicationScheduleTests {
+    let calendar = PublicationSchedule.ecbReferenceRates
 
     func day(_ text: String) -> Day { Day(text)! }
     func instant(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
@@ -13,7 +13,7 @@ struct PublicationCalendarTests {
         (2000, "2000-04-23"), (2019, "2019-04-21"), (2024, "2024-03-31"), (2025, "2025-04-20"), (2026, "2026-04-05"), (2038, "2038-04-25"),
     ])
     func easter(year: Int, expected: String) {
-        #expect(PublicationCalendar.easterSunday(year: year).description == expected)
+        #expect(PublicationSchedule.easterSunday(year: year).description == expected)
     }
 
     @Test("TARGET holidays and weekends have no publication")
@@ -28,13 +28,13 @@ struct PublicationCalendarTests {
 
     @Test("publication is expected at 16:00 Frankfurt time, CET in winter and CEST in summer")
     func publicationTime() {
-        #expect(calendar.publicationTime(of: day("2026-01-15")) == instant("2026-01-15T15:00:00Z"))
-        #expect(calendar.publicationTime(of: day("2026-07-15")) == instant("2026-07-15T14:00:00Z"))
+        #expect(calendar.expectedTime(of: day("2026-01-15")) == instant("2026-01-15T15:00:00Z"))
+        #expect(calendar.expectedTime(of: day("2026-07-15")) == instant("2026-07-15T14:00:00Z"))
         // Summer time starts on the last Sunday of March (2026-03-29) and ends on the last Sunday of October (2026-10-25).
-        #expect(calendar.publicationTime(of: day("2026-03-27")) == instant("2026-03-27T15:00:00Z"))
-        #expect(calendar.publicationTime(of: day("2026-03-30")) == instant("2026-03-30T14:00:00Z"))
-        #expect(calendar.publicationTime(of: day("2026-10-23")) == instant("2026-10-23T14:00:00Z"))
-        #expect(calendar.publicationTime(of: day("2026-10-26")) == instant("2026-10-26T15:00:00Z"))
+        #expect(calendar.expectedTime(of: day("2026-03-27")) == instant("2026-03-27T15:00:00Z"))
+        #expect(calendar.expectedTime(of: day("2026-03-30")) == instant("2026-03-30T14:00:00Z"))
+        #expect(calendar.expectedTime(of: day("2026-10-23")) == instant("2026-10-23T14:00:00Z"))
+        #expect(calendar.expectedTime(of: day("2026-10-26")) == instant("2026-10-26T15:00:00Z"))
     }
 
     @Test("the latest expected publication before and after 16:00, over a weekend and over Easter")
@@ -52,5 +52,26 @@ struct PublicationCalendarTests {
     func daysBetween() {
         #expect(calendar.publicationDays(after: day("2026-10-29"), through: day("2026-11-02")).map(\.description) == ["2026-10-30", "2026-11-02"])
         #expect(calendar.publicationDays(after: day("2026-10-30"), through: day("2026-10-30")).isEmpty)
+    }
+}
+
+@Suite("Publication schedules of other sources")
+struct OtherPublicationScheduleTests {
+    func instant(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+
+    @Test("without a holiday rule every weekday of the schedule counts, TARGET holidays included")
+    func noHolidayRule() {
+        let nbp = PublicationSchedule(timeZone: "Europe/Warsaw", expectedMinute: 12 * 60 + 15)
+        #expect(nbp.isPublicationDay(Day("2026-04-03")!))
+        #expect(!PublicationSchedule.ecbReferenceRates.isPublicationDay(Day("2026-04-03")!))
+    }
+
+    @Test("publications due count the schedule's days whose expected time has passed, holidays left out")
+    func publicationsDue() {
+        let ecb = PublicationSchedule.ecbReferenceRates
+        // Thursday 2026-04-02 held; by Tuesday 2026-04-07 at 15:00 CEST only that Tuesday is due (Good Friday and Easter Monday are closed).
+        #expect(ecb.publicationsDue(after: Day("2026-04-02")!, asOf: instant("2026-04-07T13:00:00Z")) == 0)
+        #expect(ecb.publicationsDue(after: Day("2026-04-02")!, asOf: instant("2026-04-07T14:00:00Z")) == 1)
+        #expect(ecb.publicationsDue(after: Day("2026-04-02")!, asOf: instant("2026-04-08T14:00:00Z")) == 2)
     }
 }

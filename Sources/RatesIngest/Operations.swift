@@ -2,57 +2,33 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import RatesCore
-import RatesIngest
 import RatesStore
 import RatesUpstream
 
 /// One-shot operator tasks behind the `fetch`, `import` and `status` commands.
 public enum Operations {
-    /// Fetches every source the configuration enables once, as the schedulers would (all at once;
-    /// their ingests take turns), and returns the recorded runs, the ECB's first, then by provider key.
+    /// Fetches every source `settings` enable once, as the schedulers would (all at once; their
+    /// ingests take turns), and returns the recorded runs in the order of ``UpstreamFetches/all``.
     ///
-    /// - Throws: When the database cannot be opened. Upstream failures are recorded and returned, not thrown.
-    public static func fetch(_ configuration: ServerConfiguration, logger: Logger) async throws -> [FetchRun] {
-        let store = try configuration.openStore(logger: logger)
+    /// Upstream failures are recorded and returned, not thrown.
+    public static func fetch(into store: RatesStore, settings: FetchSettings, logger: Logger) async throws -> [FetchRun] {
         let ingestor = Ingestor(store: store, state: try ServerState(loadingFrom: store), logger: logger)
-        let httpClient = ECBClient.makeHTTPClient()
-        let fetches = UpstreamFetches(configuration, ingestor: ingestor, httpClient: httpClient, calendar: PublicationCalendar(), logger: logger)
-        let all: [any UpstreamFetch] = [fetches.ecb] + fetches.providers.map(\.fetch)
-        let runs = await withTaskGroup(of: FetchRun.self, returning: [FetchRun].self) { group in
-            for fetch in all { group.addTask { await fetch.run().run } }
-            return await group.reduce(into: []) { $0.append($1) }
+        let httpClient = ProviderClient.makeHTTPClient()
+        let fetches = UpstreamFetches(settings, ingestor: ingestor, httpClient: httpClient, logger: logger)
+        let runs = await withTaskGroup(of: (Int, FetchRun).self, returning: [FetchRun].self) { group in
+            for (index, fetch) in fetches.all.map(\.fetch).enumerated() { group.addTask { (index, await fetch.run().run) } }
+            return await group.reduce(into: []) { $0.append($1) }.sorted { $0.0 < $1.0 }.map(\.1)
         }
         try await httpClient.shutdown()
-        let order = { (run: FetchRun) in run.provider == ProviderKey.ecb ? "" : run.provider }
-        return runs.sorted { order($0) < order($1) }
+        return runs
     }
 
-    /// Loads an ECB history file (`.xml`, `.csv`, or the ECB's `.zip`) into the database in one transaction,
-    /// through the same validation and ingest as a fetch.
-    ///
-    /// - Parameter progress: Called with a short message at each stage.
-    /// - Throws: `UpstreamDataError` when the file is invalid (nothing is stored), or database errors.
-    public static func importHistory(from file: URL, database: String, passwordFile: String? = nil, progress: (String) -> Void) throws -> FetchRun {
-        let started = Date()
-        progress("reading \(file.lastPathComponent)")
-        let batch = try ECBHistoryFile.read(contentsOf: file)
-        progress("read \(batch.days.count) days, \(batch.valueCount) rates (\(batch.days.first?.day.description ?? "-") to \(batch.latestDay?.description ?? "-"))")
-        let store = try RatesStore(location: database, passwordFile: passwordFile)
-        // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
-        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
-        progress("validating and writing to \(RatesStore.redacted(database))")
-        let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
-            batch, run: FetchRun(startedAt: started, source: .import, file: file.lastPathComponent, outcome: .updated),
-            notAfter: Day(containing: started).adding(days: 1), checkContinuity: false)
-        progress("stored \(run.rowsChanged) changed rates in one transaction")
-        return run
-    }
-
-    /// Loads files `provider` published (answers of its endpoint, as `Tests/Fixtures/<bank>/`
-    /// records them) into the database in one transaction, through the adapter's parser
-    /// (``ProviderFile``), the validation and the ingest of a fetch, recorded as an import run.
-    /// Several files are combined as a fetch's answers are (the NBP's tables A and B); the ECB's
-    /// history files go through ``importHistory(from:database:passwordFile:progress:)``.
+    /// Loads files `provider` published into the database in one transaction: the ECB's history
+    /// files (`eurofxref-hist.zip`, `.csv`, any eurofxref XML file), or another source's answers of
+    /// its endpoint as `Tests/Fixtures/<bank>/` records them. Each is read by the adapter
+    /// (``RatesUpstream/RatesProvider/publications(inFiles:subjects:today:)``), checked by the
+    /// validation and stored by the ingest of a fetch, recorded as an import run. Several files are
+    /// combined as a fetch's answers are (the NBP's tables A and B).
     ///
     /// - Parameters:
     ///   - provider: The provider's key, in any letter case.
@@ -60,7 +36,7 @@ public enum Operations {
     ///     or series (`USD` for a BCB file, `DEXUSEU` for a FRED file); empty to let every file say.
     ///   - progress: Called with a short message at each stage.
     /// - Throws: `ProviderConfigurationError` for an unknown key, `ProviderFileError` or
-    ///   `UpstreamDataError` when the files are not valid answers of the provider's (nothing is
+    ///   `UpstreamDataError` when the files are not valid files of the provider's (nothing is
     ///   stored then), the file system's error when one cannot be read, or database errors.
     public static func importPublications(
         of provider: String, subjects: [String?] = [], from files: [URL], database: String, passwordFile: String? = nil, progress: (String) -> Void
@@ -69,13 +45,12 @@ public enum Operations {
         // Reading answers needs no API key: only the requests carry it.
         guard let adapter = ProviderRegistry.entry(provider)?.identity else { throw ProviderConfigurationError.unknownProvider(provider) }
         let names = files.map(\.lastPathComponent).joined(separator: ", ")
-        progress("reading \(names) as \(adapter.key)'s answers (\(adapter.name))")
-        let bytes = try files.map { Array(try Data(contentsOf: $0)) }
-        let publications = try ProviderFile.read(bytes, provider: adapter, subjects: subjects, today: Day(containing: started))
+        progress("reading \(names) as \(adapter.key)'s files (\(adapter.name))")
+        let publications = try adapter.publications(inFiles: files, subjects: subjects, today: Day(containing: started))
         progress("read \(publications.count) days, \(publications.reduce(0) { $0 + $1.quotes.count }) figures "
             + "(\(publications.first?.day.description ?? "-") to \(publications.last?.day.description ?? "-"))")
         let store = try RatesStore(location: database, passwordFile: passwordFile)
-        // As for an ECB file: the in-memory side starts empty at the store's version.
+        // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
         let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
         progress("validating and writing to \(RatesStore.redacted(database))")
         let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
@@ -122,8 +97,7 @@ public enum Operations {
     public static func describe(database: String, passwordFile: String? = nil) throws -> String {
         let store = try RatesStore(location: database, passwordFile: passwordFile)
         let snapshot = try store.snapshot()
-        let calendar = PublicationCalendar()
-        let expected = calendar.latestPublication(asOf: Date())
+        let expected = ProviderRegistry.referenceSchedule.latestPublication(asOf: Date())
         var lines = [
             "database:       \(RatesStore.redacted(database))",
             "epoch:          \(snapshot.epoch)",

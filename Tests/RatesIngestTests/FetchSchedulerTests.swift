@@ -4,18 +4,20 @@ import RatesCore
 import RatesUpstream
 import Testing
 
-@Suite("Provider fetches follow the provider's publication schedule")
-struct ProviderFetchSchedulerTests {
+@Suite("Fetches follow each source's publication schedule")
+struct FetchSchedulerTests {
     /// The NBP: table A on weekdays about 12:15 Warsaw time (CET in winter, UTC+1).
     let nbp = PublicationSchedule(timeZone: "Europe/Warsaw", expectedMinute: 12 * 60 + 15)
-    let timing = FetchScheduler.Timing(pollInterval: .seconds(300), pollWindow: .seconds(8 * 3600), retryDelay: .seconds(30), maxRetryDelay: .seconds(1800))
+    func timing(maxHours: Int) -> FetchScheduler.Timing {
+        FetchScheduler.Timing(
+            pollInterval: .seconds(300), pollWindow: .seconds(8 * 3600), retryDelay: .seconds(30), maxRetryDelay: .seconds(1800), maxInterval: .seconds(maxHours * 3600))
+    }
 
     func instant(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 
     func next(at now: String, latest: String?, arrived: String? = nil, maxHours: Int = 24) -> Date {
-        ProviderFetchScheduler.nextCheck(
-            after: instant(now), latest: latest.flatMap { Day($0) }, lastArrival: arrived.map(instant), schedule: nbp, timing: timing,
-            maxInterval: .seconds(maxHours * 3600))
+        FetchScheduler.nextCheck(
+            after: instant(now), latest: latest.flatMap { Day($0) }, lastArrival: arrived.map(instant), schedule: nbp, timing: timing(maxHours: maxHours))
     }
 
     @Test("expected times are local: 12:15 in Warsaw is 11:15 UTC in winter and 10:15 UTC in summer")
@@ -23,15 +25,15 @@ struct ProviderFetchSchedulerTests {
         #expect(nbp.expectedTime(of: Day("2026-11-25")!) == instant("2026-11-25T11:15:00Z"))
         #expect(nbp.expectedTime(of: Day("2026-07-01")!) == instant("2026-07-01T10:15:00Z"))
         // Friday afternoon: the next publication is Monday's.
-        #expect(nbp.nextExpectedTime(after: instant("2026-11-27T15:00:00Z")) == instant("2026-11-30T11:15:00Z"))
-        #expect(nbp.latestExpectedTime(asOf: instant("2026-11-29T15:00:00Z")) == instant("2026-11-27T11:15:00Z"))
+        #expect(nbp.expectedTime(of: nbp.nextPublication(after: instant("2026-11-27T15:00:00Z"))) == instant("2026-11-30T11:15:00Z"))
+        #expect(nbp.expectedTime(of: nbp.latestPublication(asOf: instant("2026-11-29T15:00:00Z"))) == instant("2026-11-27T11:15:00Z"))
     }
 
     @Test("a monthly schedule publishes on the first of its weekdays in each month")
     func monthlyScheduleOnFirstWorkingDay() {
         let monthly = PublicationSchedule(timeZone: "Asia/Hong_Kong", expectedMinute: 11 * 60, cadence: .monthly)
         // 1 November 2026 is a Sunday: the first working day is Monday the 2nd.
-        #expect(monthly.nextExpectedTime(after: instant("2026-10-15T00:00:00Z")) == instant("2026-11-02T03:00:00Z"))
+        #expect(monthly.expectedTime(of: monthly.nextPublication(after: instant("2026-10-15T00:00:00Z"))) == instant("2026-11-02T03:00:00Z"))
         #expect(!monthly.isPublicationDay(Day("2026-11-03")!))
     }
 
