@@ -52,7 +52,7 @@ extension Ingestor {
             exclusions += merged.exclusions
             if let rates = merged.rates { days.append(rates) }
         }
-        return (RatesBatch(base: .euro, provider: ProviderDay.ecbKey, days: days), exclusions)
+        return (RatesBatch(base: .euro, provider: ProviderKey.ecb, days: days), exclusions)
     }
 
     /// The merge of `day` from the quotes of `providers` in `reader` (which also holds the ECB's,
@@ -69,13 +69,13 @@ extension Ingestor {
             return publications.map { ProviderDay(provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts) }
         }
         // A day only the ECB published is its figures as they are: the merge would keep each one's digits.
-        if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderDay.ecbKey, ecb.day == day {
+        if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
             return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
         }
         // The ECB's publication of each provider's own day, for providers that quote no EUR.
         let ecb = Set(inputs.map(\.day)).compactMap { providerDay in
-            reader.publication(of: ProviderDay.ecbKey, onOrBefore: providerDay, maxAge: 0).map {
-                ProviderDay(provider: ProviderDay.ecbKey, pivot: .euro, day: $0.day, quotes: $0.quotes)
+            reader.publication(of: ProviderKey.ecb, onOrBefore: providerDay, maxAge: 0).map {
+                ProviderDay(provider: ProviderKey.ecb, pivot: .euro, day: $0.day, quotes: $0.quotes)
             }
         }
         let merged = RatesMerge.merge(day: day, publications: inputs, policy: policy, ecb: ecb)

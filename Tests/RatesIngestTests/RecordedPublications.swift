@@ -13,7 +13,7 @@ enum Recorded {
     /// The ECB's publication of `day`.
     static func ecb(_ day: String) throws -> ProviderDay {
         let rates = try #require(try ecbHistory.get().days.first { $0.day == Day(day)! }, "no ECB publication on \(day)")
-        return ProviderDay(ecb: rates)
+        return ProviderDay(ECBProvider.publications(of: RatesBatch(base: .euro, days: [rates]))[0], of: ECBProvider())
     }
 
     /// NBP table A of `day` (2026-03-02 … 2026-03-05): 32 currencies in PLN per 1 unit, EUR among them.

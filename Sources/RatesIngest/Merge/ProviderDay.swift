@@ -29,19 +29,6 @@ public struct ProviderDay: Hashable, Sendable {
         self.init(provider: provider.key, pivot: provider.pivot, day: publication.day, quotes: publication.quotes, inParts: provider.publishesInParts)
     }
 
-    /// The ECB's key.
-    public static let ecbKey = ProviderKey.ecb
-
-    /// One day of the ECB's reference rates: units of each currency per 1 EUR.
-    public init(ecb rates: DailyRates) {
-        self.init(
-            provider: Self.ecbKey, pivot: .euro, day: rates.day,
-            quotes: rates.rates.sorted { $0.key < $1.key }.map {
-                PublishedQuote(currency: $0.key, value: $0.value, unit: 1, direction: .unitsPerPivot)
-            }
-        )
-    }
-
     /// The figure for `currency`, if this publication has one.
     public func quote(of currency: CurrencyCode) -> PublishedQuote? {
         quotes.first { $0.currency == currency }

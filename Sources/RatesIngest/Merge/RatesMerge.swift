@@ -31,7 +31,7 @@ public enum RatesMerge {
             used[publication.provider, default: []].append(publication)
         }
         var ecbByDay: [Day: ProviderDay] = [:]
-        for publication in ecb + publications where publication.provider == ProviderDay.ecbKey && publication.pivot == .euro {
+        for publication in ecb + publications where publication.provider == ProviderKey.ecb && publication.pivot == .euro {
             ecbByDay[publication.day] = ecbByDay[publication.day] ?? publication
         }
 
