@@ -28,34 +28,16 @@ struct DataAnswers: Sendable {
         .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency,
     ]
 
+    /// The data routes' paths, from their patterns (``Route/path``).
+    static let paths = RouteTable(routes)
+
     /// The route and path parameter of a data route's path (`/v1/rates/2026-10-30` → `.rates`,
     /// `"2026-10-30"`; `/v1/2026-10-01..` → `.frankfurterDates`, `"2026-10-01.."`), or `nil` for any
     /// other path, a path with an empty segment or an escaped character.
     static func route(ofPath path: Substring) -> (route: Route, parameter: Substring?)? {
-        switch path {
-        case "/v1/latest": return (.latest, nil)
-        case "/v1/timeseries": return (.timeseries, nil)
-        case "/v1/convert": return (.convert, nil)
-        case "/v1/currencies": return (.currencies, nil)
-        case "/latest": return (.legacyLatest, nil)
-        case "/currencies": return (.legacyCurrencies, nil)
-        case "/convert": return (.exchangerateConvert, nil)
-        case "/timeseries": return (.exchangerateTimeseries, nil)
-        case "/fluctuation": return (.exchangerateFluctuation, nil)
-        case "/symbols": return (.exchangerateSymbols, nil)
-        case "/v2/rates": return (.v2Rates, nil)
-        case "/v2/rates.csv": return (.v2RatesCSV, nil)
-        case "/v2/currencies": return (.v2Currencies, nil)
-        default:
-            if path.hasPrefix("/v2/") { return frankfurterV2Route(ofPath: path) }
-            for (prefix, route) in [("/v1/rates/", Route.rates), ("/v1/", .frankfurterDates), ("/", .legacyDates)] where path.hasPrefix(prefix) {
-                let parameter = path.dropFirst(prefix.utf8.count)
-                guard !parameter.isEmpty, !parameter.utf8.contains(UInt8(ascii: "/")), !parameter.utf8.contains(UInt8(ascii: "%")) else { return nil }
-                // Frankfurter's dates begin with a digit; other one-segment paths are other routes or none.
-                guard route == .rates || isFrankfurterDates(parameter) else { continue }
-                return (route, parameter)
-            }
-            return nil
+        paths.route(ofPath: path) { route, parameter in
+            // Frankfurter's dates begin with a digit; other one-segment paths are other routes or none.
+            (route != .frankfurterDates && route != .legacyDates) || isFrankfurterDates(parameter)
         }
     }
 
