@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import RatesCore
 import RatesServer
+import RatesStore
 import RatesTestSupport
 import Testing
 

@@ -117,19 +117,3 @@ extension DataAnswers {
         return json.buffer
     }
 }
-
-extension DataAnswers {
-    /// The v2 route of a `/v2/…` path with path parameters (`/v2/rate/EUR/USD` → `.v2Rate`,
-    /// `"EUR/USD"`; `/v2/currency/usd` → `.v2Currency`, `"usd"`), or `nil`.
-    static func frankfurterV2Route(ofPath path: Substring) -> (route: Route, parameter: Substring?)? {
-        guard !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        // "", "v2", name, parameters…
-        guard segments.count >= 4, segments.dropFirst(2).allSatisfy({ !$0.isEmpty }) else { return nil }
-        switch (segments[2], segments.count) {
-        case ("rate", 5): return (.v2Rate, path.dropFirst("/v2/rate/".utf8.count))
-        case ("currency", 4): return (.v2Currency, segments[3])
-        default: return nil
-        }
-    }
-}

@@ -3,11 +3,11 @@ import NIOCore
 import RatesCore
 import RatesIngest
 
-/// Builds the answers of the data routes (`/v1/latest`, `/v1/rates/{date}`, `/v1/timeseries`,
-/// `/v1/convert`, `/v1/currencies`, Frankfurter's v1 routes beside them and exchangerate.host's at
-/// the root: ``DataAnswers+ExchangerateHost.swift``) from a snapshot and a
-/// request target: the one place they are made, for the router (``RatesController``) and the
-/// fast path (``FastPath``) alike.
+/// Builds the answers of the data routes from a snapshot and a request target: the one place they
+/// are made, for the router (``RatesController``, ``FrankfurterV2Controller``) and the fast path
+/// (``FastPath``) alike. One file per API: ours under `/v1` (`DataAnswers+V1.swift`), Frankfurter's
+/// v1 (`+FrankfurterV1`), Frankfurter's v2 (`+FrankfurterV2`) and exchangerate.host's
+/// (`+ExchangerateHost`); this one holds what they share.
 ///
 /// Building is synchronous and touches no lock: the snapshot is immutable and the arithmetic is
 /// integer (``RatesCore/ExactDecimal``). Bad input throws the ``Problem`` the client gets. The two
@@ -28,41 +28,17 @@ struct DataAnswers: Sendable {
         .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency,
     ]
 
+    /// The data routes' paths, from their patterns (``Route/path``).
+    static let paths = RouteTable(routes)
+
     /// The route and path parameter of a data route's path (`/v1/rates/2026-10-30` → `.rates`,
     /// `"2026-10-30"`; `/v1/2026-10-01..` → `.frankfurterDates`, `"2026-10-01.."`), or `nil` for any
     /// other path, a path with an empty segment or an escaped character.
     static func route(ofPath path: Substring) -> (route: Route, parameter: Substring?)? {
-        switch path {
-        case "/v1/latest": return (.latest, nil)
-        case "/v1/timeseries": return (.timeseries, nil)
-        case "/v1/convert": return (.convert, nil)
-        case "/v1/currencies": return (.currencies, nil)
-        case "/latest": return (.legacyLatest, nil)
-        case "/currencies": return (.legacyCurrencies, nil)
-        case "/convert": return (.exchangerateConvert, nil)
-        case "/timeseries": return (.exchangerateTimeseries, nil)
-        case "/fluctuation": return (.exchangerateFluctuation, nil)
-        case "/symbols": return (.exchangerateSymbols, nil)
-        case "/v2/rates": return (.v2Rates, nil)
-        case "/v2/rates.csv": return (.v2RatesCSV, nil)
-        case "/v2/currencies": return (.v2Currencies, nil)
-        default:
-            if path.hasPrefix("/v2/") { return frankfurterV2Route(ofPath: path) }
-            for (prefix, route) in [("/v1/rates/", Route.rates), ("/v1/", .frankfurterDates), ("/", .legacyDates)] where path.hasPrefix(prefix) {
-                let parameter = path.dropFirst(prefix.utf8.count)
-                guard !parameter.isEmpty, !parameter.utf8.contains(UInt8(ascii: "/")), !parameter.utf8.contains(UInt8(ascii: "%")) else { return nil }
-                // Frankfurter's dates begin with a digit; other one-segment paths are other routes or none.
-                guard route == .rates || isFrankfurterDates(parameter) else { continue }
-                return (route, parameter)
-            }
-            return nil
+        paths.route(ofPath: path) { route, parameter in
+            // Frankfurter's dates begin with a digit; other one-segment paths are other routes or none.
+            (route != .frankfurterDates && route != .legacyDates) || isFrankfurterDates(parameter)
         }
-    }
-
-    /// Whether a path segment is written as Frankfurter's dates are (it begins with a digit), so
-    /// that its routes, not ours, answer it (and in their shape, errors included).
-    static func isFrankfurterDates(_ segment: Substring) -> Bool {
-        segment.utf8.first.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false
     }
 
     /// The answer to `route` for `query` (and the path's `parameter`), from `snapshot`.
@@ -130,154 +106,6 @@ struct DataAnswers: Sendable {
     /// The longest time series the event loop builds; longer ones are built by the application's tasks.
     static let eventLoopSeriesDays = 31
 
-    // MARK: - Routes
-
-    /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the reference schedule.
-    /// `lenient`: as Frankfurter's routes answer (``frankfurterSymbols(_:base:isAvailable:)``).
-    /// `style`: exchangerate.host's members and `places` (``ExchangerateHostStyle``), on the root route both APIs share.
-    func latest(
-        _ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false, style: ExchangerateHostStyle? = nil
-    ) throws(Problem) -> (ByteBuffer, Day?) {
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
-        let sources = try expandedSources(query)
-        guard let publication = snapshot.latest else { throw Problem.noData }
-        let overdue = freshness.flatMap { overduePublication(after: publication, through: $0.expected, freshness: $0, snapshot: snapshot) }
-        return try ratesBody(
-            publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources, snapshot: snapshot,
-            lenient: lenient, style: style)
-    }
-
-    func rates(
-        _ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false,
-        style: ExchangerateHostStyle? = nil
-    ) throws(Problem) -> (ByteBuffer, Day?) {
-        let requested = try QueryParameters.day(date, parameter: "date")
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
-        let sources = try expandedSources(query)
-        let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
-        let overdue = freshness.flatMap {
-            overduePublication(after: publication, through: min(requested, $0.expected), freshness: $0, snapshot: snapshot)
-        }
-        return try ratesBody(
-            publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources,
-            snapshot: snapshot, lenient: lenient, style: style)
-    }
-
-    func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
-        guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
-        let today = configuration.today
-        let end = try query.day("end") ?? today
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
-        let points = try query.seriesPoints()
-        if try query.expandsSources() {
-            throw Problem.invalid("expand", "'expand=sources' names the sources of one day's rates: use it with /v1/latest, /v1/rates/{date} or /v1/convert.")
-        }
-        guard end <= today else { throw Problem.dateInFuture("end", end, today: today) }
-        guard start <= end else { throw Problem(.invalidRange, "'start' \(start) is after 'end' \(end).", parameter: "start") }
-        _ = try publication(on: end, parameter: "end", snapshot: snapshot)
-
-        return try seriesBody(
-            from: start, through: end, base: base, symbols: symbols, amount: amount, points: points, snapshot: snapshot, bounds: ("start", "end"))
-    }
-
-    /// Frankfurter's `/v1/{start}..{end}`: its shape (`start_date`, `end_date`), our values. A range
-    /// that starts on a day without a publication starts at the nearest earlier one, as Frankfurter's does.
-    func frankfurterSeries(_ query: QueryParameters, from start: Day, through end: Day, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
-        guard start <= end else { throw Problem(.invalidRange, "The range starts on \(start), after its end \(end).", parameter: "dates") }
-        let first = snapshot.publication(onOrBefore: start)?.day ?? start
-        return try seriesBody(
-            from: first, through: end, base: base, symbols: symbols, amount: amount, snapshot: snapshot, bounds: ("start_date", "end_date"),
-            lenient: true)
-    }
-
-    /// A series answer: each publication from `start` through `end` (at most `points` of them,
-    /// evenly spaced, when given), its rates in `base`; `bounds` names the fields of the first and
-    /// last dates; `lenient` as Frankfurter's routes answer.
-    func seriesBody(
-        from start: Day, through end: Day, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, points: Int? = nil,
-        snapshot: RatesSnapshot, bounds: (start: String, end: String), lenient: Bool = false
-    ) throws(Problem) -> ByteBuffer {
-        let publications = snapshot.publications(from: start, through: end)
-        let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
-        let symbols = try listedSymbols(
-            symbols, base: base, lenient: lenient, within: "between \(start) and \(end)", snapshot: snapshot, isAvailable: isAvailable)
-        var json = JSONWriter()
-        json.object { json in
-            json.field("amount", number: amount)
-            json.field("base", string: base.rawValue)
-            json.field(bounds.start, string: (publications.first?.day ?? start).description)
-            json.field(bounds.end, string: (publications.last?.day ?? end).description)
-            json.field("rates") { json in
-                // The days with a rate in `base`, thinned to `points` when asked.
-                let days = publications.filter { snapshot.crossRates($0).contains(base) }
-                for publication in points.map({ RatesRules.evenlySpaced(days, atMost: $0) }) ?? days {
-                    let table = snapshot.crossRates(publication)
-                    json.field(publication.day.description) { json in
-                        table.forEachRate(base: base, symbols: symbols) { code, rate in
-                            json.field(code, number: rate.scaled(by: amount).exact)
-                        }
-                    }
-                }
-            }
-        }
-        return json.buffer
-    }
-
-    /// `style`: exchangerate.host's `"success"` and `places` on its `/convert`.
-    func convert(_ query: QueryParameters, snapshot: RatesSnapshot, style: ExchangerateHostStyle? = nil) throws(Problem) -> ByteBuffer {
-        let from = try query.requiredCurrency("from")
-        let to = try query.requiredCurrency("to")
-        let amount = try query.amount()
-        let requested = try query.day("date")
-        let sources = try expandedSources(query)
-        let publication: DayTable
-        if let requested {
-            publication = try self.publication(on: requested, parameter: "date", snapshot: snapshot)
-        } else {
-            guard let latest = snapshot.latest else { throw Problem.noData }
-            publication = latest
-        }
-        let table = snapshot.crossRates(publication)
-        for (code, parameter) in [(from, "from"), (to, "to")] where !table.contains(code) {
-            throw unknownCurrency(code, parameter: parameter, within: "on \(publication.day)", snapshot: snapshot)
-        }
-        let rate = table.rate(from: from, to: to) ?? .computed(.zero)
-        let valueSources = try sources?.sources(of: [from, to], in: publication)
-        var json = JSONWriter()
-        json.object { json in
-            style?.writeMembers(into: &json)
-            json.field("query") { json in
-                json.field("from", string: from.rawValue)
-                json.field("to", string: to.rawValue)
-                json.field("amount", number: amount)
-            }
-            json.field("info") { json in json.field("rate", number: style?.rounded(rate.exact) ?? rate.exact) }
-            json.field("historical", bool: requested != nil)
-            json.field("date", string: publication.day.description)
-            if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
-            json.field("result", number: style?.rounded(rate.scaled(by: amount).exact) ?? rate.scaled(by: amount).exact)
-            valueSources?.write(to: &json)
-        }
-        return json.buffer
-    }
-
-    func currencies(_ snapshot: RatesSnapshot) -> ByteBuffer {
-        var json = JSONWriter()
-        json.object { json in
-            for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
-        }
-        return json.buffer
-    }
-
     // MARK: - Providers and sources
 
     /// The dataset of the providers `providers=` names, over the days `route` needs, or `nil` when
@@ -329,6 +157,39 @@ struct DataAnswers: Sendable {
 
     // MARK: - Helpers
 
+    /// A series answer: each publication from `start` through `end` (at most `points` of them,
+    /// evenly spaced, when given), its rates in `base`; `bounds` names the fields of the first and
+    /// last dates; `lenient` as Frankfurter's routes answer.
+    func seriesBody(
+        from start: Day, through end: Day, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, points: Int? = nil,
+        snapshot: RatesSnapshot, bounds: (start: String, end: String), lenient: Bool = false
+    ) throws(Problem) -> ByteBuffer {
+        let publications = snapshot.publications(from: start, through: end)
+        let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
+        let symbols = try listedSymbols(
+            symbols, base: base, lenient: lenient, within: "between \(start) and \(end)", snapshot: snapshot, isAvailable: isAvailable)
+        var json = JSONWriter()
+        json.object { json in
+            json.field("amount", number: amount)
+            json.field("base", string: base.rawValue)
+            json.field(bounds.start, string: (publications.first?.day ?? start).description)
+            json.field(bounds.end, string: (publications.last?.day ?? end).description)
+            json.field("rates") { json in
+                // The days with a rate in `base`, thinned to `points` when asked.
+                let days = publications.filter { snapshot.crossRates($0).contains(base) }
+                for publication in points.map({ RatesRules.evenlySpaced(days, atMost: $0) }) ?? days {
+                    let table = snapshot.crossRates(publication)
+                    json.field(publication.day.description) { json in
+                        table.forEachRate(base: base, symbols: symbols) { code, rate in
+                            json.field(code, number: rate.scaled(by: amount).exact)
+                        }
+                    }
+                }
+            }
+        }
+        return json.buffer
+    }
+
     /// The publication an answer from `publication` lacks: the newest one due by `through`, when
     /// `publication` is the newest held and the reference schedule says a later one is out by then.
     func overduePublication(after publication: DayTable, through: Day, freshness: Freshness, snapshot: RatesSnapshot) -> Day? {
@@ -376,17 +237,6 @@ struct DataAnswers: Sendable {
         return (json.buffer, overdue)
     }
 
-    /// The symbols as Frankfurter's routes read them: those with data (others are left out, not
-    /// refused), never the base itself; `not found` when none is left. `nil` (every currency) stays `nil`.
-    static func frankfurterSymbols(
-        _ symbols: [CurrencyCode]?, base: CurrencyCode, isAvailable: (CurrencyCode) -> Bool
-    ) throws(Problem) -> [CurrencyCode]? {
-        guard let symbols else { return nil }
-        let kept = symbols.filter { $0 != base && isAvailable($0) }
-        guard !kept.isEmpty else { throw Problem(.unknownCurrency, "None of \(symbols.map(\.rawValue).joined(separator: ",")) has rates in \(base).", parameter: "symbols") }
-        return kept
-    }
-
     /// The symbols an answer lists: as asked, or (`lenient`) as Frankfurter's routes read them
     /// (``frankfurterSymbols(_:base:isAvailable:)``), once the base and each of them has a rate
     /// `within` the period the answer covers.
@@ -409,23 +259,5 @@ struct DataAnswers: Sendable {
             ? "\(code) has no published rate \(period)."
             : "\(code) is not a currency with published rates; GET /v1/currencies lists them."
         return Problem(.unknownCurrency, detail, parameter: parameter)
-    }
-}
-
-/// Frankfurter's date segment: one date (`2025-06-13`), a range (`2025-01-02..2025-01-31`), or a
-/// range through today (`2025-01-02..`).
-enum FrankfurterDates: Equatable {
-    case day(Day)
-    case range(Day, Day)
-
-    /// - Throws: A problem naming the `dates` parameter when `text` is none of the three.
-    init(_ text: Substring, today: Day) throws(Problem) {
-        guard let separator = text.range(of: "..") else {
-            self = .day(try QueryParameters.day(text, parameter: "dates"))
-            return
-        }
-        let start = try QueryParameters.day(text[..<separator.lowerBound], parameter: "dates")
-        let endText = text[separator.upperBound...]
-        self = .range(start, endText.isEmpty ? today : min(try QueryParameters.day(endText, parameter: "dates"), today))
     }
 }

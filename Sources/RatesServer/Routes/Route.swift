@@ -4,7 +4,8 @@ import Hummingbird
 ///
 /// The router registers each at its ``path`` with its ``method``; the 405 answers
 /// (``KnownPaths``), the `route` label of the request metrics (the application's and the fast
-/// path's alike) and the prepared-answer cache all derive from this table, so a route cannot be
+/// path's alike), the prepared-answer cache and the fast path's recognition of data paths
+/// (``RouteTable``, built once from the paths) all derive from this table, so a route cannot be
 /// known to one of them and missing from another, or counted under two names.
 enum Route: String, CaseIterable, Sendable {
     case latest = "/v1/latest"

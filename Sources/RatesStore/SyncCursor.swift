@@ -1,4 +1,5 @@
 import Foundation
+import RatesCore
 
 /// Where a client stands in the delta feed; opaque to clients, who send back what they got.
 ///

@@ -1,0 +1,109 @@
+import NIOCore
+import RatesCore
+import RatesIngest
+
+/// Our data routes under `/v1`: `/v1/latest`, `/v1/rates/{date}`, `/v1/timeseries`, `/v1/convert`
+/// and `/v1/currencies`. Frankfurter's and exchangerate.host's routes answer through `latest`,
+/// `rates`, `convert` and `currencies` too, with their reading of `symbols` (`lenient`) and their
+/// members (`style`).
+extension DataAnswers {
+    /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the reference schedule.
+    /// `lenient`: as Frankfurter's routes answer (``frankfurterSymbols(_:base:isAvailable:)``).
+    /// `style`: exchangerate.host's members and `places` (``ExchangerateHostStyle``), on the root route both APIs share.
+    func latest(
+        _ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false, style: ExchangerateHostStyle? = nil
+    ) throws(Problem) -> (ByteBuffer, Day?) {
+        let base = try query.base() ?? snapshot.base
+        let symbols = try query.symbols()
+        let amount = try query.amount()
+        let sources = try expandedSources(query)
+        guard let publication = snapshot.latest else { throw Problem.noData }
+        let overdue = freshness.flatMap { overduePublication(after: publication, through: $0.expected, freshness: $0, snapshot: snapshot) }
+        return try ratesBody(
+            publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources, snapshot: snapshot,
+            lenient: lenient, style: style)
+    }
+
+    func rates(
+        _ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false,
+        style: ExchangerateHostStyle? = nil
+    ) throws(Problem) -> (ByteBuffer, Day?) {
+        let requested = try QueryParameters.day(date, parameter: "date")
+        let base = try query.base() ?? snapshot.base
+        let symbols = try query.symbols()
+        let amount = try query.amount()
+        let sources = try expandedSources(query)
+        let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
+        let overdue = freshness.flatMap {
+            overduePublication(after: publication, through: min(requested, $0.expected), freshness: $0, snapshot: snapshot)
+        }
+        return try ratesBody(
+            publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources,
+            snapshot: snapshot, lenient: lenient, style: style)
+    }
+
+    func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+        guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
+        let today = configuration.today
+        let end = try query.day("end") ?? today
+        let base = try query.base() ?? snapshot.base
+        let symbols = try query.symbols()
+        let amount = try query.amount()
+        let points = try query.seriesPoints()
+        if try query.expandsSources() {
+            throw Problem.invalid("expand", "'expand=sources' names the sources of one day's rates: use it with /v1/latest, /v1/rates/{date} or /v1/convert.")
+        }
+        guard end <= today else { throw Problem.dateInFuture("end", end, today: today) }
+        guard start <= end else { throw Problem(.invalidRange, "'start' \(start) is after 'end' \(end).", parameter: "start") }
+        _ = try publication(on: end, parameter: "end", snapshot: snapshot)
+
+        return try seriesBody(
+            from: start, through: end, base: base, symbols: symbols, amount: amount, points: points, snapshot: snapshot, bounds: ("start", "end"))
+    }
+
+    /// `style`: exchangerate.host's `"success"` and `places` on its `/convert`.
+    func convert(_ query: QueryParameters, snapshot: RatesSnapshot, style: ExchangerateHostStyle? = nil) throws(Problem) -> ByteBuffer {
+        let from = try query.requiredCurrency("from")
+        let to = try query.requiredCurrency("to")
+        let amount = try query.amount()
+        let requested = try query.day("date")
+        let sources = try expandedSources(query)
+        let publication: DayTable
+        if let requested {
+            publication = try self.publication(on: requested, parameter: "date", snapshot: snapshot)
+        } else {
+            guard let latest = snapshot.latest else { throw Problem.noData }
+            publication = latest
+        }
+        let table = snapshot.crossRates(publication)
+        for (code, parameter) in [(from, "from"), (to, "to")] where !table.contains(code) {
+            throw unknownCurrency(code, parameter: parameter, within: "on \(publication.day)", snapshot: snapshot)
+        }
+        let rate = table.rate(from: from, to: to) ?? .computed(.zero)
+        let valueSources = try sources?.sources(of: [from, to], in: publication)
+        var json = JSONWriter()
+        json.object { json in
+            style?.writeMembers(into: &json)
+            json.field("query") { json in
+                json.field("from", string: from.rawValue)
+                json.field("to", string: to.rawValue)
+                json.field("amount", number: amount)
+            }
+            json.field("info") { json in json.field("rate", number: style?.rounded(rate.exact) ?? rate.exact) }
+            json.field("historical", bool: requested != nil)
+            json.field("date", string: publication.day.description)
+            if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
+            json.field("result", number: style?.rounded(rate.scaled(by: amount).exact) ?? rate.scaled(by: amount).exact)
+            valueSources?.write(to: &json)
+        }
+        return json.buffer
+    }
+
+    func currencies(_ snapshot: RatesSnapshot) -> ByteBuffer {
+        var json = JSONWriter()
+        json.object { json in
+            for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
+        }
+        return json.buffer
+    }
+}
