@@ -14,7 +14,7 @@ import Testing
 
 /// Several servers on one PostgreSQL database: one fetches, all serve the same data, and a
 /// client's cursor is good on every one of them.
-@Suite("Replicas on one PostgreSQL database", .enabled(if: TestPostgres.isAvailable, TestPostgres.unavailable))
+@Suite("Replicas on one PostgreSQL database", .enabled(if: TestPostgres.isEnabled, TestPostgres.unavailable))
 struct ReplicaTests {
     static let newDay = Day("2026-10-30")!
     static let firstDay = Day("2026-06-01")!

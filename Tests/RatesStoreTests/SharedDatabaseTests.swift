@@ -6,7 +6,7 @@ import Testing
 
 /// What several replicas on one PostgreSQL database rely on, and what makes the two databases
 /// interchangeable: the same history gives the same snapshot, change log and sync pages.
-@Suite("Shared PostgreSQL database", .enabled(if: TestPostgres.isAvailable, TestPostgres.unavailable))
+@Suite("Shared PostgreSQL database", .enabled(if: TestPostgres.isEnabled, TestPostgres.unavailable))
 struct SharedDatabaseTests {
     /// `count` days of random rates from 2026-01-01, some currencies withdrawn and some carried
     /// forward from another provider's day, with corrections of earlier days mixed in.
