@@ -204,7 +204,7 @@ struct EndToEndTests {
             // The launch sync left the next due time in the past (the server's clock is fixed), so
             // the loop sleeps for minutes: only the event can bring the new day this soon.
             try await waitUntil("the client's event stream is open on the server") {
-                let metrics = try await server.request("/metrics").text.split(separator: "\n")
+                let metrics = try await server.poll("/metrics").text.split(separator: "\n")
                 return metrics.first { $0.hasPrefix("rates_relay_event_streams ") }.flatMap { Double($0.split(separator: " ")[1]) } == 1
             }
 
