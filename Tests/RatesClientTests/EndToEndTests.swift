@@ -194,12 +194,10 @@ struct EndToEndTests {
         let upstream = FakeUpstream(publishedThrough: Self.dayBefore, firstDay: Self.firstDay)
         try await withFedServer(upstream) { url, server in
             let client = try client(url)
-            let reports = Mutex<[SyncReport]>([])
-            let refresher = client.startAutoRefresh { result in
-                if case .success(let report) = result { reports.withLock { $0.append(report) } }
-            }
+            let results = AutoRefreshTests.Results()
+            let refresher = client.startAutoRefresh { result in results.record(result) }
             defer { refresher.cancel() }
-            await waitUntil { reports.withLock { $0.count } == 1 }
+            await results.wait(for: 1)
             #expect(try client.latest()?.date == Self.dayBefore)
             // The launch sync left the next due time in the past (the server's clock is fixed), so
             // the loop sleeps for minutes: only the event can bring the new day this soon.
@@ -210,8 +208,8 @@ struct EndToEndTests {
 
             upstream.publish(through: Self.lastDay)
             try await server.refresh()
-            await waitUntil { reports.withLock { $0.count } == 2 }
-            #expect(reports.withLock { $0.map(\.outcome) } == [.updated, .updated])
+            await results.wait(for: 2)
+            #expect(results.reports.withLock { $0.map(\.outcome) } == [.updated, .updated])
             #expect(try client.latest()?.date == Self.lastDay)
         }
     }
