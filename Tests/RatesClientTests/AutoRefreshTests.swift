@@ -15,9 +15,20 @@ struct AutoRefreshTests {
     /// Collects `run`'s results.
     final class Results: Sendable {
         let reports = Mutex<[SyncReport]>([])
+        let failures = Mutex<[String]>([])
         var count: Int { reports.withLock { $0.count } }
-        func wait(for count: Int) async {
-            await waitUntil { self.count >= count }
+
+        func record(_ result: Result<SyncReport, any Error>) {
+            switch result {
+            case .success(let report): reports.withLock { $0.append(report) }
+            case .failure(let error): failures.withLock { $0.append(String(describing: error)) }
+            }
+        }
+
+        /// Waits until `count` syncs succeeded; none may fail here, so a failed one ends the wait at once.
+        func wait(for count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+            await waitUntil { self.count >= count || !failures.withLock(\.isEmpty) }
+            #expect(failures.withLock { $0 } == [], sourceLocation: sourceLocation)
         }
     }
 
@@ -28,9 +39,7 @@ struct AutoRefreshTests {
         server.thenJSON(pageJSON(cursor: "c2", upserts: ["2026-11-02": ["USD": "1.1200"]]), etag: "\"e1-2\"")
         let client = try temporary.client(server: server)
         let results = Results()
-        let refresher = client.startAutoRefresh { result in
-            if case .success(let report) = result { results.reports.withLock { $0.append(report) } }
-        }
+        let refresher = client.startAutoRefresh { result in results.record(result) }
         await results.wait(for: 1)
         #expect(try client.latest()?.date == day("2026-10-30"))
 

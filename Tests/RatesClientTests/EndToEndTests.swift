@@ -195,24 +195,22 @@ struct EndToEndTests {
         let upstream = FakeUpstream(publishedThrough: Self.dayBefore, firstDay: Self.firstDay)
         try await withFedServer(upstream) { url, server in
             let client = try client(url)
-            let reports = Mutex<[SyncReport]>([])
-            let refresher = client.startAutoRefresh { result in
-                if case .success(let report) = result { reports.withLock { $0.append(report) } }
-            }
+            let results = AutoRefreshTests.Results()
+            let refresher = client.startAutoRefresh { result in results.record(result) }
             defer { refresher.cancel() }
-            await waitUntil { reports.withLock { $0.count } == 1 }
+            await results.wait(for: 1)
             #expect(try client.latest()?.date == Self.dayBefore)
             // The launch sync left the next due time in the past (the server's clock is fixed), so
             // the loop sleeps for minutes: only the event can bring the new day this soon.
             try await waitUntil("the client's event stream is open on the server") {
-                let metrics = try await server.request("/metrics").text.split(separator: "\n")
+                let metrics = try await server.poll("/metrics").text.split(separator: "\n")
                 return metrics.first { $0.hasPrefix("rates_relay_event_streams ") }.flatMap { Double($0.split(separator: " ")[1]) } == 1
             }
 
             upstream.publish(through: Self.lastDay)
             try await server.refresh()
-            await waitUntil { reports.withLock { $0.count } == 2 }
-            #expect(reports.withLock { $0.map(\.outcome) } == [.updated, .updated])
+            await results.wait(for: 2)
+            #expect(results.reports.withLock { $0.map(\.outcome) } == [.updated, .updated])
             #expect(try client.latest()?.date == Self.lastDay)
         }
     }

@@ -309,11 +309,16 @@ struct CrashRecoveryTests {
 
     // MARK: - Talking to a spawned server
 
-    /// Waits until the server's `/v1/status` reports `day` as its latest date.
+    /// Waits until the server's `/v1/status` reports `day` as its latest date; a server that has
+    /// exited never will, so that ends the wait at once.
     static func waitUntilServing(_ day: Day, _ server: Child) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if let status = try? await json(server, "/v1/status"), status["latestDate"] as? String == "\(day)" { return }
+            guard server.process.isRunning else {
+                Issue.record("the server exited before it served \(day): \(server.output)")
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("the server never served \(day): \(server.output)")
@@ -361,6 +366,14 @@ final class Child: @unchecked Sendable {
     var listeningPort: Int? {
         guard let range = output.range(of: "listening on 127.0.0.1:") else { return nil }
         return Int(output[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Throws ``WaitFailure`` once the process has ended: for the condition of a wait for something
+    /// only the running process can bring, which then ends at once.
+    func expectRunning() throws {
+        guard !process.isRunning else { return }
+        let ending = process.terminationReason == .exit ? "exited with status \(process.terminationStatus)" : "was killed by signal \(process.terminationStatus)"
+        throw WaitFailure("\(process.executableURL?.lastPathComponent ?? "?") \(ending): \(output)")
     }
 
     /// Waits for the process to end and returns its exit status (`nil` when killed by a signal).

@@ -99,7 +99,7 @@ struct DeltaChainTests {
                 // Another process prunes the server's file; the server applies the change log within seconds.
                 let pruned = try Operations.prune(database: database, before: Day("2001-01-01")!)
                 try await waitUntil("the server applied the prune") {
-                    try await client.request("/v1/status").json["datasetVersion"] as? Int == version + pruned.rowsChanged
+                    try await client.poll("/v1/status").json["datasetVersion"] as? Int == version + pruned.rowsChanged
                 }
 
                 replica.received = []

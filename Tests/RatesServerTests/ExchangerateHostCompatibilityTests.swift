@@ -77,7 +77,10 @@ struct ExchangerateHostCompatibilityTests {
                 // Currencies both list: the ECB's, named alike up to ISO 4217's wording.
                 #expect(Set(ourSymbols.keys).isSuperset(of: ["USD", "JPY", "GBP", "CHF", "AUD", "CAD"]) && Set(symbols.keys).isSuperset(of: ["USD", "JPY"]))
             }
-            guard let rates = theirs["rates"] as? [String: Any] else { return }
+            guard let rates = theirs["rates"] as? [String: Any] else {
+                #expect(ours["rates"] == nil, "\(recorded.target): theirs has no rates, so ours has none either")
+                return
+            }
             let ourRates = try #require(ours["rates"] as? [String: Any])
             switch rates.values.first {
             case is NSNumber:

@@ -20,7 +20,7 @@ struct FetchCommandTests {
                     "fetch", "--db", database, "--config", config.path, "--upstream-url", "http://127.0.0.1:9/", "--providers", "NBP,CBR",
                     "--upstream", "NBP=\(root)/nbp", "--upstream", "CBR=\(root)/cbr",
                 ])
-                let status = try await child.waitForExit(within: .seconds(300))
+                let status = try await child.waitForExit(within: .seconds(120))
                 let lines = child.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(" ") && $0.contains(": ") }
                 #expect(status == 1, "\(child.output)")
                 #expect(lines.first { $0.hasPrefix("ECB ") }?.contains(": failed") == true, "\(child.output)")

@@ -22,7 +22,7 @@ struct ProviderAnswersTests {
                 configuration.providerBackfillDays = 0
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     try await waitUntil("the providers' publications are merged") {
-                        let status = try await client.request("/v1/providers").json["providers"] as? [[String: Any]] ?? []
+                        let status = try await client.poll("/v1/providers").json["providers"] as? [[String: Any]] ?? []
                         return providers.allSatisfy { key in status.contains { $0["key"] as? String == key && $0["latestDate"] is String } }
                     }
                     try await body(client)
@@ -133,7 +133,7 @@ struct ProviderAnswersTests {
         try await Self.withServer(upstream, providers: ["NBP", "CNB"]) { client in
             let isDollarOf0302 = { (exclusion: [String: Any]) in exclusion["currency"] as? String == "USD" && exclusion["date"] as? String == "2026-03-02" }
             try await waitUntil("the inverted dollar is reported") {
-                let exclusions = try await client.request("/v1/status").json["consensusExclusions"] as? [[String: Any]] ?? []
+                let exclusions = try await client.poll("/v1/status").json["consensusExclusions"] as? [[String: Any]] ?? []
                 return exclusions.contains(where: isDollarOf0302)
             }
             let status = try await client.request("/v1/status")

@@ -9,7 +9,7 @@ struct ProviderImportTests {
     /// Runs the built `rates-relay import` with `arguments` to its end: its exit status (`nil`: killed) and what it printed.
     static func runImport(_ arguments: [String]) async throws -> (status: Int32?, output: String) {
         let child = try Child.launch("rates-relay", ["import"] + arguments)
-        let status = try await child.waitForExit(within: .seconds(300))
+        let status = try await child.waitForExit(within: .seconds(120))
         return (status, child.output)
     }
 

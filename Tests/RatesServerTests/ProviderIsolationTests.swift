@@ -30,7 +30,7 @@ struct ProviderIsolationTests {
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     let ecbBefore = try await client.request("/v1/rates/2026-03-04?symbols=USD,JPY,PLN").text
                     try await waitUntil("the NBP's tables are merged") {
-                        try await client.request("/v1/rates/2026-03-04?symbols=AFN").status == .ok
+                        try await client.poll("/v1/rates/2026-03-04?symbols=AFN").status == .ok
                     }
                     // Merged while the Bank of Russia still hangs: nobody waited for it.
                     let russia = try await Self.provider("CBR", client)
@@ -61,6 +61,6 @@ struct ProviderIsolationTests {
     }
 
     static func provider(_ key: String, _ client: some TestClientProtocol) async throws -> [String: Any] {
-        try await client.request("/v1/providers/\(key)").json
+        try await client.poll("/v1/providers/\(key)").json
     }
 }

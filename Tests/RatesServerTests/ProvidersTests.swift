@@ -31,8 +31,8 @@ struct ProvidersTests {
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
                     let before = try await client.request("/v1/rates/2026-03-04?symbols=USD,PLN")
                     try await waitUntil("both providers' publications are merged") {
-                        let rouble = try await client.request("/v1/rates/2026-04-25?symbols=RUB").status
-                        let afghani = try await client.request("/v1/rates/2026-03-04?symbols=AFN").status
+                        let rouble = try await client.poll("/v1/rates/2026-04-25?symbols=RUB").status
+                        let afghani = try await client.poll("/v1/rates/2026-03-04?symbols=AFN").status
                         return rouble == .ok && afghani == .ok
                     }
                     // RUB left the ECB in 2022: the Bank of Russia's EUR quote, 88,2826 RUB per 1 EUR.

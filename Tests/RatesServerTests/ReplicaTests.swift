@@ -15,7 +15,7 @@ import Testing
 
 /// Several servers on one PostgreSQL database: one fetches, all serve the same data, and a
 /// client's cursor is good on every one of them.
-@Suite("Replicas on one PostgreSQL database", .enabled(if: TestPostgres.isAvailable, TestPostgres.unavailable))
+@Suite("Replicas on one PostgreSQL database", .enabled(if: TestPostgres.isEnabled, TestPostgres.unavailable))
 struct ReplicaTests {
     static let newDay = Day("2026-10-30")!
     static let firstDay = Day("2026-06-01")!
@@ -51,7 +51,7 @@ struct ReplicaTests {
         var roles: [String] = []
         try await waitUntil("one replica holds the fetcher role", deadline: .seconds(60)) {
             roles = []
-            for client in clients { roles.append(try await client.request("/v1/status").json["replicaRole"] as? String ?? "?") }
+            for client in clients { roles.append(try await client.poll("/v1/status").json["replicaRole"] as? String ?? "?") }
             return roles.filter { $0 == "fetcher" }.count == 1 && roles.filter { $0 == "follower" }.count == clients.count - 1
         }
         return roles
@@ -91,7 +91,7 @@ struct ReplicaTests {
                     #expect(upstream.requests.count == 1, "one upstream call for the publication: \(upstream.requests)")
                     for replica in replicas {
                         try await waitUntil("every replica serves the new day") {
-                            try await replica.request("/v1/latest").json["date"] as? String == Self.newDay.description
+                            try await replica.poll("/v1/latest").json["date"] as? String == Self.newDay.description
                         }
                     }
                     let tags = try await replicas.asyncMap { try await $0.request("/v1/latest?base=USD").headers[.eTag] }
@@ -113,7 +113,7 @@ struct ReplicaTests {
                         copy.apply(pages)
                     }
                     try await waitUntil("every replica applied the last correction") {
-                        try await replicas.asyncMap { try await $0.request("/v1/latest?symbols=USD").decimalText("rates", "USD") }.allSatisfy { $0 == published[usd] }
+                        try await replicas.asyncMap { try await $0.poll("/v1/latest?symbols=USD").decimalText("rates", "USD") }.allSatisfy { $0 == published[usd] }
                     }
                     copy.apply(try await pullAll(replicas[0], cursor: copy.cursor))
                     print("replicas: \(arrivedAtOnce) of 20 corrections reached the client from the next replica at once, the rest a sync later")
@@ -147,7 +147,10 @@ extension ReplicaTests {
                     var roles: [String] = []
                     try await waitUntil("one of the two replicas fetches", deadline: .seconds(120)) {
                         roles = []
-                        for replica in replicas { roles.append((try? await CrashRecoveryTests.json(replica, "/v1/status"))?["replicaRole"] as? String ?? "?") }
+                        for replica in replicas {
+                            try replica.expectRunning()
+                            roles.append((try? await CrashRecoveryTests.json(replica, "/v1/status"))?["replicaRole"] as? String ?? "?")
+                        }
                         return roles.sorted() == ["fetcher", "follower"]
                     }
                     let fetcher = try #require(roles.firstIndex(of: "fetcher"))
@@ -189,7 +192,7 @@ extension ReplicaTests {
                     direct.providers = []
                     try await buildApplication(direct, logger: TestServer.logger).test(.live) { fetcher in
                         try await waitUntil("the replica on a direct connection fetches", deadline: .seconds(60)) {
-                            try await fetcher.request("/v1/status").json["replicaRole"] as? String == "fetcher"
+                            try await fetcher.poll("/v1/status").json["replicaRole"] as? String == "fetcher"
                         }
                         // The replica whose database goes away is a process of its own, reaching the
                         // database through the proxy, on the real clock: the recorded rates are weeks
@@ -199,7 +202,8 @@ extension ReplicaTests {
                             ["serve", "--db", proxy.url(through: url), "--upstream-url", upstreamURL, "--host", "127.0.0.1", "--port", "0", "--no-seed", "--providers", "none"])
                         do {
                             try await waitUntil("the replica follows", deadline: .seconds(120)) {
-                                (try? await replica.get("/v1/status").json["replicaRole"] as? String) == "follower"
+                                try replica.expectRunning()
+                                return (try? await replica.get("/v1/status").json["replicaRole"] as? String) == "follower"
                             }
                             let ready = try await replica.get("/readyz")
                             #expect(ready.status == 200 && ready.json["database"] as? String == "reachable", "\(ready)")
@@ -285,11 +289,11 @@ extension ReplicaTests {
                     }()
                     try await buildApplication(direct, logger: TestServer.logger).test(.live) { fetcher in
                         try await waitUntil("the replica on a direct connection fetches", deadline: .seconds(60)) {
-                            try await fetcher.request("/v1/status").json["replicaRole"] as? String == "fetcher"
+                            try await fetcher.poll("/v1/status").json["replicaRole"] as? String == "fetcher"
                         }
                         try await buildApplication(cutOff, logger: TestServer.logger).test(.live) { replica in
                             try await waitUntil("the replica behind the proxy follows", deadline: .seconds(60)) {
-                                try await replica.request("/v1/status").json["replicaRole"] as? String == "follower"
+                                try await replica.poll("/v1/status").json["replicaRole"] as? String == "follower"
                             }
                             let ready = try await replica.request("/readyz")
                             #expect(ready.status == .ok && ready.json["database"] as? String == "reachable")

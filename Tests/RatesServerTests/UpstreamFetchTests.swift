@@ -126,7 +126,7 @@ struct UpstreamFetchTests {
                                     try await http.refresh(base: base)
                                 }
                             }
-                            try await waitUntil("the 49 later refreshes wait") { try await client.request("/v1/status").json["refreshesWaiting"] as? Int == 49 }
+                            try await waitUntil("the 49 later refreshes wait") { try await client.poll("/v1/status").json["refreshesWaiting"] as? Int == 49 }
                             upstream.release()
                             return try await group.reduce(into: [String]()) { $0.append($1) }
                         }

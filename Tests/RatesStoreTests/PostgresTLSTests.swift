@@ -27,10 +27,9 @@ struct PostgresTLSTests {
     }
 
     @Test("verify-full with the cluster's authority stores and reads over TLS; disable stays plain",
-          .enabled(if: TestPostgres.isAvailable, TestPostgres.unavailable),
-          .enabled(if: TestPostgres.rootCertificate != nil, "the test cluster offers no TLS: Scripts/postgres-cluster.sh needs openssl"))
+          .enabled(if: TestPostgres.isEnabled, TestPostgres.unavailable), .enabled(if: TestPostgres.isTLSEnabled, TestPostgres.tlsUnavailable))
     func verifiedTLS() async throws {
-        let authority = try #require(TestPostgres.rootCertificate)
+        let authority = try TestPostgres.requireRootCertificate()
         try await TestPostgres.withDatabase { url in
             let store = try RatesStore(location: url + "?sslmode=verify-full&sslrootcert=\(authority)")
             let batch = RatesBatch(base: .euro, days: [DailyRates(day: Day("2026-11-20")!, rates: [CurrencyCode("USD")!: "1.0412"])])
@@ -43,9 +42,9 @@ struct PostgresTLSTests {
     }
 
     @Test("a certificate that does not chain to the given authority, or an unreadable authority file, is refused with a reason",
-          .enabled(if: TestPostgres.isAvailable, TestPostgres.unavailable),
-          .enabled(if: TestPostgres.rootCertificate != nil, "the test cluster offers no TLS: Scripts/postgres-cluster.sh needs openssl"))
+          .enabled(if: TestPostgres.isEnabled, TestPostgres.unavailable), .enabled(if: TestPostgres.isTLSEnabled, TestPostgres.tlsUnavailable))
     func refusedTLS() async throws {
+        _ = try TestPostgres.requireRootCertificate()
         try await TestPostgres.withDatabase { url in
             // The system's authorities never signed the throwaway cluster's certificate.
             #expect {

@@ -6,7 +6,7 @@ import Testing
 
 /// What several replicas on one PostgreSQL database rely on, and what makes the two databases
 /// interchangeable: the same history gives the same snapshot, change log and sync pages.
-@Suite("Shared PostgreSQL database", .enabled(if: TestPostgres.isAvailable, TestPostgres.unavailable))
+@Suite("Shared PostgreSQL database", .enabled(if: TestPostgres.isEnabled, TestPostgres.unavailable))
 struct SharedDatabaseTests {
     /// `count` days of random rates from 2026-01-01, some currencies withdrawn and some carried
     /// forward from another provider's day, with corrections of earlier days mixed in.
@@ -83,22 +83,30 @@ struct SharedDatabaseTests {
         }
     }
 
-    @Test("writers on two replicas at once get distinct sequence numbers, none skipped")
+    @Test("writers on two replicas at once all succeed, one after the other: distinct sequence numbers, none skipped")
     func concurrentWritersAreSerialized() async throws {
         try await TestPostgres.withDatabase { url in
             let stores = [try RatesStore(location: url), try RatesStore(location: url)]
             let batches = Self.history(count: 40, seed: 23)
-            await withTaskGroup(of: Void.self) { group in
+            // Each writer's ingests: the rows each changed, or why it failed. None may fail: a
+            // writer waits for the other's transaction (the writers' lock), it is not refused.
+            let outcomes = await withTaskGroup(of: [Result<Int, any Error>].self) { group in
                 for (index, store) in stores.enumerated() {
                     group.addTask {
-                        for batch in batches.enumerated().filter({ $0.offset % 2 == index }).map(\.element) {
-                            _ = try? store.ingest(batch, run: Self.run())
+                        batches.enumerated().filter { $0.offset % 2 == index }.map(\.element).map { batch in
+                            Result { try store.ingest(batch, run: Self.run()).rowsChanged }
                         }
                     }
                 }
+                return await group.reduce(into: []) { $0 += $1 }
             }
+            let failures = outcomes.compactMap { if case .failure(let error) = $0 { String(describing: error) } else { nil } }
+            let rowsChanged = outcomes.compactMap { try? $0.get() }
+            #expect(outcomes.count == batches.count && failures.isEmpty, "\(failures.count) of \(outcomes.count) ingests failed: \(failures)")
             let log = try stores[0].changeLog(after: 0)
+            try #require(!log.isEmpty)
             #expect(log.map(\.sequence) == Array(1...Int64(log.count)))
+            #expect(rowsChanged.reduce(0, +) == log.count, "every row an ingest reported changed is in the log once")
             #expect(try stores[1].version() == Int64(log.count))
             #expect(try stores[0].snapshot().days == (try stores[1].snapshot().days))
         }

@@ -57,13 +57,13 @@ package enum RecordedProviders {
                     try await buildApplication(configuration, logger: TestServer.logger).test(.live) { server in
                         let url = "http://127.0.0.1:\(server.port!)/"
                         try await waitUntil("the ECB's publications are stored") {
-                            try await server.request("/v1/rates/\(latestDay)").json["date"] as? String == latestDay.description
+                            try await server.poll("/v1/rates/\(latestDay)").json["date"] as? String == latestDay.description
                         }
                         try await whileECBOnly(url, server)
                         providers.release()
                         try await waitUntil("the NBP's, the NBU's and the HKMA's publications are merged") {
-                            let latest = try await server.request("/v1/rates/\(latestDay)?symbols=UAH,AFN")
-                            let saturday = try await server.request("/v1/rates/2026-02-28")
+                            let latest = try await server.poll("/v1/rates/\(latestDay)?symbols=UAH,AFN")
+                            let saturday = try await server.poll("/v1/rates/2026-02-28")
                             return latest.status == .ok && latest.decimalText("rates", "UAH") == "50.4597"
                                 && saturday.status == .ok && saturday.json["requestedDate"] == nil
                         }

@@ -109,6 +109,18 @@ extension TestClientProtocol {
         try await execute(uri: uri, method: method, headers: headers, body: nil)
     }
 
+    /// GET `uri` for a wait's condition: a server error (5xx) throws ``WaitFailure``, ending the
+    /// wait at once, since no input makes the server fail and waiting for a later answer would only
+    /// wait out the deadline. 503 is no failure: it says "not yet" (no rates loaded while the
+    /// first fetch runs, a database out of reach for now), which a later answer may change.
+    package func poll(_ uri: String) async throws -> TestResponse {
+        let response = try await request(uri)
+        guard response.status.code < 500 || response.status == .serviceUnavailable else {
+            throw WaitFailure("GET \(uri) answered \(response.status.code): \(String(buffer: response.body).prefix(500))")
+        }
+        return response
+    }
+
     /// POST /v1/admin/refresh with the test token, of the providers named (`NBP,CBR`) or of every one.
     @discardableResult
     package func refresh(token: String = "test-token", providers: String? = nil) async throws -> TestResponse {
