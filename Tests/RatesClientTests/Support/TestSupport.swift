@@ -20,12 +20,13 @@ extension CurrencyCode {
 
 func day(_ text: String) -> Day { Day(text)! }
 
-/// How long a wait for something asynchronous may take before it counts as a failure.
+/// How long a wait for something asynchronous may take before it counts as a failure: ``waitLimit``.
 ///
-/// Waits end as soon as what they wait for happens, or can no longer happen; the bound is generous
-/// because on a two-core machine the suites running in parallel can hold the cooperative pool for
-/// a while (the server tests seed a full-history database once, synchronously; the history
-/// comparison and the providers' parsing tests are CPU-bound for about a minute): ``waitLimit``.
+/// Waits end as soon as what they wait for happens, or can no longer happen. `waitUntil` counts only
+/// the time the machine gave the wait (``WaitBudget``): on a two-core machine the suites running in
+/// parallel can hold the cooperative pool for minutes (the server tests seed a full-history
+/// database once, synchronously; the history comparison and the providers' parsing tests are
+/// CPU-bound). The `rates` command's runs, in processes of their own, are bounded in wall time.
 let patience = waitLimit
 
 /// `["USD": "1.1172"]` → `[.usd: "1.1172"]`.
