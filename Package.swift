@@ -134,19 +134,19 @@ let package = Package(
         ),
         .testTarget(
             name: "RatesCoreTests",
-            dependencies: ["RatesCore", "RatesTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["RatesCore", "RatesTestFixtures", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RatesUpstreamTests",
-            dependencies: ["RatesUpstream", "RatesTestSupport"],
+            dependencies: ["RatesUpstream", "RatesTestFixtures"],
             swiftSettings: strictSettings
         ),
         // The provider merge, on real recorded publications parsed by the real adapters.
         .testTarget(
             name: "RatesIngestTests",
             dependencies: [
-                "RatesIngest", "RatesCore", "RatesUpstream", "RatesTestSupport",
+                "RatesIngest", "RatesCore", "RatesUpstream", "RatesTestFixtures",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -154,15 +154,32 @@ let package = Package(
         .testTarget(
             name: "RatesStoreTests",
             dependencies: [
-                "RatesStore", "RatesTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                "RatesStore", "RatesTestFixtures", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),
-        // What the server and client tests share: the real server on a temporary database and a fake ECB.
+        // What every test target may use, no server among it: the recorded fixtures, fake provider
+        // upstreams, a PostgreSQL cluster's URL, waits, HTTP and TCP helpers.
+        .target(
+            name: "RatesTestFixtures",
+            dependencies: [
+                "RatesCore", "RatesUpstream",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/RatesTestFixtures",
+            swiftSettings: strictSettings
+        ),
+        // What the server and client tests share besides: the real server on a temporary database and a fake ECB.
         .target(
             name: "RatesTestSupport",
             dependencies: [
-                "RatesServer", "RatesIngest",
+                "RatesServer", "RatesIngest", "RatesTestFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import RatesCore
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 @Suite("Exact decimal arithmetic")

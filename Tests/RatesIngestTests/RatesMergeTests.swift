@@ -1,7 +1,7 @@
 import Foundation
 import RatesCore
 import RatesIngest
-import RatesTestSupport
+import RatesTestFixtures
 import RatesUpstream
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import RatesCore
 import RatesIngest
 import RatesUpstream
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 /// Real recorded publications, parsed by the real adapters, as the merge sees them.

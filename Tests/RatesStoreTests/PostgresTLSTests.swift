@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import RatesCore
 @testable import RatesStore
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 @Suite("PostgreSQL locations and TLS")

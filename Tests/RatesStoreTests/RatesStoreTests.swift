@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RatesCore
 import RatesStore
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 /// The store's contract, run against each database it supports: SQLite and PostgreSQL (on the

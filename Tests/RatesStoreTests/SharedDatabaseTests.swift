@@ -1,7 +1,7 @@
 import Foundation
 import RatesCore
 import RatesStore
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 /// What several replicas on one PostgreSQL database rely on, and what makes the two databases

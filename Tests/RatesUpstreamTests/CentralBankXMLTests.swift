@@ -1,6 +1,6 @@
 import Foundation
 import RatesUpstream
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 @Suite("XML reader on central banks' files")

@@ -1,6 +1,6 @@
 import Foundation
 import RatesCore
-import RatesTestSupport
+import RatesTestFixtures
 import RatesUpstream
 import Testing
 

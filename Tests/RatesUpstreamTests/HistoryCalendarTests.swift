@@ -1,7 +1,7 @@
 import Foundation
 import RatesCore
 import RatesUpstream
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 @Suite("The ECB's schedule against the real history")

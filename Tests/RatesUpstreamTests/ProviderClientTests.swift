@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Logging
 import RatesCore
-import RatesTestSupport
+import RatesTestFixtures
 @testable import RatesUpstream
 import Testing
 

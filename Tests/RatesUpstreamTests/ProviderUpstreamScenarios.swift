@@ -1,5 +1,5 @@
 import RatesCore
-import RatesTestSupport
+import RatesTestFixtures
 import RatesUpstream
 import Testing
 

@@ -1,6 +1,6 @@
 import RatesCore
 import RatesUpstream
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 @Suite("Validation of every source's publications")

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Logging
 import RatesCore
-import RatesTestSupport
+import RatesTestFixtures
 import RatesUpstream
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import RatesTestSupport
+import RatesTestFixtures
 import RatesUpstream
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import RatesCore
 import RatesUpstream
-import RatesTestSupport
+import RatesTestFixtures
 import Testing
 
 /// What the provider adapter tests share: the recorded answers as bytes, edited and cut copies of
