@@ -18,7 +18,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Crash proofs (issue #5): the real executables are killed with SIGKILL at random moments, many times over.
+/// Crash proofs: the real executables are killed with SIGKILL at random moments, many times over.
 ///
 /// Each test first measures one clean run to know the window, then kills runs at random
 /// moments within it (and a little past it, so "just after the commit" is covered too).
