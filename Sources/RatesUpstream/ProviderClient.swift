@@ -135,6 +135,11 @@ public struct ProviderClient: Sendable {
     /// once; the same currency of the same day with another figure is rejected.
     /// - Returns: The days in ascending order, quotes in the order first seen.
     static func combine(_ parts: [[ProviderPublication]]) throws(UpstreamDataError) -> [ProviderPublication] {
+        // One answer with each day once (the ECB's whole history): its days as they are, not copied a figure at a time.
+        if parts.count == 1 {
+            let days = parts[0].sorted { $0.day < $1.day }
+            if zip(days, days.dropFirst()).allSatisfy({ $0.day < $1.day }) { return days }
+        }
         var days: [Day: (quotes: [PublishedQuote], index: [CurrencyCode: Int])] = [:]
         for publication in parts.joined() {
             var day = days[publication.day] ?? ([], [:])
