@@ -139,7 +139,7 @@ public struct CacheStatus: Sendable, Hashable {
     public var snapshotInProgress: Bool
     /// The oldest day the cache keeps (`Configuration.window`); `nil` for all history.
     public var window: Day?
-    /// The newest publication that should be out by now: the publication calendar's by this
+    /// The newest publication that should be out by now: the ECB's publication schedule's by this
     /// device's clock, or the server's own expectation at the last sync when that is later.
     /// ``RatesClient/status()`` always sets it.
     public var expectedLatestDate: Day?

@@ -1,9 +1,9 @@
 import RatesCore
 import RatesStore
 
-/// The coordinators of every provider a server fetches, the ECB's first: what `POST /v1/admin/refresh` refreshes.
+/// The coordinators of every source a server fetches, the reference source's (the ECB's) first: what `POST /v1/admin/refresh` refreshes.
 public struct FetchCoordinators: Sendable {
-    /// The coordinators, in the order given (the ECB's, then the providers in their configured order).
+    /// The coordinators, in the order given (``UpstreamFetches/all``'s: the ECB's, then the providers in their configured order).
     public let all: [FetchCoordinator]
     /// This replica's role when several share a database: while another holds it, refreshes are forwarded to that one.
     let role: FetcherRole?

@@ -1,9 +1,5 @@
-/// One provider's fetch from its upstream and the ingest of what it brings: what a
-/// ``FetchCoordinator`` runs, one at a time.
-///
-/// The ECB's (``ECBFetch``) chooses a file by its publication calendar; every other provider's
-/// (``ProviderFetch``) asks its adapter for the newest publication, or for a backfill when nothing
-/// of it is stored.
+/// One source's fetch from its upstream and the ingest of what it brings: what a
+/// ``FetchCoordinator`` runs, one at a time. Every source's is a ``ProviderFetch``; tests run others.
 public protocol UpstreamFetch: Sendable {
     /// The provider fetched (`ECB`, `NBP`, …).
     var provider: String { get }

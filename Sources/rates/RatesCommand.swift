@@ -12,7 +12,7 @@ struct RatesCommand: AsyncParsableCommand {
             afterwards everything works offline.
 
             When the cached rates are behind (the server reported its data stale, or a newer publication is \
-            due by the ECB's calendar), `convert`, `latest`, `history` and `sync` warn on standard error.
+            due by the ECB's publication schedule), `convert`, `latest`, `history` and `sync` warn on standard error.
 
             Environment: RATES_SERVER (server URL), RATES_CACHE (cache file), RATES_API_KEY (API key, if the server wants one).
 

@@ -8,7 +8,7 @@ struct Status: ParsableCommand {
         abstract: "Show how fresh the cache is (no network).",
         discussion: """
             The state is `behind` when the server reported its own data stale at the last sync, or when the \
-            ECB's publication calendar says a newer publication than the cached one is out by now.
+            ECB's publication schedule says a newer publication than the cached one is out by now.
             """)
 
     @OptionGroup var options: CommonOptions
