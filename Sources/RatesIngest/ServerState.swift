@@ -27,6 +27,8 @@ public final class ServerState: Sendable {
     private let origin = Mutex<FetchRun.Source?>(nil)
     /// The newest fetch record ``loadFetchRecord(from:)`` has read.
     private let loadedRunID = Mutex<Int64?>(nil)
+    /// ``isDataConfirmed``, kept up to date by every change of what it depends on: answers read it on every request.
+    private let confirmed = Atomic<Bool>(false)
     private let exclusions = Mutex<[ConsensusExclusion]>([])
     private let databaseFailure = Mutex<Date?>(nil)
     /// Subscribers to new publications (`/v1/events`).
@@ -67,6 +69,7 @@ public final class ServerState: Sendable {
         }
         origin.withLock { $0 = stored }
         loadedRunID.withLock { $0 = runID }
+        updateConfirmation()
     }
 
     /// The snapshot handlers answer from.
@@ -89,12 +92,19 @@ public final class ServerState: Sendable {
     /// Records where an ingest that changed the dataset came from.
     func recordDataOrigin(_ source: FetchRun.Source) {
         origin.withLock { $0 = source }
+        updateConfirmation()
     }
 
     /// Whether an upstream has vouched for the data: it came from one, or some source's fetch
     /// succeeded since (seeded or imported data is unconfirmed until then).
-    public var isDataConfirmed: Bool {
-        dataOrigin == .upstream || providers.withLock { $0.values.contains { $0.lastSuccessfulFetchAt != nil } }
+    public var isDataConfirmed: Bool { confirmed.load(ordering: .relaxed) }
+
+    /// Computed and stored under the providers' lock, so the last change's value is the one kept.
+    private func updateConfirmation() {
+        providers.withLock { statuses in
+            let vouched = origin.withLock { $0 == .upstream } || statuses.values.contains { $0.lastSuccessfulFetchAt != nil }
+            confirmed.store(vouched, ordering: .relaxed)
+        }
     }
 
     /// Since when reads of the database fail, while they have not succeeded since; `nil` while it answers.
@@ -111,6 +121,7 @@ public final class ServerState: Sendable {
     /// Changes `key`'s fetch status.
     public func updateProviderStatus(_ key: String, _ change: (inout ProviderStatus) -> Void) {
         providers.withLock { change(&$0[key, default: ProviderStatus()]) }
+        updateConfirmation()
     }
 
     // MARK: - Consensus exclusions
