@@ -27,8 +27,8 @@ public final class RatesStore: Sendable {
     public var isShared: Bool { database is PostgresRatesDatabase }
 
     /// Runs `body`, which calls this store, so that waiting for the database blocks no thread of
-    /// Swift's cooperative pool: on PostgreSQL on threads of the store's own (a database that stops
-    /// answering holds them until a statement's deadline, not the tasks that every request and
+    /// Swift's cooperative pool: on PostgreSQL on threads of the store's own (a database that no longer
+    /// answers holds them until a statement's deadline, not the tasks that every request and
     /// service of the process share); on SQLite, whose calls are local and short, right here.
     /// Async code calls the store through this.
     public func offloaded<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {

@@ -22,7 +22,7 @@ final class PostgresSession: Sendable {
     private let connection = Mutex<PostgresConnection?>(nil)
     let logger: Logger
     /// Where async callers wait for this session (``RatesStore/offloaded(_:)``): a database that
-    /// stops answering holds these threads, not Swift's cooperative pool, which every request and
+    /// no longer answers holds these threads, not Swift's cooperative pool, which every request and
     /// service of the process shares. Callers queue on the one connection anyway; four is enough.
     let waitingThreads = NIOThreadPool(numberOfThreads: 4)
 

@@ -47,8 +47,8 @@ public struct ReplicaCoordination: Sendable {
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask { await work() }
                         group.addTask {
-                            // While the connection answers, its lock is held; one that stops
-                            // answering (a partition) may have lost it already: it counts as lost.
+                            // While the connection answers, its lock is held; one that no longer
+                            // answers (a partition) may have lost it already: it counts as lost.
                             while !Task.isCancelled {
                                 try? await Task.sleep(for: interval)
                                 guard await answers(connection, within: interval) else { return }
