@@ -65,7 +65,8 @@ public struct FetchScheduler: Service {
             || ingestor.state.providerStatus[provider]?.lastSuccessfulFetchAt == nil
         while !Task.isCancelledOrShuttingDown {
             var now = self.now()
-            let delay: TimeInterval
+            // After a failed fetch, the backoff's wait; otherwise until the schedule's next check.
+            var retry: TimeInterval?
             if fetchNow {
                 let report = await coordinator.fetchOrJoin()
                 now = self.now()
@@ -73,14 +74,13 @@ public struct FetchScheduler: Service {
                 latest = report.latestPublication ?? latest
                 if report.run.outcome.isSuccess {
                     failures = 0
-                    delay = Self.nextCheck(after: now, latest: latest, lastArrival: lastArrival, schedule: schedule, timing: timing).timeIntervalSince(now)
                 } else {
                     failures += 1
-                    delay = Self.retryDelay(afterFailures: failures, retryAfter: report.retryAfter, backoff: backoff)
+                    retry = Self.retryDelay(afterFailures: failures, retryAfter: report.retryAfter, backoff: backoff)
                 }
-            } else {
-                delay = Self.nextCheck(after: now, latest: latest, lastArrival: lastArrival, schedule: schedule, timing: timing).timeIntervalSince(now)
             }
+            let delay = retry
+                ?? Self.nextCheck(after: now, latest: latest, lastArrival: lastArrival, schedule: schedule, timing: timing).timeIntervalSince(now)
             let wait = max(1, delay)
             fetchNow = true
             let wakeUp = now.addingTimeInterval(wait)
