@@ -85,9 +85,9 @@ public struct ProviderClient: Sendable {
     public func fetch(_ window: FetchWindow, validators: ProviderValidators = ProviderValidators(), logger: Logger) async throws(UpstreamError)
         -> ProviderFetchResult
     {
-        let requests = provider.requests(for: window)
         var logger = logger
         logger[metadataKey: "rates.provider"] = "\(provider.key)"
+        let requests = try await requests(for: window, logger: logger)
         // Remembered publications make a lone 304 among fresh answers usable; a single request needs none.
         let keepsPublications = requests.count > 1
         let outcomes = try await run(requests, validators: validators, requireRemembered: keepsPublications, logger: logger)
@@ -125,6 +125,29 @@ public struct ProviderClient: Sendable {
         } catch {
             throw .rejected(error, httpStatus: 200)
         }
+    }
+
+    /// The adapter's requests for `window`, after its session request when it has one.
+    private func requests(for window: FetchWindow, logger: Logger) async throws(UpstreamError) -> [ProviderRequest] {
+        guard let sessionRequest = provider.sessionRequest(for: window) else { return provider.requests(for: window) }
+        let exchange = try await http.exchange(Self.outgoing(sessionRequest), logger: logger)
+        let session = ProviderSession(body: exchange.body.map { Array($0.readableBytesView) } ?? [], setCookies: exchange.headers["Set-Cookie"])
+        do throws(UpstreamDataError) {
+            return try provider.requests(for: window, session: session)
+        } catch {
+            throw .rejected(error, httpStatus: exchange.status)
+        }
+    }
+
+    /// The HTTP request that sends `request`, unconditionally.
+    private static func outgoing(_ request: ProviderRequest) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = request.method == .post ? .POST : .GET
+        outgoing.headers.add(name: "User-Agent", value: "rates-relay/1.0")
+        outgoing.headers.add(name: "Accept-Encoding", value: "gzip")
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { outgoing.headers.replaceOrAdd(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(string: body)) }
+        return outgoing
     }
 
     // MARK: - Combining answers
@@ -201,12 +224,7 @@ public struct ProviderClient: Sendable {
 
     /// Sends one request, conditionally when `remembered` holds validators, and parses its answer.
     private func perform(_ request: ProviderRequest, remembered: ProviderValidators.Entry?, logger: Logger) async throws(UpstreamError) -> Outcome {
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = request.method == .post ? .POST : .GET
-        outgoing.headers.add(name: "User-Agent", value: "rates-relay/1.0")
-        outgoing.headers.add(name: "Accept-Encoding", value: "gzip")
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { outgoing.headers.replaceOrAdd(name: name, value: value) }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(string: body)) }
+        var outgoing = Self.outgoing(request)
         let conditional = request.method == .get ? remembered : nil
         if let etag = conditional?.etag { outgoing.headers.add(name: "If-None-Match", value: etag) }
         if let lastModified = conditional?.lastModified { outgoing.headers.add(name: "If-Modified-Since", value: lastModified) }

@@ -25,8 +25,16 @@ public enum ProviderRegistry {
         case europe
         /// Central banks elsewhere.
         case elsewhere
-        /// USD-pivot series, last: they price other currencies only through the dollar or with a lag.
+        /// USD-pivot series: they price other currencies only through the dollar or with a lag.
         case dollarSeries
+        /// Sources of retired currencies' history (the Bundesbank's DEM since 1948): the days before
+        /// the euro, and currencies no daily source quotes any more.
+        case historical
+        /// Monthly and quarterly figures (HMRC, the US Treasury, the BIS), served for the period they
+        /// are valid for: below every daily figure.
+        case periodic
+        /// Declared fixed parities (pegs): last, and never in the consensus check.
+        case peg
 
         public static func < (left: Tier, right: Tier) -> Bool { left.rawValue < right.rawValue }
     }

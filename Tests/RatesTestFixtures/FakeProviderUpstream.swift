@@ -37,11 +37,12 @@ package final class FakeProviderUpstream: Sendable {
     private struct Route {
         var path: String
         var query: [String]
+        var body: [String]
         var answer: Answer
 
-        func matches(path requested: String, query requestedQuery: String) -> Bool {
+        func matches(path requested: String, query requestedQuery: String, body requestedBody: String) -> Bool {
             let pathMatches = path.hasSuffix("*") ? requested.hasPrefix(path.dropLast()) : requested == path
-            return pathMatches && query.allSatisfy(requestedQuery.contains)
+            return pathMatches && query.allSatisfy(requestedQuery.contains) && body.allSatisfy(requestedBody.contains)
         }
     }
 
@@ -58,14 +59,15 @@ package final class FakeProviderUpstream: Sendable {
 
     package init() {}
 
-    /// Answers requests for `path` whose query contains every string of `query` with `answer`.
+    /// Answers requests for `path` whose query contains every string of `query` and whose body every
+    /// string of `body` (a SOAP operation, a form field) with `answer`.
     /// A `path` ending in `*` stands for every path starting with what comes before it. A later call for
-    /// the same path and query replaces the earlier one (a test turning a file into a 500); of several
+    /// the same path, query and body replaces the earlier one (a test turning a file into a 500); of several
     /// that match a request, the last one made answers it.
-    package func serve(_ path: String, query: [String] = [], _ answer: Answer) {
+    package func serve(_ path: String, query: [String] = [], body: [String] = [], _ answer: Answer) {
         state.withLock { state in
-            state.routes.removeAll { $0.path == path && $0.query == query }
-            state.routes.append(Route(path: path, query: query, answer: answer))
+            state.routes.removeAll { $0.path == path && $0.query == query && $0.body == body }
+            state.routes.append(Route(path: path, query: query, body: body, answer: answer))
         }
     }
 
@@ -107,12 +109,14 @@ package final class FakeProviderUpstream: Sendable {
     }
 
     private func respond(to request: Request) async throws -> Response {
+        var request = request
         let path = request.uri.path
         let query = request.uri.query ?? ""
+        let body = String(buffer: try await request.collectBody(upTo: 1 << 20))
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let (route, revision) = state.withLock { state in
             state.received.append(Received(method: request.method.rawValue, target: query.isEmpty ? path : path + "?" + query, ifNoneMatch: ifNoneMatch))
-            let route = state.routes.last { $0.matches(path: path, query: query) }
+            let route = state.routes.last { $0.matches(path: path, query: query, body: body) }
             return (route, "\(state.revision).\(state.pathRevisions[path] ?? 0)")
         }
         while state.withLock({ $0.held }) { try await Task.sleep(for: .milliseconds(5)) }

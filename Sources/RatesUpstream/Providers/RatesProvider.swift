@@ -22,6 +22,14 @@ public protocol RatesProvider: Sendable {
     var pivot: CurrencyCode { get }
     /// When a new publication is expected.
     var schedule: PublicationSchedule { get }
+    /// What the figures it contributes are, in the publisher's terms (`"official rate"`), or
+    /// `"midpoint of the published buying and selling rates"` for a source that publishes no middle
+    /// rate: shown by `/v1/providers`. The default: `"reference rate"`.
+    var rateType: String { get }
+    /// How many days from its date a publication's figures stay current: 31 for a monthly source
+    /// dated the first day of the month its figures are valid for, 92 for a quarterly one. `nil` (the
+    /// default): the merge's carry-forward limit, as for every daily source.
+    var validityDays: Int? { get }
     /// Whether the source needs an API key; such a provider is off unless one is configured.
     var needsAPIKey: Bool { get }
     /// Whether a day's figures come in several publications on their own cadences (the NBP's
@@ -43,7 +51,18 @@ public protocol RatesProvider: Sendable {
     /// come with them); and its newest publication instead when that range takes more requests.
     func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow
     /// The requests that fetch `window`: one for most sources, one per currency or series for some.
+    /// For a source with a ``sessionRequest(for:)``, these are the requests as far as they can be
+    /// known without its answer (what `rates-relay import` reads files as).
     func requests(for window: FetchWindow) -> [ProviderRequest]
+    /// A request whose answer the fetch's requests need: a token, a session cookie, a form's hidden
+    /// state, the link to the current file on an index page. `nil` (the default) for most sources.
+    func sessionRequest(for window: FetchWindow) -> ProviderRequest?
+    /// The requests that fetch `window`, made with what ``sessionRequest(for:)``'s answer gave.
+    /// The default: ``requests(for:)``.
+    ///
+    /// - Throws: ``UpstreamDataError`` when the session answer lacks what the requests need (no token,
+    ///   no link to the file): the fetch fails as for any answer not in the source's layout.
+    func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest]
     /// The figures in one answer to `request`, by day.
     ///
     /// - Throws: ``UpstreamDataError`` for anything that is not the provider's published layout.
@@ -61,6 +80,12 @@ extension RatesProvider {
     public var needsAPIKey: Bool { false }
     public var publishesInParts: Bool { false }
     public var maxRateMove: Double? { nil }
+    public var rateType: String { "reference rate" }
+    public var validityDays: Int? { nil }
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? { nil }
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        requests(for: window)
+    }
 
     public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {
         let recent = today.adding(days: -backfillDays)
@@ -72,6 +97,40 @@ extension RatesProvider {
     public func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication] {
         try ProviderFile.read(files.map { Array(try Data(contentsOf: $0)) }, provider: self, subjects: subjects, today: today)
     }
+}
+
+/// The answer to a provider's ``RatesProvider/sessionRequest(for:)``: what the fetch's requests are made with.
+public struct ProviderSession: Sendable {
+    /// The answer's body.
+    public var body: [UInt8]
+    /// The cookies it set (`Set-Cookie`), by name: the value only, attributes dropped.
+    public var cookies: [String: String]
+
+    public init(body: [UInt8], cookies: [String: String] = [:]) {
+        self.body = body
+        self.cookies = cookies
+    }
+
+    /// Reads the cookies of `Set-Cookie` header values (`name=value; Path=/; HttpOnly`).
+    public init(body: [UInt8], setCookies: [String]) {
+        var cookies: [String: String] = [:]
+        for header in setCookies {
+            let pair = header.prefix { $0 != ";" }
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { continue }
+            cookies[name] = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        }
+        self.init(body: body, cookies: cookies)
+    }
+
+    /// The `Cookie` header that sends every cookie back (`a=1; b=2`, by name), or `nil` when there is none.
+    public var cookieHeader: String? {
+        cookies.isEmpty ? nil : cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// The body as text (UTF-8, invalid bytes replaced).
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// What a fetch asks a provider for.
