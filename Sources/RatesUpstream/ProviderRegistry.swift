@@ -106,6 +106,7 @@ public enum ProviderRegistry {
         Entry("NBE", .elsewhere) { url, _ in NBEProvider(baseURL: url) },
         Entry("NRB", .elsewhere) { url, _ in NRBProvider(baseURL: url) },
         Entry("SARB", .elsewhere) { url, _ in SARBProvider(baseURL: url) },
+        Entry("BCRP", .elsewhere) { url, _ in BCRPProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
