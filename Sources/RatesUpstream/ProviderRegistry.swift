@@ -110,6 +110,7 @@ public enum ProviderRegistry {
         Entry("BCRP", .elsewhere) { url, _ in BCRPProvider(baseURL: url) },
         Entry("CBTT", .elsewhere) { url, _ in CBTTProvider(baseURL: url) },
         Entry("BFM", .elsewhere) { url, _ in BFMProvider(baseURL: url) },
+        Entry("CFETS", .elsewhere) { url, _ in CFETSProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
