@@ -15,8 +15,10 @@ import RatesCore
 ///   `CFA` as `XOF`, the CFA franc of Nigeria's western neighbours (the central African `XAF` has the same
 ///   value: both are 655.957 to the euro). `WAUA`, the West African Unit of Account of the West African
 ///   Monetary Agency, is skipped: it is no currency and has no ISO 4217 code. Any other name rejects the answer.
+///   A row whose `centralrate` is empty or `null` gives no figure for that currency that day and is skipped.
 /// - Day: `ratedate`.
-/// - Schedule: Africa/Lagos, Monday to Friday, the day's rates out by about 16:00.
+/// - Schedule: Africa/Lagos, Monday to Friday, the day's rates out by about 16:00; the bank's list goes back
+///   to 2001-12-10.
 public struct CBNProvider: RatesProvider {
     public let key = "CBN"
     public let name = "Central Bank of Nigeria"
@@ -73,6 +75,7 @@ public struct CBNProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "\(what) names a currency the adapter does not know: \(UpstreamDataError.quoted(name))")
             }
             let value = try row.field("centralrate", of: "\(name) on \(day)", provider: key)
+            if value.isNull || value == .string("") { continue }
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
         guard !rows.isEmpty else { throw .empty }

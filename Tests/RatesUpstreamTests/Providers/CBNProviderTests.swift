@@ -25,6 +25,14 @@ struct CBNProviderTests {
         #expect(ProviderFixture.quote("GBP", on: "2026-05-14", in: publications) == quote("GBP", "1850.7066"))
     }
 
+    @Test("skips a row without a central rate")
+    func noCentralRate() throws {
+        let body = try ProviderFixture.edited(file, replacing: #""centralrate":"1371.8079""#, with: #""centralrate":"""#)
+        let newest = try #require(try parse(body).last)
+        #expect(newest.quotes.count == 11)
+        #expect(newest["USD"] == nil)
+    }
+
     @Test("asks for the one list whatever the window")
     func requests() {
         let url = "https://www.cbn.gov.ng/api/GetAllExchangeRates"
