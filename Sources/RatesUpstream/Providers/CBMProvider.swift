@@ -6,7 +6,8 @@ import RatesCore
 /// - Source: the bank's forex API, `https://forex.cbm.gov.mm/api/latest` for the newest table and
 ///   `…/api/history/DD-MM-YYYY` for a day's, both in one layout:
 ///   `{"info":"Central Bank of Myanmar","description":…,"timestamp":"1775721600","rates":{"USD":"2100.00","JPY":"1321.88",…}}`.
-///   The rates are an object keyed by ISO 4217 code, each value decimal text.
+///   The rates are an object keyed by ISO 4217 code, each value decimal text; no rates at all (`"rates":[]`,
+///   a day without a table) is no publication.
 /// - Quote convention: kyats for one unit of the currency (2100.00 MMK per 1 USD),
 ///   ``PublishedQuote/Direction/pivotPerUnits``, except the six currencies the bank quotes per 100
 ///   units (its website's table says so; the API does not): IDR, JPY, KHR, KRW, LAK and VND
@@ -52,7 +53,9 @@ public struct CBMProvider: RatesProvider {
         let document = try ProviderJSON(parsing: body, provider: key)
         let seconds = try document.field("timestamp", of: "the answer", provider: key).integer("\"timestamp\"", provider: key)
         let day = Day(containing: Date(timeIntervalSince1970: TimeInterval(seconds)), utcOffset: Self.utcOffset)
-        let rates = try document.field("rates", of: "the answer", provider: key).members("\"rates\"", provider: key)
+        let field = try document.field("rates", of: "the answer", provider: key)
+        if field == .array([]) { return [] }
+        let rates = try field.members("\"rates\"", provider: key)
         var quotes: [PublishedQuote] = []
         for rate in rates where rate.key != pivot.rawValue {
             let unit = Self.perHundred.contains(rate.key) ? 100 : 1

@@ -67,6 +67,7 @@ struct CBMProviderTests {
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
         #expect(ProviderFixture.error { try parse([]) } == .empty)
         #expect(ProviderFixture.error { try parse(Array(#"{"timestamp":"1775721600","rates":{}}"#.utf8)) } == .emptyDay(day))
+        #expect(try parse(Array(#"{"timestamp":"1775721600","rates":[]}"#.utf8)).isEmpty)
     }
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
