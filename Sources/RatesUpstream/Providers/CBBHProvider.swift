@@ -8,7 +8,8 @@ import RatesCore
 ///   `{"CurrencyExchangeItems":[{"Country":"EMU","NumCode":"978","AlphaCode":"EUR","Units":"1","Buy":"1.955830","Middle":"1.955830","Sell":"1.955830","Star":null},…],"Date":"2026-09-25T00:00:00","Comments":[],"Number":189}`.
 ///   The period answer writes figures without trailing zeros (`"1.95583"`), the daily one with six
 ///   decimals; each is stored as its answer writes it. A span without any list is a 404 whose body is
-///   `"Problem with export"`: no publication (``NoPublicationStatus``), and that body reads as none too.
+///   `"Problem with export"`: no publication (``NoPublicationStatus``, for that request only), and that body
+///   reads as none too.
 /// - Quote convention: `Middle` marks for `Units` units of `AlphaCode`,
 ///   ``PublishedQuote/Direction/pivotPerUnits`` (EUR at the currency board's 1.95583; HUF, JPY, RSD per
 ///   100). The buying and selling rates and the `Comments` (in 1998, the SDR in dollars and the kuna) are not read.
@@ -103,5 +104,10 @@ public struct CBBHProvider: RatesProvider {
     }
 }
 
-/// The period request answers 404 ("Problem with export") for a span without any list, as the adapter documents.
-extension CBBHProvider: NoPublicationStatus {}
+/// The period request answers 404 ("Problem with export") for a span without any list, as the adapter documents;
+/// a 404 to the daily request fails the fetch, as any error status does.
+extension CBBHProvider: NoPublicationStatus {
+    public func meansNoPublication(httpStatus: Int, for request: ProviderRequest) -> Bool {
+        httpStatus == 404 && request.url.hasPrefix(endpoint + "/GetJsonForPeriod?")
+    }
+}

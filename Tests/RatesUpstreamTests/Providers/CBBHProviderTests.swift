@@ -46,9 +46,12 @@ struct CBBHProviderTests {
         #expect(try parse(par).first?["DEM"] == quote("DEM", "1"))
     }
 
-    @Test("a span without lists answers \"Problem with export\": no publication")
+    @Test("a span without lists answers \"Problem with export\" with a 404: no publication; a 404 to the daily request is not")
     func noList() throws {
         #expect(try parse(ProviderFixture.bytes("cbbh-bosnia/04_GetJsonForPeriod_dateFrom=2025-01-05_dateTo=2025-01-06.json")).isEmpty)
+        #expect(provider.meansNoPublication(httpStatus: 404, for: provider.requests(for: .range(Day("2025-01-05")!, Day("2025-01-06")!))[0]))
+        #expect(!provider.meansNoPublication(httpStatus: 404, for: provider.requests(for: .latest)[0]))
+        #expect(!provider.meansNoPublication(httpStatus: 500, for: provider.requests(for: .range(Day("2025-01-05")!, Day("2025-01-06")!))[0]))
     }
 
     @Test("asks for the list in force tomorrow, and for a range one period per 366 days")
