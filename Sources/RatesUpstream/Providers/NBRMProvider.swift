@@ -12,7 +12,7 @@ import RatesCore
 ///   sets on a working day (`datum_f`) holds for the next day, and Friday's also for the weekend (the
 ///   weekend days are listed with the same rates, under their own dates, and stored so).
 /// - Schedule: Europe/Skopje, every day (the lists for Saturday to Monday are set before the weekend),
-///   usually out by 12:00.
+///   usually out by 12:00; the service's lists go back to 1993.
 /// - Ranges: one request per 90 days (the span the bank's own tools ask for); the newest publication is
 ///   asked for as the last week through tomorrow.
 public struct NBRMProvider: RatesProvider {

@@ -12,7 +12,7 @@ import RatesCore
 ///   rupees for `unit` units of the currency (100 INR, 10 JPY, 100 KRW):
 ///   ``PublishedQuote/Direction/pivotPerUnits``.
 /// - Day: each entry's `date`; the bank publishes every day's rates just after midnight, set the day before.
-/// - Schedule: Asia/Kathmandu, every day, usually read by 11:45.
+/// - Schedule: Asia/Kathmandu, every day, usually read by 11:45; the API's rates go back to 2010-01-01.
 /// - Ranges: one request per 100 days; the newest publication is asked for as the last seven days up to today.
 public struct NRBProvider: RatesProvider {
     public let key = "NRB"

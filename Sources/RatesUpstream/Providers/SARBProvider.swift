@@ -13,7 +13,8 @@ import RatesCore
 ///   the other twenty units for one rand (`Japan: Yen per Rand`: ``PublishedQuote/Direction/unitsPerPivot``).
 ///   A title the adapter does not know, or one that is not its request's series, rejects the answer.
 /// - Day: `Period`. A range without observations (a holiday) is an empty array: no publication.
-/// - Schedule: Africa/Johannesburg, Monday to Friday, the 10:30 rates out by about 11:00.
+/// - Schedule: Africa/Johannesburg, Monday to Friday, the 10:30 rates out by about 11:00; the series are
+///   read from 2000-01-01.
 /// - Ranges: one request per series covering the whole range; the newest publication is asked for as the
 ///   last seven days up to today.
 public struct SARBProvider: RatesProvider {
