@@ -57,18 +57,22 @@ public struct BCRPProvider: RatesProvider {
             try entry.field("name", of: "a series", provider: key).string("a series' \"name\"", provider: key)
         }
         guard names.count == 2, names[0].hasSuffix("(S/ por US$) - Compra"), names[1].hasSuffix("(S/ por US$) - Venta") else {
-            throw .unexpectedLayout(provider: key, "the series are \(names.map { UpstreamDataError.quoted($0) }), not the buying and selling rates in soles per US dollar")
+            let shown = names.map { UpstreamDataError.quoted($0) }.joined(separator: ", ")
+            throw .unexpectedLayout(provider: key, "the series are \(shown), not the buying and selling rates in soles per US dollar")
         }
         var publications: [ProviderPublication] = []
         for (index, period) in try document.field("periods", of: "the answer", provider: key).array("\"periods\"", provider: key).enumerated() {
             let what = "period \(index + 1)"
             let day = try Self.day(try period.field("name", of: what, provider: key).string("\(what)'s \"name\"", provider: key))
             let values = try period.field("values", of: "\(day)", provider: key).array("the values of \(day)", provider: key)
-            guard values.count == 2 else { throw .unexpectedLayout(provider: key, "\(day) has \(values.count) values, not a buying and a selling rate") }
+            guard values.count == 2 else {
+                throw .unexpectedLayout(provider: key, "\(day) has \(values.count) values, not a buying and a selling rate")
+            }
             if values.allSatisfy({ $0 == .string("n.d.") }) { continue }
             guard let buying = values[0].publishedDecimal, let selling = values[1].publishedDecimal, let middle = RateText.midpoint(buying, selling)
             else { throw .invalidRate(currency: Self.dollar, day: day, text: values.map(\.shown).joined(separator: " / ")) }
-            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: Self.dollar, value: middle, direction: .pivotPerUnits)]))
+            let quote = PublishedQuote(currency: Self.dollar, value: middle, direction: .pivotPerUnits)
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         guard !publications.isEmpty else { return [] }
         return try ProviderValidation.validate(publications)

@@ -79,7 +79,8 @@ public struct BFMProvider: RatesProvider {
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(parsing: body, provider: key)
         guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
-            throw .unexpectedLayout(provider: key, "the answer does not name its currency, and the request names none of the bank's: \(request.subject ?? "none")")
+            throw .unexpectedLayout(
+                provider: key, "the answer does not name its currency, and the request names none of the bank's: \(request.subject ?? "none")")
         }
         let outer = try document.field("data", of: "the answer", provider: key)
         let status = try outer.field("status", of: "\"data\"", provider: key)
@@ -92,7 +93,9 @@ public struct BFMProvider: RatesProvider {
         for member in try rates.members("\"coursMid\"", provider: key) {
             let day = try Day(parsing: member.key, .iso)
             let quote = try PublishedQuote.reading(code: subject, value: member.value, direction: .pivotPerUnits, day: day)
-            if let dotted = chart.first(where: { $0.key == member.key })?.value, dotted.publishedDecimal.map(Self.trimmed) != Self.trimmed(quote.value) {
+            if let dotted = chart.first(where: { $0.key == member.key })?.value,
+                dotted.publishedDecimal.map(Self.trimmed) != Self.trimmed(quote.value)
+            {
                 throw .invalidRate(currency: currency, day: day, text: "\(member.value.shown) (the chart: \(dotted.shown))")
             }
             publications.append(ProviderPublication(day: day, quotes: [quote]))

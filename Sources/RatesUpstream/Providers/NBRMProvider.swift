@@ -52,7 +52,8 @@ public struct NBRMProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let day = try Day(parsing: try row.field("datum", of: what, provider: key).string("\(what)'s \"datum\"", provider: key), .midnightTimestamp)
+            let datum = try row.field("datum", of: what, provider: key).string("\(what)'s \"datum\"", provider: key)
+            let day = try Day(parsing: datum, .midnightTimestamp)
             let code = try row.field("oznaka", of: what, provider: key).string("\(what)'s \"oznaka\"", provider: key)
             let unit = try row.field("nomin", of: "\(code) on \(day)", provider: key).integer("\(code)'s \"nomin\" on \(day)", provider: key)
             let value = try row.field("sreden", of: "\(code) on \(day)", provider: key)

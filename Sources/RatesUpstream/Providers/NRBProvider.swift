@@ -61,7 +61,8 @@ public struct NRBProvider: RatesProvider {
             var quotes: [PublishedQuote] = []
             for (position, rate) in try entry.field("rates", of: "\(day)", provider: key).array("the rates of \(day)", provider: key).enumerated() {
                 let currency = try rate.field("currency", of: "rate \(position + 1) of \(day)", provider: key)
-                let code = try currency.field("iso3", of: "a currency of \(day)", provider: key).string("a currency's \"iso3\" on \(day)", provider: key)
+                let code = try currency.field("iso3", of: "a currency of \(day)", provider: key)
+                    .string("a currency's \"iso3\" on \(day)", provider: key)
                 guard let currencyCode = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
                 let unit = try currency.field("unit", of: "\(code) on \(day)", provider: key).integer("\(code)'s \"unit\" on \(day)", provider: key)
                 let buying = try rate.field("buy", of: "\(code) on \(day)", provider: key)

@@ -98,7 +98,8 @@ public struct SARBProvider: RatesProvider {
                 series = known
             }
             guard let series, title == series.title else {
-                throw .unexpectedLayout(provider: key, "\(what) is of \(UpstreamDataError.quoted(title)), the answer's first of \(series?.title ?? "")")
+                throw .unexpectedLayout(
+                    provider: key, "\(what) is of \(UpstreamDataError.quoted(title)), the answer's first of \(series?.title ?? "")")
             }
             let period = try observation.field("Period", of: what, provider: key).string("\(what)'s \"Period\"", provider: key)
             let day = try Day(parsing: period, .midnightTimestamp)

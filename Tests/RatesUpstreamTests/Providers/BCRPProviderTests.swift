@@ -53,7 +53,8 @@ struct BCRPProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try [file].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: BCRPProvider()).count }
+        let counts = try [file]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: BCRPProvider()).count }
         #expect(counts == [5])
     }
 }

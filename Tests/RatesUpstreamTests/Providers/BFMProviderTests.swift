@@ -64,12 +64,14 @@ struct BFMProviderTests {
         let value = try ProviderFixture.edited(euro, replacing: #""2026-09-23":"4 983,29""#, with: #""2026-09-23":"4 98x,29""#)
         #expect(ProviderFixture.error { try parse(value) } == .invalidRate(currency: CurrencyCode("EUR")!, day: day, text: "4 98x,29"))
         let chart = try ProviderFixture.edited(euro, replacing: #""2026-09-23":"4983.29""#, with: #""2026-09-23":"4983.92""#)
-        #expect(ProviderFixture.error { try parse(chart) } == .invalidRate(currency: CurrencyCode("EUR")!, day: day, text: "4 983,29 (the chart: 4983.92)"))
+        let contradicted = UpstreamDataError.invalidRate(currency: CurrencyCode("EUR")!, day: day, text: "4 983,29 (the chart: 4983.92)")
+        #expect(ProviderFixture.error { try parse(chart) } == contradicted)
         let twice = try ProviderFixture.edited(euro, replacing: #""2026-09-22":"4 994,66""#, with: #""2026-09-23":"4 994,66""#)
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(twice) }))
         let date = try ProviderFixture.edited(euro, replacing: #""2026-09-23":"4 983,29""#, with: #""2026-09-31":"4 983,29""#)
         #expect(ProviderFixture.error { try parse(date) } == .invalidDay("2026-09-31"))
-        #expect(ProviderFixture.error { try provider.parse(ProviderFixture.bytes(euro), of: ProviderRequest(url: "file")) }?.isLayout(of: "BFM") == true)
+        let unnamed = ProviderFixture.error { try provider.parse(ProviderFixture.bytes(euro), of: ProviderRequest(url: "file")) }
+        #expect(unnamed?.isLayout(of: "BFM") == true)
         let status = try ProviderFixture.edited(euro, replacing: #""status":200"#, with: #""status":500"#)
         #expect(ProviderFixture.error { try parse(status) }?.isLayout(of: "BFM") == true)
     }
@@ -81,7 +83,8 @@ struct BFMProviderTests {
         }
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
         #expect(ProviderFixture.error { try parse([]) } == .empty)
-        let none = #"{"code":"cours-de-mid-en-ar-filter","data":{"status":200,"data":{"coursMid":[],"coursMidMax":[],"coursMidMin":[],"grapheData":[]}}}"#
+        let none = #"{"code":"cours-de-mid-en-ar-filter","data":{"status":200,"data":{"coursMid":[],"coursMidMax":[],"coursMidMin":[],"#
+            + #""grapheData":[]}}}"#
         #expect(try parse(Array(none.utf8)).isEmpty)
     }
 

@@ -90,7 +90,8 @@ struct CBBHProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try [period, daily, "cbbh-bosnia/05_GetJson_date=01_06_2025_00_00_00.json"].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBBHProvider()).count }
+        let counts = try [period, daily, "cbbh-bosnia/05_GetJson_date=01_06_2025_00_00_00.json"]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBBHProvider()).count }
         #expect(counts == [3, 1, 1])
     }
 }

@@ -72,7 +72,8 @@ struct CBMProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try ["cbm-myanmar/00_api_latest.json"].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBMProvider()).count }
+        let counts = try ["cbm-myanmar/00_api_latest.json"]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBMProvider()).count }
         #expect(counts == [1])
     }
 }

@@ -38,7 +38,8 @@ struct CBNProviderTests {
         let url = "https://www.cbn.gov.ng/api/GetAllExchangeRates"
         #expect(provider.requests(for: .latest) == [ProviderRequest(url: url)])
         #expect(provider.requests(for: .range(Day("2026-05-01")!, Day("2026-05-21")!)) == [ProviderRequest(url: url)])
-        #expect(CBNProvider(baseURL: "http://127.0.0.1:8080/cbn").requests(for: .latest)[0].url == "http://127.0.0.1:8080/cbn/api/GetAllExchangeRates")
+        #expect(
+            CBNProvider(baseURL: "http://127.0.0.1:8080/cbn").requests(for: .latest)[0].url == "http://127.0.0.1:8080/cbn/api/GetAllExchangeRates")
     }
 
     @Test("rejects a value that is not a decimal, a currency twice, an unknown currency name and a bad day")
@@ -68,7 +69,8 @@ struct CBNProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try ["cbn-nigeria/00_api_GetAllExchangeRates.json"].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBNProvider()).count }
+        let counts = try ["cbn-nigeria/00_api_GetAllExchangeRates.json"]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBNProvider()).count }
         #expect(counts == [6])
     }
 }

@@ -61,7 +61,8 @@ struct CBTTProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try [file].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBTTProvider()).count }
+        let counts = try [file]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CBTTProvider()).count }
         #expect(counts == [169])
     }
 }

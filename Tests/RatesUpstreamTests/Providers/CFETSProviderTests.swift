@@ -86,7 +86,8 @@ struct CFETSProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try [september, summerPage1, summerPage2].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CFETSProvider()).count }
+        let counts = try [september, summerPage1, summerPage2]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: CFETSProvider()).count }
         #expect(counts == [4, 50, 15])
     }
 }

@@ -35,9 +35,11 @@ struct MMAProviderTests {
 
     @Test("rejects a value that is not a decimal, a day twice with two rates, a day that does not exist")
     func alteredValues() throws {
-        let value = try ProviderFixture.edited(file, replacing: #"{"Date": "21 May 2026", "Rate": "15.42"}"#, with: #"{"Date": "21 May 2026", "Rate": "15.4x"}"#)
+        let value = try ProviderFixture.edited(
+            file, replacing: #"{"Date": "21 May 2026", "Rate": "15.42"}"#, with: #"{"Date": "21 May 2026", "Rate": "15.4x"}"#)
         #expect(ProviderFixture.error { try parse(value) } == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-05-21")!, text: "15.4x"))
-        let twice = try ProviderFixture.edited(file, replacing: #"{"Date": "20 May 2026", "Rate": "15.42"}"#, with: #"{"Date": "21 May 2026", "Rate": "15.43"}"#)
+        let twice = try ProviderFixture.edited(
+            file, replacing: #"{"Date": "20 May 2026", "Rate": "15.42"}"#, with: #"{"Date": "21 May 2026", "Rate": "15.43"}"#)
         #expect(ProviderFixture.error { try parse(twice) } == .duplicateDay(Day("2026-05-21")!))
         let date = try ProviderFixture.edited(file, replacing: #""21 May 2026""#, with: #""31 April 2026""#)
         #expect(ProviderFixture.error { try parse(date) } == .invalidDay("31 April 2026"))
@@ -59,7 +61,8 @@ struct MMAProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try ["mma-maldives/00_JSON_referencerates.json_v=20260521.json"].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: MMAProvider()).count }
+        let counts = try ["mma-maldives/00_JSON_referencerates.json_v=20260521.json"]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: MMAProvider()).count }
         #expect(counts == [3552])
     }
 }

@@ -64,7 +64,8 @@ struct NBEProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try [first, second].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: NBEProvider()).count }
+        let counts = try [first, second]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: NBEProvider()).count }
         #expect(counts == [1, 1])
     }
 }

@@ -75,7 +75,8 @@ struct NBRMProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try [range, single].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: NBRMProvider()).count }
+        let counts = try [range, single]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: NBRMProvider()).count }
         #expect(counts == [90, 1])
     }
 }

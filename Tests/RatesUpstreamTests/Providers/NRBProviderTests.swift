@@ -65,7 +65,8 @@ struct NRBProviderTests {
 
     @Test("each recording imports as a file of the source's, read as the answer to one of its requests")
     func imports() throws {
-        let counts = try [file].map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: NRBProvider()).count }
+        let counts = try [file]
+            .map { try ProviderFile.read([ProviderFixture.bytes($0)], provider: NRBProvider()).count }
         #expect(counts == [5])
     }
 }

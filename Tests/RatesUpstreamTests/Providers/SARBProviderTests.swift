@@ -56,7 +56,8 @@ struct SARBProviderTests {
         #expect(range.map(\.subject) == SARBProviderTests.codes)
         #expect(
             range[0].url
-                == "https://custom.resbank.co.za/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations/EXCX135D/2026-03-23T00:00:00/2026-03-27T00:00:00")
+                == "https://custom.resbank.co.za/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations/EXCX135D/"
+                + "2026-03-23T00:00:00/2026-03-27T00:00:00")
         #expect(range.allSatisfy { $0.method == .get && $0.body == nil })
         #expect(provider.requests(for: .latest)[22].url.hasSuffix("/EXCB118D/2026-03-20T00:00:00/2026-03-27T00:00:00"))
     }
