@@ -14,7 +14,7 @@ import RatesCore
 ///   the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `"3.36"` and
 ///   `"3.368"` give `"3.364"`), soles for one US dollar, ``PublishedQuote/Direction/pivotPerUnits``. The
 ///   series' names must say they are the buying and the selling rate in soles per US dollar.
-/// - Schedule: America/Lima, Monday to Friday, the day's close out by about 18:00.
+/// - Schedule: America/Lima, Monday to Friday, the day's close out by about 17:00; the series start on 1997-01-02.
 /// - Ranges: one request for the whole range; the newest publication is asked for as the last seven days
 ///   up to today.
 public struct BCRPProvider: RatesProvider {
@@ -23,8 +23,8 @@ public struct BCRPProvider: RatesProvider {
     public let country: String? = "PE"
     public let pivot = CurrencyCode("PEN")!
     public let rateType = "midpoint of the published buying and selling rates"
-    /// Monday to Friday, by 18:00 Lima time.
-    public let schedule = PublicationSchedule(timeZone: "America/Lima", expectedMinute: 18 * 60)
+    /// Monday to Friday, by 17:00 Lima time.
+    public let schedule = PublicationSchedule(timeZone: "America/Lima", expectedMinute: 17 * 60)
 
     /// The API root (`…/estadisticas/series/api`).
     public let endpoint: String

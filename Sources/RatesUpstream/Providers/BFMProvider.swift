@@ -14,7 +14,7 @@ import RatesCore
 ///   spaces grouping thousands dropped, the decimal comma made a point, no digit changed: `4983.29`).
 ///   `grapheData`, the same figures dotted for the site's chart, must agree (trailing zeros aside) where it has the day;
 ///   `coursMidMin` and `coursMidMax`, the day's extremes, are not read.
-/// - Schedule: Indian/Antananarivo, Monday to Friday, the day's rate out by about 12:00; rates from
+/// - Schedule: Indian/Antananarivo, Monday to Friday, the day's rate out by about 13:00; rates from
 ///   2018-01-02.
 /// - Ranges: one request per currency and 365 days; the newest publication is asked for as the last
 ///   seven days up to today.
@@ -24,8 +24,8 @@ public struct BFMProvider: RatesProvider {
     public let country: String? = "MG"
     public let pivot = CurrencyCode("MGA")!
     public let rateType = "reference rate"
-    /// Monday to Friday, by 12:00 Antananarivo time.
-    public let schedule = PublicationSchedule(timeZone: "Indian/Antananarivo", expectedMinute: 12 * 60)
+    /// Monday to Friday, by 13:00 Antananarivo time.
+    public let schedule = PublicationSchedule(timeZone: "Indian/Antananarivo", expectedMinute: 13 * 60)
 
     /// The route's address (`…/wp-json/bfm/cours_mid_en_ar_filter`).
     public let endpoint: String
