@@ -11,8 +11,9 @@ struct RatesMergeTests {
     func precedenceFromTheRegistry() {
         let expected: [MergePolicy.Rank] = [
             "ECB", .currencysOwnBank, "BDI",
-            "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE",
+            "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE", "NBRM", "CBBH",
             "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
+            "CBM", "CBN", "MMA", "NBE", "NRB", "SARB", "BCRP", "CBTT", "BFM", "CFETS",
             "FRED", "BOJ", "IMF",
         ]
         #expect(MergePolicy.defaultPrecedence == expected)
