@@ -111,6 +111,11 @@ public enum ProviderRegistry {
     /// cache lifetimes): the first source's, the ECB's.
     public static let referenceSchedule = entries[0].identity.schedule
 
+    /// How many days the figures of the sources that say so hold (``RatesProvider/validityDays``:
+    /// monthly and quarterly sources), by key; the others' hold for the merge's carry-forward limit.
+    public static let validityDays: [String: Int] = Dictionary(
+        entries.compactMap { entry in entry.identity.validityDays.map { (entry.key, $0) } }, uniquingKeysWith: { first, _ in first })
+
     /// Every key, in the order of ``entries``.
     public static var keys: [String] { entries.map(\.key) }
 
