@@ -32,7 +32,7 @@ struct ProviderRegistryTests {
         #expect(throws: ProviderConfigurationError.unknownProvider("XYZ")) { try ProviderRegistry.make(key: "XYZ") }
 
         let all = ProviderRegistry.select(apiKeys: ["FRED": "secret"])
-        #expect(all.providers.map(\.key) == ProviderRegistry.keys.filter { $0 != "BANXICO" && $0 != "BOT" })
+        #expect(all.providers.map(\.key) == ProviderRegistry.keys.filter { !["BANXICO", "BOT"].contains($0) })
         #expect(all.off.map(\.key) == ["BANXICO", "BOT"])
         #expect("\(all.off[0].reason)" == "provider BANXICO needs an API key and none is configured: it stays off until one is")
 
