@@ -102,6 +102,7 @@ public enum ProviderRegistry {
         Entry("AMCM", .elsewhere) { url, _ in AMCMProvider(baseURL: url) },
         Entry("BAM", .elsewhere, needsAPIKey: true) { url, key in BAMProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BANREP", .elsewhere) { url, _ in BANREPProvider(baseURL: url) },
+        Entry("BCC", .elsewhere) { url, _ in BCCProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
