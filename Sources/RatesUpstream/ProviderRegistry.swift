@@ -107,6 +107,7 @@ public enum ProviderRegistry {
         Entry("BCRA", .elsewhere) { url, _ in BCRAProvider(baseURL: url) },
         Entry("BNA", .elsewhere) { url, _ in BNAProvider(baseURL: url) },
         Entry("BNRRW", .elsewhere) { url, _ in BNRRWProvider(baseURL: url) },
+        Entry("BOM", .elsewhere) { url, _ in BOMProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
