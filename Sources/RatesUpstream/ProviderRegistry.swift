@@ -108,6 +108,7 @@ public enum ProviderRegistry {
         Entry("BNA", .elsewhere) { url, _ in BNAProvider(baseURL: url) },
         Entry("BNRRW", .elsewhere) { url, _ in BNRRWProvider(baseURL: url) },
         Entry("BOM", .elsewhere) { url, _ in BOMProvider(baseURL: url) },
+        Entry("CBG", .elsewhere) { url, _ in CBGProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
