@@ -13,9 +13,10 @@ import RatesCore
 ///   dollar) are not read. `LIQ`, a liquidity indicator among the currencies with unit `0.0` and mean `0.0000`,
 ///   is not a currency and is skipped; any other record with a zero unit or figure rejects the answer.
 /// - Schedule: Asia/Macau, Monday to Friday, usually by 11:00 local time; a record's `date` is the day the
-///   rates were set. The history goes back to 1986; days before 1999-01-04 are not read (the ECU among them).
+///   rates were set.
 /// - Ranges: one request per span of at most 90 days (the API answers about four months at most); the
-///   newest publication is asked for as the last seven days up to today.
+///   newest publication is asked for as the last seven days up to today. The history goes back to 1986-01-02;
+///   an answer with days before 1999-01-04 (the ECU among their currencies) is rejected, as for every source.
 public struct AMCMProvider: RatesProvider {
     public let key = "AMCM"
     public let name = "Monetary Authority of Macao"
@@ -47,7 +48,8 @@ public struct AMCMProvider: RatesProvider {
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         return Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
-            ProviderRequest(url: "\(baseURL)/api/v1.0/cms/financial_info?Begin=\(span.first.text(.compact))&End=\(span.last.text(.compact))&QueryType=1")
+            ProviderRequest(
+                url: "\(baseURL)/api/v1.0/cms/financial_info?Begin=\(span.first.text(.compact))&End=\(span.last.text(.compact))&QueryType=1")
         }
     }
 
@@ -67,7 +69,8 @@ public struct AMCMProvider: RatesProvider {
             if code == Self.liquidityIndicator { continue }
             let unitText = try record.field("unit", of: "\(code) on \(day)", provider: key)
             guard let unit = Self.wholeUnit(unitText) else {
-                throw .unexpectedLayout(provider: key, "the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
+                throw .unexpectedLayout(
+                    provider: key, "the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
             }
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             let mean = try record.field("usdMean", of: "\(code) on \(day)", provider: key).string("\"usdMean\" of \(code) on \(day)", provider: key)

@@ -15,7 +15,7 @@ import RatesCore
 ///   so it is stored under neither code.
 /// - Schedule: Africa/Casablanca, Monday to Friday, usually out by 15:00 local time, dated the day they apply to.
 /// - Ranges: one request per weekday of the range, each for the bank's 12:30 fixing; the newest publication
-///   is asked for as the weekdays of the last seven days up to today.
+///   is asked for as the weekdays of the last seven days up to today. The history starts on 1999-01-04.
 public struct BAMProvider: RatesProvider {
     public let key = "BAM"
     public let name = "Bank Al-Maghrib"
@@ -67,7 +67,9 @@ public struct BAMProvider: RatesProvider {
             let code = try record.field("libDevise", of: what, provider: key).string("\(what)'s \"libDevise\"", provider: key)
             let unit = try record.field("uniteDevise", of: "\(code) on \(day)", provider: key).integer("the unit of \(code) on \(day)", provider: key)
             let value = try record.field("moyen", of: "\(code) on \(day)", provider: key)
-            guard case .number = value else { throw .unexpectedLayout(provider: key, "\"moyen\" of \(code) on \(day) is \(value.kind), not a number") }
+            guard case .number = value else {
+                throw .unexpectedLayout(provider: key, "\"moyen\" of \(code) on \(day) is \(value.kind), not a number")
+            }
             let quote = try PublishedQuote.reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day)
             if Self.mislabelled.contains(code) || rows.contains(where: { $0.day == day && $0.quote == quote }) { continue }
             rows.append((day, quote))

@@ -14,7 +14,7 @@ import RatesCore
 ///   Saturday through `vigenciahasta` (the Monday, or the Tuesday after a Monday holiday): one publication,
 ///   dated Saturday, carried forward over the rest.
 /// - Ranges: one request for any range (`vigenciadesde` within it, both included); the newest publication
-///   is asked for as the seven days before tomorrow through tomorrow.
+///   is asked for as the seven days before tomorrow through tomorrow. The history starts on 2000-01-03.
 public struct BANREPProvider: RatesProvider {
     public let key = "BANREP"
     public let name = "Banco de la República"
@@ -45,7 +45,8 @@ public struct BANREPProvider: RatesProvider {
         let bound = { (day: Day) in "%27\(day.text(.iso))T00:00:00.000%27" }
         return [
             ProviderRequest(
-                url: "\(baseURL)?$limit=50000&$order=vigenciadesde%20ASC&$where=vigenciadesde%3E=\(bound(first))%20AND%20vigenciadesde%3C=\(bound(last))")
+                url: "\(baseURL)?$limit=50000&$order=vigenciadesde%20ASC"
+                    + "&$where=vigenciadesde%3E=\(bound(first))%20AND%20vigenciadesde%3C=\(bound(last))")
         ]
     }
 
@@ -54,8 +55,10 @@ public struct BANREPProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, record) in try document.array("the answer", provider: key).enumerated() {
             let what = "record \(index + 1)"
-            let from = try Day(parsing: try record.field("vigenciadesde", of: what, provider: key).string("\(what)'s \"vigenciadesde\"", provider: key), .midnightTimestamp)
-            let through = try Day(parsing: try record.field("vigenciahasta", of: what, provider: key).string("\(what)'s \"vigenciahasta\"", provider: key), .midnightTimestamp)
+            let fromText = try record.field("vigenciadesde", of: what, provider: key).string("\(what)'s start", provider: key)
+            let throughText = try record.field("vigenciahasta", of: what, provider: key).string("\(what)'s end", provider: key)
+            let from = try Day(parsing: fromText, .midnightTimestamp)
+            let through = try Day(parsing: throughText, .midnightTimestamp)
             guard through >= from else {
                 throw .unexpectedLayout(provider: key, "the TRM of \(from) holds through \(through), before it starts")
             }
@@ -65,7 +68,8 @@ public struct BANREPProvider: RatesProvider {
             }
             let value = try record.field("valor", of: "the TRM of \(from)", provider: key).string("the TRM of \(from)", provider: key)
             guard RateText.isValid(value) else { throw .invalidRate(currency: Self.dollar, day: from, text: value) }
-            publications.append(ProviderPublication(day: from, quotes: [PublishedQuote(currency: Self.dollar, value: value, unit: 1, direction: .pivotPerUnits)]))
+            let quote = PublishedQuote(currency: Self.dollar, value: value, unit: 1, direction: .pivotPerUnits)
+            publications.append(ProviderPublication(day: from, quotes: [quote]))
         }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 2))
     }

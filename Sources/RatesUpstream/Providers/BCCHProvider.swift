@@ -19,7 +19,8 @@ import RatesCore
 /// - Schedule: America/Santiago, Monday to Friday, usually out by 13:00 local time; an observation is dated
 ///   the day the rate is in force (the observed dollar is computed from the previous banking day's trades).
 /// - Ranges: one request per series for any range; the newest publication is asked for as the last seven
-///   days up to today.
+///   days up to today. The history starts on 1990-01-02; an answer with days before 1999-01-04 is
+///   rejected, as for every source.
 public struct BCCHProvider: RatesProvider {
     public let key = "BCCH"
     public let name = "Banco Central de Chile"
@@ -70,7 +71,8 @@ public struct BCCHProvider: RatesProvider {
         let document = try ProviderJSON(parsing: body, provider: key)
         let status = try document.field("Codigo", of: "the answer", provider: key)
         guard status == .number("0") else {
-            throw .unexpectedLayout(provider: key, "the API answers code \(status.shown): \(UpstreamDataError.quoted(document["Descripcion"]?.shown ?? "no description"))")
+            let description = document["Descripcion"]?.shown ?? "no description"
+            throw .unexpectedLayout(provider: key, "the API answers code \(status.shown): \(UpstreamDataError.quoted(description))")
         }
         let series = try document.field("Series", of: "the answer", provider: key)
         let id = try series.field("seriesId", of: "\"Series\"", provider: key).string("\"seriesId\"", provider: key)
@@ -84,22 +86,27 @@ public struct BCCHProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, observation) in try series.field("Obs", of: "\"Series\"", provider: key).array("\"Obs\"", provider: key).enumerated() {
             let what = "\(code) observation \(index + 1)"
-            let day = try Day(
-                parsing: try observation.field("indexDateString", of: what, provider: key).string("\(what)'s date", provider: key), .dayMonthYear(separator: "-"))
-            let status = try observation.field("statusCode", of: "\(code) on \(day)", provider: key).string("the status of \(code) on \(day)", provider: key)
+            let dayText = try observation.field("indexDateString", of: what, provider: key).string("\(what)'s date", provider: key)
+            let day = try Day(parsing: dayText, .dayMonthYear(separator: "-"))
+            let status = try observation.field("statusCode", of: "\(code) on \(day)", provider: key).string("its status", provider: key)
             if status == "ND" { continue }
             guard status == "OK" else {
-                throw .unexpectedLayout(provider: key, "the observation of \(code) on \(day) has status \(UpstreamDataError.quoted(status)), not OK or ND")
+                throw .unexpectedLayout(
+                    provider: key, "the observation of \(code) on \(day) has status \(UpstreamDataError.quoted(status)), not OK or ND")
             }
             let text = try observation.field("value", of: "\(code) on \(day)", provider: key).string("the value of \(code) on \(day)", provider: key)
             guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
+            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }
 
     /// `text` percent-encoded for a query value: every byte but letters, digits and `-._~`.
     static func queryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? ""
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
+
+    /// The characters a query value keeps as they are (RFC 3986's unreserved ones).
+    static var unreserved: CharacterSet { CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~") }
 }

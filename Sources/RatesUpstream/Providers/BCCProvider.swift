@@ -13,10 +13,9 @@ import RatesCore
 ///   6.62396 × 24 is): ``RatesCore/PublishedQuote/Direction/unitsPerPivot``. The administered segments I
 ///   (`tasaOficial`, 24 CUP per USD) and II (`tasaPublica`, 120) are not read. A day whose `tasaEspecial`
 ///   is `null` has no figure and is left out; any other value that is not a positive number rejects the answer.
-/// - Schedule: America/Havana, every day, in force from the start of the day it is dated; segment III
-///   is published since 2025-12-19.
+/// - Schedule: America/Havana, every day, from 00:00 local time, dated the day it applies to.
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last
-///   seven days up to today.
+///   seven days up to today. Segment III is published since 2025-12-19.
 public struct BCCProvider: RatesProvider {
     public let key = "BCC"
     public let name = "Banco Central de Cuba"

@@ -20,7 +20,7 @@ import RatesCore
 /// - Schedule: America/Argentina/Buenos_Aires, Monday to Friday, usually out by 13:00 local time, dated the
 ///   day the quotations are for.
 /// - Ranges: one request per weekday of the range; the newest publication is asked for as the weekdays of
-///   the last seven days up to today.
+///   the last seven days up to today. The history starts on 2000-01-03.
 public struct BCRAProvider: RatesProvider {
     public let key = "BCRA"
     public let name = "Banco Central de la República Argentina"
@@ -69,7 +69,7 @@ public struct BCRAProvider: RatesProvider {
             let what = "quotation \(index + 1) of \(day)"
             let code = try detail.field("codigoMoneda", of: what, provider: key).string("\(what)'s \"codigoMoneda\"", provider: key)
             if Self.skipped.contains(code) { continue }
-            let description = try detail.field("descripcion", of: "\(code) on \(day)", provider: key).string("the description of \(code) on \(day)", provider: key)
+            let description = try detail.field("descripcion", of: "\(code) on \(day)", provider: key).string("its description", provider: key)
             let unit = try Self.unit(in: description, provider: key)
             let value = try detail.field("tipoCotizacion", of: "\(code) on \(day)", provider: key)
             guard case .number = value else {
@@ -91,7 +91,9 @@ public struct BCRAProvider: RatesProvider {
         let groups = written.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
             groups.allSatisfy({ $0.utf8.allSatisfy(\.isASCIIDigit) }), let unit = Int(groups.joined()), unit > 0
-        else { throw .unexpectedLayout(provider: provider, "the description \(UpstreamDataError.quoted(description)) names no whole number of units") }
+        else {
+            throw .unexpectedLayout(provider: provider, "the description \(UpstreamDataError.quoted(description)) names no whole number of units")
+        }
         return unit
     }
 }

@@ -21,7 +21,7 @@ import RatesCore
 ///   May 2026) or only skipped ones is no publication.
 /// - Schedule: Africa/Luanda, Monday to Friday, usually out by 16:00 local time, dated the day they apply to.
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven
-///   days up to today.
+///   days up to today. The history starts on 2000-01-01.
 public struct BNAProvider: RatesProvider {
     public let key = "BNA"
     public let name = "Banco Nacional de Angola"
@@ -100,7 +100,8 @@ public struct BNAProvider: RatesProvider {
             let code = try record.field("codigoMoeda", of: what, provider: key).string("\(what)'s \"codigoMoeda\"", provider: key)
             let type = try record.field("tipoCambio", of: "\(code) on \(day)", provider: key)
             guard type == .string("M") else {
-                throw .unexpectedLayout(provider: key, "the rate of \(code) on \(day) is of type \(UpstreamDataError.quoted(type.shown)), not M (middle)")
+                throw .unexpectedLayout(
+                    provider: key, "the rate of \(code) on \(day) is of type \(UpstreamDataError.quoted(type.shown)), not M (middle)")
             }
             if Self.skipped.contains(code) { continue }
             let value = try record.field("taxa", of: "\(code) on \(day)", provider: key)

@@ -14,9 +14,9 @@ import RatesCore
 ///   `"1,253.60"` is `1253.60`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The buying and selling
 ///   rates are not read.
 /// - Schedule: Africa/Kigali, Monday to Friday, usually out by 16:00 local time; `post_date` (a two-digit
-///   year, read as 20YY: the history starts in 2012) is the day the rates apply to.
+///   year, read as 20YY) is the day the rates apply to.
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven
-///   days up to today.
+///   days up to today. The history starts on 2012-01-02.
 public struct BNRRWProvider: RatesProvider {
     public let key = "BNRRW"
     public let name = "National Bank of Rwanda"
@@ -63,9 +63,10 @@ public struct BNRRWProvider: RatesProvider {
             if let subject = request.subject, subject != code {
                 throw .unexpectedLayout(provider: key, "the answer for \(subject) holds a rate of \(code) on \(day)")
             }
-            let text = try record.field("average_rate", of: "\(code) on \(day)", provider: key).string("the average rate of \(code) on \(day)", provider: key)
+            let text = try record.field("average_rate", of: "\(code) on \(day)", provider: key).string("its average rate", provider: key)
             guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
+            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }

@@ -13,6 +13,7 @@ import RatesCore
 ///   (a currency without a rate that day) is left out; any other figure that is not a decimal rejects the answer.
 /// - Schedule: Asia/Ulaanbaatar, Monday to Friday, usually out by 10:00 local time, dated the day they apply to.
 /// - Ranges: one request for any range; the newest publication is asked for as the last seven days up to today.
+///   The history starts on 2001-01-02.
 public struct BOMProvider: RatesProvider {
     public let key = "BOM"
     public let name = "Bank of Mongolia"

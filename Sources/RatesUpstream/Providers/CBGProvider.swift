@@ -20,7 +20,8 @@ import RatesCore
 ///   ten; and the Danish krone, whose figure has been `1` every day since July 2025.
 /// - Schedule: Africa/Banjul, Monday to Friday, usually out by 11:00 local time, dated the day they apply to.
 /// - Ranges: every request answers the whole archive, so a range is the same requests as the newest
-///   publication, and a fetch keeps the range's days. The newest publication comes with the whole archive.
+///   publication, and a fetch keeps the range's days. The newest publication comes with the whole archive,
+///   which starts on 2000-01-07.
 public struct CBGProvider: RatesProvider {
     public let key = "CBG"
     public let name = "Central Bank of The Gambia"
@@ -83,7 +84,9 @@ public struct CBGProvider: RatesProvider {
             }
         }
         let publications = figures.compactMap { day, value in
-            value.map { ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: $0, unit: unit, direction: .pivotPerUnits)]) }
+            value.map { text in
+                ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: text, unit: unit, direction: .pivotPerUnits)])
+            }
         }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }
