@@ -8,7 +8,7 @@ import RatesCore
 /// a test checks docs/PROVIDERS.md against it. Adding a source is its adapter, its recordings, its
 /// tests and one entry here (docs/NEW_PROVIDER.md).
 ///
-/// FRED, BANXICO and BOT need an API key: without one they are off (``select(enabled:apiKeys:)``)
+/// FRED, BANXICO, BOT, BAM and BCCH need an API key: without one they are off (``select(enabled:apiKeys:)``)
 /// and ``make(key:baseURL:apiKey:)`` refuses them; reading their answers needs none (``Entry/identity``).
 public enum ProviderRegistry {
     /// Where a source stands in the merge's precedence, before its place within the tier.
@@ -99,6 +99,16 @@ public enum ProviderRegistry {
         Entry("HKMA", .elsewhere) { url, _ in HKMAProvider(baseURL: url) },
         Entry("NBK", .elsewhere) { url, _ in NBKProvider(baseURL: url) },
         Entry("RBA", .elsewhere) { url, _ in RBAProvider(baseURL: url) },
+        Entry("AMCM", .elsewhere) { url, _ in AMCMProvider(baseURL: url) },
+        Entry("BAM", .elsewhere, needsAPIKey: true) { url, key in BAMProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BANREP", .elsewhere) { url, _ in BANREPProvider(baseURL: url) },
+        Entry("BCC", .elsewhere) { url, _ in BCCProvider(baseURL: url) },
+        Entry("BCCH", .elsewhere, needsAPIKey: true) { url, key in BCCHProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BCRA", .elsewhere) { url, _ in BCRAProvider(baseURL: url) },
+        Entry("BNA", .elsewhere) { url, _ in BNAProvider(baseURL: url) },
+        Entry("BNRRW", .elsewhere) { url, _ in BNRRWProvider(baseURL: url) },
+        Entry("BOM", .elsewhere) { url, _ in BOMProvider(baseURL: url) },
+        Entry("CBG", .elsewhere) { url, _ in CBGProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
@@ -119,7 +129,7 @@ public enum ProviderRegistry {
     /// Every key, in the order of ``entries``.
     public static var keys: [String] { entries.map(\.key) }
 
-    /// The keys of the providers that need an API key: FRED, BANXICO, BOT.
+    /// The keys of the providers that need an API key: FRED, BANXICO, BOT, BAM, BCCH.
     public static var keysNeedingAPIKey: Set<String> { Set(entries.filter(\.needsAPIKey).map(\.key)) }
 
     /// The entry for `key` (any letter case), or `nil` for a key no adapter has.

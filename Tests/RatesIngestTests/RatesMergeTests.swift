@@ -13,6 +13,7 @@ struct RatesMergeTests {
             "ECB", .currencysOwnBank, "BDI",
             "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE",
             "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
+            "AMCM", "BAM", "BANREP", "BCC", "BCCH", "BCRA", "BNA", "BNRRW", "BOM", "CBG",
             "FRED", "BOJ", "IMF",
         ]
         #expect(MergePolicy.defaultPrecedence == expected)

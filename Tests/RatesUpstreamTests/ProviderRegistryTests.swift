@@ -24,16 +24,16 @@ struct ProviderRegistryTests {
 
     @Test("a provider needing an API key is refused without one, and left off a selection")
     func apiKeys() {
-        #expect(ProviderRegistry.keysNeedingAPIKey == ["FRED", "BANXICO", "BOT"])
-        for key in ["FRED", "BANXICO", "BOT"] {
+        #expect(ProviderRegistry.keysNeedingAPIKey == ["FRED", "BANXICO", "BOT", "BAM", "BCCH"])
+        for key in ["FRED", "BANXICO", "BOT", "BAM", "BCCH"] {
             #expect(throws: ProviderConfigurationError.apiKeyMissing(provider: key)) { try ProviderRegistry.make(key: key) }
             #expect(throws: ProviderConfigurationError.apiKeyMissing(provider: key)) { try ProviderRegistry.make(key: key, apiKey: "") }
         }
         #expect(throws: ProviderConfigurationError.unknownProvider("XYZ")) { try ProviderRegistry.make(key: "XYZ") }
 
         let all = ProviderRegistry.select(apiKeys: ["FRED": "secret"])
-        #expect(all.providers.map(\.key) == ProviderRegistry.keys.filter { $0 != "BANXICO" && $0 != "BOT" })
-        #expect(all.off.map(\.key) == ["BANXICO", "BOT"])
+        #expect(all.providers.map(\.key) == ProviderRegistry.keys.filter { !["BANXICO", "BOT", "BAM", "BCCH"].contains($0) })
+        #expect(all.off.map(\.key) == ["BANXICO", "BOT", "BAM", "BCCH"])
         #expect("\(all.off[0].reason)" == "provider BANXICO needs an API key and none is configured: it stays off until one is")
 
         let chosen = ProviderRegistry.select(enabled: ["nbp", "ECB", "FRED", "NOPE", "NBP"])
