@@ -1,0 +1,106 @@
+import Foundation
+import RatesCore
+
+/// Banky Foiben'i Madagasikara's reference rates of the ariary (19 currencies), one request per currency.
+///
+/// - Source: the bank's WordPress API, `POST https://www.banky-foibe.mg/admin/wp-json/bfm/cours_mid_en_ar_filter`
+///   with the form `dateFilterDebut=2026%2F09%2F21&dateFilterFin=2026%2F09%2F23&filterData=EUR` (days as
+///   `YYYY/MM/DD`; ``ProviderRequest/subject`` is the currency), answering that currency's days:
+///   `{"code":"cours-de-mid-en-ar-filter",…,"data":{"status":200,"data":{"coursMid":{"2026-09-23":"4 983,29",…},"coursMidMax":{…},"coursMidMin":{…},"grapheData":{"2026-09-23":"4983.29",…}}}}`.
+///   The answer does not name its currency: a file of it imports with its currency given (`--subject EUR`).
+///   A span without rates answers `"coursMid":[]`: no publication.
+/// - Quote convention: `coursMid`, the interbank market's (MID) reference rate, ariary for one unit of the
+///   currency, ``PublishedQuote/Direction/pivotPerUnits``, written the French way (`"4 983,29"`: the
+///   spaces grouping thousands dropped, the decimal comma made a point, no digit changed: `4983.29`).
+///   `grapheData`, the same figures dotted for the site's chart, must agree (trailing zeros aside) where it has the day;
+///   `coursMidMin` and `coursMidMax`, the day's extremes, are not read.
+/// - Schedule: Indian/Antananarivo, Monday to Friday, the day's rate out by about 13:00; rates from
+///   2018-01-02.
+/// - Ranges: one request per currency and 365 days; the newest publication is asked for as the last
+///   seven days up to today.
+public struct BFMProvider: RatesProvider {
+    public let key = "BFM"
+    public let name = "Banky Foiben'i Madagasikara"
+    public let country: String? = "MG"
+    public let pivot = CurrencyCode("MGA")!
+    public let rateType = "reference rate"
+    /// Monday to Friday, by 13:00 Antananarivo time.
+    public let schedule = PublicationSchedule(timeZone: "Indian/Antananarivo", expectedMinute: 13 * 60)
+
+    /// The route's address (`…/wp-json/bfm/cours_mid_en_ar_filter`).
+    public let endpoint: String
+    private let today: @Sendable () -> Day
+
+    /// The currencies the bank quotes, in its order (the SDR under its ISO 4217 code, as the form takes it).
+    public static let currencies = [
+        "EUR", "USD", "GBP", "CHF", "JPY", "CAD", "DKK", "NOK", "SEK", "DJF", "XDR", "MUR", "ZAR", "AUD", "HKD", "SGD", "NZD", "INR", "CNY",
+    ]
+    /// The most days one request covers.
+    static let maxDays = 365
+    /// The headers the site's own form sends.
+    static let headers = [
+        "Content-Type": "application/x-www-form-urlencoded", "Origin": "https://www.banky-foibe.mg",
+        "Referer": "https://www.banky-foibe.mg/taux-reference",
+    ]
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.banky-foibe.mg` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Antananarivo; the default reads the clock (UTC+3).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
+        self.endpoint = (baseURL ?? "https://www.banky-foibe.mg") + "/admin/wp-json/bfm/cours_mid_en_ar_filter"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        let spans = Day.spans(from: first, through: last, maxDays: Self.maxDays)
+        return spans.flatMap { span in
+            Self.currencies.map { code in
+                let body = "dateFilterDebut=\(Self.formDay(span.first))&dateFilterFin=\(Self.formDay(span.last))&filterData=\(code)"
+                return ProviderRequest(url: endpoint, method: .post, headers: Self.headers, body: body, subject: code)
+            }
+        }
+    }
+
+    /// `text` without trailing fraction zeros (`4560.10` → `4560.1`, `5000.00` → `5000`), to compare one figure written two ways.
+    static func trimmed(_ text: String) -> String {
+        guard text.contains(".") else { return text }
+        var trimmed = Substring(text)
+        while trimmed.last == "0" { trimmed = trimmed.dropLast() }
+        if trimmed.last == "." { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
+    /// `2026%2F09%2F21`: the day as `YYYY/MM/DD`, form-encoded.
+    static func formDay(_ day: Day) -> String {
+        day.text(.iso).replacingOccurrences(of: "-", with: "%2F")
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
+            throw .unexpectedLayout(
+                provider: key, "the answer does not name its currency, and the request names none of the bank's: \(request.subject ?? "none")")
+        }
+        let outer = try document.field("data", of: "the answer", provider: key)
+        let status = try outer.field("status", of: "\"data\"", provider: key)
+        guard status == .number("200") else { throw .unexpectedLayout(provider: key, "\"data\".\"status\" is \(status.shown), not 200") }
+        let data = try outer.field("data", of: "\"data\"", provider: key)
+        let rates = try data.field("coursMid", of: "\"data\".\"data\"", provider: key)
+        if rates == .array([]) { return [] }
+        let chart = data["grapheData"].flatMap { try? $0.members("", provider: key) } ?? []
+        var publications: [ProviderPublication] = []
+        for member in try rates.members("\"coursMid\"", provider: key) {
+            let day = try Day(parsing: member.key, .iso)
+            let quote = try PublishedQuote.reading(code: subject, value: member.value, direction: .pivotPerUnits, day: day)
+            if let dotted = chart.first(where: { $0.key == member.key })?.value,
+                dotted.publishedDecimal.map(Self.trimmed) != Self.trimmed(quote.value)
+            {
+                throw .invalidRate(currency: currency, day: day, text: "\(member.value.shown) (the chart: \(dotted.shown))")
+            }
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
+        }
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RatesCore
+
+/// The Central Bank of Myanmar's reference rates of the kyat (about 38 currencies).
+///
+/// - Source: the bank's forex API, `https://forex.cbm.gov.mm/api/latest` for the newest table and
+///   `…/api/history/DD-MM-YYYY` for a day's, both in one layout:
+///   `{"info":"Central Bank of Myanmar","description":…,"timestamp":"1775721600","rates":{"USD":"2100.00","JPY":"1321.88",…}}`.
+///   The rates are an object keyed by ISO 4217 code, each value decimal text; no rates at all (`"rates":[]`,
+///   a day without a table) is no publication.
+/// - Quote convention: kyats for one unit of the currency (2100.00 MMK per 1 USD),
+///   ``PublishedQuote/Direction/pivotPerUnits``, except the six currencies the bank quotes per 100
+///   units (its website's table says so; the API does not): IDR, JPY, KHR, KRW, LAK and VND
+///   (1321.88 MMK per 100 JPY). The answer names no unit, so these six are a fixed list here: a currency
+///   the bank starts quoting per 100 needs adding to it. A row for the kyat itself would be skipped.
+/// - Day: the `timestamp` (Unix seconds) as a day in Myanmar time (UTC+06:30).
+/// - Schedule: Asia/Yangon, Monday to Friday, the day's table out by about 10:30.
+/// - Ranges: one `history` request per Monday to Friday in the range; the API has no range query.
+public struct CBMProvider: RatesProvider {
+    public let key = "CBM"
+    public let name = "Central Bank of Myanmar"
+    public let country: String? = "MM"
+    public let pivot = CurrencyCode("MMK")!
+    public let rateType = "reference rate"
+    /// Monday to Friday, by 10:30 Yangon time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Yangon", expectedMinute: 10 * 60 + 30)
+
+    /// The API's host, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (`https://forex.cbm.gov.mm` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://forex.cbm.gov.mm"
+    }
+
+    /// The currencies the bank quotes per 100 units.
+    static let perHundred: Set<String> = ["IDR", "JPY", "KHR", "KRW", "LAK", "VND"]
+    /// Myanmar time, UTC+06:30 (no summer time).
+    static let utcOffset = 6 * 3600 + 30 * 60
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: baseURL + "/api/latest")]
+        case .range(let first, let last):
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+                ProviderRequest(url: baseURL + "/api/history/" + day.text(.dayMonthYear(separator: "-")))
+            }
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let seconds = try document.field("timestamp", of: "the answer", provider: key).integer("\"timestamp\"", provider: key)
+        let day = Day(containing: Date(timeIntervalSince1970: TimeInterval(seconds)), utcOffset: Self.utcOffset)
+        let field = try document.field("rates", of: "the answer", provider: key)
+        if field == .array([]) { return [] }
+        let rates = try field.members("\"rates\"", provider: key)
+        var quotes: [PublishedQuote] = []
+        for rate in rates where rate.key != pivot.rawValue {
+            let unit = Self.perHundred.contains(rate.key) ? 100 : 1
+            quotes.append(try .reading(code: rate.key, value: rate.value, unit: unit, direction: .pivotPerUnits, day: day))
+        }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+}

@@ -1,0 +1,83 @@
+import RatesCore
+
+/// The Central Bank of Trinidad and Tobago's daily exchange rates of the Trinidad and Tobago dollar
+/// (8 currencies), buying and selling.
+///
+/// - Source: the bank's WordPress API, every day of a span of years:
+///   `https://www.central-bank.org.tt/wp-json/rates/v1/forex-rate/2026-2026` answers
+///   `{"cbttdailyforexrates":[{"famedate":"2026-01-02","USD_Buying":"6.7017","USD_Selling":"6.7992","CAD_Buying":…,"Euro_Buying":…,…},…]}`,
+///   one row per calendar day, with `USD`, `CAD`, `GBP`, `Euro` (EUR), `CHF`, `BBD`, `GYD` and `JMD`
+///   columns. A span without rows is one object of nulls instead of an array: no publication.
+/// - Quote convention: the weighted averages of the authorised dealers' buying and selling rates (GYD
+///   and JMD not weighted), Trinidad and Tobago dollars for one unit, only. As for every buy/sell-only
+///   source, the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `"6.7017"`
+///   and `"6.7992"` give `"6.75045"`), ``PublishedQuote/Direction/pivotPerUnits``. Being averages of the
+///   day's deals, the buying rate is sometimes above the selling one; the midpoint is taken all the same.
+///   A currency with no deals on one side that day has that side `null`: it has no midpoint and is
+///   skipped for the day; a day with every column `null` (a weekend, a holiday) is no publication.
+///   A column the adapter does not know rejects the answer.
+/// - Day: `famedate`.
+/// - Schedule: America/Port_of_Spain, Monday to Friday, the day's rates out by about 16:00.
+/// - Ranges: one request for the years the range spans; a fetch keeps the range's days. The newest
+///   publication is asked for as the last seven days up to today.
+public struct CBTTProvider: RatesProvider {
+    public let key = "CBTT"
+    public let name = "Central Bank of Trinidad and Tobago"
+    public let country: String? = "TT"
+    public let pivot = CurrencyCode("TTD")!
+    public let rateType = "midpoint of the published buying and selling rates"
+    /// Monday to Friday, by 16:00 Port of Spain time.
+    public let schedule = PublicationSchedule(timeZone: "America/Port_of_Spain", expectedMinute: 16 * 60)
+
+    /// The route's address (`…/wp-json/rates/v1/forex-rate`).
+    public let endpoint: String
+    private let today: @Sendable () -> Day
+
+    /// Column prefixes and their ISO 4217 codes, in the answer's order.
+    static let columns: [(prefix: String, code: String)] = [
+        ("USD", "USD"), ("CAD", "CAD"), ("GBP", "GBP"), ("Euro", "EUR"), ("CHF", "CHF"), ("BBD", "BBD"), ("GYD", "GYD"), ("JMD", "JMD"),
+    ]
+    /// Every column name of a row.
+    static let knownColumns: Set<String> = Set(["famedate"] + columns.flatMap { [$0.prefix + "_Buying", $0.prefix + "_Selling"] })
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.central-bank.org.tt` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Port of Spain; the default reads the clock (UTC−4).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -4 * 3600)) {
+        self.endpoint = (baseURL ?? "https://www.central-bank.org.tt") + "/wp-json/rates/v1/forex-rate"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return [ProviderRequest(url: "\(endpoint)/\(first.parts.year)-\(last.parts.year)")]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let rows = try document.field("cbttdailyforexrates", of: "the answer", provider: key)
+        if case .object(let members) = rows, members.allSatisfy({ $0.value.isNull }) { return [] }
+        var publications: [ProviderPublication] = []
+        for (index, row) in try rows.array("\"cbttdailyforexrates\"", provider: key).enumerated() {
+            let what = "row \(index + 1)"
+            for member in try row.members(what, provider: key) where !Self.knownColumns.contains(member.key) {
+                throw .unexpectedLayout(provider: key, "\(what) has a column the adapter does not know: \(UpstreamDataError.quoted(member.key))")
+            }
+            let day = try Day(parsing: try row.field("famedate", of: what, provider: key).string("\(what)'s \"famedate\"", provider: key), .iso)
+            var quotes: [PublishedQuote] = []
+            for column in Self.columns {
+                let currency = CurrencyCode(column.code)!
+                let buying = try row.field(column.prefix + "_Buying", of: "\(day)", provider: key)
+                let selling = try row.field(column.prefix + "_Selling", of: "\(day)", provider: key)
+                if buying.isNull || selling.isNull { continue }
+                guard let buy = buying.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: buying.shown) }
+                guard let sell = selling.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: selling.shown) }
+                guard let middle = RateText.midpoint(buy, sell) else { throw .invalidRate(currency: currency, day: day, text: buy) }
+                quotes.append(PublishedQuote(currency: currency, value: middle, direction: .pivotPerUnits))
+            }
+            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
+        }
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,103 @@
+import RatesCore
+
+/// The central parity rates of the renminbi (25 currencies), set by the People's Bank of China and
+/// published by the China Foreign Exchange Trade System (chinamoney.com.cn).
+///
+/// - Source: `POST https://www.chinamoney.com.cn/ags/ms/cm-u-bk-ccpr/CcprHisNew?startDate=YYYY-MM-DD&endDate=YYYY-MM-DD&currency=&pageNum=1&pageSize=50`
+///   (an empty body; every pair when `currency` is blank), answering the span's days, newest first, at most 50
+///   a page: `{"head":{"rep_code":"200",…},"data":{"head":["USD/CNY","EUR/CNY","100JPY/CNY",…,"CNY/MOP",…],"pageTotal":1,…},"records":[{"date":"2026-09-04","values":["6.7787","7.8397","4.3135",…]},…]}`:
+///   each record's `values` in the order of `data.head`. A request covers 50 days at most, so that its
+///   answer fits on one page (the endpoint takes no more than 50 a page); a page of a longer span, as a
+///   file, reads as the days it holds.
+/// - Quote convention: by the pair's label. `USD/CNY`: yuan for one dollar, and `100JPY/CNY` yuan for 100 yen,
+///   ``PublishedQuote/Direction/pivotPerUnits`` with that unit; `CNY/MOP`: patacas for one yuan,
+///   ``PublishedQuote/Direction/unitsPerPivot``. A label of any other shape (a unit on the quoted side, no
+///   `CNY`) rejects the answer. A value `---` (no parity that day for that pair) is skipped.
+/// - Day: the record's `date`.
+/// - Schedule: Asia/Shanghai, Monday to Friday, the parity announced at 09:15.
+/// - Ranges: one request per 50 days; the newest publication is asked for as the last seven days up to today.
+public struct CFETSProvider: RatesProvider {
+    public let key = "CFETS"
+    public let name = "China Foreign Exchange Trade System"
+    public let country: String? = "CN"
+    public let pivot = CurrencyCode("CNY")!
+    public let rateType = "central parity rate"
+    /// Monday to Friday, at 09:15 Beijing time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Shanghai", expectedMinute: 9 * 60 + 15)
+
+    /// The endpoint's address (`…/ags/ms/cm-u-bk-ccpr/CcprHisNew`).
+    public let endpoint: String
+    private let today: @Sendable () -> Day
+
+    /// The most days one request covers: one page.
+    static let maxDays = 50
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.chinamoney.com.cn` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Beijing; the default reads the clock (UTC+8).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 8 * 3600)) {
+        self.endpoint = (baseURL ?? "https://www.chinamoney.com.cn") + "/ags/ms/cm-u-bk-ccpr/CcprHisNew"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
+            let query = "startDate=\(span.first.text(.iso))&endDate=\(span.last.text(.iso))&currency=&pageNum=1&pageSize=\(Self.maxDays)"
+            return ProviderRequest(url: "\(endpoint)?\(query)", method: .post, headers: ["Accept": "application/json"])
+        }
+    }
+
+    /// How one pair's figures read.
+    struct Pair {
+        let currency: CurrencyCode
+        let unit: Int
+        let direction: PublishedQuote.Direction
+    }
+
+    /// `USD/CNY`, `100JPY/CNY`, `CNY/MOP`.
+    func pair(_ label: String) throws(UpstreamDataError) -> Pair {
+        let sides = label.split(separator: "/", omittingEmptySubsequences: false)
+        if sides.count == 2, sides[1] == pivot.rawValue {
+            let digits = sides[0].prefix { $0.isASCII && $0.isNumber }
+            if let currency = CurrencyCode(sides[0].dropFirst(digits.count)), digits.first != "0",
+                let unit = digits.isEmpty ? 1 : Int(digits)
+            {
+                return Pair(currency: currency, unit: unit, direction: .pivotPerUnits)
+            }
+        } else if sides.count == 2, sides[0] == pivot.rawValue, let currency = CurrencyCode(sides[1]) {
+            return Pair(currency: currency, unit: 1, direction: .unitsPerPivot)
+        }
+        throw .unexpectedLayout(provider: key, "the pair \(UpstreamDataError.quoted(label)) is not one the adapter reads")
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let code = try document.field("head", of: "the answer", provider: key).field("rep_code", of: "\"head\"", provider: key)
+        guard code == .string("200") else { throw .unexpectedLayout(provider: key, "\"head\".\"rep_code\" is \(code.shown), not 200") }
+        let data = try document.field("data", of: "the answer", provider: key)
+        let records = try document.field("records", of: "the answer", provider: key)
+        guard !records.isNull else {
+            throw .unexpectedLayout(provider: key, "no records: \(UpstreamDataError.quoted(data["flagMessage"]?.shown ?? ""))")
+        }
+        let labels = try data.field("head", of: "\"data\"", provider: key).array("\"data\".\"head\"", provider: key)
+        var pairs: [Pair] = []
+        for label in labels { pairs.append(try pair(try label.string("a pair's label", provider: key))) }
+        var publications: [ProviderPublication] = []
+        for (index, record) in try records.array("\"records\"", provider: key).enumerated() {
+            let what = "record \(index + 1)"
+            let day = try Day(parsing: try record.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key), .iso)
+            let values = try record.field("values", of: "\(day)", provider: key).array("the values of \(day)", provider: key)
+            guard values.count == pairs.count else {
+                throw .unexpectedLayout(provider: key, "\(day) has \(values.count) values for \(pairs.count) pairs")
+            }
+            var quotes: [PublishedQuote] = []
+            for (pair, value) in zip(pairs, values) where value != .string("---") {
+                quotes.append(try .reading(code: pair.currency.rawValue, value: value, unit: pair.unit, direction: pair.direction, day: day))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications)
+    }
+}

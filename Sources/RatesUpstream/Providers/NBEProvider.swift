@@ -1,0 +1,63 @@
+import RatesCore
+
+/// The National Bank of Ethiopia's daily exchange rates of the birr (19 currencies and the SDR).
+///
+/// - Source: `https://api.nbe.gov.et/api/filter-exchange-rates?date=YYYY-MM-DD`, one day's rates:
+///   `{"success":true,"message":"OK","status":200,"data":[{"buying":"157.227","selling":"158.7993","date":"2026-05-18","weighted_average":"157.227","currency":{"name":"US DOLLAR","code":"USD"},…},…]}`.
+///   A day without rates (a holiday, a weekend) is an empty `data`: no publication.
+/// - Quote convention: `weighted_average`, birr for one unit of the currency,
+///   ``PublishedQuote/Direction/pivotPerUnits``; the buying and selling rates are not read. The SDR is
+///   published under its ISO 4217 code, `XDR`.
+/// - Day: each row's `date`.
+/// - Schedule: Africa/Addis_Ababa, Monday to Friday, the day's rates out by about 13:00. Rates since the
+///   birr floated are asked for (from 2024-10-01).
+/// - Ranges: one request per Monday to Friday in the range; the newest publication is asked for as the
+///   last seven days' working days up to today.
+public struct NBEProvider: RatesProvider {
+    public let key = "NBE"
+    public let name = "National Bank of Ethiopia"
+    public let country: String? = "ET"
+    public let pivot = CurrencyCode("ETB")!
+    public let rateType = "weighted average"
+    /// Monday to Friday, by 13:00 Addis Ababa time.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Addis_Ababa", expectedMinute: 13 * 60)
+
+    /// The API's host, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://api.nbe.gov.et` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Addis Ababa; the default reads the clock (UTC+3).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
+        self.baseURL = baseURL ?? "https://api.nbe.gov.et"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 6, today: today()) else { return [] }
+        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+            ProviderRequest(url: baseURL + "/api/filter-exchange-rates?date=" + day.text(.iso))
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let success = try document.field("success", of: "the answer", provider: key)
+        guard success == .bool(true) else {
+            throw .unexpectedLayout(provider: key, "\"success\" is \(success.shown), not true")
+        }
+        let rows = try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key)
+        var days: [Day: [PublishedQuote]] = [:]
+        for (index, row) in rows.enumerated() {
+            let what = "row \(index + 1)"
+            let day = try Day(parsing: try row.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key), .iso)
+            let code = try row.field("currency", of: what, provider: key).field("code", of: "\(what)'s \"currency\"", provider: key)
+                .string("\(what)'s currency code", provider: key)
+            let value = try row.field("weighted_average", of: "\(code) on \(day)", provider: key)
+            days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
+        }
+        guard !days.isEmpty else { return [] }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}

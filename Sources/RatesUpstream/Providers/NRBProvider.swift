@@ -1,0 +1,80 @@
+import RatesCore
+
+/// Nepal Rastra Bank's exchange rates of the rupee (22 currencies), buying and selling.
+///
+/// - Source: the bank's forex API, `https://www.nrb.org.np/api/forex/v1/rates?from=YYYY-MM-DD&to=YYYY-MM-DD&per_page=100&page=1`,
+///   one entry per day of the span (weekends and holidays included), each with the day's rates:
+///   `{"status":{"code":200},…,"data":{"payload":[{"date":"2026-04-01","published_on":"2026-04-01 00:00:13","rates":[{"currency":{"iso3":"INR","name":"Indian Rupee","unit":100},"buy":"160.00","sell":"160.15"},…]},…]},"pagination":{"page":1,"pages":1,…}}`.
+///   The API pages its answer at 100 days at most; a request covers no more, and an answer that says it
+///   has more pages is rejected (it would not be the whole span).
+/// - Quote convention: buying and selling only. As for every buy/sell-only source, the figure stored is
+///   their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `"151.44"` and `"152.04"` give `"151.74"`),
+///   rupees for `unit` units of the currency (100 INR, 10 JPY, 100 KRW):
+///   ``PublishedQuote/Direction/pivotPerUnits``.
+/// - Day: each entry's `date`; the bank publishes every day's rates just after midnight, set the day before.
+/// - Schedule: Asia/Kathmandu, every day, usually read by 11:45; the API's rates go back to 2010-01-01.
+/// - Ranges: one request per 100 days; the newest publication is asked for as the last seven days up to today.
+public struct NRBProvider: RatesProvider {
+    public let key = "NRB"
+    public let name = "Nepal Rastra Bank"
+    public let country: String? = "NP"
+    public let pivot = CurrencyCode("NPR")!
+    public let rateType = "midpoint of the published buying and selling rates"
+    /// Every day, by 11:45 Kathmandu time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Kathmandu", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 11 * 60 + 45)
+
+    /// The API's address (`…/api/forex/v1/rates`).
+    public let endpoint: String
+    private let today: @Sendable () -> Day
+
+    /// The most days one request covers: one page of the API.
+    static let maxDays = 100
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.nrb.org.np` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Kathmandu; the default reads the clock (UTC+05:45).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600 + 45 * 60)) {
+        self.endpoint = (baseURL ?? "https://www.nrb.org.np") + "/api/forex/v1/rates"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
+            ProviderRequest(url: "\(endpoint)?from=\(span.first.text(.iso))&to=\(span.last.text(.iso))&per_page=\(Self.maxDays)&page=1")
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let status = try document.field("status", of: "the answer", provider: key).field("code", of: "\"status\"", provider: key)
+        guard status == .number("200") else { throw .unexpectedLayout(provider: key, "\"status\".\"code\" is \(status.shown), not 200") }
+        let pages = try document.field("pagination", of: "the answer", provider: key).field("pages", of: "\"pagination\"", provider: key)
+            .integer("\"pagination\".\"pages\"", provider: key)
+        guard pages <= 1 else { throw .unexpectedLayout(provider: key, "the answer is one of \(pages) pages, not the whole span") }
+        let entries = try document.field("data", of: "the answer", provider: key).field("payload", of: "\"data\"", provider: key)
+            .array("\"data\".\"payload\"", provider: key)
+        var publications: [ProviderPublication] = []
+        for (index, entry) in entries.enumerated() {
+            let what = "day \(index + 1)"
+            let day = try Day(parsing: try entry.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key), .iso)
+            var quotes: [PublishedQuote] = []
+            for (position, rate) in try entry.field("rates", of: "\(day)", provider: key).array("the rates of \(day)", provider: key).enumerated() {
+                let currency = try rate.field("currency", of: "rate \(position + 1) of \(day)", provider: key)
+                let code = try currency.field("iso3", of: "a currency of \(day)", provider: key)
+                    .string("a currency's \"iso3\" on \(day)", provider: key)
+                guard let currencyCode = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
+                let unit = try currency.field("unit", of: "\(code) on \(day)", provider: key).integer("\(code)'s \"unit\" on \(day)", provider: key)
+                let buying = try rate.field("buy", of: "\(code) on \(day)", provider: key)
+                let selling = try rate.field("sell", of: "\(code) on \(day)", provider: key)
+                guard let buy = buying.publishedDecimal else { throw .invalidRate(currency: currencyCode, day: day, text: buying.shown) }
+                guard let sell = selling.publishedDecimal else { throw .invalidRate(currency: currencyCode, day: day, text: selling.shown) }
+                guard let middle = RateText.midpoint(buy, sell) else { throw .invalidRate(currency: currencyCode, day: day, text: buy) }
+                quotes.append(PublishedQuote(currency: currencyCode, value: middle, unit: unit, direction: .pivotPerUnits))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,113 @@
+import RatesCore
+
+/// The South African Reserve Bank's daily exchange rates of the rand (23 currencies), one series each.
+///
+/// - Source: the bank's web indicators API, one request per series and range:
+///   `https://custom.resbank.co.za/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations/EXCX135D/2026-03-23T00:00:00/2026-03-27T00:00:00`
+///   (``ProviderRequest/subject`` is the series code), answering the series' observations, newest first:
+///   `[{"Period":"2026-03-27T00:00:00","Timeseries":"Rand per US Dollar","Description":…,"Value":17.1302,"FormatNumber":"0.0000",…},…]`.
+///   `Value` is a JSON number read as written (`7.5890` keeps its zero). The answer does not name its series
+///   code; its `Timeseries` title says which currency it is, so a file reads as its own series only.
+/// - Quote convention: the weighted average of the banks' rates at about 10:30. Three series are rand for
+///   one unit (`Rand per US Dollar`, `… British Pound`, `… Euro`: ``PublishedQuote/Direction/pivotPerUnits``),
+///   the other twenty units for one rand (`Japan: Yen per Rand`: ``PublishedQuote/Direction/unitsPerPivot``).
+///   A title the adapter does not know, or one that is not its request's series, rejects the answer.
+/// - Day: `Period`. A range without observations (a holiday) is an empty array: no publication.
+/// - Schedule: Africa/Johannesburg, Monday to Friday, the 10:30 rates out by about 11:00; the series are
+///   read from 2000-01-01.
+/// - Ranges: one request per series covering the whole range; the newest publication is asked for as the
+///   last seven days up to today.
+public struct SARBProvider: RatesProvider {
+    public let key = "SARB"
+    public let name = "South African Reserve Bank"
+    public let country: String? = "ZA"
+    public let pivot = CurrencyCode("ZAR")!
+    public let rateType = "weighted average"
+    /// Monday to Friday, by 11:00 Johannesburg time.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Johannesburg", expectedMinute: 11 * 60)
+
+    /// One series: its code, currency, title and direction.
+    struct Series: Sendable {
+        let code: String
+        let currency: String
+        let title: String
+        let direction: PublishedQuote.Direction
+    }
+
+    /// The series read, in request order.
+    static let series: [Series] = [
+        Series(code: "EXCX135D", currency: "USD", title: "Rand per US Dollar", direction: .pivotPerUnits),
+        Series(code: "EXCZ001D", currency: "GBP", title: "Rand per British Pound", direction: .pivotPerUnits),
+        Series(code: "EXCZ002D", currency: "EUR", title: "Rand per Euro", direction: .pivotPerUnits),
+        Series(code: "EXCB080D", currency: "AUD", title: "Australia: Dollar per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB051D", currency: "BWP", title: "Botswana: Pula per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB036D", currency: "BRL", title: "Brazil: Real per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB031D", currency: "CAD", title: "Canada: Dollar per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB121D", currency: "CNY", title: "China: Yuan per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB003D", currency: "DKK", title: "Denmark: Krone per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB122D", currency: "HKD", title: "Hong Kong: Dollar per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB123D", currency: "INR", title: "India: Rupee per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB094D", currency: "ILS", title: "Israel: Shekel per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB120D", currency: "JPY", title: "Japan: Yen per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB059D", currency: "KES", title: "Kenya: Schilling per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB063D", currency: "MWK", title: "Malawi: Kwacha per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB081D", currency: "NZD", title: "New Zealand: Dollar per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB013D", currency: "NOK", title: "Norway: Krone per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB015D", currency: "SEK", title: "Sweden: Krona per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB016D", currency: "CHF", title: "Switzerland: Franc per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB126D", currency: "TWD", title: "Taiwan: NT Dollar per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB115D", currency: "THB", title: "Thailand: Baht per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB071D", currency: "ZMW", title: "Zambia: Kwacha per Rand", direction: .unitsPerPivot),
+        Series(code: "EXCB118D", currency: "KRW", title: "South Korea: Won per Rand", direction: .unitsPerPivot),
+    ]
+
+    /// The API root (`…/GetTimeseriesObservations`), without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://custom.resbank.co.za` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Johannesburg; the default reads the clock (UTC+2).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 2 * 3600)) {
+        self.baseURL = (baseURL ?? "https://custom.resbank.co.za") + "/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Self.series.map { series in
+            ProviderRequest(
+                url: "\(baseURL)/\(series.code)/\(first.text(.midnightTimestamp))/\(last.text(.midnightTimestamp))", subject: series.code)
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let observations = try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key)
+        var publications: [ProviderPublication] = []
+        var series: Series?
+        for (index, observation) in observations.enumerated() {
+            let what = "observation \(index + 1)"
+            let title = try observation.field("Timeseries", of: what, provider: key).string("\(what)'s \"Timeseries\"", provider: key)
+            if series == nil {
+                guard let known = Self.series.first(where: { $0.title == title }) else {
+                    throw .unexpectedLayout(provider: key, "the series \(UpstreamDataError.quoted(title)) is not one the adapter reads")
+                }
+                if let subject = request.subject, subject != known.code {
+                    throw .unexpectedLayout(provider: key, "the answer is \(known.code) (\(known.title)), the request for \(subject)")
+                }
+                series = known
+            }
+            guard let series, title == series.title else {
+                throw .unexpectedLayout(
+                    provider: key, "\(what) is of \(UpstreamDataError.quoted(title)), the answer's first of \(series?.title ?? "")")
+            }
+            let period = try observation.field("Period", of: what, provider: key).string("\(what)'s \"Period\"", provider: key)
+            let day = try Day(parsing: period, .midnightTimestamp)
+            let value = try observation.field("Value", of: "\(series.currency) on \(day)", provider: key)
+            let quote = try PublishedQuote.reading(code: series.currency, value: value, direction: series.direction, day: day)
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
+        }
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications)
+    }
+}
