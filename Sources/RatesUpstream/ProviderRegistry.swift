@@ -101,6 +101,7 @@ public enum ProviderRegistry {
         Entry("NBK", .elsewhere) { url, _ in NBKProvider(baseURL: url) },
         Entry("RBA", .elsewhere) { url, _ in RBAProvider(baseURL: url) },
         Entry("CBA", .elsewhere) { url, _ in CBAProvider(baseURL: url) },
+        Entry("BANGUAT", .elsewhere) { url, _ in BANGUATProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
