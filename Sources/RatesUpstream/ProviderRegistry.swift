@@ -103,6 +103,7 @@ public enum ProviderRegistry {
         Entry("CBA", .elsewhere) { url, _ in CBAProvider(baseURL: url) },
         Entry("BANGUAT", .elsewhere) { url, _ in BANGUATProvider(baseURL: url) },
         Entry("BCN", .elsewhere) { url, _ in BCNProvider(baseURL: url) },
+        Entry("BCU", .elsewhere) { url, _ in BCUProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
