@@ -105,6 +105,7 @@ public enum ProviderRegistry {
         Entry("BCN", .elsewhere) { url, _ in BCNProvider(baseURL: url) },
         Entry("BCU", .elsewhere) { url, _ in BCUProvider(baseURL: url) },
         Entry("CBT", .elsewhere) { url, _ in CBTProvider(baseURL: url) },
+        Entry("CBAR", .elsewhere) { url, _ in CBARProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
