@@ -89,6 +89,7 @@ public enum ProviderRegistry {
         Entry("NBG", .europe) { url, _ in NBGProvider(baseURL: url) },
         Entry("BOE", .europe) { url, _ in BOEProvider(baseURL: url) },
         Entry("BNB", .europe) { url, _ in BNBProvider(baseURL: url) },
+        Entry("NBM", .europe) { url, _ in NBMProvider(baseURL: url) },
         Entry("BANXICO", .elsewhere, needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BCB", .elsewhere) { url, _ in BCBProvider(baseURL: url) },
         Entry("BNM", .elsewhere) { url, _ in BNMProvider(baseURL: url) },
