@@ -108,6 +108,7 @@ public enum ProviderRegistry {
         Entry("CBT", .elsewhere) { url, _ in CBTProvider(baseURL: url) },
         Entry("CBAR", .elsewhere) { url, _ in CBARProvider(baseURL: url) },
         Entry("NBT", .elsewhere) { url, _ in NBTProvider(baseURL: url) },
+        Entry("NBKR", .elsewhere) { url, _ in NBKRProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
