@@ -90,6 +90,8 @@ public enum ProviderRegistry {
         Entry("BOE", .europe) { url, _ in BOEProvider(baseURL: url) },
         Entry("NBRM", .europe) { url, _ in NBRMProvider(baseURL: url) },
         Entry("CBBH", .europe) { url, _ in CBBHProvider(baseURL: url) },
+        Entry("BNB", .europe) { url, _ in BNBProvider(baseURL: url) },
+        Entry("NBM", .europe) { url, _ in NBMProvider(baseURL: url) },
         Entry("BANXICO", .elsewhere, needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BCB", .elsewhere) { url, _ in BCBProvider(baseURL: url) },
         Entry("BNM", .elsewhere) { url, _ in BNMProvider(baseURL: url) },
@@ -121,9 +123,18 @@ public enum ProviderRegistry {
         Entry("CBTT", .elsewhere) { url, _ in CBTTProvider(baseURL: url) },
         Entry("BFM", .elsewhere) { url, _ in BFMProvider(baseURL: url) },
         Entry("CFETS", .elsewhere) { url, _ in CFETSProvider(baseURL: url) },
+        Entry("CBA", .elsewhere) { url, _ in CBAProvider(baseURL: url) },
+        Entry("BANGUAT", .elsewhere) { url, _ in BANGUATProvider(baseURL: url) },
+        Entry("BCN", .elsewhere) { url, _ in BCNProvider(baseURL: url) },
+        Entry("BCU", .elsewhere) { url, _ in BCUProvider(baseURL: url) },
+        Entry("CBT", .elsewhere) { url, _ in CBTProvider(baseURL: url) },
+        Entry("CBAR", .elsewhere) { url, _ in CBARProvider(baseURL: url) },
+        Entry("NBT", .elsewhere) { url, _ in NBTProvider(baseURL: url) },
+        Entry("NBKR", .elsewhere) { url, _ in NBKRProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
+        Entry("LB", .historical) { url, _ in LBProvider(baseURL: url) },
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.
