@@ -49,13 +49,14 @@ PY
 )
 last_imported=${held[30]}
 
-# Fixture folders by provider key; the Bank of Russia's file is kept for the delta below.
-declare -A keys=(
-    [banxico-mexico]=BANXICO [bcb-brazil]=BCB [bdi-italy]=BDI [bnm-malaysia]=BNM [bnr-romania]=BNR
-    [boc-canada]=BOC [boe-uk]=BOE [boi-israel]=BOI [boj-japan]=BOJ [bot-thailand]=BOT [cbu-uzbekistan]=CBU
-    [cnb-czech]=CNB [dnb-denmark]=DNB [fbil-india]=FBIL [fred-h10-usa]=FRED [hkma-hongkong]=HKMA [imf]=IMF
-    [mnb-hungary]=MNB [nbg-georgia]=NBG [nbk-kazakhstan]=NBK [nbp-poland]=NBP [nbrb-belarus]=NBRB
-    [nbu-ukraine]=NBU [norgesbank-norway]=NB [rba-australia]=RBA [riksbank-sweden]=RB [sbi-iceland]=SBI [tcmb-turkey]=TCMB
+# Fixture folders by provider key, as each folder's scenario.json names it; the Bank of Russia's
+# file of 2026-04-25 is kept for the delta below.
+declare -A keys=()
+while read -r name key; do keys[$name]=$key; done < <(python3 - <<'PY'
+import glob, json, os
+for path in sorted(glob.glob("Tests/Fixtures/*/scenario.json")):
+    print(os.path.basename(os.path.dirname(path)), json.load(open(path))["key"])
+PY
 )
 
 echo "== machine: $(nproc) cores, $(uname -m); release build"
@@ -66,7 +67,8 @@ started=$(now)
 for folder in Tests/Fixtures/*/; do
     name=$(basename "$folder"); key=${keys[$name]:-}
     [ -n "$key" ] || continue
-    mapfile -t files < <(find "$folder" -type f ! -name '*.yml' ! -name '*.md' | sort)
+    mapfile -t files < <(find "$folder" -type f ! -name '*.yml' ! -name '*.md' ! -name '*.json*' -o -type f -name '*.json' ! -name scenario.json | sort)
+    [ ${#files[@]} -gt 0 ] || continue
     # Files answering one series name it in the file name (BCB's currency, FRED's series); such a
     # provider's files go in one import, a subject per file. So do the NBP's tables A and B (one
     # publication). Other providers' files are imported one by one, as an operator adds them.

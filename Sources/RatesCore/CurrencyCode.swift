@@ -42,8 +42,12 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     /// The euro, base currency of the ECB's reference rates.
     public static let euro = CurrencyCode("EUR")!
 
-    /// The English ISO 4217 name, or `nil` for a code ISO 4217 does not list.
-    public var name: String? { Self.isoNames[rawValue] }
+    /// The English ISO 4217 name (or, for the Crown Dependencies' pounds, which ISO 4217 does not
+    /// list but pegs give, their usual name), or `nil` for a code neither knows.
+    public var name: String? { Self.isoNames[rawValue] ?? Self.otherNames[rawValue] }
+
+    /// Codes in common use that ISO 4217 does not list (treated as GBP there).
+    static let otherNames: [String: String] = ["GGP": "Guernsey Pound", "IMP": "Manx Pound", "JEP": "Jersey Pound"]
 
     public var description: String { rawValue }
 

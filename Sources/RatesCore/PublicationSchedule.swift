@@ -7,7 +7,7 @@ import Foundation
 /// merged dataset's freshness (`expectedLatestDate`, `Rates-Stale`, cache lifetimes) follows the
 /// schedule of the first source of the registry.
 public struct PublicationSchedule: Hashable, Sendable {
-    public enum Cadence: String, Hashable, Sendable { case daily, weekly, monthly }
+    public enum Cadence: String, Hashable, Sendable { case daily, weekly, monthly, quarterly }
 
     /// The days without a publication besides those off ``weekdays``.
     public enum Holidays: String, Hashable, Sendable {
@@ -47,11 +47,15 @@ public struct PublicationSchedule: Hashable, Sendable {
     // MARK: - Days
 
     /// Whether the schedule expects a publication on `day` (a day in the publisher's time zone):
-    /// daily and weekly, on its weekdays that are not holidays; monthly, on the first such day of the month.
+    /// daily and weekly, on its weekdays that are not holidays; monthly, on the first such day of the
+    /// month; quarterly, on the first such day of January, April, July and October.
     public func isPublicationDay(_ day: Day) -> Bool {
         guard isOpen(day) else { return false }
-        guard cadence == .monthly else { return true }
-        return (1..<day.parts.day).allSatisfy { !isOpen(day.adding(days: -$0)) }
+        switch cadence {
+        case .daily, .weekly: return true
+        case .monthly: return (1..<day.parts.day).allSatisfy { !isOpen(day.adding(days: -$0)) }
+        case .quarterly: return day.parts.month % 3 == 1 && (1..<day.parts.day).allSatisfy { !isOpen(day.adding(days: -$0)) }
+        }
     }
 
     /// A weekday of the schedule that is not a holiday.

@@ -7,8 +7,9 @@ extension Ingestor {
     /// touch, in one transaction, and applies what changed to the in-memory dataset.
     ///
     /// The merged days recomputed are every day some provider published from the first day
-    /// of `publications` through ``MergePolicy/carryForwardDays`` after the last: a value
-    /// carried forward from these publications may reach them.
+    /// of `publications` through ``MergePolicy/carryForwardDays`` after the last (as long as the
+    /// provider's figures hold, for a monthly or quarterly one): a value carried forward from these
+    /// publications may reach them.
     ///
     /// - Parameters:
     ///   - provider: The provider's key and pivot.
@@ -25,13 +26,14 @@ extension Ingestor {
             let policy = mergePolicy
             var exclusions: [ConsensusExclusion] = []
             let inParts = ProviderRegistry.entry(provider.key)?.publishesInParts ?? false
-            let recorded = try store.ingest(provider: provider.key, publications: valid, inParts: inParts, run: run) { reader in
-                let merged = Self.mergedDays(after: valid, reader: reader, policy: policy)
+            let validity = ProviderRegistry.validityDays
+            let recorded = try store.ingest(provider: provider.key, publications: valid, inParts: inParts, run: run, validity: validity) { reader in
+                let merged = Self.mergedDays(after: valid, of: provider.key, reader: reader, policy: policy)
                 exclusions = merged.exclusions
                 return merged.batch
             }
             if let first = valid.first?.day, let last = valid.last?.day {
-                record(exclusions, recomputed: first...last.adding(days: policy.carryForwardDays))
+                record(exclusions, recomputed: first...last.adding(days: policy.validity(of: provider.key)))
             }
             if recorded.outcome == .updated { state.recordDataOrigin(recorded.source) }
             try applyLoggedChanges()
@@ -39,12 +41,12 @@ extension Ingestor {
         }
     }
 
-    /// The merged days `publications` touch, recomputed from every provider's quotes.
+    /// The merged days `provider`'s `publications` touch, recomputed from every provider's quotes.
     static func mergedDays(
-        after publications: [ProviderPublication], reader: QuoteReader, policy: MergePolicy
+        after publications: [ProviderPublication], of provider: String, reader: QuoteReader, policy: MergePolicy
     ) -> (batch: RatesBatch, exclusions: [ConsensusExclusion]) {
         guard let first = publications.first?.day, let last = publications.last?.day else { return (RatesBatch(base: .euro, days: []), []) }
-        let through = last.adding(days: policy.carryForwardDays)
+        let through = last.adding(days: policy.validity(of: provider))
         var days: [DailyRates] = []
         var exclusions: [ConsensusExclusion] = []
         for day in reader.publicationDays where day >= first && day <= through {
@@ -63,12 +65,16 @@ extension Ingestor {
         let inputs = providers.flatMap { key in
             let entry = ProviderRegistry.entry(key)
             let inParts = entry?.publishesInParts ?? false
+            let maxAge = policy.validity(of: key)
             let publications = inParts
-                ? reader.publications(of: key, onOrBefore: day, maxAge: policy.carryForwardDays)
-                : reader.publication(of: key, onOrBefore: day, maxAge: policy.carryForwardDays).map { [$0] } ?? []
-            return publications.map { ProviderDay(provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts) }
+                ? reader.publications(of: key, onOrBefore: day, maxAge: maxAge)
+                : reader.publication(of: key, onOrBefore: day, maxAge: maxAge).map { [$0] } ?? []
+            return publications.map {
+                ProviderDay(provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge)
+            }
         }
-        // A day only the ECB published is its figures as they are: the merge would keep each one's digits.
+        // A day only the ECB published is its figures as they are (the merge would keep each one's
+        // digits): no peg is added to it, so the ECB's history stays the ECB's.
         if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
             return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
         }

@@ -23,13 +23,17 @@ public struct FetchSettings: Sendable {
     public var maxBodyBytes: Int
     /// How many days back a source with nothing stored is fetched the first time (0: only its newest publication).
     public var backfillDays: Int
+    /// How many sources are fetched at once, at most (``RatesUpstream/FetchPermits``).
+    public var maxConcurrentFetches: Int
     /// The clock.
     public var now: @Sendable () -> Date
 
     public init(
         providers: [String] = [], apiKeys: [String: String] = [:], baseURLs: [String: String] = [:], overrides: [String: UpstreamOverride] = [:],
-        timeout: Duration = .seconds(60), maxBodyBytes: Int = 32 << 20, backfillDays: Int = 30, now: @escaping @Sendable () -> Date = { Date() }
+        timeout: Duration = .seconds(60), maxBodyBytes: Int = 32 << 20, backfillDays: Int = 30, maxConcurrentFetches: Int = 8,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.maxConcurrentFetches = maxConcurrentFetches
         self.providers = providers
         self.apiKeys = apiKeys
         self.baseURLs = baseURLs
@@ -59,10 +63,11 @@ public struct UpstreamFetches: Sendable {
     ) {
         let selection = ProviderRegistry.select(enabled: ProviderRegistry.referenceKeys + settings.providers, apiKeys: settings.apiKeys, baseURLs: settings.baseURLs)
         for (key, reason) in selection.off { logger.warning("provider left off", metadata: ["rates.provider": "\(key)", "rates.reason": "\(reason)"]) }
+        let permits = FetchPermits(limit: settings.maxConcurrentFetches)
         all = selection.providers.map { provider in
             let client = ProviderClient(
                 provider: provider, httpClient: httpClient, timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes,
-                today: { [now = settings.now] in Day(containing: now()) }, override: settings.overrides[provider.key])
+                today: { [now = settings.now] in Day(containing: now()) }, override: settings.overrides[provider.key], permits: permits)
             let fetch = ProviderFetch(
                 client: client, ingestor: ingestor, backfillDays: settings.backfillDays, now: settings.now, logger: logger, recordOutcome: recordOutcome)
             return (fetch, provider.schedule)

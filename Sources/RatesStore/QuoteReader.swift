@@ -2,11 +2,41 @@ import RatesCore
 
 /// The quotes of every provider (or of some) over a range of days, read at once, for the merge
 /// to compute merged days from: around the days an ingest touches, inside its transaction, or
-/// for an answer computed from some providers only (``RatesStore/quotes(from:through:providers:)``).
+/// for an answer computed from some providers only (``RatesStore/quotes(_:providers:)``).
 public struct QuoteReader: Sendable {
     /// How far around the ingested days quotes are read: the merge's carry-forward limit and
     /// the merged days after the ingested ones that a carried-forward value may reach.
     public static let lookBackDays = 14
+
+    /// The days a reader reads: ``from`` through ``through`` for every provider, and from
+    /// ``longLivedFrom`` for the providers whose figures hold longer than the carry-forward limit
+    /// (a monthly source's figures hold for their month).
+    public struct Span: Hashable, Sendable {
+        public var from: Day
+        public var through: Day
+        /// Providers read from ``longLivedFrom``, sorted.
+        public var longLived: [String]
+        public var longLivedFrom: Day
+
+        /// `from` through `through`, and for each provider of `validity` whose figures hold longer
+        /// than ``QuoteReader/lookBackDays``, from as many days again before `from` as the longest holds.
+        ///
+        /// - Parameter validity: How many days each long-lived provider's figures hold, by key.
+        public init(from: Day, through: Day, validity: [String: Int] = [:]) {
+            self.from = from
+            self.through = through
+            let extra = validity.filter { $0.value > QuoteReader.lookBackDays }
+            longLived = extra.keys.sorted()
+            longLivedFrom = from.adding(days: -(extra.values.max() ?? 0))
+        }
+
+        /// Around the days `first` through `last` that `provider` published: ``QuoteReader/lookBackDays``
+        /// before and after (as far after as its figures hold, when longer).
+        public static func around(first: Day, last: Day, of provider: String, validity: [String: Int]) -> Span {
+            let after = max(QuoteReader.lookBackDays, validity[provider] ?? 0)
+            return Span(from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: after), validity: validity)
+        }
+    }
 
     /// Quotes by provider, then by day (ascending).
     private let publications: [String: [ProviderPublication]]

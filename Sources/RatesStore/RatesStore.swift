@@ -115,13 +115,18 @@ public final class RatesStore: Sendable {
     /// ``ingest(_:run:)`` takes them). The run's outcome counts the merged changes only: quotes
     /// that change no merged value change nothing a client sees.
     ///
+    /// The reader holds every provider's quotes from ``QuoteReader/lookBackDays`` before the first
+    /// day of `publications` to as many after the last, and those of the providers of `validity`
+    /// (figures that hold longer: monthly, quarterly) as far as they hold (``QuoteReader/Span``).
+    ///
     /// - Returns: The recorded run, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
     /// - Throws: When the transaction fails, or what `merge` throws; nothing is stored then.
     @discardableResult
     public func ingest(
-        provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+        provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, validity: [String: Int] = [:],
+        merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
-        try database.ingest(provider: provider, publications: publications, inParts: inParts, run: run, merge: merge)
+        try database.ingest(provider: provider, publications: publications, inParts: inParts, run: run, validity: validity, merge: merge)
     }
 
     /// Records a run that stored nothing (failed, rejected or not modified).
@@ -201,9 +206,9 @@ public final class RatesStore: Sendable {
 
     // MARK: - Quotes as published
 
-    /// The quotes of the days from `start` through `end`, of `providers` only when given.
-    public func quotes(from start: Day, through end: Day, providers: Set<String>? = nil) throws -> QuoteReader {
-        try database.quotes(from: start, through: end, providers: providers)
+    /// The quotes of the days of `span`, of `providers` only when given.
+    public func quotes(_ span: QuoteReader.Span, providers: Set<String>? = nil) throws -> QuoteReader {
+        try database.quotes(span, providers: providers)
     }
 
     /// The newest day on or before `day` that one of `providers` published, or `nil` when none did.
@@ -246,7 +251,8 @@ protocol RatesDatabase: Sendable {
     var epoch: String { get }
     func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun
     func ingest(
-        provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+        provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, validity: [String: Int],
+        merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun
     func record(_ run: FetchRun) throws -> FetchRun
     func prune(before day: Day, now: Date) throws -> FetchRun
@@ -260,7 +266,7 @@ protocol RatesDatabase: Sendable {
     /// The newest run, of `source` and `provider` when given; `successful`: one that got good data.
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun?
     func dataOrigin() throws -> FetchRun.Source?
-    func quotes(from start: Day, through end: Day, providers: Set<String>?) throws -> QuoteReader
+    func quotes(_ span: QuoteReader.Span, providers: Set<String>?) throws -> QuoteReader
     /// `providers` is never empty; `day` `nil` for the newest of all.
     func latestPublicationDay(of providers: Set<String>, onOrBefore day: Day?) throws -> Day?
     func publication(of provider: String, on day: Day) throws -> ProviderPublication?

@@ -34,6 +34,7 @@ public struct ProviderClient: Sendable {
     public let maxConcurrentRequests: Int
     private let http: UpstreamHTTP
     private let today: @Sendable () -> Day
+    private let permits: FetchPermits?
 
     /// - Parameters:
     ///   - provider: The adapter (from ``ProviderRegistry``, which refuses a keyed provider without its key).
@@ -45,10 +46,13 @@ public struct ProviderClient: Sendable {
     ///   - today: Today's day in UTC (the system clock unless given): days after tomorrow are rejected.
     ///   - override: Where the adapter's requests go instead of its own servers (`--upstream KEY=URL`), if anywhere.
     ///     The adapter still reads each answer as the answer to the request it made.
+    ///   - permits: Shared by the clients of every source: each fetch holds one for its whole run (`nil`: no bound).
     public init(
         provider: any RatesProvider, httpClient: HTTPClient, timeout: Duration = .seconds(60), maxBodyBytes: Int = 32 << 20,
-        maxConcurrentRequests: Int = 4, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }, override: UpstreamOverride? = nil
+        maxConcurrentRequests: Int = 4, today: @escaping @Sendable () -> Day = { Day(containing: Date()) }, override: UpstreamOverride? = nil,
+        permits: FetchPermits? = nil
     ) {
+        self.permits = permits
         self.provider = provider
         self.http = UpstreamHTTP(httpClient: httpClient, timeout: timeout, maxBodyBytes: maxBodyBytes, override: override)
         self.maxConcurrentRequests = max(1, maxConcurrentRequests)
@@ -85,6 +89,17 @@ public struct ProviderClient: Sendable {
     public func fetch(_ window: FetchWindow, validators: ProviderValidators = ProviderValidators(), logger: Logger) async throws(UpstreamError)
         -> ProviderFetchResult
     {
+        guard let permits else { return try await fetchNow(window, validators: validators, logger: logger) }
+        do {
+            return try await permits.withPermit { try await fetchNow(window, validators: validators, logger: logger) }
+        } catch let error as UpstreamError {
+            throw error
+        } catch {
+            throw .transport(String(describing: error))
+        }
+    }
+
+    private func fetchNow(_ window: FetchWindow, validators: ProviderValidators, logger: Logger) async throws(UpstreamError) -> ProviderFetchResult {
         var logger = logger
         logger[metadataKey: "rates.provider"] = "\(provider.key)"
         let requests = try await requests(for: window, logger: logger)

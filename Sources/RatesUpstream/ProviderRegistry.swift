@@ -8,7 +8,7 @@ import RatesCore
 /// a test checks docs/PROVIDERS.md against it. Adding a source is its adapter, its recordings, its
 /// tests and one entry here (docs/NEW_PROVIDER.md).
 ///
-/// FRED, BANXICO and BOT need an API key: without one they are off (``select(enabled:apiKeys:)``)
+/// FRED, BANXICO, BOT, BAM and BCCH need an API key: without one they are off (``select(enabled:apiKeys:)``)
 /// and ``make(key:baseURL:apiKey:)`` refuses them; reading their answers needs none (``Entry/identity``).
 public enum ProviderRegistry {
     /// Where a source stands in the merge's precedence, before its place within the tier.
@@ -90,6 +90,8 @@ public enum ProviderRegistry {
         Entry("BOE", .europe) { url, _ in BOEProvider(baseURL: url) },
         Entry("NBRM", .europe) { url, _ in NBRMProvider(baseURL: url) },
         Entry("CBBH", .europe) { url, _ in CBBHProvider(baseURL: url) },
+        Entry("BNB", .europe) { url, _ in BNBProvider(baseURL: url) },
+        Entry("NBM", .europe) { url, _ in NBMProvider(baseURL: url) },
         Entry("BANXICO", .elsewhere, needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BCB", .elsewhere) { url, _ in BCBProvider(baseURL: url) },
         Entry("BNM", .elsewhere) { url, _ in BNMProvider(baseURL: url) },
@@ -101,6 +103,16 @@ public enum ProviderRegistry {
         Entry("HKMA", .elsewhere) { url, _ in HKMAProvider(baseURL: url) },
         Entry("NBK", .elsewhere) { url, _ in NBKProvider(baseURL: url) },
         Entry("RBA", .elsewhere) { url, _ in RBAProvider(baseURL: url) },
+        Entry("AMCM", .elsewhere) { url, _ in AMCMProvider(baseURL: url) },
+        Entry("BAM", .elsewhere, needsAPIKey: true) { url, key in BAMProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BANREP", .elsewhere) { url, _ in BANREPProvider(baseURL: url) },
+        Entry("BCC", .elsewhere) { url, _ in BCCProvider(baseURL: url) },
+        Entry("BCCH", .elsewhere, needsAPIKey: true) { url, key in BCCHProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BCRA", .elsewhere) { url, _ in BCRAProvider(baseURL: url) },
+        Entry("BNA", .elsewhere) { url, _ in BNAProvider(baseURL: url) },
+        Entry("BNRRW", .elsewhere) { url, _ in BNRRWProvider(baseURL: url) },
+        Entry("BOM", .elsewhere) { url, _ in BOMProvider(baseURL: url) },
+        Entry("CBG", .elsewhere) { url, _ in CBGProvider(baseURL: url) },
         Entry("CBM", .elsewhere) { url, _ in CBMProvider(baseURL: url) },
         Entry("CBN", .elsewhere) { url, _ in CBNProvider(baseURL: url) },
         Entry("MMA", .elsewhere) { url, _ in MMAProvider(baseURL: url) },
@@ -111,9 +123,18 @@ public enum ProviderRegistry {
         Entry("CBTT", .elsewhere) { url, _ in CBTTProvider(baseURL: url) },
         Entry("BFM", .elsewhere) { url, _ in BFMProvider(baseURL: url) },
         Entry("CFETS", .elsewhere) { url, _ in CFETSProvider(baseURL: url) },
+        Entry("CBA", .elsewhere) { url, _ in CBAProvider(baseURL: url) },
+        Entry("BANGUAT", .elsewhere) { url, _ in BANGUATProvider(baseURL: url) },
+        Entry("BCN", .elsewhere) { url, _ in BCNProvider(baseURL: url) },
+        Entry("BCU", .elsewhere) { url, _ in BCUProvider(baseURL: url) },
+        Entry("CBT", .elsewhere) { url, _ in CBTProvider(baseURL: url) },
+        Entry("CBAR", .elsewhere) { url, _ in CBARProvider(baseURL: url) },
+        Entry("NBT", .elsewhere) { url, _ in NBTProvider(baseURL: url) },
+        Entry("NBKR", .elsewhere) { url, _ in NBKRProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
+        Entry("LB", .historical) { url, _ in LBProvider(baseURL: url) },
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.
@@ -123,10 +144,15 @@ public enum ProviderRegistry {
     /// cache lifetimes): the first source's, the ECB's.
     public static let referenceSchedule = entries[0].identity.schedule
 
+    /// How many days the figures of the sources that say so hold (``RatesProvider/validityDays``:
+    /// monthly and quarterly sources), by key; the others' hold for the merge's carry-forward limit.
+    public static let validityDays: [String: Int] = Dictionary(
+        entries.compactMap { entry in entry.identity.validityDays.map { (entry.key, $0) } }, uniquingKeysWith: { first, _ in first })
+
     /// Every key, in the order of ``entries``.
     public static var keys: [String] { entries.map(\.key) }
 
-    /// The keys of the providers that need an API key: FRED, BANXICO, BOT.
+    /// The keys of the providers that need an API key: FRED, BANXICO, BOT, BAM, BCCH.
     public static var keysNeedingAPIKey: Set<String> { Set(entries.filter(\.needsAPIKey).map(\.key)) }
 
     /// The entry for `key` (any letter case), or `nil` for a key no adapter has.

@@ -7,17 +7,24 @@ import Testing
 
 @Suite("Provider merge on recorded publications")
 struct RatesMergeTests {
-    @Test("the precedence is the registry's, tier by tier: the ECB, a currency's own bank, BDI, Europe, elsewhere, the USD series")
-    func precedenceFromTheRegistry() {
-        let expected: [MergePolicy.Rank] = [
-            "ECB", .currencysOwnBank, "BDI",
-            "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE", "NBRM", "CBBH",
-            "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
-            "CBM", "CBN", "MMA", "NBE", "NRB", "SARB", "BCRP", "CBTT", "BFM", "CFETS",
-            "FRED", "BOJ", "IMF",
+    @Test("the precedence is the registry's, tier by tier: the ECB, a currency's own bank, BDI, Europe, elsewhere, the USD series, history, periodic figures")
+    func precedenceFromTheRegistry() throws {
+        let precedence = MergePolicy.defaultPrecedence
+        #expect(Array(precedence.prefix(3)) == ["ECB", .currencysOwnBank, "BDI"])
+        let keys = precedence.compactMap { if case .provider(let key) = $0 { key } else { nil } }
+        #expect(keys.count == ProviderRegistry.keys.count && Set(keys) == Set(ProviderRegistry.keys), "every source once")
+        let entries = try keys.map { try #require(ProviderRegistry.entry($0)) }
+        #expect(entries.map(\.tier) == entries.map(\.tier).sorted(), "tier by tier")
+        let registryOrder = Dictionary(uniqueKeysWithValues: ProviderRegistry.keys.enumerated().map { ($1, $0) })
+        for (earlier, later) in zip(entries, entries.dropFirst()) where earlier.tier == later.tier {
+            #expect(registryOrder[earlier.key]! < registryOrder[later.key]!, "within a tier, the registry's order: \(earlier.key), \(later.key)")
+        }
+        // The order among the first sources stays as it was set.
+        let first: [String] = [
+            "ECB", "BDI", "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE",
+            "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA", "FRED", "BOJ", "IMF",
         ]
-        #expect(MergePolicy.defaultPrecedence == expected)
-        #expect(Set(MergePolicy.defaultPrecedence.compactMap { if case .provider(let key) = $0 { key } else { nil } }) == Set(ProviderRegistry.keys))
+        #expect(keys.filter(first.contains) == first)
     }
 
     @Test("the ECB wins every currency it quotes, its figure served as published")
@@ -140,13 +147,14 @@ struct RatesMergeTests {
     @Test("a publication 3 days old is used with its own day; one 8 days old is not")
     func carryForward() throws {
         let nbp = try Recorded.nbp("2026-03-02")
-        let threeDays = RatesMerge.merge(day: day("2026-03-05"), publications: [nbp])
+        let policy = MergePolicy(pegs: [])
+        let threeDays = RatesMerge.merge(day: day("2026-03-05"), publications: [nbp], policy: policy)
         #expect(threeDays[code("PLN")]?.day == day("2026-03-02"))
         #expect(threeDays.rates.count == 32, "31 currencies besides EUR, and PLN")
         #expect(threeDays.rates.allSatisfy { $0.day == day("2026-03-02") })
-        #expect(RatesMerge.merge(day: day("2026-03-09"), publications: [nbp]).rates.count == 32, "7 days old is the limit")
-        #expect(RatesMerge.merge(day: day("2026-03-10"), publications: [nbp]).rates.isEmpty, "8 days old")
-        #expect(RatesMerge.merge(day: day("2026-03-10"), publications: [nbp], policy: MergePolicy(carryForwardDays: 8)).rates.count == 32)
+        #expect(RatesMerge.merge(day: day("2026-03-09"), publications: [nbp], policy: policy).rates.count == 32, "7 days old is the limit")
+        #expect(RatesMerge.merge(day: day("2026-03-10"), publications: [nbp]).rates.isEmpty, "8 days old: nothing, no peg either")
+        #expect(RatesMerge.merge(day: day("2026-03-10"), publications: [nbp], policy: MergePolicy(carryForwardDays: 8, pegs: [])).rates.count == 32)
     }
 
     @Test("each provider's newest publication not after the merged day is the one used")
@@ -202,7 +210,7 @@ struct RatesMergeTests {
             #expect(RatesMerge.merge(day: day("2026-03-02"), publications: publications.shuffled(using: &generator), policy: policy) == merged)
         }
         let candidates = Set(publications.flatMap { $0.perEuroRates(ecb: publications[0]) })
-        #expect(merged.rates.allSatisfy(candidates.contains))
+        #expect(merged.rates.filter { $0.provider != FixedParity.pegProvider }.allSatisfy(candidates.contains))
         #expect(merged.exclusions.allSatisfy { !merged.rates.contains($0.rate) })
     }
 

@@ -88,6 +88,46 @@ struct ProviderClientTests {
         #expect(count == 3, "3 requests held, none more started")
     }
 
+    @Test("sources sharing permits are fetched at most that many at once; a hanging source leaves the others their places")
+    func fetchPermits() async throws {
+        let scenarios = [ProviderScenario.ecb, .cbr, .tcmb]
+        try await withUpstream(scenarios) { upstream, base in
+            let permits = FetchPermits(limit: 2)
+            let clients = try scenarios.map {
+                ProviderClient(provider: try $0.make(base), httpClient: Self.httpClient, timeout: .seconds(120), permits: permits)
+            }
+            upstream.hold()
+            async let first = clients[0].fetch(.latest, logger: Self.logger)
+            async let second = clients[1].fetch(.latest, logger: Self.logger)
+            async let third = clients[2].fetch(.latest, logger: Self.logger)
+            try await waitUntil("2 requests received") { upstream.received.count >= 2 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(upstream.received.count == 2, "the third source waits for a permit")
+            #expect(permits.held == 2)
+            upstream.release()
+            let results = try await [first, second, third]
+            #expect(results.allSatisfy { $0.publications?.isEmpty == false })
+            #expect(upstream.received.count == 3)
+            #expect(permits.held == 0)
+        }
+
+        // One source hangs; with a permit free, another is fetched meanwhile.
+        let upstream = FakeProviderUpstream()
+        ProviderScenario.cbr.install(on: upstream)
+        upstream.serve("/ecb/eurofxref-daily.xml", .hang)
+        try await upstream.run { base in
+            let permits = FetchPermits(limit: 2)
+            let hanging = ProviderClient(provider: ECBProvider(baseURL: base + "/ecb/"), httpClient: Self.httpClient, timeout: .seconds(120), permits: permits)
+            let cbr = ProviderClient(provider: CBRProvider(baseURL: base + "/cbr"), httpClient: Self.httpClient, timeout: .seconds(120), permits: permits)
+            async let hung = fetchError(hanging)
+            try await waitUntil("the hanging request received") { upstream.received.count >= 1 }
+            let fetched = try await cbr.fetch(.latest, logger: Self.logger)
+            #expect(fetched.publications?.first?.quotes.count == 54, "fetched while the other source hangs")
+            upstream.release()
+            #expect(await hung != nil, "the hanging source fails when its answer is a 503")
+        }
+    }
+
     // MARK: - Conditional requests
 
     @Test("a second fetch with the first one's validators is answered 304: not modified")

@@ -6,13 +6,13 @@ import Testing
 
 @Suite("Provider registry")
 struct ProviderRegistryTests {
-    @Test("has every adapter once, under its own key, tier by tier: the ECB first, the USD-pivot series last")
+    @Test("has every adapter once, under its own key, tier by tier: the ECB first")
     func entries() throws {
         let keys = ProviderRegistry.keys
         #expect(Set(keys).count == keys.count)
         #expect(keys.first == "ECB" && ProviderRegistry.referenceKeys == ["ECB"])
         #expect(ProviderRegistry.entries.map(\.tier) == ProviderRegistry.entries.map(\.tier).sorted(), "entries are listed tier by tier")
-        #expect(Array(keys.suffix(3)) == ["FRED", "BOJ", "IMF"])
+        #expect(ProviderRegistry.entries.filter { $0.tier == .dollarSeries }.map(\.key) == ["FRED", "BOJ", "IMF"])
         #expect(ProviderRegistry.referenceSchedule == PublicationSchedule.ecbReferenceRates)
         for entry in ProviderRegistry.entries {
             let provider = try ProviderRegistry.make(key: entry.key, apiKey: "key")
@@ -24,16 +24,16 @@ struct ProviderRegistryTests {
 
     @Test("a provider needing an API key is refused without one, and left off a selection")
     func apiKeys() {
-        #expect(ProviderRegistry.keysNeedingAPIKey == ["FRED", "BANXICO", "BOT"])
-        for key in ["FRED", "BANXICO", "BOT"] {
+        #expect(ProviderRegistry.keysNeedingAPIKey == ["FRED", "BANXICO", "BOT", "BAM", "BCCH"])
+        for key in ["FRED", "BANXICO", "BOT", "BAM", "BCCH"] {
             #expect(throws: ProviderConfigurationError.apiKeyMissing(provider: key)) { try ProviderRegistry.make(key: key) }
             #expect(throws: ProviderConfigurationError.apiKeyMissing(provider: key)) { try ProviderRegistry.make(key: key, apiKey: "") }
         }
         #expect(throws: ProviderConfigurationError.unknownProvider("XYZ")) { try ProviderRegistry.make(key: "XYZ") }
 
         let all = ProviderRegistry.select(apiKeys: ["FRED": "secret"])
-        #expect(all.providers.map(\.key) == ProviderRegistry.keys.filter { $0 != "BANXICO" && $0 != "BOT" })
-        #expect(all.off.map(\.key) == ["BANXICO", "BOT"])
+        #expect(all.providers.map(\.key) == ProviderRegistry.keys.filter { !["BANXICO", "BOT", "BAM", "BCCH"].contains($0) })
+        #expect(all.off.map(\.key) == ["BANXICO", "BOT", "BAM", "BCCH"])
         #expect("\(all.off[0].reason)" == "provider BANXICO needs an API key and none is configured: it stays off until one is")
 
         let chosen = ProviderRegistry.select(enabled: ["nbp", "ECB", "FRED", "NOPE", "NBP"])
@@ -53,5 +53,19 @@ struct ProviderRegistryTests {
         }
         #expect(documented.count == Set(documented).count, "a key documented twice")
         #expect(Set(documented) == Set(ProviderRegistry.keys), "add or remove the rows of docs/PROVIDERS.md's table to match ProviderRegistry.entries")
+    }
+
+    @Test("docs/PROVIDERS.md lists the declared pegs as FixedParity.pegs has them: currency, anchor, rate, day and authority")
+    func documentedPegs() throws {
+        let document = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/PROVIDERS.md"), encoding: .utf8)
+        let table = try #require(document.components(separatedBy: "<!-- pegs:begin -->").last?.components(separatedBy: "<!-- pegs:end -->").first)
+        let rows = table.split(separator: "\n").dropFirst(2).map { line in
+            line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.prefix(5).joined(separator: " ")
+        }
+        let declared = FixedParity.pegs.map { peg in
+            "\(peg.currency) \(peg.anchor) \(peg.rate) \(peg.since) [\(peg.authority)](\(peg.reference))"
+        }
+        #expect(rows == declared)
+        #expect(declared.count == 21)
     }
 }

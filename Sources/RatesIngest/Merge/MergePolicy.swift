@@ -26,18 +26,28 @@ public struct MergePolicy: Hashable, Sendable {
     public var consensusThreshold: Double
     /// How many providers must value a currency for the consensus check to apply.
     public var consensusMinimumProviders: Int
+    /// How many days older than the freshest value of a currency another value may be and still take
+    /// part (in the consensus check and the choice by precedence): 3, so that Friday's figures still
+    /// meet Monday's, while a six-day-old figure of a higher tier no longer beats a same-day one.
+    public var freshnessToleranceDays: Int
+    /// The declared pegs that value a currency no provider values (``RatesCore/FixedParity/pegs``;
+    /// none for an answer asked of some providers only).
+    public var pegs: [FixedParity]
 
     public init(
         precedence: [Rank] = MergePolicy.defaultPrecedence, carryForwardDays: Int = 7, consensusThreshold: Double = 0.05,
-        consensusMinimumProviders: Int = 3
+        consensusMinimumProviders: Int = 3, freshnessToleranceDays: Int = 3, pegs: [FixedParity] = FixedParity.pegs
     ) {
         self.precedence = precedence
         self.carryForwardDays = carryForwardDays
         self.consensusThreshold = consensusThreshold
         self.consensusMinimumProviders = consensusMinimumProviders
+        self.freshnessToleranceDays = freshnessToleranceDays
+        self.pegs = pegs
     }
 
-    /// The defaults: ``defaultPrecedence``, 7 days of carry-forward, 5% from the median among 3 or more providers.
+    /// The defaults: ``defaultPrecedence``, 7 days of carry-forward, 5% from the median among 3 or more
+    /// providers, 3 days of freshness tolerance, the declared pegs.
     public static let `default` = MergePolicy()
 
     /// The registry's order (``RatesUpstream/ProviderRegistry/entries``): the reference tier (the
@@ -49,6 +59,13 @@ public struct MergePolicy: Hashable, Sendable {
         let reference = ordered.prefix { $0.tier == .reference }
         return reference.map { .provider($0.key) } + [.currencysOwnBank] + ordered.dropFirst(reference.count).map { .provider($0.key) }
     }()
+
+    /// How many days old a publication of `provider` may be and still count for a merged day: as
+    /// long as its figures hold (``RatesUpstream/ProviderRegistry/validityDays``: a monthly source's
+    /// month), else ``carryForwardDays``.
+    public func validity(of provider: String) -> Int {
+        ProviderRegistry.validityDays[provider] ?? carryForwardDays
+    }
 
     /// Whether `candidate` comes before `other` for their currency: the first rank each matches, then
     /// (between two own banks) the place of their keys in the list, then the keys.

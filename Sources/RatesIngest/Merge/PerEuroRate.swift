@@ -15,6 +15,12 @@ public struct PerEuroRate: Hashable, Sendable {
         /// on the provider's day. `via` is the provider's quote of Y (`nil` when ``PerEuroRate/source``
         /// is that quote: the pivot's own value); `ecb` is the ECB's Y per EUR.
         case throughECB(via: PublishedQuote?, ecb: PublishedQuote)
+        /// The provider quotes no EUR that day and its pivot has a fixed rate to the euro (a legacy
+        /// currency's conversion rate, a peg to the euro): `parity` is that rate.
+        case throughFixedRate(parity: PublishedQuote)
+        /// No provider values the currency: its declared peg (``PerEuroRate/source``) times the
+        /// anchor's merged value `anchor` (`nil` for a peg to the euro itself).
+        case pegged(anchor: ExactDecimal?)
     }
 
     /// The currency valued.

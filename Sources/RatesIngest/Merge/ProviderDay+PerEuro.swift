@@ -10,7 +10,10 @@ extension ProviderDay {
     ///   C per EUR = (C per X) × (X per EUR), computed as one exact product or one quotient of the two
     ///   published figures, rounded once to ``PerEuroRate/significantDigits``. X itself gets
     ///   X per EUR: the NBP's value of PLN is its EUR mid.
-    /// - No EUR quote that day: through a currency Y quoted both here and in `ecb` (USD if both
+    /// - No EUR quote that day, and a pivot with a fixed rate to the euro (the Deutsche Mark's
+    ///   1.95583, a peg to the euro such as the CFA franc's): through that rate, on any day — before
+    ///   1999 too, when it expresses the figures in the euro of their own currency's conversion rate.
+    /// - No EUR quote that day otherwise: through a currency Y quoted both here and in `ecb` (USD if both
     ///   quote it, else the first such code alphabetically): X per EUR = (X per Y) × (Y per EUR of the
     ///   ECB), multiplied into the same single rounding.
     /// - Nothing that day leads to EUR (no EUR quote, no shared currency with the ECB): nothing.
@@ -41,6 +44,10 @@ extension ProviderDay {
             pivotPerEuro = euroPerPivot.inverse
             pivotRate = rate(pivot, pivotPerEuro, source: euro, route: .perEuro)
             route = .throughEuro(euro: euro)
+        } else if let parity = FixedParity.perEuro(pivot), let pivotPerEuroRatio = PerEuroRatio(parity.quote) {
+            pivotPerEuro = pivotPerEuroRatio
+            pivotRate = rate(pivot, pivotPerEuro, source: parity.quote, route: .throughFixedRate(parity: parity.quote))
+            route = .throughFixedRate(parity: parity.quote)
         } else if let ecb, ecb.day == day, case let (via, ecbQuote)? = bridge(to: ecb),
             let bridgePerPivot = PerEuroRatio(via), let bridgePerEuro = PerEuroRatio(ecbQuote)
         {

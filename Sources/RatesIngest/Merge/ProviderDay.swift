@@ -15,18 +15,23 @@ public struct ProviderDay: Hashable, Sendable {
     /// Whether the provider publishes a day in parts (``RatesUpstream/RatesProvider/publishesInParts``):
     /// the merge then also takes, from its older publications, the currencies its newest lacks.
     public var inParts: Bool
+    /// How many days after ``day`` its figures still count for a merged day; `nil`: the merge's carry-forward limit.
+    public var validityDays: Int?
 
-    public init(provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote], inParts: Bool = false) {
+    public init(provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote], inParts: Bool = false, validityDays: Int? = nil) {
         self.provider = provider
         self.pivot = pivot
         self.day = day
         self.quotes = quotes
         self.inParts = inParts
+        self.validityDays = validityDays
     }
 
     /// `publication` of `provider`.
     public init(_ publication: ProviderPublication, of provider: some RatesProvider) {
-        self.init(provider: provider.key, pivot: provider.pivot, day: publication.day, quotes: publication.quotes, inParts: provider.publishesInParts)
+        self.init(
+            provider: provider.key, pivot: provider.pivot, day: publication.day, quotes: publication.quotes, inParts: provider.publishesInParts,
+            validityDays: provider.validityDays)
     }
 
     /// The figure for `currency`, if this publication has one.

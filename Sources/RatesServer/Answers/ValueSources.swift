@@ -38,7 +38,8 @@ struct ValueSources {
     let entries: [Entry]
 
     /// `"sources": {"USD": {"provider": "ECB", "date": "2026-03-02", "published": {…}}, …}`; the
-    /// published figure as its provider wrote it: decimal text, unit, direction and pivot.
+    /// published figure as its provider wrote it: decimal text, unit, direction and pivot; for a fixed
+    /// rate (a peg, a conversion rate to the euro) also who declares it and the day it holds from.
     func write(to json: inout JSONWriter) {
         json.field("sources") { json in
             for entry in entries {
@@ -52,6 +53,10 @@ struct ValueSources {
                         json.field("unit", number: String(figure.quote.unit))
                         json.field("direction", string: figure.quote.direction.rawValue)
                         json.field("pivot", string: figure.pivot.rawValue)
+                    }
+                    if let parity = figure.parity {
+                        json.field("authority", string: parity.authority)
+                        json.field("since", string: parity.since.description)
                     }
                 }
             }

@@ -70,7 +70,7 @@ public struct ServerConfiguration: Sendable {
     /// `BDI`, …): on their schedule when `schedule` is on, and by `POST /v1/admin/refresh`. Empty
     /// here; `rates-relay serve` enables every provider that needs no API key unless told otherwise.
     public var providers: [String] = []
-    /// API keys of providers that need one (`FRED`, `BANXICO`, `BOT`), by provider key.
+    /// API keys of providers that need one (`FRED`, `BANXICO`, `BOT`, `BAM`, `BCCH`), by provider key.
     public var providerAPIKeys: [String: String] = [:]
     /// The longest wait between two scheduled fetches of a source: each is fetched after its
     /// expected publication times, and at least this often in case it publishes off its schedule.

@@ -49,9 +49,9 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
         }
     }
 
-    /// `/v2/providers`: each provider holding rates, by key, as v2 describes it. We hold no rate
-    /// types or links, so `rate_type`, `data_url` and `terms_url` are `null`; `currencies` are
-    /// those of its newest publication.
+    /// `/v2/providers`: each provider holding rates, by key, as v2 describes it: `rate_type` is the
+    /// figure it contributes; we hold no links, so `data_url` and `terms_url` are `null`; `currencies`
+    /// are those of its newest publication.
     func providersAnswer(_ request: Request) throws(Problem) -> Response {
         let holdings: [String: RatesStore.ProviderHoldings]
         do {
@@ -68,7 +68,7 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
                     json.field("key", string: key)
                     json.field("name", string: provider.name)
                     json.field("country_code", optionalString: provider.country)
-                    json.field("rate_type", optionalString: nil)
+                    json.field("rate_type", string: provider.rateType)
                     json.field("pivot_currency", string: provider.pivot.rawValue)
                     json.field("data_url", optionalString: nil)
                     json.field("terms_url", optionalString: nil)

@@ -69,6 +69,8 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         json.field("name", string: provider.name)
         json.field("country", optionalString: provider.country)
         json.field("pivot", string: provider.pivot.rawValue)
+        json.field("rateType", string: provider.rateType)
+        json.field("validityDays", number: provider.validityDays.map(String.init) ?? "null")
         json.field("enabled", bool: fetched.contains(key))
         json.field("needsAPIKey", bool: provider.needsAPIKey)
         json.field("schedule") { json in

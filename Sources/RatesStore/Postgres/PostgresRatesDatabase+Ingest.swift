@@ -14,7 +14,8 @@ extension PostgresRatesDatabase {
     }
 
     func ingest(
-        provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+        provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, validity: [String: Int],
+        merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
         try writeTransaction { statements in
             var run = run
@@ -37,7 +38,7 @@ extension PostgresRatesDatabase {
             guard let first = touched.min(), let last = touched.max() else { return run }
             // Publications in parts add to the quotes stored for their days: those are read back whole.
             let reader = try Self.quotes(
-                from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays), providers: nil,
+                .around(first: first, last: last, of: provider, validity: validity), providers: nil,
                 ingested: inParts ? nil : (provider, publications), statements)
             try Self.apply(try merge(reader), run: &run, statements)
             return run

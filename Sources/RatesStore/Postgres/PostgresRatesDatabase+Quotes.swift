@@ -4,14 +4,14 @@ import RatesCore
 // MARK: - Quotes as published
 
 extension PostgresRatesDatabase {
-    func quotes(from start: Day, through end: Day, providers: Set<String>?) throws -> QuoteReader {
-        try session.transaction(readOnly: true) { statements in try Self.quotes(from: start, through: end, providers: providers, statements) }
+    func quotes(_ span: QuoteReader.Span, providers: Set<String>?) throws -> QuoteReader {
+        try session.transaction(readOnly: true) { statements in try Self.quotes(span, providers: providers, statements) }
     }
 
-    /// Reads the quotes of the days from `start` through `end`, of `providers` only when given;
+    /// Reads the quotes of the days of `span`, of `providers` only when given;
     /// `ingested`'s provider's quotes of its publications' days are taken from them, not read back.
     static func quotes(
-        from start: Day, through end: Day, providers: Set<String>?, ingested: (provider: String, publications: [ProviderPublication])? = nil,
+        _ span: QuoteReader.Span, providers: Set<String>?, ingested: (provider: String, publications: [ProviderPublication])? = nil,
         _ statements: PostgresSession.Statements
     ) throws -> QuoteReader {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
@@ -20,7 +20,9 @@ extension PostgresRatesDatabase {
         let rows = try statements.rows(
             """
             SELECT provider, day, currency, value, unit, direction FROM quote
-            WHERE day BETWEEN \(start.description) AND \(end.description) AND (\(names)::text[] IS NULL OR provider = ANY(\(names)))
+            WHERE (day BETWEEN \(span.from.description) AND \(span.through.description)
+                   OR (provider = ANY(\(span.longLived)) AND day BETWEEN \(span.longLivedFrom.description) AND \(span.through.description)))
+              AND (\(names)::text[] IS NULL OR provider = ANY(\(names)))
               AND (\(ingestedDays)::text[] IS NULL OR provider <> \(ingested?.provider) OR day <> ALL(\(ingestedDays)))
             """)
         for row in rows {

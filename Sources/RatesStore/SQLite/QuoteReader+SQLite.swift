@@ -2,16 +2,22 @@ import GRDB
 import RatesCore
 
 extension QuoteReader {
-    /// Reads the quotes of the days from `start` through `end`, of `providers` only when given.
+    /// Reads the quotes of the days of `span`, of `providers` only when given.
     ///
     /// - Parameter ingested: Publications being stored in this transaction: their provider's
     ///   quotes of their days are taken from them instead of read back.
     init(
-        _ db: Database, from start: Day, through end: Day, providers: Set<String>? = nil,
+        _ db: Database, _ span: Span, providers: Set<String>? = nil,
         ingested: (provider: String, publications: [ProviderPublication])? = nil
     ) throws {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
-        var arguments: StatementArguments = [start.description, end.description]
+        var arguments: StatementArguments = [span.from.description, span.through.description]
+        var days = "day BETWEEN ? AND ?"
+        if !span.longLived.isEmpty {
+            days = "(\(days) OR (provider IN (\(databaseQuestionMarks(count: span.longLived.count))) AND day BETWEEN ? AND ?))"
+            arguments += StatementArguments(span.longLived)
+            arguments += [span.longLivedFrom.description, span.through.description]
+        }
         var filter = ""
         if let providers {
             filter = " AND provider IN (\(databaseQuestionMarks(count: providers.count)))"
@@ -22,7 +28,7 @@ extension QuoteReader {
             arguments += [ingested.provider, IngestDocuments.days(ingested.publications)]
         }
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE day BETWEEN ? AND ?\(filter)", arguments: arguments)
+            db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE \(days)\(filter)", arguments: arguments)
         while let row = try rows.next() {
             guard let day = Day(row[1] as String), let currency = CurrencyCode(row[2] as String),
                   let direction = PublishedQuote.Direction(rawValue: row[5])

@@ -2,8 +2,8 @@ import GRDB
 import RatesCore
 
 extension SQLiteRatesDatabase {
-    func quotes(from start: Day, through end: Day, providers: Set<String>?) throws -> QuoteReader {
-        try database.read { db in try QuoteReader(db, from: start, through: end, providers: providers) }
+    func quotes(_ span: QuoteReader.Span, providers: Set<String>?) throws -> QuoteReader {
+        try database.read { db in try QuoteReader(db, span, providers: providers) }
     }
 
     func latestPublicationDay(of providers: Set<String>, onOrBefore day: Day?) throws -> Day? {

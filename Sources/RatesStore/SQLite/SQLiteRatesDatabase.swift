@@ -136,7 +136,8 @@ extension SQLiteRatesDatabase {
 
     @discardableResult
     func ingest(
-        provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, merge: (QuoteReader) throws -> RatesBatch
+        provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, validity: [String: Int] = [:],
+        merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
         try database.write { db in
             var run = run
@@ -147,8 +148,7 @@ extension SQLiteRatesDatabase {
             guard let first = days.min(), let last = days.max() else { return run }
             // Publications in parts add to the quotes stored for their days: those are read back whole.
             let reader = try QuoteReader(
-                db, from: first.adding(days: -QuoteReader.lookBackDays), through: last.adding(days: QuoteReader.lookBackDays),
-                ingested: inParts ? nil : (provider, publications))
+                db, .around(first: first, last: last, of: provider, validity: validity), ingested: inParts ? nil : (provider, publications))
             try Self.apply(try merge(reader), run: &run, db)
             return run
         }

@@ -19,6 +19,7 @@ public struct BANXICOProvider: RatesProvider {
     public let name = "Banco de México"
     public let country: String? = "MX"
     public let pivot = CurrencyCode("MXN")!
+    public let rateType = "FIX rate"
     public let schedule = PublicationSchedule(timeZone: "America/Mexico_City", expectedMinute: 12 * 60 + 30)
     public let needsAPIKey = true
 

@@ -21,6 +21,7 @@ public struct BCBProvider: RatesProvider {
     public let name = "Banco Central do Brasil"
     public let country: String? = "BR"
     public let pivot = CurrencyCode("BRL")!
+    public let rateType = "midpoint of the PTAX closing buying and selling rates"
     public let schedule = PublicationSchedule(timeZone: "America/Sao_Paulo", expectedMinute: 13 * 60 + 15)
 
     /// The real OData service root.

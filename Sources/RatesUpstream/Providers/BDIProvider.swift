@@ -21,6 +21,7 @@ public struct BDIProvider: RatesProvider {
     public let name = "Banca d'Italia"
     public let country: String? = "IT"
     public let pivot = CurrencyCode.euro
+    public let rateType = "exchange rate against the euro"
     public let schedule = PublicationSchedule(timeZone: "Europe/Rome", expectedMinute: 17 * 60)
 
     /// The real endpoint.

@@ -21,6 +21,7 @@ public struct BNMProvider: RatesProvider {
     public let name = "Bank Negara Malaysia"
     public let country: String? = "MY"
     public let pivot = CurrencyCode("MYR")!
+    public let rateType = "middle rate (the exact midpoint of buying and selling where no middle rate is published)"
     public let schedule = PublicationSchedule(timeZone: "Asia/Kuala_Lumpur", expectedMinute: 12 * 60)
 
     let endpoint: String

@@ -18,6 +18,7 @@ public struct BNRProvider: RatesProvider {
     public let name = "National Bank of Romania"
     public let country: String? = "RO"
     public let pivot = CurrencyCode("RON")!
+    public let rateType = "reference rate"
     /// Working days, about 13:15 Bucharest time.
     public let schedule = PublicationSchedule(timeZone: "Europe/Bucharest", expectedMinute: 13 * 60 + 15)
 

@@ -17,6 +17,7 @@ public struct BOCProvider: RatesProvider {
     public let name = "Bank of Canada"
     public let country: String? = "CA"
     public let pivot = CurrencyCode("CAD")!
+    public let rateType = "indicative rate"
     public let schedule = PublicationSchedule(timeZone: "America/Toronto", expectedMinute: 16 * 60 + 30)
 
     /// The group's observations endpoint.

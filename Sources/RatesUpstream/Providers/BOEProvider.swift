@@ -16,6 +16,7 @@ public struct BOEProvider: RatesProvider {
     public let name = "Bank of England"
     public let country: String? = "GB"
     public let pivot = CurrencyCode("GBP")!
+    public let rateType = "spot rate"
     public let schedule = PublicationSchedule(timeZone: "Europe/London", expectedMinute: 16 * 60 + 30)
 
     /// The real endpoint.

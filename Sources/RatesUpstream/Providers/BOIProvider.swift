@@ -14,6 +14,7 @@ public struct BOIProvider: RatesProvider {
     public let name = "Bank of Israel"
     public let country: String? = "IL"
     public let pivot = CurrencyCode("ILS")!
+    public let rateType = "representative rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Jerusalem", expectedMinute: 15 * 60 + 30)
 
     /// The real endpoint.

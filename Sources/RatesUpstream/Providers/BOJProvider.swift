@@ -21,6 +21,7 @@ public struct BOJProvider: RatesProvider {
     public let name = "Bank of Japan"
     public let country: String? = "JP"
     public let pivot = CurrencyCode("USD")!
+    public let rateType = "Tokyo market interbank rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Tokyo", expectedMinute: 9 * 60 + 30)
 
     /// The real API endpoint.

@@ -20,6 +20,7 @@ public struct BOTProvider: RatesProvider {
     public let name = "Bank of Thailand"
     public let country: String? = "TH"
     public let pivot = CurrencyCode("THB")!
+    public let rateType = "commercial banks' average middle rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Bangkok", expectedMinute: 18 * 60)
     public var needsAPIKey: Bool { true }
 

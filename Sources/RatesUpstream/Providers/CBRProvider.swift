@@ -21,6 +21,7 @@ public struct CBRProvider: RatesProvider {
     public let name = "Bank of Russia"
     public let country: String? = "RU"
     public let pivot = CurrencyCode("RUB")!
+    public let rateType = "official rate"
     /// Working days, by 13:00 Moscow time (the figures carry the next calendar day's date).
     public let schedule = PublicationSchedule(timeZone: "Europe/Moscow", expectedMinute: 13 * 60)
 

@@ -15,6 +15,7 @@ public struct CBUProvider: RatesProvider {
     public let name = "Central Bank of Uzbekistan"
     public let country: String? = "UZ"
     public let pivot = CurrencyCode("UZS")!
+    public let rateType = "official rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Tashkent", expectedMinute: 14 * 60)
 
     let endpoint: String

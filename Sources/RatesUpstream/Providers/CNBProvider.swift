@@ -20,6 +20,7 @@ public struct CNBProvider: RatesProvider {
     public let name = "Czech National Bank"
     public let country: String? = "CZ"
     public let pivot = CurrencyCode("CZK")!
+    public let rateType = "exchange rate fixing"
     public let schedule = PublicationSchedule(timeZone: "Europe/Prague", expectedMinute: 14 * 60 + 30)
 
     /// The real text file of the newest fixing.

@@ -18,6 +18,7 @@ public struct DNBProvider: RatesProvider {
     public let name = "Danmarks Nationalbank"
     public let country: String? = "DK"
     public let pivot = CurrencyCode("DKK")!
+    public let rateType = "indicative rate"
     /// Working days, about 16:00 Copenhagen time.
     public let schedule = PublicationSchedule(timeZone: "Europe/Copenhagen", expectedMinute: 16 * 60)
 

@@ -18,6 +18,7 @@ public struct FBILProvider: RatesProvider {
     public let name = "Financial Benchmarks India"
     public let country: String? = "IN"
     public let pivot = CurrencyCode("INR")!
+    public let rateType = "reference rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Kolkata", expectedMinute: 13 * 60 + 30)
 
     /// The real endpoint.

@@ -20,6 +20,7 @@ public struct FREDProvider: RatesProvider {
     public let name = "Federal Reserve Bank of St. Louis (H.10)"
     public let country: String? = "US"
     public let pivot = CurrencyCode("USD")!
+    public let rateType = "H.10 noon buying rate"
     public let schedule = PublicationSchedule(timeZone: "America/New_York", weekdays: [1], expectedMinute: 16 * 60 + 15, cadence: .weekly)
     public let needsAPIKey = true
 

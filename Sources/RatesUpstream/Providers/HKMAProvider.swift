@@ -21,6 +21,7 @@ public struct HKMAProvider: RatesProvider {
     public let name = "Hong Kong Monetary Authority"
     public let country: String? = "HK"
     public let pivot = CurrencyCode("HKD")!
+    public let rateType = "market rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Hong_Kong", expectedMinute: 11 * 60, cadence: .monthly)
 
     let endpoint: String

@@ -20,6 +20,7 @@ public struct IMFProvider: RatesProvider {
     public let name = "International Monetary Fund"
     public let country: String? = nil
     public let pivot = CurrencyCode("USD")!
+    public let rateType = "representative rate"
     public let schedule = PublicationSchedule(timeZone: "America/New_York", expectedMinute: 14 * 60)
 
     /// The real endpoint.

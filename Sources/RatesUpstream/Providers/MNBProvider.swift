@@ -15,6 +15,7 @@ public struct MNBProvider: RatesProvider {
     public let name = "Magyar Nemzeti Bank"
     public let country: String? = "HU"
     public let pivot = CurrencyCode("HUF")!
+    public let rateType = "official rate"
     /// Working days, by 12:00 Budapest time.
     public let schedule = PublicationSchedule(timeZone: "Europe/Budapest", expectedMinute: 12 * 60)
 

@@ -17,6 +17,7 @@ public struct NBGProvider: RatesProvider {
     public let name = "National Bank of Georgia"
     public let country: String? = "GE"
     public let pivot = CurrencyCode("GEL")!
+    public let rateType = "official rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Tbilisi", expectedMinute: 17 * 60 + 15)
 
     let endpoint: String

@@ -18,6 +18,7 @@ public struct NBKProvider: RatesProvider {
     public let name = "National Bank of Kazakhstan"
     public let country: String? = "KZ"
     public let pivot = CurrencyCode("KZT")!
+    public let rateType = "official (market) rate"
     /// Working days, by 15:30 Almaty time.
     public let schedule = PublicationSchedule(timeZone: "Asia/Almaty", expectedMinute: 15 * 60 + 30)
 

@@ -20,6 +20,7 @@ public struct NBPProvider: RatesProvider {
     public let name = "National Bank of Poland"
     public let country: String? = "PL"
     public let pivot = CurrencyCode("PLN")!
+    public let rateType = "average rate"
     public let schedule = PublicationSchedule(timeZone: "Europe/Warsaw", expectedMinute: 12 * 60 + 15)
 
     /// The API's base, `https://api.nbp.pl/api/exchangerates` unless given (a test server).

@@ -14,6 +14,7 @@ public struct NBProvider: RatesProvider {
     public let name = "Norges Bank"
     public let country: String? = "NO"
     public let pivot = CurrencyCode("NOK")!
+    public let rateType = "middle rate"
     public let schedule = PublicationSchedule(timeZone: "Europe/Oslo", expectedMinute: 16 * 60)
 
     /// The real endpoint.

@@ -20,6 +20,7 @@ public struct NBRBProvider: RatesProvider {
     public let name = "National Bank of the Republic of Belarus"
     public let country: String? = "BY"
     public let pivot = CurrencyCode("BYN")!
+    public let rateType = "official rate"
     public let schedule = PublicationSchedule(timeZone: "Europe/Minsk", expectedMinute: 12 * 60)
 
     let endpoint: String

@@ -21,6 +21,7 @@ public struct NBUProvider: RatesProvider {
     public let name = "National Bank of Ukraine"
     public let country: String? = "UA"
     public let pivot = CurrencyCode("UAH")!
+    public let rateType = "official rate"
     public let schedule = PublicationSchedule(timeZone: "Europe/Kyiv", expectedMinute: 15 * 60 + 30)
 
     let baseURL: String

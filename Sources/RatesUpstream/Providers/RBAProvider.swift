@@ -18,6 +18,7 @@ public struct RBAProvider: RatesProvider {
     public let name = "Reserve Bank of Australia"
     public let country: String? = "AU"
     public let pivot = CurrencyCode("AUD")!
+    public let rateType = "indicative rate"
     public let schedule = PublicationSchedule(timeZone: "Australia/Sydney", expectedMinute: 16 * 60 + 30)
 
     /// The real file.

@@ -16,6 +16,7 @@ public struct RBProvider: RatesProvider {
     public let name = "Sveriges Riksbank"
     public let country: String? = "SE"
     public let pivot = CurrencyCode("SEK")!
+    public let rateType = "indicative rate"
     public let schedule = PublicationSchedule(timeZone: "Europe/Stockholm", expectedMinute: 16 * 60 + 15)
 
     let baseURL: String

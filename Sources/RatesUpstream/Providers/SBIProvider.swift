@@ -20,6 +20,7 @@ public struct SBIProvider: RatesProvider {
     public let name = "Central Bank of Iceland"
     public let country: String? = "IS"
     public let pivot = CurrencyCode("ISK")!
+    public let rateType = "official rate"
     /// Working days, about 11:00 Reykjavik time.
     public let schedule = PublicationSchedule(timeZone: "Atlantic/Reykjavik", expectedMinute: 11 * 60)
 

@@ -21,6 +21,7 @@ public struct TCMBProvider: RatesProvider {
     public let name = "Central Bank of the Republic of Türkiye"
     public let country: String? = "TR"
     public let pivot = CurrencyCode("TRY")!
+    public let rateType = "midpoint of the indicative buying and selling rates"
     /// Working days, 15:30 Istanbul time.
     public let schedule = PublicationSchedule(timeZone: "Europe/Istanbul", expectedMinute: 15 * 60 + 30)
 

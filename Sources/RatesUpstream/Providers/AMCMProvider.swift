@@ -1,0 +1,92 @@
+import RatesCore
+
+/// The Monetary Authority of Macao's (AMCM) interbank middle rates of the pataca: 17 currencies.
+///
+/// - Source: `https://www.amcm.gov.mo/api/v1.0/cms/financial_info?Begin=20260518&End=20260522&QueryType=1`
+///   (days as YYYYMMDD, both included), JSON: `{"message":"OK","data":[{"id":228934,"date":"2026-05-22 00:00:00",
+///   "currency":"AUD","unit":1.0,"usdMean":"5.7635","usdMeanValue":5.76350000,"bid":"0.7141"},…]}`, one record
+///   per currency and day, newest day first.
+/// - Quote convention: `usdMean` (despite its name) is the middle rate in patacas for `unit` units of the
+///   currency, read as the text it is written in (`"10.8350"`, trailing zeros kept): 5.7635 MOP per 1 AUD,
+///   5.0727 MOP per 100 JPY; ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with unit `unit` (written
+///   `1.0`, `100.0`). `usdMeanValue` (the same figure as a number) and `bid` (the market quote against the
+///   dollar) are not read. `LIQ`, a liquidity indicator among the currencies with unit `0.0` and mean `0.0000`,
+///   is not a currency and is skipped; any other record with a zero unit or figure rejects the answer.
+/// - Schedule: Asia/Macau, Monday to Friday, usually by 11:00 local time; a record's `date` is the day the
+///   rates were set.
+/// - Ranges: one request per span of at most 90 days (the API answers about four months at most); the
+///   newest publication is asked for as the last seven days up to today. The history goes back to 1986-01-02;
+///   an answer with days before 1999-01-04 (the ECU among their currencies) is rejected, as for every source.
+public struct AMCMProvider: RatesProvider {
+    public let key = "AMCM"
+    public let name = "Monetary Authority of Macao"
+    public let country: String? = "MO"
+    public let pivot = CurrencyCode("MOP")!
+    public let rateType = "interbank middle rate"
+    /// Working days, by 11:00 Macau time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Macau", expectedMinute: 11 * 60)
+
+    /// The real host.
+    public static let defaultBaseURL = "https://www.amcm.gov.mo"
+    /// The most days one request asks for.
+    static let maxDaysPerRequest = 90
+    /// The record among the currencies that is no currency.
+    static let liquidityIndicator = "LIQ"
+
+    /// The host the `api/` path is under, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.amcm.gov.mo` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Macau; the default reads the clock (UTC+8, no summer time).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 8 * 3600)) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
+            ProviderRequest(
+                url: "\(baseURL)/api/v1.0/cms/financial_info?Begin=\(span.first.text(.compact))&End=\(span.last.text(.compact))&QueryType=1")
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let message = try document.field("message", of: "the answer", provider: key)
+        guard message == .string("OK") else {
+            throw .unexpectedLayout(provider: key, "the answer's message is \(UpstreamDataError.quoted(message.shown)), not OK")
+        }
+        var rows: [(day: Day, quote: PublishedQuote)] = []
+        for (index, record) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
+            let what = "record \(index + 1)"
+            let stamp = try record.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            guard stamp.hasSuffix(" 00:00:00") else { throw .invalidDay(stamp) }
+            let day = try Day(parsing: stamp.dropLast(9), .iso)
+            let code = try record.field("currency", of: what, provider: key).string("\(what)'s \"currency\"", provider: key)
+            if code == Self.liquidityIndicator { continue }
+            let unitText = try record.field("unit", of: "\(code) on \(day)", provider: key)
+            guard let unit = Self.wholeUnit(unitText) else {
+                throw .unexpectedLayout(
+                    provider: key, "the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
+            }
+            guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
+            let mean = try record.field("usdMean", of: "\(code) on \(day)", provider: key).string("\"usdMean\" of \(code) on \(day)", provider: key)
+            guard RateText.isValid(mean) else { throw .invalidRate(currency: currency, day: day, text: mean) }
+            rows.append((day, PublishedQuote(currency: currency, value: mean, unit: unit, direction: .pivotPerUnits)))
+        }
+        return try ProviderValidation.validate(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+    }
+
+    /// A unit written as a JSON number with a zero fraction (`1.0`, `100.0`, `100`); `nil` for anything else or zero.
+    static func wholeUnit(_ value: ProviderJSON) -> Int? {
+        guard let text = value.numberText else { return nil }
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 1 || (!parts[1].isEmpty && parts[1].allSatisfy { $0 == "0" }),
+            !parts[0].isEmpty, parts[0].count <= 10, parts[0].allSatisfy({ ("0"..."9").contains($0) }), let unit = Int(parts[0]), unit > 0
+        else { return nil }
+        return unit
+    }
+}

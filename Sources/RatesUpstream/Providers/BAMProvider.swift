@@ -1,0 +1,89 @@
+import RatesCore
+
+/// Bank Al-Maghrib's transfer rates (cours de virement) of the dirham: about 30 currencies.
+///
+/// - Source: the bank's API (a subscription key, sent as `Ocp-Apim-Subscription-Key`), one day per request:
+///   `https://api.centralbankofmorocco.ma/cours/Version1/api/CoursVirement?date=2026-03-25T12:30:00`, answered
+///   with a JSON array of `{"date":"2026-03-25T12:30:00","libDevise":"NOK","moyen":95.938,"uniteDevise":100}`.
+///   The bank sometimes sends a record twice, identically (28 of the 30 currencies of 26 Mar 2026): a
+///   repeat is read once, a currency given two different figures on a day rejects the answer. An empty
+///   array (a day without rates) is no publication.
+/// - Quote convention: `moyen` dirhams, the middle transfer rate, for `uniteDevise` units of the currency
+///   (9.3189 MAD per 1 USD, 95.938 MAD per 100 NOK, 0.7032 MAD per 10 DZD), read as written in the JSON:
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with unit `uniteDevise`. `MRO` is skipped: the
+///   code was withdrawn in 2018 and its figure (23.569 MAD per 100) is the new ouguiya's (MRU, worth 10 MRO),
+///   so it is stored under neither code.
+/// - Schedule: Africa/Casablanca, Monday to Friday, usually out by 15:00 local time, dated the day they apply to.
+/// - Ranges: one request per weekday of the range, each for the bank's 12:30 fixing; the newest publication
+///   is asked for as the weekdays of the last seven days up to today. The history starts on 1999-01-04.
+public struct BAMProvider: RatesProvider {
+    public let key = "BAM"
+    public let name = "Bank Al-Maghrib"
+    public let country: String? = "MA"
+    public let pivot = CurrencyCode("MAD")!
+    public let rateType = "transfer rate"
+    public let needsAPIKey = true
+    /// Working days, by 15:00 Casablanca time.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Casablanca", expectedMinute: 15 * 60)
+
+    /// The real API host.
+    public static let defaultBaseURL = "https://api.centralbankofmorocco.ma"
+    /// The withdrawn code under which the bank quotes the new ouguiya.
+    static let mislabelled: Set<String> = ["MRO"]
+
+    /// The host the `cours/` path is under, without a trailing slash.
+    public let baseURL: String
+    private let apiKey: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The API host (`https://api.centralbankofmorocco.ma` when `nil`), for a test server or a mirror.
+    ///   - apiKey: A subscription key of the bank's API portal (secret).
+    ///   - today: Today's day in Morocco; the default reads the clock (UTC+1, the country's time but for Ramadan).
+    public init(baseURL: String? = nil, apiKey: String, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.apiKey = apiKey
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+            ProviderRequest(
+                url: "\(baseURL)/cours/Version1/api/CoursVirement?date=\(day.text(.iso))T12:30:00",
+                headers: ["Ocp-Apim-Subscription-Key": apiKey, "Accept": "application/json"])
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let records = try document.array("the answer", provider: key)
+        if records.isEmpty { return [] }
+        var rows: [(day: Day, quote: PublishedQuote)] = []
+        for (index, record) in records.enumerated() {
+            let what = "record \(index + 1)"
+            let stamp = try record.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            let day = try Self.stampDay(stamp)
+            let code = try record.field("libDevise", of: what, provider: key).string("\(what)'s \"libDevise\"", provider: key)
+            let unit = try record.field("uniteDevise", of: "\(code) on \(day)", provider: key).integer("the unit of \(code) on \(day)", provider: key)
+            let value = try record.field("moyen", of: "\(code) on \(day)", provider: key)
+            guard case .number = value else {
+                throw .unexpectedLayout(provider: key, "\"moyen\" of \(code) on \(day) is \(value.kind), not a number")
+            }
+            let quote = try PublishedQuote.reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day)
+            if Self.mislabelled.contains(code) || rows.contains(where: { $0.day == day && $0.quote == quote }) { continue }
+            rows.append((day, quote))
+        }
+        return try ProviderValidation.validate(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+    }
+
+    /// The day of `2026-03-25T12:30:00`.
+    static func stampDay(_ text: String) throws(UpstreamDataError) -> Day {
+        let bytes = Array(text.utf8)
+        let digits = [0, 1, 3, 4, 6, 7].map { $0 + 11 }
+        guard bytes.count == 19, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            digits.allSatisfy({ bytes[$0].isASCIIDigit })
+        else { throw .invalidDay(text) }
+        return try Day(parsing: text.prefix(10), .iso)
+    }
+}

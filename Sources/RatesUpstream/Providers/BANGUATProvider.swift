@@ -1,0 +1,97 @@
+import RatesCore
+
+/// The Banco de Guatemala's reference rate of the quetzal against the US dollar.
+///
+/// - Source: the SOAP service `https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx` (POST,
+///   SOAP 1.1, namespace `http://www.banguat.gob.gt/variables/ws/`), operation `TipoCambioRango`
+///   (`fechainit`, `fechafin` as `DD/MM/YYYY`): `<TipoCambioRangoResult><Vars>` with one
+///   `<Var><moneda>2</moneda><fecha>02/03/2026</fecha><venta>7.66143</venta><compra>7.66143</compra></Var>`
+///   per calendar day, then `<TotalItems>`.
+/// - Quote convention: quetzales for 1 US dollar (`moneda` 2, the only currency this operation
+///   answers; any other rejects the answer): ``PublishedQuote/Direction/pivotPerUnits``. The service
+///   gives the reference rate as a selling (`venta`) and a buying (`compra`) figure, the same for
+///   the dollar: the figure is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``), which
+///   is that rate as published. Saturday and Sunday repeat Friday's rate under their own dates and
+///   are skipped: the publications are Monday to Friday.
+/// - Schedule: every working day (America/Guatemala); the bank announces a day's reference rate
+///   the evening before it, so the rate of a day is looked for from 08:00 of that day.
+/// - Ranges: one `TipoCambioRango` request for the whole range; the newest publication is asked
+///   as the last 7 days (by the clock given at ``init(baseURL:today:)``).
+public struct BANGUATProvider: RatesProvider {
+    public let key = "BANGUAT"
+    public let name = "Banco de Guatemala"
+    public let country: String? = "GT"
+    public let pivot = CurrencyCode("GTQ")!
+    public let rateType = "reference rate"
+    /// Monday to Friday, looked for from 08:00 Guatemala time.
+    public let schedule = PublicationSchedule(timeZone: "America/Guatemala", expectedMinute: 8 * 60)
+
+    /// The SOAP endpoint.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The SOAP endpoint (`https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx` when `nil`).
+    ///   - today: The day it is in Guatemala, for the newest publication's request.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -6 * 3600)) {
+        self.baseURL = baseURL ?? "https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx"
+        self.today = today
+    }
+
+    static let serviceNamespace = "http://www.banguat.gob.gt/variables/ws/"
+    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
+    /// The bank's number for the US dollar.
+    static let dollar = "2"
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        let format = Day.ProviderFormat.dayMonthYear(separator: "/")
+        let envelope = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>\
+            <TipoCambioRango xmlns="\(Self.serviceNamespace)"><fechainit>\(first.text(format))</fechainit>\
+            <fechafin>\(last.text(format))</fechafin></TipoCambioRango></soap:Body></soap:Envelope>
+            """
+        let headers = ["Content-Type": "text/xml; charset=utf-8", "SOAPAction": "\"\(Self.serviceNamespace)TipoCambioRango\""]
+        return [ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope)]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
+        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
+            let response = soapBody.children.first
+        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
+        if response.localName == "Fault" {
+            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(response.child("faultstring")?.text ?? ""))")
+        }
+        guard response.localName == "TipoCambioRangoResponse", response.children.count == 1, let result = response.child("TipoCambioRangoResult")
+        else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to TipoCambioRango") }
+        try xml.expectOnly(["Vars", "TotalItems"], in: result)
+        let varsElements = result.children("Vars")
+        guard varsElements.count <= 1 else { throw .unexpectedLayout(provider: key, "<TipoCambioRangoResult> has \(varsElements.count) <Vars>") }
+        guard let vars = varsElements.first else { throw .empty }
+        try xml.expectOnly(["Var"], in: vars)
+        let total = try xml.text(result, "TotalItems", in: "<TipoCambioRangoResult>")
+        guard total == String(vars.children.count) else {
+            throw .unexpectedLayout(provider: key, "<TotalItems> says \(UpstreamDataError.quoted(total)), the answer has \(vars.children.count) <Var>")
+        }
+        let code = CurrencyCode("USD")!
+        var publications: [ProviderPublication] = []
+        for row in vars.children {
+            let day = try Day(parsing: xml.text(row, "fecha", in: "<Var>"), .dayMonthYear(separator: "/"))
+            let currency = try xml.text(row, "moneda", in: "<Var> of \(day)")
+            guard currency == Self.dollar else {
+                throw .unexpectedLayout(provider: key, "<Var> of \(day) is for currency \(UpstreamDataError.quoted(currency)), expected 2 (the dollar)")
+            }
+            let selling = try ProviderXMLParsing.rate(xml.text(row, "venta", in: "<Var> of \(day)"), currency: code, day: day)
+            let buying = try ProviderXMLParsing.rate(xml.text(row, "compra", in: "<Var> of \(day)"), currency: code, day: day)
+            guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: code, day: day, text: buying) }
+            guard day.isoWeekday <= 5 else { continue }  // a weekend repeats Friday's rate
+            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: code, value: value, direction: .pivotPerUnits)]))
+        }
+        // Only a weekend's repeats: no publication of its own.
+        if publications.isEmpty, !vars.children.isEmpty { return [] }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+}

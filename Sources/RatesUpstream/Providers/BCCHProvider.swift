@@ -1,0 +1,112 @@
+import Foundation
+import RatesCore
+
+/// The Banco Central de Chile's observed dollar and nominal exchange rates of the peso: 8 currencies.
+///
+/// - Source: the bank's statistics database API (BDE, registered users: the account's e-mail and password
+///   go in every query), one request per series (``ProviderRequest/subject`` is its currency):
+///   `https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?firstdate=2026-03-01&function=GetSeries&lastdate=2026-03-15&pass=…&timeseries=F073.TCO.PRE.Z.D&user=…`
+///   (both days included), answered with
+///   `{"Codigo":0,"Descripcion":"Success","Series":{"seriesId":"F073.TCO.PRE.Z.D","Obs":[{"indexDateString":"02-03-2026","value":"871.41","statusCode":"OK"},…]},…}`.
+///   The series are `F073.TCO.PRE.Z.D` (the observed dollar, the dólar observado) and `F072.CLP.XXX.N.O.D`
+///   (the nominal rate of EUR, GBP, JPY, CAD, AUD, CNY, BRL, derived by the bank from the observed dollar).
+///   The answer names its series, which must be the one asked for. A `Codigo` other than 0 (wrong
+///   credentials, an unknown series) rejects the answer with the bank's `Descripcion`.
+/// - Quote convention: `value` pesos per 1 unit of the currency, read as written (`"5.7"`, thousands
+///   commas dropped if any): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. An observation with
+///   `statusCode` `ND` (no data: weekends and holidays, value `NaN`) is left out; any other status, or an
+///   `OK` value that is not a decimal, rejects the answer.
+/// - Schedule: America/Santiago, Monday to Friday, usually out by 13:00 local time; an observation is dated
+///   the day the rate is in force (the observed dollar is computed from the previous banking day's trades).
+/// - Ranges: one request per series for any range; the newest publication is asked for as the last seven
+///   days up to today. The history starts on 1990-01-02; an answer with days before 1999-01-04 is
+///   rejected, as for every source.
+public struct BCCHProvider: RatesProvider {
+    public let key = "BCCH"
+    public let name = "Banco Central de Chile"
+    public let country: String? = "CL"
+    public let pivot = CurrencyCode("CLP")!
+    public let rateType = "observed rate"
+    public let needsAPIKey = true
+    /// Working days, by 13:00 Santiago time.
+    public let schedule = PublicationSchedule(timeZone: "America/Santiago", expectedMinute: 13 * 60)
+
+    /// The real API's URL, without its query.
+    public static let defaultBaseURL = "https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx"
+    /// The series asked for, by currency, in request order.
+    public static let series: [(code: String, id: String)] = [
+        ("USD", "F073.TCO.PRE.Z.D"), ("EUR", "F072.CLP.EUR.N.O.D"), ("GBP", "F072.CLP.GBP.N.O.D"), ("JPY", "F072.CLP.JPY.N.O.D"),
+        ("CAD", "F072.CLP.CAD.N.O.D"), ("AUD", "F072.CLP.AUD.N.O.D"), ("CNY", "F072.CLP.CNY.N.O.D"), ("BRL", "F072.CLP.BRL.N.O.D"),
+    ]
+
+    /// The API's URL, to which the query is appended.
+    public let baseURL: String
+    private let user: String
+    private let password: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The API's URL (`https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx` when `nil`), for a test server or a mirror.
+    ///   - apiKey: The BDE account as `USER:PASSWORD` (the e-mail, a colon, the password; secret).
+    ///   - today: Today's day in Chile; the default reads the clock (UTC−4, Chile's standard time).
+    public init(baseURL: String? = nil, apiKey: String, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -4 * 3600)) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        let parts = apiKey.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        self.user = String(parts[0])
+        self.password = parts.count > 1 ? String(parts[1]) : ""
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Self.series.map { code, series in
+            ProviderRequest(
+                url: "\(baseURL)?firstdate=\(first.text(.iso))&function=GetSeries&lastdate=\(last.text(.iso))"
+                    + "&pass=\(Self.queryValue(password))&timeseries=\(series)&user=\(Self.queryValue(user))",
+                subject: code)
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let status = try document.field("Codigo", of: "the answer", provider: key)
+        guard status == .number("0") else {
+            let description = document["Descripcion"]?.shown ?? "no description"
+            throw .unexpectedLayout(provider: key, "the API answers code \(status.shown): \(UpstreamDataError.quoted(description))")
+        }
+        let series = try document.field("Series", of: "the answer", provider: key)
+        let id = try series.field("seriesId", of: "\"Series\"", provider: key).string("\"seriesId\"", provider: key)
+        guard let code = Self.series.first(where: { $0.id == id })?.code else {
+            throw .unexpectedLayout(provider: key, "the answer is for the series \(UpstreamDataError.quoted(id)), not one asked for")
+        }
+        if let subject = request.subject, subject != code {
+            throw .unexpectedLayout(provider: key, "the answer is for \(code) (\(id)), where \(subject) was asked for")
+        }
+        let currency = CurrencyCode(code)!
+        var publications: [ProviderPublication] = []
+        for (index, observation) in try series.field("Obs", of: "\"Series\"", provider: key).array("\"Obs\"", provider: key).enumerated() {
+            let what = "\(code) observation \(index + 1)"
+            let dayText = try observation.field("indexDateString", of: what, provider: key).string("\(what)'s date", provider: key)
+            let day = try Day(parsing: dayText, .dayMonthYear(separator: "-"))
+            let status = try observation.field("statusCode", of: "\(code) on \(day)", provider: key).string("its status", provider: key)
+            if status == "ND" { continue }
+            guard status == "OK" else {
+                throw .unexpectedLayout(
+                    provider: key, "the observation of \(code) on \(day) has status \(UpstreamDataError.quoted(status)), not OK or ND")
+            }
+            let text = try observation.field("value", of: "\(code) on \(day)", provider: key).string("the value of \(code) on \(day)", provider: key)
+            guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
+        }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+
+    /// `text` percent-encoded for a query value: every byte but letters, digits and `-._~`.
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    /// The characters a query value keeps as they are (RFC 3986's unreserved ones).
+    static var unreserved: CharacterSet { CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~") }
+}

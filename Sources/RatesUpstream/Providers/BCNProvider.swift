@@ -1,0 +1,101 @@
+import RatesCore
+
+/// The Banco Central de Nicaragua's official rate of the córdoba against the US dollar.
+///
+/// - Source: the SOAP service `https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx` (POST,
+///   SOAP 1.1, namespace `http://servicios.bcn.gob.ni/`), operation `RecuperaTC_Mes` (`Ano`, `Mes`):
+///   `<RecuperaTC_MesResult><Detalle_TC>` with one
+///   `<Tc><Fecha>2026-03-16</Fecha><Valor>36.6243</Valor><Ano>2026</Ano><Mes>3</Mes><Dia>16</Dia></Tc>`
+///   per day of the month the bank has set a rate for (`Ano`, `Mes`, `Dia` must agree with `Fecha`).
+/// - Quote convention: córdobas for 1 US dollar, the bank's official rate:
+///   ``PublishedQuote/Direction/pivotPerUnits``. The dollar is the only currency.
+/// - Schedule: the bank sets the official rate of every calendar day, weekends included, in
+///   advance (America/Managua); a day's rate is looked for from 08:00 that day. A month's answer
+///   holds the days ahead too: those after today (by the clock given at ``init(baseURL:today:)``)
+///   are left out, to be read on their own day, since a figure is served from the day it is dated.
+/// - Ranges: one `RecuperaTC_Mes` request per calendar month the range touches; each answer holds
+///   its month's days, also those outside the range. The newest publication is the current month's
+///   answer (by the clock given at ``init(baseURL:today:)``).
+public struct BCNProvider: RatesProvider {
+    public let key = "BCN"
+    public let name = "Banco Central de Nicaragua"
+    public let country: String? = "NI"
+    public let pivot = CurrencyCode("NIO")!
+    public let rateType = "official rate"
+    /// Every day, looked for from 08:00 Managua time.
+    public let schedule = PublicationSchedule(timeZone: "America/Managua", weekdays: Set(1...7), expectedMinute: 8 * 60)
+
+    /// The SOAP endpoint.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The SOAP endpoint (`https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx` when `nil`).
+    ///   - today: The day it is in Nicaragua, for the newest publication's request.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -6 * 3600)) {
+        self.baseURL = baseURL ?? "https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx"
+        self.today = today
+    }
+
+    static let serviceNamespace = "http://servicios.bcn.gob.ni/"
+    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 0, today: today()) else { return [] }
+        var months: [(year: Int, month: Int)] = []
+        var (year, month, _) = first.parts
+        let end = last.parts
+        while (year, month) <= (end.year, end.month) {
+            months.append((year, month))
+            (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
+        }
+        return months.map { request(year: $0.year, month: $0.month) }
+    }
+
+    func request(year: Int, month: Int) -> ProviderRequest {
+        let envelope = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="\(Self.serviceNamespace)"><soap:Body>\
+            <tns:RecuperaTC_Mes><tns:Ano>\(year)</tns:Ano><tns:Mes>\(month)</tns:Mes></tns:RecuperaTC_Mes></soap:Body></soap:Envelope>
+            """
+        let headers = ["Content-Type": "text/xml; charset=utf-8", "SOAPAction": "\"\(Self.serviceNamespace)RecuperaTC_Mes\""]
+        return ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope)
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
+        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
+            let response = soapBody.children.first
+        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
+        if response.localName == "Fault" {
+            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(response.child("faultstring")?.text ?? ""))")
+        }
+        guard response.localName == "RecuperaTC_MesResponse", response.children.count == 1, let result = response.child("RecuperaTC_MesResult")
+        else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to RecuperaTC_Mes") }
+        try xml.expectOnly(["Detalle_TC"], in: result)
+        guard result.children.count == 1, let detail = result.children.first else {
+            throw .unexpectedLayout(provider: key, "<RecuperaTC_MesResult> has \(result.children.count) <Detalle_TC>, expected one")
+        }
+        try xml.expectOnly(["Tc"], in: detail)
+        let dollar = CurrencyCode("USD")!
+        var publications: [ProviderPublication] = []
+        for row in detail.children {
+            let day = try Day(parsing: xml.text(row, "Fecha", in: "<Tc>"), .iso)
+            let place = "<Tc> of \(day)"
+            let (year, month, dayOfMonth) = day.parts
+            for (name, expected) in [("Ano", year), ("Mes", month), ("Dia", dayOfMonth)] {
+                let text = try xml.text(row, name, in: place)
+                guard text == String(expected) else {
+                    throw .unexpectedLayout(provider: key, "\(place) has <\(name)>\(UpstreamDataError.quoted(text))</\(name)>, expected \(expected)")
+                }
+            }
+            let value = try ProviderXMLParsing.rate(xml.text(row, "Valor", in: place), currency: dollar, day: day)
+            guard day <= today() else { continue }  // set in advance: read on its own day
+            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: dollar, value: value, direction: .pivotPerUnits)]))
+        }
+        // A month not begun yet, or whose days are all ahead: nothing published so far.
+        if publications.isEmpty, !detail.children.isEmpty { return [] }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import RatesCore
+
+/// The Banco Central de la República Argentina's reference quotations of the peso: about 32 currencies.
+///
+/// - Source: the bank's exchange statistics API, one day per request:
+///   `https://api.bcra.gob.ar/estadisticascambiarias/v1.0/Cotizaciones?fecha=2026-03-19`, answered with
+///   `{"status":200,"results":{"fecha":"2026-03-19","detalle":[{"codigoMoneda":"AUD","descripcion":"DOLAR AUSTRALIA",
+///   "tipoPase":0.70550000,"tipoCotizacion":983.81975000},…]}}`. An empty `detalle` (a day without
+///   quotations) is no publication.
+/// - Quote convention: `tipoCotizacion` pesos for one unit of the currency, or for the number of units its
+///   `descripcion` names (`DONG VIETNAM (C/1.000 UNIDADES)`: per 1000 VND), read as written in the JSON,
+///   trailing zeros kept (`983.81975000`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. `tipoPase`
+///   (the currency against the dollar) is not read. Skipped: `ARS` (the peso itself, quoted 0), `REF` (the
+///   reference dollar of Communication A 3500, a benchmark, not a currency), `XAU` and `XAG` (gold and
+///   silver, quoted 0 here), `CNH` (the offshore yuan, no ISO 4217 code; its figure is `CNY`'s), and `MXP` and
+///   `VEB`, codes ISO 4217 withdrew in 1993 and 2008 under which the bank quotes today's Mexican peso and
+///   bolívar (78.44 ARS per "MXP" is the MXN's figure): stored under neither code. The SDR is `XDR`. Any
+///   other zero rejects the answer.
+/// - Schedule: America/Argentina/Buenos_Aires, Monday to Friday, usually out by 13:00 local time, dated the
+///   day the quotations are for.
+/// - Ranges: one request per weekday of the range; the newest publication is asked for as the weekdays of
+///   the last seven days up to today. The history starts on 2000-01-03.
+public struct BCRAProvider: RatesProvider {
+    public let key = "BCRA"
+    public let name = "Banco Central de la República Argentina"
+    public let country: String? = "AR"
+    public let pivot = CurrencyCode("ARS")!
+    public let rateType = "reference rate"
+    /// Working days, by 13:00 Buenos Aires time.
+    public let schedule = PublicationSchedule(timeZone: "America/Argentina/Buenos_Aires", expectedMinute: 13 * 60)
+
+    /// The real API's root, without a trailing slash.
+    public static let defaultBaseURL = "https://api.bcra.gob.ar/estadisticascambiarias/v1.0"
+    /// Codes among the quotations that are skipped, as the doc comment says why.
+    static let skipped: Set<String> = ["ARS", "REF", "XAU", "XAG", "CNH", "MXP", "VEB"]
+
+    /// The API's root the `Cotizaciones` path is under.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The API's root (`https://api.bcra.gob.ar/estadisticascambiarias/v1.0` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Argentina; the default reads the clock (UTC−3, no summer time).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -3 * 3600)) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+            ProviderRequest(url: "\(baseURL)/Cotizaciones?fecha=\(day.text(.iso))", headers: ["Accept": "application/json"])
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let status = try document.field("status", of: "the answer", provider: key)
+        guard status == .number("200") else {
+            throw .unexpectedLayout(provider: key, "the answer's status is \(status.shown), not 200")
+        }
+        let results = try document.field("results", of: "the answer", provider: key)
+        let day = try Day(parsing: try results.field("fecha", of: "\"results\"", provider: key).string("\"fecha\"", provider: key), .iso)
+        let details = try results.field("detalle", of: "\"results\"", provider: key).array("\"detalle\"", provider: key)
+        if details.isEmpty { return [] }
+        var quotes: [PublishedQuote] = []
+        for (index, detail) in details.enumerated() {
+            let what = "quotation \(index + 1) of \(day)"
+            let code = try detail.field("codigoMoneda", of: what, provider: key).string("\(what)'s \"codigoMoneda\"", provider: key)
+            if Self.skipped.contains(code) { continue }
+            let description = try detail.field("descripcion", of: "\(code) on \(day)", provider: key).string("its description", provider: key)
+            let unit = try Self.unit(in: description, provider: key)
+            let value = try detail.field("tipoCotizacion", of: "\(code) on \(day)", provider: key)
+            guard case .number = value else {
+                throw .unexpectedLayout(provider: key, "\"tipoCotizacion\" of \(code) on \(day) is \(value.kind), not a number")
+            }
+            quotes.append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
+        }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+    }
+
+    /// The units a description names (`DONG VIETNAM (C/1.000 UNIDADES)`: 1000, the point grouping
+    /// thousands); 1 when it names none.
+    static func unit(in description: String, provider: String) throws(UpstreamDataError) -> Int {
+        guard let start = description.range(of: "(C/") else { return 1 }
+        guard let end = description.range(of: " UNIDADES)", range: start.upperBound..<description.endIndex) else {
+            throw .unexpectedLayout(provider: provider, "the description \(UpstreamDataError.quoted(description)) names units without \"UNIDADES)\"")
+        }
+        let written = description[start.upperBound..<end.lowerBound]
+        let groups = written.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
+            groups.allSatisfy({ $0.utf8.allSatisfy(\.isASCIIDigit) }), let unit = Int(groups.joined()), unit > 0
+        else {
+            throw .unexpectedLayout(provider: provider, "the description \(UpstreamDataError.quoted(description)) names no whole number of units")
+        }
+        return unit
+    }
+}

@@ -1,0 +1,115 @@
+import RatesCore
+
+/// The Banco Nacional de Angola's reference rates of the kwanza: about 64 currencies.
+///
+/// - Source: the bank's rates service, one request per currency and range:
+///   `https://www.bna.ao/service/rest/taxas/get/evolucao/taxa/intervalo?datafim=2026-05-21&datainicio=2026-05-18&moeda=AED&tipocambio=M`
+///   (both days included; `tipocambio=M`, the middle rate), answered with
+///   `{"genericResponse":[{"taxa":248.609,"descricaoTipoCambio":"Taxa de Referência - MEDIO","tipoCambio":"M","data":"2026-05-19",
+///   "designacaoMoeda":"DINAR EMIRATES","codigoMoeda":"AED"},…],"success":true}`. The currencies are those the
+///   bank lists at `…/taxas/get/lista/moedas` (``sessionRequest(for:)``: `{"genericResponse":[{"idMoeda":99,
+///   "designacaoMoeda":"DINAR EMIRATES","codigoMoeda":"AED"},…]}`); without that list (`rates-relay import`),
+///   ``currencies``. Every record names its currency, and an answer may hold others than the one asked for:
+///   asked for the Albanian lek (`moeda=ALL`), the service answers every currency's rates.
+/// - Quote convention: `taxa` kwanzas per 1 unit of the currency, read as written in the JSON
+///   (``RatesCore/PublishedQuote/Direction/pivotPerUnits``). Skipped, and not asked for: `AOA` (the kwanza
+///   itself), `XDRUSD` (the SDR's dollar rate, not a currency code), `XAU` (gold, whose series mixes kwanzas and
+///   dollars per ounce), and codes ISO 4217 has withdrawn, whose figures the bank derives from their
+///   successors: `EEK`, `HRK`, `ZMK` (at their conversion rates) and `STD`, `VEF` (43.5 AOA per "STD" is the new
+///   dobra's figure, STN, worth 1000 STD). A record of another rate type than `M`, or a currency twice on a day,
+///   rejects the answer; an answer with no records (SDG in
+///   May 2026) or only skipped ones is no publication.
+/// - Schedule: Africa/Luanda, Monday to Friday, usually out by 16:00 local time, dated the day they apply to.
+/// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven
+///   days up to today. The history starts on 2000-01-01.
+public struct BNAProvider: RatesProvider {
+    public let key = "BNA"
+    public let name = "Banco Nacional de Angola"
+    public let country: String? = "AO"
+    public let pivot = CurrencyCode("AOA")!
+    public let rateType = "reference rate"
+    /// Working days, by 16:00 Luanda time.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Luanda", expectedMinute: 16 * 60)
+
+    /// The real service's root, without a trailing slash.
+    public static let defaultBaseURL = "https://www.bna.ao/service/rest/taxas"
+    /// The currencies asked for without the bank's list: the list of May 2026 less what is skipped.
+    public static let currencies = [
+        "AED", "ALL", "ARS", "AUD", "BGN", "BMD", "BOB", "BRL", "BSD", "BWP", "CAD", "CDF", "CHF", "CNY", "CRC", "CUP", "CVE", "CZK", "DKK", "EGP",
+        "ETB", "EUR", "GBP", "HKD", "HUF", "IDR", "ILS", "INR", "IQD", "JMD", "JPY", "KES", "KRW", "KWD", "KZT", "LBP", "LKR", "LSL", "MAD", "MXN",
+        "MYR", "MZN", "NAD", "NGN", "NOK", "NZD", "PEN", "PKR", "PLN", "QAR", "RON", "RUB", "SAR", "SDG", "SEK", "SGD", "THB", "TTD", "TWD", "TZS",
+        "UAH", "USD", "VND", "XAF", "ZAR",
+    ]
+    /// Codes the bank lists and quotes that are skipped, as the doc comment says why.
+    static let skipped: Set<String> = ["AOA", "XDRUSD", "XAU", "EEK", "HRK", "ZMK", "STD", "VEF"]
+
+    /// The service's root the `get/` paths are under.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The service's root (`https://www.bna.ao/service/rest/taxas` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Angola; the default reads the clock (UTC+1, no summer time).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        ProviderRequest(url: "\(baseURL)/get/lista/moedas", headers: ["Accept": "application/json"])
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        requests(for: window, currencies: Self.currencies)
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        let document = try ProviderJSON(parsing: session.body, provider: key)
+        var codes: [String] = []
+        for (index, entry) in try document.field("genericResponse", of: "the currency list", provider: key)
+            .array("the currency list", provider: key).enumerated()
+        {
+            let code = try entry.field("codigoMoeda", of: "currency \(index + 1) of the list", provider: key)
+                .string("currency \(index + 1) of the list", provider: key)
+            if CurrencyCode(code) != nil, !Self.skipped.contains(code), !codes.contains(code) { codes.append(code) }
+        }
+        guard !codes.isEmpty else { throw .unexpectedLayout(provider: key, "the currency list names no currency") }
+        return requests(for: window, currencies: codes)
+    }
+
+    func requests(for window: FetchWindow, currencies: [String]) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return currencies.map { code in
+            ProviderRequest(
+                url: "\(baseURL)/get/evolucao/taxa/intervalo?datafim=\(last.text(.iso))&datainicio=\(first.text(.iso))&moeda=\(code)&tipocambio=M",
+                headers: ["Accept": "application/json"], subject: code)
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard try document.field("success", of: "the answer", provider: key) == .bool(true) else {
+            throw .unexpectedLayout(provider: key, "the answer reports no success")
+        }
+        let records = try document.field("genericResponse", of: "the answer", provider: key).array("\"genericResponse\"", provider: key)
+        if records.isEmpty { return [] }
+        var rows: [(day: Day, quote: PublishedQuote)] = []
+        for (index, record) in records.enumerated() {
+            let what = "record \(index + 1)"
+            let day = try Day(parsing: try record.field("data", of: what, provider: key).string("\(what)'s \"data\"", provider: key), .iso)
+            let code = try record.field("codigoMoeda", of: what, provider: key).string("\(what)'s \"codigoMoeda\"", provider: key)
+            let type = try record.field("tipoCambio", of: "\(code) on \(day)", provider: key)
+            guard type == .string("M") else {
+                throw .unexpectedLayout(
+                    provider: key, "the rate of \(code) on \(day) is of type \(UpstreamDataError.quoted(type.shown)), not M (middle)")
+            }
+            if Self.skipped.contains(code) { continue }
+            let value = try record.field("taxa", of: "\(code) on \(day)", provider: key)
+            guard case .number = value else { throw .unexpectedLayout(provider: key, "\"taxa\" of \(code) on \(day) is \(value.kind), not a number") }
+            rows.append((day, try .reading(code: code, value: value, direction: .pivotPerUnits, day: day)))
+        }
+        // Only skipped currencies (the answer for one of them): nothing published of what is read.
+        if rows.isEmpty { return [] }
+        return try ProviderValidation.validate(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+    }
+}

@@ -1,0 +1,87 @@
+import RatesCore
+
+/// The Bulgarian National Bank's official rates of the lev (about 31 currencies).
+///
+/// - Source: `https://www.bnb.bg/Statistics/StExternalSector/StExchangeRates/StERForeignCurrencies/index.htm`,
+///   one day's table as UTF-8 XML (with a byte order mark): `<ROWSET>` holding one `<ROW>` per line
+///   of the table. The first row is the table's header (`<GOLD>0</GOLD>`, a `<TITLE>` and the
+///   columns' names); each currency row (`<GOLD>1</GOLD>`) has `<CURR_DATE>01.02.2019</CURR_DATE>`,
+///   `<CODE>`, `<RATIO>`, `<REVERSERATE>` and `<RATE>` (decimal point). The latest table is
+///   `?download=xml&search=&lang=EN`; the table of a day `D` is
+///   `?downloadOper=true&group1=first&firstDays=DD&firstMonths=MM&firstYear=YYYY&search=true&type=XML`.
+/// - Quote convention: `RATE` leva for `RATIO` units of the currency (1.70502 BGN per 1 USD, 4.64457
+///   BGN per 10 BRL, 6.15757 BGN per 1000 HUF): ``PublishedQuote/Direction/pivotPerUnits``
+///   with unit `RATIO`. `REVERSERATE` (units per lev, computed by the bank) is not read. Skipped, as
+///   not a currency: the gold row (`<GOLD>2</GOLD>`, `XAU`, leva per troy ounce, its reverse rate
+///   `n/a`). The euro is not in the table (the lev is pegged to it at 1.95583).
+/// - Schedule: Bulgarian working days (Europe/Sofia): the bank sets the day's rates from the ECB's
+///   reference rates, out by about 18:00; `CURR_DATE` is the day the table is valid for. Bulgaria
+///   adopted the euro on 2026-01-01: the lev's tables are its history up to then.
+/// - Ranges: one daily request per Monday–Friday in the range. The per-currency period search
+///   (`group1=second`) answers another layout, one currency at a time: the daily table needs no
+///   currency list. For a day without a table (a holiday) the bank answers the table in force,
+///   under its own date, which may lie before the range.
+public struct BNBProvider: RatesProvider {
+    public let key = "BNB"
+    public let name = "Bulgarian National Bank"
+    public let country: String? = "BG"
+    public let pivot = CurrencyCode("BGN")!
+    public let rateType = "official rate"
+    /// Working days, by 18:00 Sofia time.
+    public let schedule = PublicationSchedule(timeZone: "Europe/Sofia", expectedMinute: 18 * 60)
+
+    /// The host the `Statistics/` path is under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (`https://www.bnb.bg` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://www.bnb.bg"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let url = "\(baseURL)/Statistics/StExternalSector/StExchangeRates/StERForeignCurrencies/index.htm"
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: url + "?download=xml&search=&lang=EN")]
+        case .range(let first, let last):
+            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+                let (year, month, dayOfMonth) = day.parts
+                func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+                return ProviderRequest(
+                    url: url + "?downloadOper=true&group1=first&firstDays=\(two(dayOfMonth))&firstMonths=\(two(month))&firstYear=\(year)"
+                        + "&search=true&type=XML")
+            }
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let root = try XMLReader.Element(parsing: body, root: "ROWSET")
+        try xml.expectOnly(["ROW"], in: root)
+        guard let header = root.children.first, try xml.text(header, "GOLD", in: "the first <ROW>") == "0", header.child("TITLE") != nil else {
+            throw .unexpectedLayout(provider: key, "the first <ROW> is not the table's header (<GOLD>0</GOLD> with a <TITLE>)")
+        }
+        var day: Day?
+        var quotes: [PublishedQuote] = []
+        for (index, row) in root.children.enumerated().dropFirst() {
+            let place = "<ROW> \(index + 1)"
+            let rowDay = try Day(parsing: xml.text(row, "CURR_DATE", in: place), .dayMonthYear(separator: "."))
+            guard day == nil || day == rowDay else {
+                throw .unexpectedLayout(provider: key, "\(place) is dated \(rowDay), the rows before it \(day!)")
+            }
+            day = rowDay
+            switch try xml.text(row, "GOLD", in: place) {
+            case "1": break
+            case "2": continue  // gold: not a currency
+            case let other: throw .unexpectedLayout(provider: key, "\(place) has <GOLD>\(UpstreamDataError.quoted(other))</GOLD>, expected 1 or 2")
+            }
+            let code = try ProviderXMLParsing.currency(xml.text(row, "CODE", in: place), day: rowDay)
+            let unit = try xml.unit(xml.text(row, "RATIO", in: "\(place) (\(code))"), of: code, day: rowDay)
+            let value = try ProviderXMLParsing.rate(xml.text(row, "RATE", in: "\(place) (\(code))"), currency: code, day: rowDay)
+            guard code != pivot else { continue }
+            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+        }
+        guard let day else { throw .empty }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+}

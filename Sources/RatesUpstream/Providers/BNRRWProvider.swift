@@ -1,0 +1,81 @@
+import RatesCore
+
+/// The National Bank of Rwanda's (Banque Nationale du Rwanda) reference rates of the franc: 16 currencies.
+///
+/// Keyed `BNRRW`: `BNR` is the National Bank of Romania's.
+///
+/// - Source: `https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=2026-05-22&start_date=2026-05-19`,
+///   one request per currency (``ProviderRequest/subject`` is its code; both days included), answered with
+///   a JSON array of `{"currency_name":"USD","buying_rate":"1458.065","average_rate":"1463.065","selling_rate":"1468.065",
+///   "post_date":"19-May-26"}` in no particular order. Every record names its currency, which must be the
+///   one asked for.
+/// - Quote convention: `average_rate`, the bank's published average (middle) rate, francs per 1 unit of the
+///   currency, read as written (`"9.209145"`; thousands commas, which older figures carry, dropped:
+///   `"1,253.60"` is `1253.60`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The buying and selling
+///   rates are not read.
+/// - Schedule: Africa/Kigali, Monday to Friday, usually out by 16:00 local time; `post_date` (a two-digit
+///   year, read as 20YY) is the day the rates apply to.
+/// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven
+///   days up to today. The history starts on 2012-01-02.
+public struct BNRRWProvider: RatesProvider {
+    public let key = "BNRRW"
+    public let name = "National Bank of Rwanda"
+    public let country: String? = "RW"
+    public let pivot = CurrencyCode("RWF")!
+    public let rateType = "reference rate"
+    /// Working days, by 16:00 Kigali time.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Kigali", expectedMinute: 16 * 60)
+
+    /// The real endpoint, without its query.
+    public static let defaultBaseURL = "https://fxrates.bnr.rw/currency_history/"
+    /// The currencies the bank quotes, in request order.
+    public static let currencies = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "ZAR", "AED", "SAR", "KES", "UGX", "TZS", "BIF"]
+
+    /// The endpoint, to which the query is appended.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The endpoint (`https://fxrates.bnr.rw/currency_history/` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Rwanda; the default reads the clock (UTC+2, no summer time).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 2 * 3600)) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return Self.currencies.map { code in
+            ProviderRequest(
+                url: "\(baseURL)?currency_name=\(code)&end_date=\(last.text(.iso))&start_date=\(first.text(.iso))",
+                headers: ["Accept": "application/json"], subject: code)
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        var publications: [ProviderPublication] = []
+        for (index, record) in try document.array("the answer", provider: key).enumerated() {
+            let what = "record \(index + 1)"
+            let day = try Self.postDay(try record.field("post_date", of: what, provider: key).string("\(what)'s \"post_date\"", provider: key))
+            let code = try record.field("currency_name", of: what, provider: key).string("\(what)'s \"currency_name\"", provider: key)
+            guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
+            if let subject = request.subject, subject != code {
+                throw .unexpectedLayout(provider: key, "the answer for \(subject) holds a rate of \(code) on \(day)")
+            }
+            let text = try record.field("average_rate", of: "\(code) on \(day)", provider: key).string("its average rate", provider: key)
+            guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
+        }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+
+    /// The day of `19-May-26` (the year in this century).
+    static func postDay(_ text: String) throws(UpstreamDataError) -> Day {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].utf8.count == 2, parts[2].utf8.allSatisfy(\.isASCIIDigit) else { throw .invalidDay(text) }
+        guard let day = Day("\(parts[0])-\(parts[1])-20\(parts[2])", .dayMonthNameYear(separator: "-")) else { throw .invalidDay(text) }
+        return day
+    }
+}

@@ -1,0 +1,77 @@
+import RatesCore
+
+/// The Bank of Mongolia's official (statutory reference) rates of the tögrög: 35 currencies and the SDR.
+///
+/// - Source: a POST of `{"startDate":"2026-05-19","endDate":"2026-05-22"}` (JSON, both days included) to
+///   `https://www.mongolbank.mn/en/currency-rate-movement/data`, answered with
+///   `{"success":true,"data":[{"RATE_DATE":"2026-05-22","USD":"3,576.42","EUR":"4,151.69",…,"SDR":"4,887.93"},…],"langData":{…}}`:
+///   one object per day, newest first, one member per currency. `langData` (the page's texts) is not read.
+/// - Quote convention: tögrögs per 1 unit of the currency, read as written with the thousands commas
+///   dropped (`"3,576.42"` is `3576.42`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Every figure
+///   is per one unit, to two decimals, however small (`"IDR":"0.20"`, `"VND":"0.14"`). `SDR` is stored as
+///   `XDR`; `XAU` and `XAG` (gold and silver, per troy ounce) are skipped. A member that is empty or `null`
+///   (a currency without a rate that day) is left out; any other figure that is not a decimal rejects the answer.
+/// - Schedule: Asia/Ulaanbaatar, Monday to Friday, usually out by 10:00 local time, dated the day they apply to.
+/// - Ranges: one request for any range; the newest publication is asked for as the last seven days up to today.
+///   The history starts on 2001-01-02.
+public struct BOMProvider: RatesProvider {
+    public let key = "BOM"
+    public let name = "Bank of Mongolia"
+    public let country: String? = "MN"
+    public let pivot = CurrencyCode("MNT")!
+    public let rateType = "statutory reference rate"
+    /// Working days, by 10:00 Ulaanbaatar time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Ulaanbaatar", expectedMinute: 10 * 60)
+
+    /// The real host and language prefix, without a trailing slash.
+    public static let defaultBaseURL = "https://www.mongolbank.mn/en"
+    /// The members that are metals, skipped.
+    static let metals: Set<String> = ["XAU", "XAG"]
+
+    /// The host and language prefix the `currency-rate-movement/` path is under.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host and language prefix (`https://www.mongolbank.mn/en` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Mongolia; the default reads the clock (UTC+8, no summer time).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 8 * 3600)) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return [
+            ProviderRequest(
+                url: "\(baseURL)/currency-rate-movement/data", method: .post,
+                headers: ["Content-Type": "application/json", "Accept": "application/json"],
+                body: "{\"startDate\":\"\(first.text(.iso))\",\"endDate\":\"\(last.text(.iso))\"}")
+        ]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        guard try document.field("success", of: "the answer", provider: key) == .bool(true) else {
+            throw .unexpectedLayout(provider: key, "the answer reports no success")
+        }
+        var publications: [ProviderPublication] = []
+        for (index, row) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
+            let what = "day \(index + 1)"
+            let day = try Day(parsing: try row.field("RATE_DATE", of: what, provider: key).string("\(what)'s \"RATE_DATE\"", provider: key), .iso)
+            var quotes: [PublishedQuote] = []
+            for member in try row.members(what, provider: key) where member.key != "RATE_DATE" {
+                let code = member.key == "SDR" ? "XDR" : member.key
+                guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(member.key, day: day) }
+                if Self.metals.contains(code) || member.value.isNull || member.value == .string("") { continue }
+                guard case .string(let text) = member.value else {
+                    throw .unexpectedLayout(provider: key, "the rate of \(code) on \(day) is \(member.value.kind), not a string")
+                }
+                guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+}

@@ -1,0 +1,95 @@
+import RatesCore
+
+/// The Central Bank of the Republic of Azerbaijan's official rates of the manat (about 38
+/// currencies and the SDR).
+///
+/// - Source: `https://www.cbar.az/currencies/DD.MM.YYYY.xml`, one day's bulletin as UTF-8 XML:
+///   `<ValCurs Date="04.09.2026">` holding two `<ValType>`s, `Type="Bank metalları"` (bank metals)
+///   and `Type="Xarici valyutalar"` (foreign currencies), each with one
+///   `<Valute Code="USD"><Nominal>1</Nominal><Name>…</Name><Value>1.7</Value></Valute>` per row.
+///   Asked for a day without a bulletin (a weekend), the bank answers the bulletin in force, under
+///   its own date.
+/// - Quote convention: `Value` manats for `Nominal` units of the currency (1.7 AZN per 1 USD, 1.9728
+///   per 100 RUB; KRW, KZT, HUF, UZS, PKR, RUB and JPY per 100): ``PublishedQuote/Direction/pivotPerUnits``.
+///   The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`. Skipped, as
+///   not currencies: the bank metals (gold, silver, platinum, palladium, per troy ounce, `1 t.u.`).
+///   A `ValType` of another kind rejects the answer.
+/// - The 2006 redenomination: the manat was redenominated on 2006-01-01 (5000 old manats, AZM, to
+///   1 new manat, AZN), but the bank's archive labels its older bulletins `AZN` too, with figures in
+///   old manats (118 per dollar on 25.11.1993). A bulletin dated before 2006-01-01 is therefore not
+///   read as AZN: it gives no publication, and ranges are not asked before that day.
+/// - Schedule: Azerbaijani working days (Asia/Baku); a bulletin is in force from its date, looked
+///   for from 10:00 that day.
+/// - Ranges: one request per Monday–Friday in the range (from 2006-01-01 on); the newest
+///   publication is the file of today (by the clock given at ``init(baseURL:today:)``), which on a
+///   weekend is Friday's bulletin.
+public struct CBARProvider: RatesProvider {
+    public let key = "CBAR"
+    public let name = "Central Bank of the Republic of Azerbaijan"
+    public let country: String? = "AZ"
+    public let pivot = CurrencyCode("AZN")!
+    public let rateType = "official rate"
+    /// Working days, from 10:00 Baku time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Baku", expectedMinute: 10 * 60)
+
+    /// The host the `currencies/` paths are under, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.cbar.az` when `nil`), for a test server or a mirror.
+    ///   - today: The day it is in Azerbaijan, for the newest publication's request.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 4 * 3600)) {
+        self.baseURL = baseURL ?? "https://www.cbar.az"
+        self.today = today
+    }
+
+    /// The first day of the new manat (AZN): bulletins before it are in old manats.
+    public static let redenomination = Day(year: 2006, month: 1, day: 1)!
+
+    /// The `ValType` of foreign currencies, read; and that of bank metals, skipped.
+    static let currenciesType = "Xarici valyutalar"
+    static let metalsType = "Bank metalları"
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let days: [Day]
+        switch window {
+        case .latest:
+            days = [today()]
+        case .range(let first, let last):
+            days = Day.days(from: max(first, Self.redenomination), through: last, on: schedule.weekdays)
+        }
+        return days.map { ProviderRequest(url: "\(baseURL)/currencies/\($0.text(.dayMonthYear(separator: "."))).xml") }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let root = try XMLReader.Element(parsing: body, root: "ValCurs")
+        try xml.expectOnly(["ValType"], in: root)
+        let day = try Day(parsing: xml.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear(separator: "."))
+        var quotes: [PublishedQuote] = []
+        var sawCurrencies = false
+        for group in root.children {
+            let type = try xml.attribute(group, "Type", in: "<ValType> of \(day)")
+            try xml.expectOnly(["Valute"], in: group)
+            if type == Self.metalsType { continue }
+            guard type == Self.currenciesType, !sawCurrencies else {
+                throw .unexpectedLayout(provider: key, "<ValType Type=\(UpstreamDataError.quoted(type))> of \(day) is not one the adapter reads")
+            }
+            sawCurrencies = true
+            for valute in group.children {
+                var text = try xml.attribute(valute, "Code", in: "<Valute> of \(day)")
+                if text == "SDR" { text = "XDR" }
+                let code = try ProviderXMLParsing.currency(text, day: day)
+                let place = "<Valute Code=\"\(code)\"> of \(day)"
+                let unit = try xml.unit(xml.text(valute, "Nominal", in: place), of: code, day: day)
+                let value = try ProviderXMLParsing.rate(xml.text(valute, "Value", in: place), currency: code, day: day)
+                guard code != pivot else { continue }
+                quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+            }
+        }
+        // Old manats labelled AZN: not today's manat (see the type's documentation).
+        guard day >= Self.redenomination else { return [] }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+}

@@ -1,0 +1,106 @@
+import RatesCore
+
+/// The Bank of Lithuania's official rates of the litas (about 88 currencies), 1999 to 2014: the
+/// history of a retired currency.
+///
+/// - Source: `https://www.lb.lt/webservices/FxRates/FxRates.asmx/getFxRates?tp=LT&dt=YYYY-MM-DD`,
+///   one day's litas rates (type `LT`) as UTF-8 XML: `<FxRates>` (namespace
+///   `http://www.lb.lt/WebServices/FxRates`) holding one `<FxRate>` per currency with `<Tp>LT</Tp>`,
+///   `<Dt>2014-12-29</Dt>` and two `<CcyAmt>` (`<Ccy>`, `<Amt>`): an amount of litas and the amount
+///   of the currency it buys.
+/// - Quote convention: as the file pairs them: `LTL` first, its amount litas for the second amount's
+///   units of the currency (3.4528 LTL per 1 EUR, 7.6881 per 10 AED, 6.1387 per 1000 AMD):
+///   ``PublishedQuote/Direction/pivotPerUnits``; were a pair written the other way round (the
+///   currency's amount per a power of ten of litas), it is read as
+///   ``PublishedQuote/Direction/unitsPerPivot``. A pair without `LTL`, or with a type other than
+///   `LT`, rejects the answer. Every code is kept as published, also those since retired (`BYR`,
+///   `VEF`, `HRK`, …): they were current then.
+/// - Schedule: none any more. Lithuania adopted the euro on 2015-01-01; the last litas table is
+///   2014-12-31 (``lastDay``). The schedule kept is the bank's former one (Lithuanian working days,
+///   after 14:00 Vilnius time), but nothing is asked for after ``lastDay``: a fetch of days after it
+///   makes no request, and the newest publication is the table of ``lastDay``.
+/// - Ranges: one request per Monday–Friday in the range, within 1999-01-04 (the first day any
+///   publication may hold, ``ProviderValidation/firstDay``; the bank's tables go back to 1994)
+///   through ``lastDay``. With nothing stored, a fetch asks for the last `backfillDays` days of the litas.
+public struct LBProvider: RatesProvider {
+    public let key = "LB"
+    public let name = "Bank of Lithuania"
+    public let country: String? = "LT"
+    public let pivot = CurrencyCode("LTL")!
+    public let rateType = "official rate"
+    /// The bank's former schedule: working days, after 14:00 Vilnius time. No table comes after ``lastDay``.
+    public let schedule = PublicationSchedule(timeZone: "Europe/Vilnius", expectedMinute: 14 * 60)
+
+    /// The web service, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The web service (`https://www.lb.lt/webservices/FxRates/FxRates.asmx` when `nil`).
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://www.lb.lt/webservices/FxRates/FxRates.asmx"
+    }
+
+    /// The last day of the litas: the euro replaced it on 2015-01-01.
+    public static let lastDay = Day(year: 2014, month: 12, day: 31)!
+
+    static let namespace = "http://www.lb.lt/WebServices/FxRates"
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let days: [Day]
+        switch window {
+        case .latest:
+            days = [Self.lastDay]
+        case .range(let first, let last):
+            days = Day.days(from: max(first, ProviderValidation.firstDay), through: min(last, Self.lastDay), on: schedule.weekdays)
+        }
+        return days.map { ProviderRequest(url: "\(baseURL)/getFxRates?tp=LT&dt=\($0)") }
+    }
+
+    /// With nothing stored, the litas' last `backfillDays` days (its last table when that is 0); once
+    /// its last table is stored, nothing more: the range after it makes no request.
+    public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {
+        guard let stored else { return backfillDays > 0 ? .range(Self.lastDay.adding(days: -backfillDays), Self.lastDay) : .latest }
+        guard stored < Self.lastDay else { return .range(Self.lastDay.adding(days: 1), max(today, Self.lastDay.adding(days: 1))) }
+        return .range(min(stored.adding(days: 1), Self.lastDay.adding(days: -backfillDays)), Self.lastDay)
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let root = try XMLReader.Element(parsing: body, root: "FxRates")
+        guard root.namespaceURI == Self.namespace else {
+            throw .unexpectedLayout(provider: key, "<FxRates> is not in the namespace \(Self.namespace)")
+        }
+        try xml.expectOnly(["FxRate"], in: root)
+        var days: [Day: [PublishedQuote]] = [:]
+        for rate in root.children {
+            try xml.expectOnly(["Tp", "Dt", "CcyAmt"], in: rate)
+            let day = try Day(parsing: xml.text(rate, "Dt", in: "<FxRate>"), .iso)
+            let type = try xml.text(rate, "Tp", in: "<FxRate> of \(day)")
+            guard type == "LT" else {
+                throw .unexpectedLayout(provider: key, "<FxRate> of \(day) is of type \(UpstreamDataError.quoted(type)), expected LT (litas rates)")
+            }
+            let pair = rate.children("CcyAmt")
+            guard pair.count == 2 else { throw .unexpectedLayout(provider: key, "<FxRate> of \(day) has \(pair.count) <CcyAmt>, expected two") }
+            var amounts: [(code: CurrencyCode, amount: String)] = []
+            for part in pair {
+                let code = try ProviderXMLParsing.currency(xml.text(part, "Ccy", in: "<CcyAmt> of \(day)"), day: day)
+                amounts.append((code, try xml.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)")))
+            }
+            let quote: PublishedQuote
+            switch (amounts[0].code == pivot, amounts[1].code == pivot) {
+            case (true, false):
+                let (currency, units) = amounts[1]
+                let value = try ProviderXMLParsing.rate(amounts[0].amount, currency: currency, day: day)
+                quote = PublishedQuote(currency: currency, value: value, unit: try xml.unit(units, of: currency, day: day), direction: .pivotPerUnits)
+            case (false, true):
+                let (currency, value) = amounts[0]
+                let rateText = try ProviderXMLParsing.rate(value, currency: currency, day: day)
+                quote = PublishedQuote(
+                    currency: currency, value: rateText, unit: try xml.unit(amounts[1].amount, of: currency, day: day), direction: .unitsPerPivot)
+            default:
+                throw .unexpectedLayout(provider: key, "<FxRate> of \(day) pairs \(amounts[0].code) with \(amounts[1].code), expected LTL and a currency")
+            }
+            days[day, default: []].append(quote)
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}

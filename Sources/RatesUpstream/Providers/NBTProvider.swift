@@ -1,0 +1,60 @@
+import RatesCore
+
+/// The National Bank of Tajikistan's official rates of the somoni (about 36 currencies).
+///
+/// - Source: `https://www.nbt.tj/en/kurs/export_xml.php?date=YYYY-MM-DD&export=xmlout`, one day's
+///   table as UTF-8 XML: `<ValCurs Date="2026-05-18">` holding one `<Valute ID="840">` per currency
+///   with `<CharCode>`, `<Nominal>`, `<Name>` and `<Value>` (decimal point, four decimals).
+/// - Quote convention: `Value` somoni for `Nominal` units of the currency (9.3450 TJS per 1 USD,
+///   0.0780 per 100 UZS, 0.0071 per 1000 IRR): ``PublishedQuote/Direction/pivotPerUnits`` with unit
+///   `Nominal`. Trailing zeros stay as published.
+/// - Schedule: every day (Asia/Dushanbe), weekends included; a day's table is looked for from 09:00.
+/// - Ranges: one request per day in the range; the newest publication is today's table (by the
+///   clock given at ``init(baseURL:today:)``). A table is read under the date it states.
+public struct NBTProvider: RatesProvider {
+    public let key = "NBT"
+    public let name = "National Bank of Tajikistan"
+    public let country: String? = "TJ"
+    public let pivot = CurrencyCode("TJS")!
+    public let rateType = "official rate"
+    /// Every day, from 09:00 Dushanbe time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Dushanbe", weekdays: Set(1...7), expectedMinute: 9 * 60)
+
+    /// The host the `en/kurs/` path is under, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.nbt.tj` when `nil`), for a test server or a mirror.
+    ///   - today: The day it is in Tajikistan, for the newest publication's request.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600)) {
+        self.baseURL = baseURL ?? "https://www.nbt.tj"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let days: [Day]
+        switch window {
+        case .latest: days = [today()]
+        case .range(let first, let last): days = Day.days(from: first, through: last, on: schedule.weekdays)
+        }
+        return days.map { ProviderRequest(url: "\(baseURL)/en/kurs/export_xml.php?date=\($0)&export=xmlout") }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let xml = ProviderXMLParsing(key)
+        let root = try XMLReader.Element(parsing: body, root: "ValCurs")
+        try xml.expectOnly(["Valute"], in: root)
+        let day = try Day(parsing: xml.attribute(root, "Date", in: "<ValCurs>"), .iso)
+        var quotes: [PublishedQuote] = []
+        for valute in root.children {
+            let place = "<Valute ID=\"\(valute.attribute("ID") ?? "")\"> of \(day)"
+            let code = try ProviderXMLParsing.currency(xml.text(valute, "CharCode", in: place), day: day)
+            let unit = try xml.unit(xml.text(valute, "Nominal", in: place), of: code, day: day)
+            let value = try ProviderXMLParsing.rate(xml.text(valute, "Value", in: place), currency: code, day: day)
+            guard code != pivot else { continue }
+            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+        }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+}

@@ -1,0 +1,87 @@
+import RatesCore
+import RatesTestFixtures
+import RatesUpstream
+import Testing
+
+@Suite("NBM adapter")
+struct NBMProviderTests {
+    let provider = NBMProvider(today: { Day("2026-04-07")! })
+    let file = "nbm-moldova/02_en_official_exchange_rates_date=07.04.2026_get_xml=1.xml"
+    let day = Day("2026-04-07")!
+
+    func parse(_ body: [UInt8]) throws -> [ProviderPublication] {
+        try provider.parse(body, of: provider.requests(for: .latest)[0])
+    }
+
+    @Test("reads the table of 2026-04-07: 40 currencies with the SDR, MDL per Nominal units, trailing zeros kept")
+    func dailyTable() throws {
+        let publications = try parse(ProviderFixture.bytes(file))
+        #expect(publications.map(\.day) == [day])
+        let table = try #require(publications.first)
+        #expect(table.quotes.count == 40)
+        #expect(table.quotes.allSatisfy { $0.direction == .pivotPerUnits })
+        #expect(table["USD"] == quote("USD", "17.5303"))
+        #expect(table["EUR"] == quote("EUR", "20.2457"))
+        #expect(table["XDR"] == quote("XDR", "23.8609"))
+        #expect(table["CAD"] == quote("CAD", "12.5900"))
+        #expect(table["JPY"] == quote("JPY", "10.9938", unit: 100))
+        #expect(table["ALL"] == quote("ALL", "2.1121", unit: 10))
+        #expect(table.quotes.filter { $0.unit != 1 }.count == 12)
+    }
+
+    @Test("imports both recorded days; the metal prices' file is not read")
+    func imports() throws {
+        let urls = ["nbm-moldova/00_en_official_exchange_rates_date=06.04.2026_get_xml=1.xml", file].map { Fixtures.url($0) }
+        let publications = try provider.publications(inFiles: urls, subjects: [], today: day)
+        #expect(publications.map(\.day.description) == ["2026-04-06", "2026-04-07"])
+        #expect(ProviderFixture.quote("USD", on: "2026-04-06", in: publications) == quote("USD", "17.6124"))
+        let metals = try ProviderFixture.bytes("nbm-moldova/01_en_official_metal_rates_date=06.04.2026_get_xml=1.xml")
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(metals) }))
+    }
+
+    @Test("asks for today's table, and for a range one table per Monday to Friday")
+    func requests() {
+        #expect(provider.requests(for: .latest).map(\.url) == ["https://www.bnm.md/en/official_exchange_rates?date=07.04.2026&get_xml=1"])
+        let range = provider.requests(for: .range(Day("2026-04-03")!, Day("2026-04-06")!))
+        #expect(
+            range.map(\.url) == [
+                "https://www.bnm.md/en/official_exchange_rates?date=03.04.2026&get_xml=1",
+                "https://www.bnm.md/en/official_exchange_rates?date=06.04.2026&get_xml=1",
+            ])
+        #expect(range.allSatisfy { $0.method == .get && $0.body == nil })
+    }
+
+    @Test("rejects a value that is not a decimal")
+    func garbageValue() throws {
+        let body = try ProviderFixture.edited(file, replacing: "<Value>17.5303</Value>", with: "<Value>17.53O3</Value>")
+        #expect(ProviderFixture.error { try parse(body) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "17.53O3"))
+    }
+
+    @Test("rejects a currency listed twice")
+    func duplicateCurrency() throws {
+        let body = try ProviderFixture.edited(file, replacing: "<CharCode>EUR</CharCode>", with: "<CharCode>USD</CharCode>")
+        #expect(ProviderFixture.error { try parse(body) } == .duplicateCurrency(CurrencyCode("USD")!, day: day))
+    }
+
+    @Test("rejects a bad code, nominal or day")
+    func badFields() throws {
+        let code = try ProviderFixture.edited(file, replacing: "<CharCode>EUR</CharCode>", with: "<CharCode>eur</CharCode>")
+        #expect(ProviderFixture.error { try parse(code) } == .invalidCurrencyCode("eur", day: day))
+        let nominal = try ProviderFixture.edited(file, replacing: "<Nominal>100</Nominal>", with: "<Nominal></Nominal>")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(nominal) }))
+        let date = try ProviderFixture.edited(file, replacing: "Date=\"07.04.2026\"", with: "Date=\"2026-04-07\"")
+        #expect(ProviderFixture.error { try parse(date) } == .invalidDay("2026-04-07"))
+    }
+
+    @Test("rejects truncated bodies, an HTML error page, an empty body and a table without currencies")
+    func notTheTable() throws {
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(file)) }))
+        for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(file)) {
+            #expect(ProviderFixture.error { try parse(cut) } != nil)
+        }
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
+        #expect(ProviderFixture.error { try parse([]) } == .empty)
+        let empty = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><ValCurs Date=\"07.04.2026\" name=\"Official exchange rate\"></ValCurs>".utf8)
+        #expect(ProviderFixture.error { try parse(empty) } == .emptyDay(day))
+    }
+}
