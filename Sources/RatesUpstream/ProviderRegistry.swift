@@ -102,6 +102,7 @@ public enum ProviderRegistry {
         Entry("SBP", .elsewhere) { url, _ in SBPProvider(baseURL: url) },
         Entry("NRBT", .elsewhere) { url, _ in NRBTProvider(baseURL: url) },
         Entry("BOA", .elsewhere) { url, _ in BOAProvider(baseURL: url) },
+        Entry("RBF", .elsewhere) { url, _ in RBFProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
