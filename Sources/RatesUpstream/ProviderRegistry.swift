@@ -103,6 +103,7 @@ public enum ProviderRegistry {
         Entry("NRBT", .elsewhere) { url, _ in NRBTProvider(baseURL: url) },
         Entry("BOA", .elsewhere) { url, _ in BOAProvider(baseURL: url) },
         Entry("RBF", .elsewhere) { url, _ in RBFProvider(baseURL: url) },
+        Entry("CBS", .elsewhere) { url, _ in CBSProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
