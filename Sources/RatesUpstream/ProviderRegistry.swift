@@ -104,6 +104,7 @@ public enum ProviderRegistry {
         Entry("BOA", .elsewhere) { url, _ in BOAProvider(baseURL: url) },
         Entry("RBF", .elsewhere) { url, _ in RBFProvider(baseURL: url) },
         Entry("CBS", .elsewhere) { url, _ in CBSProvider(baseURL: url) },
+        Entry("CBI", .elsewhere) { url, _ in CBIProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
