@@ -46,7 +46,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
         case .unexpectedLayout(let provider, let reason): return "not \(provider)'s published layout: \(reason)"
         case .malformedCSV(let line, let reason): return "malformed CSV at line \(line): \(reason)"
         case .invalidDay(let text): return "invalid day \(Self.quoted(text)): expected a real day as YYYY-MM-DD"
-        case .dayOutOfRange(let day): return "day \(day) is out of range (before 1999-01-04 or in the future)"
+        case .dayOutOfRange(let day): return "day \(day) is out of range (before 1900-01-01 or in the future)"
         case .duplicateDay(let day): return "day \(day) appears more than once"
         case .invalidCurrencyCode(let text, let day): return "invalid currency code \(Self.quoted(text)) on \(day)"
         case .duplicateCurrency(let code, let day): return "currency \(code) appears more than once on \(day)"

@@ -18,9 +18,9 @@ import RatesCore
 ///   lists were kept in DEM, with a `DEM` row at par (`"Units":"100","Middle":"100"`). Such figures are
 ///   BAM figures, and a list with a `DEM` row is read as marks, the row with them (100 BAM per 100 DEM, the
 ///   peg), as long as that row is at par: a `DEM` row at any other figure means the list is not in marks,
-///   and rejects the answer. The 1998 lists themselves are never stored: every provider's days start at
-///   1999-01-04 (``ProviderValidation/firstDay``), so an answer holding them is rejected whole
-///   (``UpstreamDataError/dayOutOfRange(_:)``), as is any range reaching before that day. Those lists also
+///   and rejects the answer. The 1998 lists themselves are never stored: a list dated before 1999-01-04
+///   (``ProviderValidation/firstDay``) rejects the answer whole (``UpstreamDataError/dayOutOfRange(_:)``),
+///   as does any range reaching before that day. Those lists also
 ///   hold units that are not currencies, skipped: `XEU` (the ECU), `XBA` (the ECU's figure under the
 ///   bond-market unit's code) and `ESB` (a peseta account unit; `ESP` is the peseta itself); and a row with
 ///   neither units nor figure (`KWD`, listed without a rate), skipped.
@@ -84,6 +84,8 @@ public struct CBBHProvider: RatesProvider {
     /// One exchange list.
     func list(_ list: ProviderJSON, what: String) throws(UpstreamDataError) -> ProviderPublication {
         let day = try Day(parsing: try list.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key), .midnightTimestamp)
+        // The lists before the euro are in Deutsche marks, not convertible marks: never stored.
+        guard day >= ProviderValidation.firstDay else { throw .dayOutOfRange(day) }
         var quotes: [PublishedQuote] = []
         for (position, item) in try list.field("CurrencyExchangeItems", of: "the list of \(day)", provider: key)
             .array("the items of \(day)", provider: key).enumerated()

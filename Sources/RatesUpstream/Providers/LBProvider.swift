@@ -19,8 +19,8 @@ import RatesCore
 ///   2014-12-31 (``lastDay``). The schedule kept is the bank's former one (Lithuanian working days,
 ///   after 14:00 Vilnius time), but nothing is asked for after ``lastDay``: a fetch of days after it
 ///   makes no request, and the newest publication is the table of ``lastDay``.
-/// - Ranges: one request per Monday–Friday in the range, within 1999-01-04 (the first day any
-///   publication may hold, ``ProviderValidation/firstDay``; the bank's tables go back to 1994)
+/// - Ranges: one request per Monday–Friday in the range, within 1999-01-04
+///   (``ProviderValidation/firstDay``, the euro's first day; the bank's tables go back to 1994)
 ///   through ``lastDay``. With nothing stored, a fetch asks for the last `backfillDays` days of the litas.
 public struct LBProvider: RatesProvider {
     public let key = "LB"

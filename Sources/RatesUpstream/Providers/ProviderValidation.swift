@@ -5,10 +5,14 @@ import RatesCore
 /// of a fetch or import, and ``checkContinuity(_:after:maxMove:)`` on a fetch against what is
 /// stored, for sources that declare a ``RatesProvider/maxRateMove``.
 public enum ProviderValidation {
-    /// The first day the ECB published euro reference rates: the first day any publication may hold.
+    /// The first day the ECB published euro reference rates (its whole history starts there).
     public static let firstDay = Day(year: 1999, month: 1, day: 4)!
 
-    /// Checks parsed publications: at least one; days within ``firstDay``...`notAfter`
+    /// The first day any publication may hold: the historical sources reach back to 1948 (the
+    /// Bundesbank) and 1900 (the BIS); a day before it is a misread date.
+    public static let earliestDay = Day(year: 1900, month: 1, day: 1)!
+
+    /// Checks parsed publications: at least one; days within ``earliestDay``...`notAfter`
     /// (pass `nil` to skip the upper bound), none twice; each with at least one quote, no
     /// currency twice, every value ``RatesCore/RateText/isValid(_:)`` and every unit a power of ten.
     ///
@@ -21,7 +25,7 @@ public enum ProviderValidation {
         var previous: Day?
         for publication in sorted {
             let day = publication.day
-            guard day >= firstDay, notAfter.map({ day <= $0 }) ?? true else { throw .dayOutOfRange(day) }
+            guard day >= earliestDay, notAfter.map({ day <= $0 }) ?? true else { throw .dayOutOfRange(day) }
             if day == previous { throw .duplicateDay(day) }
             previous = day
             guard !publication.quotes.isEmpty else { throw .emptyDay(day) }
