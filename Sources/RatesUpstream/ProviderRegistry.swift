@@ -131,6 +131,7 @@ public enum ProviderRegistry {
         Entry("CBAR", .elsewhere) { url, _ in CBARProvider(baseURL: url) },
         Entry("NBT", .elsewhere) { url, _ in NBTProvider(baseURL: url) },
         Entry("NBKR", .elsewhere) { url, _ in NBKRProvider(baseURL: url) },
+        Entry("BCEAO", .elsewhere) { url, _ in BCEAOProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
