@@ -133,6 +133,7 @@ public enum ProviderRegistry {
         Entry("NBKR", .elsewhere) { url, _ in NBKRProvider(baseURL: url) },
         Entry("BCEAO", .elsewhere) { url, _ in BCEAOProvider(baseURL: url) },
         Entry("BCP", .elsewhere) { url, _ in BCPProvider(baseURL: url) },
+        Entry("BCT", .elsewhere) { url, _ in BCTProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
