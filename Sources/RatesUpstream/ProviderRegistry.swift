@@ -134,6 +134,7 @@ public enum ProviderRegistry {
         Entry("BCEAO", .elsewhere) { url, _ in BCEAOProvider(baseURL: url) },
         Entry("BCP", .elsewhere) { url, _ in BCPProvider(baseURL: url) },
         Entry("BCT", .elsewhere) { url, _ in BCTProvider(baseURL: url) },
+        Entry("CBK", .elsewhere) { url, _ in CBKProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
