@@ -135,6 +135,7 @@ public enum ProviderRegistry {
         Entry("BCP", .elsewhere) { url, _ in BCPProvider(baseURL: url) },
         Entry("BCT", .elsewhere) { url, _ in BCTProvider(baseURL: url) },
         Entry("CBK", .elsewhere) { url, _ in CBKProvider(baseURL: url) },
+        Entry("RBM", .elsewhere) { url, _ in RBMProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
