@@ -137,6 +137,7 @@ public enum ProviderRegistry {
         Entry("CBK", .elsewhere) { url, _ in CBKProvider(baseURL: url) },
         Entry("RBM", .elsewhere) { url, _ in RBMProvider(baseURL: url) },
         Entry("RBV", .elsewhere) { url, _ in RBVProvider(baseURL: url) },
+        Entry("NBC", .elsewhere) { url, _ in NBCProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
