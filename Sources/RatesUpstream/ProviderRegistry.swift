@@ -139,6 +139,7 @@ public enum ProviderRegistry {
         Entry("RBV", .elsewhere) { url, _ in RBVProvider(baseURL: url) },
         Entry("NBC", .elsewhere) { url, _ in NBCProvider(baseURL: url) },
         Entry("DAB", .elsewhere) { url, _ in DABProvider(baseURL: url) },
+        Entry("BOJA", .elsewhere) { url, _ in BOJAProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
