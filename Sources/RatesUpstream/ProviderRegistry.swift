@@ -140,6 +140,7 @@ public enum ProviderRegistry {
         Entry("NBC", .elsewhere) { url, _ in NBCProvider(baseURL: url) },
         Entry("DAB", .elsewhere) { url, _ in DABProvider(baseURL: url) },
         Entry("BOJA", .elsewhere) { url, _ in BOJAProvider(baseURL: url) },
+        Entry("CBLLR", .elsewhere) { url, _ in CBLLRProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
