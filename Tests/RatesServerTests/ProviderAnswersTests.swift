@@ -57,6 +57,27 @@ struct ProviderAnswersTests {
         }
     }
 
+    @Test("a pegged currency no source publishes is served at its anchor's value times the peg, named with its authority")
+    func pegs() async throws {
+        try await Self.withServer { client in
+            let answer = try await client.request("/v1/rates/2026-04-25?symbols=GBP,FKP,GGP&expand=sources")
+            #expect(answer.status == .ok)
+            let pound = try #require(answer.decimalText("rates", "GBP"))
+            #expect(answer.decimalText("rates", "FKP") == pound, "the Falkland Islands pound is at par with sterling")
+            #expect(answer.decimalText("rates", "GGP") == pound)
+            let falklands = try #require((answer.json["sources"] as? [String: [String: Any]])?["FKP"])
+            #expect(falklands["provider"] as? String == "PEG")
+            #expect(falklands["authority"] as? String == "Falkland Islands Government" && falklands["since"] as? String == "1966-02-14")
+            let figure = try #require(falklands["published"] as? [String: Any])
+            #expect(figure["value"] as? String == "1.0" && figure["pivot"] as? String == "GBP" && figure["direction"] as? String == "units-per-pivot")
+
+            let currencies = try await client.request("/v1/currencies").json
+            #expect(currencies["GGP"] as? String == "Guernsey Pound" && currencies["FKP"] != nil && currencies["XOF"] != nil)
+            let onlyCBR = try await client.request("/v1/rates/2026-04-25?providers=CBR&symbols=FKP")
+            #expect(onlyCBR.status != .ok || onlyCBR.decimalText("rates", "FKP") == nil, "an answer of some providers has no pegs")
+        }
+    }
+
     @Test("providers= computes the answer from those providers' quotes only: one provider gives back its published figures")
     func providersPinTheAnswer() async throws {
         try await Self.withServer { client in

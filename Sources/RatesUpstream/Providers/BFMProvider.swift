@@ -7,7 +7,8 @@ import RatesCore
 ///   with the form `dateFilterDebut=2026%2F09%2F21&dateFilterFin=2026%2F09%2F23&filterData=EUR` (days as
 ///   `YYYY/MM/DD`; ``ProviderRequest/subject`` is the currency), answering that currency's days:
 ///   `{"code":"cours-de-mid-en-ar-filter",…,"data":{"status":200,"data":{"coursMid":{"2026-09-23":"4 983,29",…},"coursMidMax":{…},"coursMidMin":{…},"grapheData":{"2026-09-23":"4983.29",…}}}}`.
-///   The answer does not name its currency: a file of it imports with its currency given (`--subject EUR`).
+///   The answer does not name its currency: a file of it imports with its currency given (`--subject EUR`), or
+///   named by the `requests.jsonl` beside it, as recordings keep their requests (``recordedCurrency(of:)``).
 ///   A span without rates answers `"coursMid":[]`: no publication.
 /// - Quote convention: `coursMid`, the interbank market's (MID) reference rate, ariary for one unit of the
 ///   currency, ``PublishedQuote/Direction/pivotPerUnits``, written the French way (`"4 983,29"`: the
@@ -102,5 +103,32 @@ public struct BFMProvider: RatesProvider {
         }
         guard !publications.isEmpty else { return [] }
         return try ProviderValidation.validate(publications)
+    }
+
+    // MARK: - Import
+
+    /// Reads files as the default does, each file's currency taken from `subjects` or, where none is
+    /// given, from the `requests.jsonl` beside it (``recordedCurrency(of:)``).
+    public func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication] {
+        let named = subjects.isEmpty ? files.map(Self.recordedCurrency(of:)) : subjects
+        let bodies = try files.map { Array(try Data(contentsOf: $0)) }
+        return try ProviderFile.read(bodies, provider: self, subjects: named.contains { $0 != nil } ? named : [], today: today)
+    }
+
+    /// The currency a recorded answer was asked for, from the `requests.jsonl` in its folder: one JSON line
+    /// per recorded file, `{"file": "00_cours_mid_en_ar_filter.json", …, "request_body": "…&filterData=EUR"}`.
+    /// `nil` when there is no such line or it names no currency.
+    static func recordedCurrency(of file: URL) -> String? {
+        let index = file.deletingLastPathComponent().appendingPathComponent("requests.jsonl")
+        guard let data = try? Data(contentsOf: index) else { return nil }
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let entry = try? ProviderJSON(parsing: Array(line), provider: "BFM"), entry["file"]?.stringValue == file.lastPathComponent,
+                let body = entry["request_body"]?.stringValue
+            else { continue }
+            for field in body.split(separator: "&") where field.hasPrefix("filterData=") {
+                return String(field.dropFirst("filterData=".count))
+            }
+        }
+        return nil
     }
 }

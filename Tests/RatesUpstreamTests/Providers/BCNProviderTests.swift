@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing

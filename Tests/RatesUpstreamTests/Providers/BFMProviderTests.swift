@@ -1,4 +1,6 @@
+import Foundation
 import RatesCore
+import RatesTestFixtures
 import RatesUpstream
 import Testing
 
@@ -88,7 +90,7 @@ struct BFMProviderTests {
         #expect(try parse(Array(none.utf8)).isEmpty)
     }
 
-    @Test("each recording imports with its currency given, and not without: the answer does not name it")
+    @Test("each recording imports with its currency given, or named by the requests.jsonl beside it; not otherwise")
     func imports() throws {
         for index in 0..<38 {
             let name = "bfm-madagascar/\(index < 10 ? "0" : "")\(index)_cours_mid_en_ar_filter.json"
@@ -97,5 +99,16 @@ struct BFMProviderTests {
             #expect(publications.allSatisfy { $0.codes == [code] })
         }
         #expect(throws: ProviderFileError.self) { try ProviderFile.read([ProviderFixture.bytes(euro)], provider: BFMProvider()) }
+    }
+
+    @Test("a recording imports as the currency its requests.jsonl line names")
+    func importsByItsRequest() throws {
+        let files = [euro, pound, "bfm-madagascar/29_cours_mid_en_ar_filter.json"].map { Fixtures.url($0) }
+        let publications = try BFMProvider().publications(inFiles: files, subjects: [], today: Day("2026-09-23")!)
+        #expect(
+            publications.map(\.day.description) == ["2018-01-02", "2018-01-03", "2018-01-04", "2018-01-05", "2026-09-21", "2026-09-22", "2026-09-23"])
+        #expect(publications.first?.codes == ["XDR"])
+        #expect(publications.last?.codes == ["EUR", "GBP"])
+        #expect(publications.last?["GBP"] == quote("GBP", "5831.73"))
     }
 }

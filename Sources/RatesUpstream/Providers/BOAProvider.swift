@@ -1,0 +1,101 @@
+import RatesCore
+
+/// The Bank of Algeria's daily reference rates of the dinar: 17 currencies, from a workbook updated monthly.
+///
+/// - Source: the page `https://www.bank-of-algeria.dz/donnees-historiques/` links the current workbook
+///   (`/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx`: its path changes with each update), an
+///   Excel workbook (read with ``XLSXWorkbook``) of one sheet per currency (`AED - DZD`, `EURO - DZD`, …).
+///   Each sheet: cell A2 titles it (`AED / DZD`, `100 JPY / DZD`), cell B4 names the column (`JPY / DZD`),
+///   and below, one row per day since 2000: its date an Excel date serial in column A, the figure in B.
+/// - Quote convention: dinars for the title's number of units (1 unless it says, as `100 JPY` does):
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The title writes the euro `EURO`; every other
+///   title and every column name is an ISO code, and the two must agree. A sheet without figures
+///   (`MRO - DZD`: the ouguiya was replaced by MRU in 2018) contributes nothing; an empty cell is a day
+///   without that currency's figure. Figures are stored as doubles and read as ``XLSXCell/decimalText``
+///   says (`132.72749999999999` is `132.7275`).
+/// - Schedule: Africa/Algiers. The workbook is replaced about once a month (the bank's window is
+///   13:00–15:00 Algiers time on working days) and then holds the days through the previous month's end;
+///   the monthly cadence's expected day is the first working day of the month.
+/// - Ranges: the one workbook holds every day since 2000-01-03, for the newest publication and any range;
+///   its days are kept from it. A fetch first reads the page for the workbook's address
+///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
+///   the address the page gave when the adapter was written (``lastKnownPath``).
+public struct BOAProvider: RatesProvider {
+    public let key = "BOA"
+    public let name = "Bank of Algeria"
+    public let country: String? = "DZ"
+    public let pivot = CurrencyCode("DZD")!
+    public let rateType = "reference rate"
+    /// Monthly, 13:00 Algiers time (the bank's window opens at 12:00 UTC).
+    public let schedule = PublicationSchedule(timeZone: "Africa/Algiers", expectedMinute: 13 * 60, cadence: .monthly)
+
+    /// The bank's site, whose page links the workbook.
+    public static let site = "https://www.bank-of-algeria.dz"
+    /// The page that links the current workbook.
+    static let indexPath = "/donnees-historiques/"
+    /// Where the page linked the workbook in May 2026.
+    static let lastKnownPath = "/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx"
+
+    /// The host the paths are under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? Self.site
+    }
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        ProviderRequest(url: baseURL + Self.indexPath)
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        let links = HTMLLinks.links(in: session.text).filter {
+            $0.href.hasSuffix(".xlsx") && $0.href.contains("Cotation-DZD") && $0.href.contains("journalier")
+        }
+        guard Set(links.map(\.href)).count == 1, let url = HTMLLinks.url(links[0].href, site: Self.site, base: baseURL) else {
+            throw .unexpectedLayout(provider: key, "the page links \(Set(links.map(\.href)).count) daily workbooks (Cotation-DZD-…-journalier.xlsx), expected one")
+        }
+        return [ProviderRequest(url: url)]
+    }
+
+    /// The euro's name in the sheets' titles.
+    static let names = ["EURO": "EUR"]
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body, provider: key)
+        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+        var quotes: [Day: [PublishedQuote]] = [:]
+        for entry in workbook.sheets {
+            let sheet = try workbook.sheet(entry)
+            func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+            // `100 JPY / DZD`: the unit, the currency, the pivot.
+            let title = (sheet["A2"]?.text ?? "").split(whereSeparator: \.isWhitespace)
+            let column = (sheet["B4"]?.text ?? "").split(whereSeparator: \.isWhitespace)
+            guard title.count == 3 || title.count == 4, Array(title.suffix(2)) == ["/", "DZD"], column.count == 3, Array(column.suffix(2)) == ["/", "DZD"] else {
+                throw layout("A2 and B4 do not title the sheet as <currency> / DZD")
+            }
+            let name = String(title[title.count - 3])
+            guard let code = CurrencyCode(Self.names[name] ?? name), code.rawValue == column[0] else {
+                throw layout("A2 names \(UpstreamDataError.quoted(name)) and B4 \(UpstreamDataError.quoted(String(column[0]))): not one currency code")
+            }
+            let unit = title.count == 4 ? try ProviderXMLParsing(key).unit(String(title[0]), of: code, day: ProviderValidation.firstDay) : 1
+            for row in sheet.rows where row.number > 4 {
+                guard let serial = row[0]?.number, row.cells.allSatisfy({ $0.column <= 1 }) else {
+                    throw layout("row \(row.number) is not a date and a figure")
+                }
+                let day = try workbook.day(serial: serial)
+                guard let cell = row[1] else { continue }
+                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
+                let value = try ProviderXMLParsing.rate(decimal, currency: code, day: day)
+                quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+            }
+        }
+        return try ProviderValidation.validate(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+}

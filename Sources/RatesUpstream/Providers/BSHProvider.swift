@@ -1,0 +1,163 @@
+import Foundation
+import RatesCore
+
+/// The Bank of Albania's official exchange rates of the lek, from its yearly archive workbooks: 13 currencies.
+///
+/// - Source: the page `https://www.bankofalbania.org/Markets/Official_exchange_rate/Exchage_rate_archive/`
+///   links one workbook per year (`Exchange rate 2024` → `/rc/doc/Kursi_i_kembimit_2024_29746.xlsx`), an
+///   Excel workbook (read with ``XLSXWorkbook``) of one sheet per month (`Janar` … `Dhjetor`). Each sheet:
+///   a header row of days (`DT. 03.01.2024`, also written `DT.08.01.2024` or `DT 11.01.2024`), each day
+///   over two columns, `Kursi kundrejt një USD` (the rate against the dollar) and `Lek për njësi të monedhës
+///   së huaj (sipas fix.)` (lek per unit, the fixing), then the month's average (`KURSI MESATAR`); below,
+///   one row per currency: a number in column A, its name in B (`Dollari Amerikan (USD)`).
+/// - Quote convention: the lek column of each day, lek per unit of the currency (94.4 ALL per USD; per 100
+///   for `Jeni Japonez (per 100) (JPY)`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The code is
+///   the name's last word or the one in its last parentheses; `E U R O` is EUR, `SDR` the IMF's special
+///   drawing right, XDR. Skipped: gold and silver (`Ari (oz)`, `Argjendi (oz)`: metals, not currencies),
+///   the offshore renminbi `CNH` (not an ISO 4217 code; the onshore CNY is its own row), the columns against
+///   the dollar, the monthly average and the sheet's working area right of it (old rates and sums the bank
+///   keeps there). Figures are stored as doubles and read as ``XLSXCell/decimalText`` says
+///   (`66.150000000000006` is `66.15`).
+/// - Schedule: Europe/Tirane, working days; the fixing is set from the quotes of 11:30–12:00 and out by
+///   about 12:15. A year's workbook is in the archive after the year ends: this adapter gives the days of
+///   the archived years, not the current year's.
+/// - Ranges: one request per year of the range that the archive page links (``sessionRequest(for:)``);
+///   the newest publication is the newest year's workbook. Without the page (`rates-relay import`), the
+///   request is the workbook the page linked for 2025 when the adapter was written (``lastKnownPath``).
+public struct BSHProvider: RatesProvider {
+    public let key = "BSH"
+    public let name = "Bank of Albania"
+    public let country: String? = "AL"
+    public let pivot = CurrencyCode("ALL")!
+    public let rateType = "official exchange rate"
+    /// Working days, about 12:15 Tirana time.
+    public let schedule = PublicationSchedule(timeZone: "Europe/Tirane", expectedMinute: 12 * 60 + 15)
+
+    /// The bank's site, whose archive page links the workbooks.
+    public static let site = "https://www.bankofalbania.org"
+    /// The page that links the yearly workbooks.
+    static let archivePath = "/Markets/Official_exchange_rate/Exchage_rate_archive/"
+    /// Where the archive page linked the 2025 workbook in May 2026.
+    static let lastKnownPath = "/rc/doc/Kursi_i_kembimit_dhjetor_2025_32487.xlsx"
+
+    /// The host the paths are under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? Self.site
+    }
+
+    /// Currencies whose name carries no code.
+    static let names: [String: String] = ["E U R O": "EUR"]
+    /// Codes in the names that are not the code of the row's currency.
+    static let codes: [String: String] = ["SDR": "XDR"]
+    /// Rows that are not currencies (metals) or not an ISO 4217 code (CNH): not read.
+    static let skipped: Set<String> = ["Ari (oz)", "Argjendi (oz)", "CNH"]
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        ProviderRequest(url: baseURL + Self.archivePath)
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        // `Exchange rate 2024` → its workbook, by year.
+        var workbooks: [Int: String] = [:]
+        for link in HTMLLinks.links(in: session.text) where link.href.lowercased().hasSuffix(".xlsx") {
+            let words = link.text.replacingOccurrences(of: "&nbsp;", with: " ").split(separator: " ")
+            guard words.count == 3, words[0] == "Exchange", words[1] == "rate", let year = Int(words[2]), words[2].count == 4 else { continue }
+            guard let url = HTMLLinks.url(link.href, site: Self.site, base: baseURL) else { continue }
+            guard workbooks[year] == nil || workbooks[year] == url else {
+                throw .unexpectedLayout(provider: key, "the archive page links two workbooks for \(year)")
+            }
+            workbooks[year] = url
+        }
+        guard let newest = workbooks.keys.max() else {
+            throw .unexpectedLayout(provider: key, "the archive page links no yearly workbook (Exchange rate YYYY)")
+        }
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: workbooks[newest]!, subject: String(newest))]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return (first.parts.year...last.parts.year).compactMap { year in
+                workbooks[year].map { ProviderRequest(url: $0, subject: String(year)) }
+            }
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body, provider: key)
+        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+        var publications: [ProviderPublication] = []
+        for entry in workbook.sheets {
+            publications += try read(workbook.sheet(entry))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+
+    /// The days of one month's sheet.
+    private func read(_ sheet: XLSXSheet) throws(UpstreamDataError) -> [ProviderPublication] {
+        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func words(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
+        // The header: days up to the average.
+        guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { words($0)?.hasPrefix("DT") == true } }) else {
+            throw layout("no row of days (DT. dd.mm.yyyy)")
+        }
+        var days: [(column: Int, day: Day)] = []
+        for cell in sheet.rows[header].cells where cell.column > 1 {
+            guard let text = words(cell), !text.isEmpty else { continue }
+            if text.contains("MESATAR") { break }
+            guard text.hasPrefix("DT") else { throw layout("\(cell.reference) is \(UpstreamDataError.quoted(text)), not a day") }
+            let date = text.dropFirst(2).drop { $0 == "." || $0 == " " }
+            days.append((cell.column, try Day(parsing: date, .dayMonthYear(separator: "."))))
+        }
+        guard sheet.rows[header].cells.contains(where: { words($0)?.contains("MESATAR") == true }) else {
+            throw layout("the row of days does not end with the average (KURSI MESATAR)")
+        }
+        // Each day's lek column is the one after its date, titled `Lek për njësi …` above the currencies.
+        let titles = sheet.rows[(header + 1)...].prefix { $0[0]?.number == nil || $0[1]?.text == nil }
+        for (column, day) in days where !titles.contains(where: { words($0[column + 1])?.hasPrefix("Lek") == true }) {
+            throw layout("the day \(day) has no column of lek per unit after it")
+        }
+
+        var quotes: [Day: [PublishedQuote]] = [:]
+        var started = false
+        for row in sheet.rows[(header + 1)...] {
+            guard let label = words(row[1]), row[0]?.number != nil else {
+                if started { break }
+                continue
+            }
+            started = true
+            guard let (code, unit) = try currency(label, in: sheet) else { continue }
+            for (column, day) in days {
+                guard let cell = row[column + 1] else { continue }
+                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
+                let value = try ProviderXMLParsing.rate(decimal, currency: code, day: day)
+                quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+            }
+        }
+        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+    }
+
+    /// The currency and unit a row's name gives (`Jeni Japonez (per 100) (JPY)` → JPY per 100); `nil` for a row skipped.
+    private func currency(_ label: String, in sheet: XLSXSheet) throws(UpstreamDataError) -> (CurrencyCode, Int)? {
+        if Self.skipped.contains(label) { return nil }
+        var unit = 1
+        if let per = label.range(of: "(per ") {
+            let digits = label[per.upperBound...].prefix { $0 != ")" }
+            unit = try ProviderXMLParsing(key).unit(String(digits), of: CurrencyCode("XXX")!, day: ProviderValidation.firstDay)
+        }
+        let last = label.split(separator: " ").last.map { $0.trimmingCharacters(in: ["(", ")"]) } ?? ""
+        let written = Self.names[label] ?? last
+        if Self.skipped.contains(written) { return nil }
+        guard let code = CurrencyCode(Self.codes[written] ?? written) else {
+            throw .unexpectedLayout(provider: key, "sheet \(sheet.name): the row \(UpstreamDataError.quoted(label)) names no currency code")
+        }
+        return (code, unit)
+    }
+}

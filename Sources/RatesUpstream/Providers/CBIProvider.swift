@@ -1,0 +1,183 @@
+import Foundation
+import RatesCore
+
+/// The Central Bank of Iraq's daily buying and selling rates of the dinar: about 19 currencies, as their midpoints.
+///
+/// - Source: the page `https://cbi.iq/page/144` links three workbooks; the one whose link mentions gold
+///   (`الذهب`: "daily exchange rates of the Iraqi dinar against the main currencies and gold") is read
+///   (`/static/uploads/up/file-177909880482668.xlsx`: its name changes with each upload). It is an Excel
+///   workbook (read with ``XLSXWorkbook``) of one sheet per year since 2009 (`2009` … `2026`). Each sheet:
+///   a header naming each currency (`الدولار الأمريكي USD`, or the code alone on the row below, `USD`,
+///   `S.FR`), a row of `Buy` and `Sell` columns under each (and, since 2025, a second `Sell … 2`), then one
+///   block per month: a label (`Jan. 2024`, `Feb.2026`), a row per day of the month (its number in column A),
+///   and an `Average` row.
+/// - Quote convention: dinars for one unit of the currency. The bank publishes buying and selling rates
+///   only; the figure is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `1300` and `1310`
+///   give `1305`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. The second selling rate is
+///   not read. Codes are the header's last three capitals; `S.FR` is CHF, `UAE` AED, `SDR` the IMF's special
+///   drawing right, XDR. Skipped: gold (a metal, not a currency); a currency on a day unless both its buying
+///   and selling cells hold numbers (holidays carry a note in text instead, and a lone figure has no
+///   midpoint); days without figures (weekends, holidays) and the averages. The first block of the 2026
+///   sheet is labelled with the year alone: a row holding only the sheet's year, before any month's label,
+///   starts January. Figures are stored as doubles and read as ``XLSXCell/decimalText`` says.
+/// - Schedule: Asia/Baghdad, Sunday to Thursday; the day's rates are in the workbook by about 13:00.
+/// - Ranges: the one workbook holds every year, for the newest publication and any range; its days are
+///   kept from it. A fetch first reads the page for the workbook's address (``sessionRequest(for:)``);
+///   without the page (`rates-relay import`), the request is the workbook at the address the page gave
+///   when the adapter was written (``lastKnownPath``).
+public struct CBIProvider: RatesProvider {
+    public let key = "CBI"
+    public let name = "Central Bank of Iraq"
+    public let country: String? = "IQ"
+    public let pivot = CurrencyCode("IQD")!
+    public let rateType = "midpoint of the published buying and selling rates"
+    /// Sunday to Thursday, by 13:00 Baghdad time (the bank's window opens at 10:00 UTC).
+    public let schedule = PublicationSchedule(timeZone: "Asia/Baghdad", weekdays: [7, 1, 2, 3, 4], expectedMinute: 13 * 60)
+
+    /// The bank's site, whose page links the workbook.
+    public static let site = "https://cbi.iq"
+    /// The page that links the current workbook.
+    static let indexPath = "/page/144"
+    /// Where the page linked the workbook in May 2026.
+    static let lastKnownPath = "/static/uploads/up/file-177909880482668.xlsx"
+    /// "Gold": only the multi-currency daily workbook's link mentions it.
+    static let goldMarker = "الذهب"
+
+    /// The host the paths are under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? Self.site
+    }
+
+    /// Labels that are not the currency's ISO code; `nil` for a column not read (gold).
+    static let aliases: [String: String?] = ["S.FR": "CHF", "UAE": "AED", "SDR": "XDR", "Gold": nil]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        ProviderRequest(url: baseURL + Self.indexPath)
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        let links = Set(HTMLLinks.links(in: session.text).filter { $0.href.hasSuffix(".xlsx") && $0.text.contains(Self.goldMarker) }.map(\.href))
+        guard links.count == 1, let url = HTMLLinks.url(links.first!, site: Self.site, base: baseURL) else {
+            throw .unexpectedLayout(provider: key, "the page links \(links.count) workbooks of rates against the main currencies and gold, expected one")
+        }
+        return [ProviderRequest(url: url)]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body, provider: key)
+        var publications: [ProviderPublication] = []
+        for entry in workbook.sheets {
+            guard let year = Int(entry.name.trimmingCharacters(in: .whitespaces)), (2000...2100).contains(year) else {
+                throw .unexpectedLayout(provider: key, "sheet \(entry.name) is not named for a year")
+            }
+            publications += try read(workbook.sheet(entry), year: year)
+        }
+        return try ProviderValidation.validate(publications)
+    }
+
+    /// One currency's columns: buying and selling rate.
+    private struct Group {
+        var code: CurrencyCode
+        var buy: Int
+        var sell: Int
+    }
+
+    /// The days of one year's sheet (an empty sheet has none).
+    private func read(_ sheet: XLSXSheet, year: Int) throws(UpstreamDataError) -> [ProviderPublication] {
+        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func words(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
+        guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { words($0)?.hasPrefix("Buy") == true } }) else {
+            guard sheet.rows.isEmpty else { throw layout("no row of Buy and Sell columns") }
+            return []
+        }
+        // Each `Buy` column, the first `Sell` column after it (not `Sell … 2`), and the code above them.
+        let labels = sheet.rows[header].cells
+        var groups: [Group] = []
+        for buy in labels where words(buy)?.hasPrefix("Buy") == true {
+            guard let sell = labels.first(where: { $0.column > buy.column && words($0)?.hasPrefix("Sell") == true }),
+                words(sell)?.hasSuffix("2") == false, sell.column == buy.column + 1
+            else { throw layout("\(buy.reference) has no Sell column beside it") }
+            var found: [String?] = []
+            for row in sheet.rows[..<header] {
+                for cell in row.cells where (buy.column...sell.column).contains(cell.column) {
+                    guard let text = words(cell), let code = Self.code(in: text) else { continue }
+                    found.append(code)
+                }
+            }
+            guard found.count == 1 else {
+                throw layout("the Buy and Sell columns at \(buy.reference) are titled with \(found.count) currencies, expected one")
+            }
+            guard let code = found[0] else { continue }  // gold
+            guard let currency = CurrencyCode(code) else { throw layout("\(UpstreamDataError.quoted(code)) above \(buy.reference) is not a currency code") }
+            groups.append(Group(code: currency, buy: buy.column, sell: sell.column))
+        }
+        guard !groups.isEmpty else { throw layout("no currency's Buy and Sell columns") }
+
+        var month: Int?
+        var publications: [ProviderPublication] = []
+        func readDay(_ row: XLSXRow, number: Int) throws(UpstreamDataError) {
+            var quotes: [PublishedQuote] = []
+            var date: Day?
+            for group in groups {
+                guard let buy = row[group.buy]?.decimalText, let sell = row[group.sell]?.decimalText else { continue }
+                guard let month else { throw layout("row \(row.number) comes before any month's label") }
+                guard let day = date ?? Day(year: year, month: month, day: number) else {
+                    throw .invalidDay(String(format: "%04d-%02d-%02d", year, month, number))
+                }
+                date = day
+                let buying = try ProviderXMLParsing.rate(buy, currency: group.code, day: day)
+                let selling = try ProviderXMLParsing.rate(sell, currency: group.code, day: day)
+                guard let middle = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: group.code, day: day, text: buying) }
+                quotes.append(PublishedQuote(currency: group.code, value: middle, direction: .pivotPerUnits))
+            }
+            if let date, !quotes.isEmpty { publications.append(ProviderPublication(day: date, quotes: quotes)) }
+        }
+        for row in sheet.rows[(header + 1)...] {
+            guard let first = row[0] else { continue }
+            if let label = words(first) {
+                if let number = Int(label), (1...31).contains(number) {
+                    try readDay(row, number: number)
+                } else if label != "Average" {
+                    guard let named = Self.month(label, year: year) else { throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))") }
+                    month = named
+                }
+            } else if let number = first.number {
+                if let day = Int(number), (1...31).contains(day) {
+                    try readDay(row, number: day)
+                } else if number == String(year), row.cells.count == 1, month == nil {
+                    month = 1
+                } else {
+                    throw layout("\(first.reference) holds \(number), not a day of the month")
+                }
+            }
+        }
+        return publications
+    }
+
+    /// The currency a header's text names: its last word of three capitals, or an alias (`S.FR`, `Gold`);
+    /// `.some(nil)` for a column not read; `nil` when it names none.
+    static func code(in text: String) -> String?? {
+        if let alias = aliases[text] { return .some(alias) }
+        guard let last = text.split(separator: " ").last else { return nil }
+        if let alias = aliases[String(last)] { return .some(alias) }
+        guard last.count == 3, last.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return nil }
+        return .some(String(last))
+    }
+
+    /// The month a block's label names (`Jan. 2024`, `Feb.2026`, `Jan,2009`) in `year`; `nil` for any other text.
+    static func month(_ label: String, year: Int) -> Int? {
+        guard let index = months.firstIndex(where: { label.hasPrefix($0) }) else { return nil }
+        let rest = label.dropFirst(3).drop { $0 == "." || $0 == "," || $0 == " " }
+        return rest == String(year) ? index + 1 : nil
+    }
+}

@@ -1,0 +1,146 @@
+import RatesCore
+
+/// The Central Bank of Samoa's daily indicative reference rates: 8 currencies per tala.
+///
+/// - Source: the page `https://cbs.gov.ws/daily-exchange-rates` links the current workbook of historical
+///   daily rates (`/media/Historical-Daily-Rates-June032026.xlsx`: its name changes with each update), an
+///   Excel workbook (read with ``XLSXWorkbook``) of one sheet per year since 2008 (`2008` … `2026`). Each
+///   sheet holds one block per month: a row naming the month (`JANUARY`), a header row (`DATE`, then one
+///   column per currency: `TALA/USD`, `TALA/NZD`, … or, in 2009–2012, `US/TALA`, `NZ/TALA`, … for the same
+///   figures), then one row per working day, its date an Excel date serial in column B.
+/// - Quote convention: units of the currency per 1 WST, whichever way the header writes the pair
+///   (0.36023 USD, 56.47811 JPY per tala): ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1.
+///   ``currencies`` maps the headers' names to codes (`YEN` is JPY, `US` USD, `AUS` AUD). Skipped: the
+///   `CNH` column (offshore renminbi, not an ISO 4217 code: the onshore CNY is its own column); cells
+///   `n/a` (no figure that day); and rows without a date, which are monthly and quarterly averages
+///   (`Jan`, `Dec qtr avg`, or no label at all) and their headers (`usd`, `nzd`, …); a month's label typed
+///   as a number (a "date" without figures); cells right of the header's last currency (a reckoning such as
+///   `=1/H135` beside 2017-06-30); and a row dated outside the rows around it, a slip whose figures' day
+///   is unknown (2026-01-12 between 2026-02-11 and 2026-02-13; 2015-06-30, the 2015 sheet's row, among
+///   the days of 2014). Figures are stored as doubles and read as ``XLSXCell/decimalText`` says
+///   (`0.36022999999999999` is `0.36023`).
+/// - Schedule: Pacific/Apia, Monday to Friday; a day's rates are set in the morning, by about 08:00.
+/// - Ranges: the one workbook holds every day since 2008-01-03, for the newest publication and any range;
+///   its days are kept from it. A fetch first reads the page for the workbook's address
+///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
+///   the address the page gave when the adapter was written (``lastKnownPath``).
+public struct CBSProvider: RatesProvider {
+    public let key = "CBS"
+    public let name = "Central Bank of Samoa"
+    public let country: String? = "WS"
+    public let pivot = CurrencyCode("WST")!
+    public let rateType = "indicative reference rate"
+    /// Monday to Friday, by 08:00 Apia time (the bank's window opens at 19:00 UTC the day before).
+    public let schedule = PublicationSchedule(timeZone: "Pacific/Apia", expectedMinute: 8 * 60)
+
+    /// The bank's site, whose page links the workbook.
+    public static let site = "https://cbs.gov.ws"
+    /// The page that links the current workbook.
+    static let indexPath = "/daily-exchange-rates"
+    /// Where the page linked the workbook on 3 June 2026.
+    static let lastKnownPath = "/media/Historical-Daily-Rates-June032026.xlsx"
+
+    /// The host the paths are under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? Self.site
+    }
+
+    /// The currencies by the names the headers give them beside `TALA`; `nil` for a column skipped.
+    static let currencies: [String: String?] = [
+        "USD": "USD", "US": "USD", "NZD": "NZD", "NZ": "NZD", "AUD": "AUD", "AUS": "AUD", "EURO": "EUR", "EUR": "EUR",
+        "FJD": "FJD", "YEN": "JPY", "GBP": "GBP", "CNY": "CNY", "CNH": nil,
+    ]
+    /// The month names of the rows that start a block.
+    static let months: Set<String> = [
+        "JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER",
+    ]
+    /// The labels of average rows: a month's (`Jan`) or a quarter's (`Dec qtr avg`).
+    static func isAverage(_ label: String) -> Bool {
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec"].contains(label) || label.hasSuffix(" qtr avg")
+    }
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        ProviderRequest(url: baseURL + Self.indexPath)
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        let links = Set(HTMLLinks.links(in: session.text).map(\.href).filter { $0.hasSuffix(".xlsx") && $0.contains("Historical-Daily-Rates") })
+        guard links.count == 1, let url = HTMLLinks.url(links.first!, site: Self.site, base: baseURL) else {
+            throw .unexpectedLayout(provider: key, "the page links \(links.count) historical daily rates workbooks (Historical-Daily-Rates….xlsx), expected one")
+        }
+        return [ProviderRequest(url: url)]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body, provider: key)
+        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+        var publications: [ProviderPublication] = []
+        for entry in workbook.sheets {
+            publications += try read(workbook.sheet(entry), of: workbook)
+        }
+        return try ProviderValidation.validate(publications)
+    }
+
+    /// The days of one year's sheet.
+    private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [ProviderPublication] {
+        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func trimmed(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
+        var columns: [Int: CurrencyCode?]?
+        var dated: [ProviderPublication] = []
+        for row in sheet.rows {
+            // A header: `TALA/USD` or `US/TALA` in each column after B (B says `DATE`, or names the month).
+            if row.cells.contains(where: { $0.column > 1 && trimmed($0)?.contains("TALA") == true }) {
+                var header: [Int: CurrencyCode?] = [:]
+                for cell in row.cells where cell.column > 1 {
+                    let pair = (trimmed(cell) ?? "").split(separator: "/").map(String.init)
+                    guard pair.count == 2, pair.contains("TALA"), let name = pair.first(where: { $0 != "TALA" }), let code = Self.currencies[name] else {
+                        throw layout("header \(cell.reference) is \(UpstreamDataError.quoted(trimmed(cell) ?? "\(cell.value)")), not a currency the adapter knows against TALA")
+                    }
+                    header.updateValue(code.flatMap(CurrencyCode.init), forKey: cell.column)
+                }
+                columns = header
+                continue
+            }
+            guard let first = row[1] else { continue }  // an average without a label, or the averages' own header
+            if let label = trimmed(first) {
+                guard Self.months.contains(label) || Self.isAverage(label) else { throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))") }
+                continue
+            }
+            guard let serial = first.number else { throw layout("\(first.reference) is not a date") }
+            guard let columns else { throw layout("row \(row.number) comes before any header") }
+            let last = columns.keys.max() ?? 0
+            var quotes: [PublishedQuote] = []
+            var day: Day?
+            for cell in row.cells where cell.column > 1 && cell.column <= last {
+                guard let column = columns[cell.column] else { throw layout("\(cell.reference) holds a value in a column without a currency") }
+                guard let code = column else { continue }
+                if cell.text == "n/a" { continue }
+                let rowDay: Day
+                if let day {
+                    rowDay = day
+                } else {
+                    rowDay = try workbook.day(serial: serial)
+                    day = rowDay
+                }
+                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: rowDay, text: cell.text ?? "\(cell.value)") }
+                quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(decimal, currency: code, day: rowDay), direction: .unitsPerPivot))
+            }
+            if let day, !quotes.isEmpty { dated.append(ProviderPublication(day: day, quotes: quotes)) }
+        }
+        // A row dated outside the days around it is a slip of the sheet's, its figures' day unknown: left out.
+        return dated.indices.filter { index in
+            guard index > 0, index < dated.count - 1 else { return true }
+            let (before, day, after) = (dated[index - 1].day, dated[index].day, dated[index + 1].day)
+            return before >= after || (before < day && day < after)
+        }.map { dated[$0] }
+    }
+}

@@ -1,0 +1,93 @@
+import RatesCore
+
+/// The National Reserve Bank of Tonga's average daily exchange rates of the authorized dealers: 12 currencies per pa'anga.
+///
+/// - Source: `https://www.reservebank.to/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx`, an
+///   Excel workbook (read with ``XLSXWorkbook``) of one sheet per two years, newest first (`2025 to 2026`,
+///   `2023 to 2024`, … `2017 to 2018`). Each sheet: row 4 titles three blocks of columns
+///   (`AUTHORIZED PERSONS' AVERAGE EXCHANGE RATES` — before 2023 `COMMERCIAL BANKS …` — then `BUY`, `MID`,
+///   `SELL`), row 6 names each block's currencies by code (`AUD`, `EUR`, `FJD`, …), and from row 7 one row
+///   per day: its date an Excel date serial in column A, then the figures. A public holiday's row has the text
+///   `Public Holiday: …` instead of figures. The contact lines below the table end it.
+/// - Quote convention: the `MID` block, units of the currency per 1 TOP (0.6651 AUD, 65.6502 JPY):
+///   ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1. The buying and selling blocks are not read.
+///   Figures are stored as doubles and read as ``XLSXCell/decimalText`` says (`0.66510000000000002` is `0.6651`).
+///   Skipped: holiday rows (no figures), an empty cell (no figure that day), and the spacer column between
+///   the MID and SELL blocks (on some 2017 days it repeats the SELL block's first figure).
+/// - Schedule: Pacific/Tongatapu, Monday to Friday; the day's averages are in the workbook by about 17:00.
+/// - Ranges: one file holds every day since 2017-01-03, so the newest publication and any range are the
+///   same request, and the days are kept from it.
+public struct NRBTProvider: RatesProvider {
+    public let key = "NRBT"
+    public let name = "National Reserve Bank of Tonga"
+    public let country: String? = "TO"
+    public let pivot = CurrencyCode("TOP")!
+    public let rateType = "authorized persons' average daily exchange rate"
+    /// Monday to Friday, by 17:00 Tonga time (the bank's window opens at 04:00 UTC).
+    public let schedule = PublicationSchedule(timeZone: "Pacific/Tongatapu", expectedMinute: 17 * 60)
+
+    /// The host the file is under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (`https://www.reservebank.to` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://www.reservebank.to"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        return [ProviderRequest(url: baseURL + "/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx")]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body, provider: key)
+        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+        var publications: [ProviderPublication] = []
+        for entry in workbook.sheets {
+            publications += try read(workbook.sheet(entry), of: workbook)
+        }
+        return try ProviderValidation.validate(publications)
+    }
+
+    /// The days of one two-year sheet.
+    private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [ProviderPublication] {
+        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        // The blocks: the titles of row 4 end in BUY, MID and SELL, in that order.
+        let titles = sheet.row(4)?.cells ?? []
+        let blocks = titles.map { $0.text?.split(whereSeparator: \.isWhitespace).last.map(String.init) }
+        guard titles.count == 3, blocks == ["BUY", "MID", "SELL"], titles.allSatisfy({ $0.text?.contains("AVERAGE EXCHANGE RATES") == true }) else {
+            throw layout("row 4 does not title the BUY, MID and SELL blocks")
+        }
+        let middle = titles[1].column..<titles[2].column
+        var currencies: [Int: CurrencyCode] = [:]
+        for cell in sheet.row(6)?.cells ?? [] where middle.contains(cell.column) {
+            guard let text = cell.text, let code = CurrencyCode(text) else { throw layout("\(cell.reference) is not a currency code") }
+            currencies[cell.column] = code
+        }
+        guard !currencies.isEmpty else { throw layout("row 6 names no currency in the MID block") }
+
+        var publications: [ProviderPublication] = []
+        for row in sheet.rows where row.number > 6 {
+            guard let serial = row[0]?.number else {
+                // The contact lines end the table: nothing below them is a figure.
+                guard row[0]?.text != nil, !sheet.rows.contains(where: { $0.number > row.number && $0[0]?.number != nil }) else {
+                    throw layout("row \(row.number) has no date")
+                }
+                break
+            }
+            let day = try workbook.day(serial: serial)
+            // The MID block's currency columns; the spacer column before the SELL block is not read.
+            let cells = row.cells.filter { currencies[$0.column] != nil }
+            if cells.count == 1, let note = cells[0].text, note.hasPrefix("Public Holiday") { continue }
+            var quotes: [PublishedQuote] = []
+            for cell in cells {
+                let code = currencies[cell.column]!
+                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
+                quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(decimal, currency: code, day: day), direction: .unitsPerPivot))
+            }
+            guard !quotes.isEmpty else { continue }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return publications
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import RatesCore
+
+/// The Reserve Bank of Fiji's daily mid rates: 7 currencies and the SDR per Fiji dollar.
+///
+/// - Source: the page `https://www.rbf.gov.fj/statistics/economic-and-financial-statistics/` links the
+///   current workbook of table 8.8 (`/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx`: its path
+///   changes with each upload), an Excel workbook (read with ``XLSXWorkbook``). Its sheet `Exchange Rates`:
+///   `DAILY EXCHANGE RATES`, `(RBF Mid-Rate Per Fiji Dollar)`, a header row `Period`, `SDR`, `STG`, `YEN`,
+///   `CHF`, `A$`, `NZ$`, `US$`, `EURO`, then one row per day since 2001: its date an Excel date serial,
+///   then the figures. Other sheets (an empty `Sheet1`) are not read.
+/// - Quote convention: units of the currency per 1 FJD (0.4497 USD, 71.35 JPY):
+///   ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1. The header names currencies by the
+///   bank's labels: ``currencies`` maps each to its code (`STG` is GBP, `SDR` the IMF's special drawing
+///   right, XDR); a label not in it rejects the file. An empty cell is a day without that figure.
+///   Figures are stored as doubles and read as ``XLSXCell/decimalText`` says (`0.44969999999999999` is `0.4497`).
+/// - Schedule: Pacific/Fiji, Monday to Friday; the day's rates are in the workbook by about 14:00.
+/// - Ranges: the one workbook holds every day since 2001-01-02, for the newest publication and any range;
+///   its days are kept from it. A fetch first reads the page for the workbook's address
+///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
+///   the address the page gave when the adapter was written (``lastKnownPath``).
+public struct RBFProvider: RatesProvider {
+    public let key = "RBF"
+    public let name = "Reserve Bank of Fiji"
+    public let country: String? = "FJ"
+    public let pivot = CurrencyCode("FJD")!
+    public let rateType = "mid rate"
+    /// Monday to Friday, by 14:00 Fiji time (the bank's window opens at 02:00 UTC).
+    public let schedule = PublicationSchedule(timeZone: "Pacific/Fiji", expectedMinute: 14 * 60)
+
+    /// The bank's site, whose page links the workbook.
+    public static let site = "https://www.rbf.gov.fj"
+    /// The page that links the current workbook.
+    static let indexPath = "/statistics/economic-and-financial-statistics/"
+    /// Where the page linked the workbook in May 2026.
+    static let lastKnownPath = "/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx"
+
+    /// The host the paths are under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? Self.site
+    }
+
+    /// The currencies by the header's labels.
+    static let currencies: [String: String] = [
+        "SDR": "XDR", "STG": "GBP", "YEN": "JPY", "CHF": "CHF", "A$": "AUD", "NZ$": "NZD", "US$": "USD", "EURO": "EUR",
+    ]
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        ProviderRequest(url: baseURL + Self.indexPath)
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        let links = Set(HTMLLinks.links(in: session.text).map(\.href).filter { $0.hasSuffix(".xlsx") && $0.contains("Exchange-Rates-Daily") })
+        guard links.count == 1, let url = HTMLLinks.url(links.first!, site: Self.site, base: baseURL) else {
+            throw .unexpectedLayout(provider: key, "the page links \(links.count) daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx), expected one")
+        }
+        return [ProviderRequest(url: url)]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body, provider: key)
+        guard let sheet = try workbook.sheet(named: "Exchange Rates") else {
+            throw .unexpectedLayout(provider: key, "the workbook has no sheet Exchange Rates")
+        }
+        func trimmed(_ cell: XLSXCell?) -> String? { cell?.text?.trimmingCharacters(in: .whitespaces) }
+        guard sheet.rows.prefix(3).contains(where: { trimmed($0[0]) == "(RBF Mid-Rate Per Fiji Dollar)" }) else {
+            throw .unexpectedLayout(provider: key, "the sheet does not say (RBF Mid-Rate Per Fiji Dollar) above its table")
+        }
+        guard let header = sheet.rows.firstIndex(where: { trimmed($0[0]) == "Period" }) else {
+            throw .unexpectedLayout(provider: key, "no header row Period, currencies")
+        }
+        var currencies: [Int: CurrencyCode] = [:]
+        for cell in sheet.rows[header].cells where cell.column > 0 {
+            guard let label = trimmed(cell), let code = Self.currencies[label].flatMap(CurrencyCode.init) else {
+                throw .unexpectedLayout(provider: key, "header \(cell.reference) names \(UpstreamDataError.quoted(trimmed(cell) ?? "\(cell.value)")), not a currency the adapter knows")
+            }
+            currencies[cell.column] = code
+        }
+        var publications: [ProviderPublication] = []
+        for row in sheet.rows[(header + 1)...] {
+            guard let serial = row[0]?.number else { throw .unexpectedLayout(provider: key, "row \(row.number) has no date") }
+            let day = try workbook.day(serial: serial)
+            var quotes: [PublishedQuote] = []
+            for cell in row.cells where cell.column > 0 {
+                guard let code = currencies[cell.column] else {
+                    throw .unexpectedLayout(provider: key, "\(cell.reference) holds a value in a column without a currency")
+                }
+                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
+                quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(decimal, currency: code, day: day), direction: .unitsPerPivot))
+            }
+            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
+        }
+        return try ProviderValidation.validate(publications)
+    }
+}

@@ -1,0 +1,211 @@
+import RatesCore
+
+/// An Excel workbook (Office Open XML, `.xlsx`) read strictly from its bytes: its sheets by name,
+/// each sheet's cells with their stored values, and its date system.
+///
+/// The package is read as the format defines it: `_rels/.rels` names the workbook part,
+/// the workbook's relationships name its sheets and its shared strings, and ``XMLReader`` reads
+/// every part. A sheet is read only when asked for (``sheet(named:)``), so an adapter that needs the
+/// newest month of a twenty-year workbook reads one sheet.
+///
+/// Values are the cells' stored values, never their display: a number is the decimal text of its
+/// `<v>` element exactly as stored (``XLSXCell/Value/number(_:)``), never read through a `Double`;
+/// ``XLSXCell/decimalText`` and ``day(serial:)`` read it as a figure or a day. Formulas are not
+/// evaluated: their cached value is the value.
+///
+/// Errors are `UpstreamDataError`: `.empty` for no bytes; `.unreadableArchive` for bytes that are
+/// not a whole zip archive, or a package without a workbook or with a damaged member;
+/// `.malformedXML`/`.unexpectedDocument` for a part that is not well-formed XML;
+/// `.unexpectedLayout(provider:)` for XML that is not the SpreadsheetML it should be (a cell type
+/// not defined, a number that is not a number, a shared string index out of range, cells out of order).
+public struct XLSXWorkbook: Sendable {
+    /// One sheet of the workbook, as `xl/workbook.xml` lists it.
+    public struct SheetEntry: Equatable, Sendable {
+        /// Its name on its tab (`2026`, `USD - DZD`).
+        public var name: String
+        /// Its part in the package (`xl/worksheets/sheet1.xml`).
+        public var path: String
+        /// Whether it is hidden (`state="hidden"` or `"veryHidden"`).
+        public var isHidden: Bool
+    }
+
+    /// The sheets in tab order.
+    public let sheets: [SheetEntry]
+    /// Whether dates count from 1904-01-01 (`<workbookPr date1904="1"/>`) rather than the 1900 system.
+    public let date1904: Bool
+    /// The shared strings, by index: each `<si>`'s text (the runs of rich text joined, phonetic runs left out).
+    public let sharedStrings: [String]
+
+    /// The provider whose answer this is, for `UpstreamDataError.unexpectedLayout`.
+    let provider: String
+    private let archive: ZIPArchive
+
+    static let mainNamespace = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    static let relationshipsNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    static let strictMainNamespace = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+
+    /// Reads the package, the workbook part, its relationships and its shared strings.
+    ///
+    /// - Parameters:
+    ///   - bytes: The `.xlsx` file.
+    ///   - provider: Whose answer it is, named in layout errors.
+    public init(_ bytes: [UInt8], provider: String) throws(UpstreamDataError) {
+        self.provider = provider
+        archive = try ZIPArchive(bytes, name: "workbook")
+        guard archive.contains("_rels/.rels") else { throw .unreadableArchive("the zip archive is not an Office package: no _rels/.rels") }
+        let packageRelationships = try Self.relationships(archive.data("_rels/.rels"), base: "", provider: provider)
+        guard let workbookPath = packageRelationships.first(where: { $0.type.hasSuffix("/officeDocument") })?.target else {
+            throw .unreadableArchive("the Office package names no main document")
+        }
+        guard archive.contains(workbookPath) else { throw .unreadableArchive("the Office package has no \(workbookPath)") }
+        let directory = Self.directory(of: workbookPath)
+        let relationshipsPath = directory + "_rels/" + workbookPath.dropFirst(directory.count) + ".rels"
+        let relationships = try Self.relationships(archive.data(relationshipsPath), base: directory, provider: provider)
+
+        let workbook = try XMLReader.Element(parsing: archive.data(workbookPath), root: "workbook")
+        guard workbook.namespaceURI == Self.mainNamespace else {
+            throw .unexpectedLayout(provider: provider, "\(workbookPath) is not a SpreadsheetML workbook (namespace \(workbook.namespaceURI ?? "none"))")
+        }
+        switch workbook.child("workbookPr")?.attribute("date1904") {
+        case nil, "0", "false": date1904 = false
+        case "1", "true": date1904 = true
+        case let other?: throw .unexpectedLayout(provider: provider, "date1904=\"\(other)\" in \(workbookPath)")
+        }
+        var sheets: [SheetEntry] = []
+        for sheet in workbook.child("sheets")?.children ?? [] {
+            guard sheet.localName == "sheet", let name = sheet.attribute("name"),
+                let id = sheet.attribute("id", namespaceURI: Self.relationshipsNamespace),
+                let relationship = relationships.first(where: { $0.id == id })
+            else {
+                throw .unexpectedLayout(provider: provider, "a <\(sheet.qualifiedName)> in \(workbookPath) without a name or a relationship")
+            }
+            // Chart sheets and dialog sheets are sheets too, without cells: only worksheets are read.
+            guard relationship.type.hasSuffix("/worksheet") else { continue }
+            guard !sheets.contains(where: { $0.name == name }) else { throw .unexpectedLayout(provider: provider, "two sheets named \(name)") }
+            let state = sheet.attribute("state") ?? "visible"
+            guard ["visible", "hidden", "veryHidden"].contains(state) else {
+                throw .unexpectedLayout(provider: provider, "sheet \(name) has state \"\(state)\"")
+            }
+            sheets.append(SheetEntry(name: name, path: relationship.target, isHidden: state != "visible"))
+        }
+        self.sheets = sheets
+
+        if let path = relationships.first(where: { $0.type.hasSuffix("/sharedStrings") })?.target {
+            sharedStrings = try Self.sharedStrings(archive.data(path), provider: provider)
+        } else {
+            sharedStrings = []
+        }
+    }
+
+    /// The sheet named `name` (exactly as on its tab), read whole; `nil` when there is none.
+    public func sheet(named name: String) throws(UpstreamDataError) -> XLSXSheet? {
+        guard let entry = sheets.first(where: { $0.name == name }) else { return nil }
+        return try sheet(entry)
+    }
+
+    /// The sheet `entry`, read whole.
+    public func sheet(_ entry: SheetEntry) throws(UpstreamDataError) -> XLSXSheet {
+        try XLSXSheet(archive.data(entry.path), name: entry.name, sharedStrings: sharedStrings, provider: provider)
+    }
+
+    // MARK: - Dates
+
+    /// The day an Excel date serial names in this workbook's date system.
+    ///
+    /// In the 1900 system, serial 1 is 1900-01-01 and serial 60 is 1900-02-29, a day that never was
+    /// (Lotus 1-2-3 counted 1900 as a leap year, and Excel kept it): 60 is rejected, and from 61 on the
+    /// serial is the number of days after 1899-12-30. In the 1904 system, serial 0 is 1904-01-01.
+    ///
+    /// - Parameter serial: A cell's stored number: whole days only (`46113`; `46113.5`, a time of day, is rejected).
+    /// - Throws: `UpstreamDataError.invalidDay` with the serial for anything else (a fraction, a
+    ///   negative number, 0 in the 1900 system, the 1900-02-29 that never was).
+    public func day(serial: String) throws(UpstreamDataError) -> Day {
+        guard let number = Self.wholeNumber(serial) else { throw .invalidDay("Excel serial \(serial)") }
+        if date1904 { return Day(year: 1904, month: 1, day: 1)!.adding(days: number) }
+        guard number >= 1, number != 60 else { throw .invalidDay("Excel serial \(serial)") }
+        return Day(year: 1899, month: 12, day: number < 60 ? 31 : 30)!.adding(days: number)
+    }
+
+    /// The value of a serial written as a whole number (`46113`, also `46113.0` or `4.6113E4`), at most
+    /// seven digits (the last day Excel knows is 2958465, 9999-12-31); `nil` otherwise.
+    static func wholeNumber(_ text: String) -> Int? {
+        guard let decimal = XLSXCell.plainDecimal(text), !decimal.hasPrefix("-") else { return nil }
+        let parts = decimal.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts[1].allSatisfy({ $0 == "0" }), parts[0].count <= 7 else { return nil }
+        return Int(parts[0])
+    }
+
+    // MARK: - Parts
+
+    /// One relationship of a part: its id, type and target path in the package.
+    struct Relationship {
+        var id: String
+        var type: String
+        var target: String
+    }
+
+    /// The relationships in a `.rels` part, targets made package paths (`base` is the source part's directory).
+    static func relationships(_ bytes: [UInt8], base: String, provider: String) throws(UpstreamDataError) -> [Relationship] {
+        let root = try XMLReader.Element(parsing: bytes, root: "Relationships")
+        var relationships: [Relationship] = []
+        for element in root.children {
+            guard element.localName == "Relationship", let id = element.attribute("Id"), let type = element.attribute("Type"),
+                let target = element.attribute("Target")
+            else {
+                throw .unexpectedLayout(provider: provider, "a relationship without Id, Type or Target")
+            }
+            // External targets (hyperlinks) are not parts.
+            if element.attribute("TargetMode") == "External" { continue }
+            relationships.append(Relationship(id: id, type: type, target: resolve(target, base: base)))
+        }
+        return relationships
+    }
+
+    /// A relationship's target as a package path: an absolute target (`/xl/sharedStrings.xml`) from the
+    /// root, a relative one from `base`, with `..` segments resolved.
+    static func resolve(_ target: String, base: String) -> String {
+        let joined = target.hasPrefix("/") ? String(target.dropFirst()) : base + target
+        var segments: [Substring] = []
+        for segment in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            if segment == "." { continue }
+            if segment == ".." {
+                if !segments.isEmpty { segments.removeLast() }
+            } else {
+                segments.append(segment)
+            }
+        }
+        return segments.joined(separator: "/")
+    }
+
+    /// The directory of a part, with its trailing slash (`xl/` for `xl/workbook.xml`), empty at the root.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[...slash])
+    }
+
+    /// The shared string table: each `<si>`'s text, its `<t>` or the `<t>` of its `<r>` runs joined (`<rPh>` phonetic guides left out).
+    static func sharedStrings(_ bytes: [UInt8], provider: String) throws(UpstreamDataError) -> [String] {
+        let root = try XMLReader.Element(parsing: bytes, root: "sst")
+        var strings: [String] = []
+        strings.reserveCapacity(root.children.count)
+        for item in root.children {
+            guard item.localName == "si" else { throw .unexpectedLayout(provider: provider, "<\(item.qualifiedName)> in the shared strings") }
+            strings.append(try richText(item, provider: provider))
+        }
+        return strings
+    }
+
+    /// The text of a `<si>` or `<is>` element: its `<t>`, or its runs' `<t>` joined.
+    static func richText(_ item: XMLReader.Element, provider: String) throws(UpstreamDataError) -> String {
+        var text = ""
+        for child in item.children {
+            switch child.localName {
+            case "t": text += child.text
+            case "r": text += child.children.filter { $0.localName == "t" }.map(\.text).joined()
+            case "rPh", "phoneticPr": continue
+            default: throw .unexpectedLayout(provider: provider, "<\(child.qualifiedName)> in a string item")
+            }
+        }
+        return text
+    }
+}
