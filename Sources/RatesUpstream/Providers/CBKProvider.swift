@@ -1,0 +1,77 @@
+import RatesCore
+
+/// The Central Bank of Kenya's indicative rates of the shilling (KES), 21 currencies.
+///
+/// - Source: the bank's wpDataTables table 193 (the rates since 5 January 2024), asked for whole:
+///   `POST https://www.centralbank.go.ke/wp-admin/admin-ajax.php?action=get_wdtable&table_id=193` with the
+///   form body `draw=1&start=0&length=-1`. The answer is JSON (``WPDataTablesAnswer``), one row per
+///   currency and day: `["05\/01\/2024","US DOLLAR","157.9012"]` (day as DD/MM/YYYY, the bank's name
+///   of the currency, the figure). The names are read through the fixed table ``currencyNames``; a name
+///   not in it rejects the answer. The earlier history (from 2003) is another table (32), whose layout
+///   is not recorded here and which is not asked for.
+/// - Quote convention: shillings for 1 unit of the currency (`US DOLLAR`: 129.5200 KES per USD),
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``; `JPY (100)` is per 100 yen (unit 100); the
+///   East African lines `KES / USHS`, `KES / TSHS`, `KES / RWF`, `KES / BIF` are units of that currency
+///   per shilling (29.0700 UGX per KES): ``RatesCore/PublishedQuote/Direction/unitsPerPivot``. Figures
+///   as published. The table repeats some days whole (28/11/2025 twice, figure for figure): a row the
+///   same as one before it counts once, a currency of one day with two different figures rejects the answer.
+/// - Schedule: Africa/Nairobi, Monday to Friday, usually by 11:00; a figure is dated the day it is for.
+/// - Ranges: the one request gives every day since 2024-01-05; a fetch keeps the days it asked for.
+public struct CBKProvider: RatesProvider {
+    public let key = "CBK"
+    public let name = "Central Bank of Kenya"
+    public let country: String? = "KE"
+    public let pivot = CurrencyCode("KES")!
+    public let rateType = "indicative rate"
+    /// Working days, by 11:00 in Nairobi.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Nairobi", expectedMinute: 11 * 60)
+
+    /// The host, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.centralbank.go.ke` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Nairobi (UTC+3); the default reads the clock.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
+        self.baseURL = baseURL ?? "https://www.centralbank.go.ke"
+        self.today = today
+    }
+
+    /// The bank's names of the currencies: the code, the unit, and whether the figure is units per shilling.
+    static let currencyNames: [String: (code: String, unit: Int, perShilling: Bool)] = [
+        "US DOLLAR": ("USD", 1, false), "STG POUND": ("GBP", 1, false), "EURO": ("EUR", 1, false), "SA RAND": ("ZAR", 1, false),
+        "KES / USHS": ("UGX", 1, true), "KES / TSHS": ("TZS", 1, true), "KES / RWF": ("RWF", 1, true), "KES / BIF": ("BIF", 1, true),
+        "AE DIRHAM": ("AED", 1, false), "CAN $": ("CAD", 1, false), "S FRANC": ("CHF", 1, false), "JPY (100)": ("JPY", 100, false),
+        "SW KRONER": ("SEK", 1, false), "NOR KRONER": ("NOK", 1, false), "DAN KRONER": ("DKK", 1, false), "IND RUPEE": ("INR", 1, false),
+        "HONGKONG DOLLAR": ("HKD", 1, false), "SINGAPORE DOLLAR": ("SGD", 1, false), "SAUDI RIYAL": ("SAR", 1, false),
+        "CHINESE YUAN": ("CNY", 1, false), "AUSTRALIAN $": ("AUD", 1, false),
+    ]
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        [
+            ProviderRequest(
+                url: "\(baseURL)/wp-admin/admin-ajax.php?action=get_wdtable&table_id=193", method: .post,
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "draw=1&start=0&length=-1")
+        ]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        var days: [Day: [PublishedQuote]] = [:]
+        for row in try WPDataTablesAnswer.rows(body, columns: 3, provider: key) {
+            let day = try Day(parsing: row[0], .dayMonthYear(separator: "/"))
+            guard let name = Self.currencyNames[row[1]] else {
+                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(row[1])) on \(day) is not one the adapter knows")
+            }
+            let currency = CurrencyCode(name.code)!
+            guard let value = HTMLText.decimal(row[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: row[2]) }
+            let quote = PublishedQuote(currency: currency, value: value, unit: name.unit, direction: name.perShilling ? .unitsPerPivot : .pivotPerUnits)
+            if let seen = days[day, default: []].first(where: { $0.currency == currency }) {
+                guard seen == quote else { throw .duplicateCurrency(currency, day: day) }
+                continue
+            }
+            days[day, default: []].append(quote)
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+    }
+}

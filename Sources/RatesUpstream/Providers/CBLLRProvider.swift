@@ -1,0 +1,86 @@
+import RatesCore
+
+/// The Central Bank of Liberia's indicative rate of the Liberian dollar (LRD) against the US dollar.
+///
+/// - Source: `https://www.cbl.org.lr/research/buying-selling-rates`, an HTML page in UTF-8 listing the
+///   newest days first, about thirty a page; older pages are `?page=1`, `?page=2`, … (back to 2012-07-05).
+///   The table's header row is `Date | Buying | Selling`; a row:
+///   `<time datetime="2026-05-23T12:00:00Z">Saturday, May 23, 2026</time> | L$182.0819/US$1.00 | L$183.9653/US$1.00`
+///   (the weekday must be the date's, and the `datetime`, when there, the same day).
+/// - Quote convention: Liberian dollars per US dollar, as the page writes them (`L$…/US$1.00`): the pivot is
+///   the US dollar and the figure is ``RatesCore/PublishedQuote/Direction/unitsPerPivot`` of LRD, unit 1.
+///   The bank publishes buying and selling rates only; the figure stored is their exact midpoint
+///   (``RatesCore/RateText/midpoint(_:_:)``: 182.0819 and 183.9653 give 183.0236).
+/// - Schedule: Africa/Monrovia (UTC), Monday to Saturday, usually by 13:00; a row is dated the day it is for.
+/// - Ranges: the pages from the first through the one that reaches back to the range's first day, counting
+///   at least two weeks a page (200 pages at most); the newest publication is the first page.
+public struct CBLLRProvider: RatesProvider {
+    public let key = "CBLLR"
+    public let name = "Central Bank of Liberia"
+    public let country: String? = "LR"
+    public let pivot = CurrencyCode("USD")!
+    public let rateType = "midpoint of the published buying and selling rates"
+    /// Monday to Saturday, by 13:00 in Monrovia.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Monrovia", weekdays: [1, 2, 3, 4, 5, 6], expectedMinute: 13 * 60)
+
+    static let header = ["Date", "Buying", "Selling"]
+    static let liberianDollar = CurrencyCode("LRD")!
+
+    /// The host, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.cbl.org.lr` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Monrovia (UTC); the default reads the clock.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
+        self.baseURL = baseURL ?? "https://www.cbl.org.lr"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let url = "\(baseURL)/research/buying-selling-rates"
+        guard case .range(let first, _) = window else { return [ProviderRequest(url: url)] }
+        let days = max(0, today().dayNumber - first.dayNumber + 1)
+        let pages = min(200, (days + 13) / 14 + 1)
+        return (0..<pages).map { $0 == 0 ? ProviderRequest(url: url) : ProviderRequest(url: "\(url)?page=\($0)") }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body, provider: key)
+        let (_, rows) = try page.table(withHeader: Self.header)
+        var publications: [ProviderPublication] = []
+        for row in rows {
+            guard row.cells.count == 3 else {
+                throw .unexpectedLayout(provider: key, "a row of \(row.cells.count) cells: \(HTMLDocument.shown(row.texts))")
+            }
+            let day = try Self.day(row.cells[0])
+            let buying = try rate(row.cells[1].text, day: day)
+            let selling = try rate(row.cells[2].text, day: day)
+            guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: Self.liberianDollar, day: day, text: buying) }
+            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: Self.liberianDollar, value: value, unit: 1, direction: .unitsPerPivot)]))
+        }
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+
+    /// The figure of `L$182.0819/US$1.00`.
+    private func rate(_ text: String, day: Day) throws(UpstreamDataError) -> String {
+        guard text.hasPrefix("L$"), text.hasSuffix("/US$1.00"), let value = HTMLText.decimal(String(text.dropFirst(2).dropLast("/US$1.00".count)), decimalMark: ".")
+        else { throw .invalidRate(currency: Self.liberianDollar, day: day, text: text) }
+        return value
+    }
+
+    /// The day of a date cell: `Saturday, May 23, 2026`, its weekday the date's, its `<time datetime>` (if any) the same day.
+    static func day(_ cell: HTMLTable.Cell) throws(UpstreamDataError) -> Day {
+        let words = cell.text.split(separator: " ")
+        guard words.count == 4, words[0].hasSuffix(","), words[2].hasSuffix(","),
+            let day = HTMLText.day(day: words[2].dropLast(), month: words[1], year: words[3]),
+            words[0].dropLast() == HTMLText.englishWeekdays[day.isoWeekday - 1]
+        else { throw .invalidDay(cell.text) }
+        if let stamp = cell.innerTags.first(where: { $0.name == "time" })?["datetime"], !stamp.hasPrefix(day.text(.iso) + "T") {
+            throw .invalidDay(stamp)
+        }
+        return day
+    }
+}

@@ -1,0 +1,132 @@
+import RatesCore
+
+/// The National Bank of Cambodia's official exchange rate of the riel (KHR) against the US dollar,
+/// and its rates of 27 other currencies.
+///
+/// - Source: `https://www.nbc.gov.kh/english/economic_research/exchange_rate.php`, an HTML page in UTF-8.
+///   A `GET` answers the newest table; the table of a day `D` is a `POST` of the page's form,
+///   `exdate=YYYY-MM-DD&tk=…&view=View`, where `tk` is the hidden token of a page just fetched (the session
+///   request, ``sessionRequest(for:)``; its cookies go along). The page holds a small form table whose cells
+///   read `Exchange Rate on : 2026-05-18` and `Official Exchange Rate : 4014 KHR / USD`, then the rates table
+///   (`class="tbl-responsive"`) whose first row is `Currency | Symbol | Unit | Bid | Ask | Average`, one row per
+///   currency: `Australian Dollar | AUD/KHR | 1 | 2874 | 2903 | 2888.50`.
+/// - Quote convention: riels for `Unit` units of the currency (2545.50 KHR per 100 JPY):
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The figure is the bank's `Average` as published;
+///   bid and ask are not read. The dollar, which the table does not list, is the official exchange rate of the
+///   form table (riels per dollar, unit 1). `CNH` (offshore yuan, which ISO 4217 does not list; the onshore `CNY`
+///   is kept) is skipped; the SDR, written `SDR`, is stored as ISO 4217's `XDR`.
+/// - Schedule: Asia/Phnom_Penh, Monday to Friday, usually by 16:00; a table is dated the day it is for,
+///   published on the working day before it (Friday's page is dated Monday).
+/// - Ranges: one `POST` per weekday of the range, all with the token of one session request. (The bank may
+///   rotate its token after each use; a day it then answers with its newest table instead is read under that
+///   table's own date.) The newest publication is the page without a form post, no session needed.
+public struct NBCProvider: RatesProvider {
+    public let key = "NBC"
+    public let name = "National Bank of Cambodia"
+    public let country: String? = "KH"
+    public let pivot = CurrencyCode("KHR")!
+    public let rateType = "official rate"
+    /// Working days, by 16:00 in Phnom Penh.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Phnom_Penh", expectedMinute: 16 * 60)
+
+    /// The host, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.nbc.gov.kh` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Phnom Penh (UTC+7); the default reads the clock.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 7 * 3600)) {
+        self.baseURL = baseURL ?? "https://www.nbc.gov.kh"
+        self.today = today
+    }
+
+    static let header = ["Currency", "Symbol", "Unit", "Bid", "Ask", "Average"]
+    /// Codes in the table that ISO 4217 does not list and the adapter skips.
+    static let skipped: Set<String> = ["CNH"]
+
+    private var pageURL: String { "\(baseURL)/english/economic_research/exchange_rate.php" }
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        guard case .range = window else { return nil }
+        return ProviderRequest(url: pageURL)
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        posts(for: window, token: "", cookie: nil)
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        guard case .range = window else { return requests(for: window) }
+        let page = try HTMLDocument(parsing: session.body, provider: key)
+        guard let token = page.startTags("input").first(where: { $0["name"] == "tk" })?["value"], !token.isEmpty else {
+            throw .unexpectedLayout(provider: key, "the page has no form token (an <input name=\"tk\">)")
+        }
+        return posts(for: window, token: token, cookie: session.cookieHeader)
+    }
+
+    /// The page for `.latest`; for a range, one form post per weekday with `token` and `cookie`.
+    private func posts(for window: FetchWindow, token: String, cookie: String?) -> [ProviderRequest] {
+        guard case .range(let first, let last) = window else { return [ProviderRequest(url: pageURL)] }
+        var headers = ["Content-Type": "application/x-www-form-urlencoded", "Referer": pageURL]
+        if let cookie { headers["Cookie"] = cookie }
+        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+            ProviderRequest(url: pageURL, method: .post, headers: headers, body: "exdate=\(day.text(.iso))&tk=\(Self.formEncoded(token))&view=View")
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body, provider: key)
+        let formCells = page.tables.flatMap { $0.rows.flatMap(\.texts) }
+        let dated = formCells.filter { $0.hasPrefix("Exchange Rate on : ") }
+        guard dated.count == 1, let dateCell = dated.first else {
+            throw .unexpectedLayout(provider: key, "\(dated.count) cells \"Exchange Rate on : …\", expected one")
+        }
+        let day = try Day(parsing: dateCell.dropFirst("Exchange Rate on : ".count), .iso)
+        let official = formCells.filter { $0.hasPrefix("Official Exchange Rate : ") }
+        guard official.count == 1, let officialCell = official.first, officialCell.hasSuffix(" KHR / USD") else {
+            throw .unexpectedLayout(provider: key, "no single cell \"Official Exchange Rate : … KHR / USD\" on \(day)")
+        }
+        let dollarText = String(officialCell.dropFirst("Official Exchange Rate : ".count).dropLast(" KHR / USD".count))
+        let dollar = CurrencyCode("USD")!
+        guard let dollarValue = HTMLText.decimal(dollarText, decimalMark: ".", groupMark: ",") else {
+            throw .invalidRate(currency: dollar, day: day, text: dollarText)
+        }
+        var quotes = [PublishedQuote(currency: dollar, value: dollarValue, unit: 1, direction: .pivotPerUnits)]
+        let (table, rows) = try page.table(withHeader: Self.header)
+        guard table.tag.hasClass("tbl-responsive") else { throw .unexpectedLayout(provider: key, "the rates table is not class=\"tbl-responsive\"") }
+        let xml = ProviderXMLParsing(key)
+        for row in rows {
+            let cells = row.texts
+            guard cells.count == 6, cells[1].hasSuffix("/KHR") else {
+                throw .unexpectedLayout(provider: key, "a row that is not a currency's against KHR on \(day): \(HTMLDocument.shown(cells))")
+            }
+            let symbol = String(cells[1].dropLast("/KHR".count))
+            guard !Self.skipped.contains(symbol) else { continue }
+            let currency = try ProviderXMLParsing.currency(symbol == "SDR" ? "XDR" : symbol, day: day)
+            let unit = try xml.unit(cells[2], of: currency, day: day)
+            guard let value = HTMLText.decimal(cells[5], decimalMark: ".", groupMark: ",") else {
+                throw .invalidRate(currency: currency, day: day, text: cells[5])
+            }
+            quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
+        }
+        // A table is out the working day before its date: a Friday's is dated Monday.
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 4))
+    }
+
+    /// `text` as a form value: letters, digits and `-._~` as they are, every other byte as `%XX`.
+    static func formEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return encoded
+    }
+}

@@ -1,0 +1,89 @@
+import RatesCore
+
+/// The Reserve Bank of Vanuatu's reference rates of the vatu (VUV), six currencies.
+///
+/// - Source: `https://www.rbv.gov.vu/index.php/en/exchange-rates?limit1=100000`, the bank's Fabrik list
+///   page in UTF-8 with every day at once (newest first; `limit1` is the number of rows shown). The table
+///   `id="list_1_com_fabrik_1"` has the header row `Date | USD | JPY | NZD | GBP | AUD | EUR | ` (the last
+///   column a hidden checkbox) and one row per day (`class="fabrik_row …"`): `22 May 2026 | 116.28 | 0.7316 |
+///   68.37 | 156.19 | 83.16 | 135.14`. Days are written `22 May 2026`, `7 May 2026` or, in the oldest rows,
+///   `03-Sep-25`. The hidden "No records" row and the footer's navigation are not rates and are not read.
+/// - Quote convention: vatu for 1 unit of the currency, as published:
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The series starts on 26 August 2025; a row
+///   dated before that cannot be one of its publications and is skipped (the list holds one,
+///   `05 January 2025`, between 6 and 2 January 2026: a typo for 2026 the adapter does not guess at).
+/// - Schedule: Pacific/Efate, Monday to Friday, usually by 08:00; a row is dated the day it is for.
+/// - Ranges: the whole list in one request; the newest publication is asked for as the first 20 rows.
+public struct RBVProvider: RatesProvider {
+    public let key = "RBV"
+    public let name = "Reserve Bank of Vanuatu"
+    public let country: String? = "VU"
+    public let pivot = CurrencyCode("VUV")!
+    public let rateType = "reference rate"
+    /// Working days, by 08:00 in Port Vila.
+    public let schedule = PublicationSchedule(timeZone: "Pacific/Efate", expectedMinute: 8 * 60)
+
+    /// The first day of the series.
+    public static let firstDay = Day("2025-08-26")!
+    static let header = ["Date", "USD", "JPY", "NZD", "GBP", "AUD", "EUR", ""]
+
+    /// The host, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.rbv.gov.vu` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Port Vila (UTC+11); the default reads the clock.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 11 * 3600)) {
+        self.baseURL = baseURL ?? "https://www.rbv.gov.vu"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let rows: Int
+        switch window {
+        case .latest: rows = 20
+        case .range: rows = 100000
+        }
+        return [ProviderRequest(url: "\(baseURL)/index.php/en/exchange-rates?limit1=\(rows)")]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body, provider: key)
+        let (table, rows) = try page.table(withHeader: Self.header)
+        guard table.id == "list_1_com_fabrik_1" else { throw .unexpectedLayout(provider: key, "the rates table is not id=\"list_1_com_fabrik_1\"") }
+        let currencies = Self.header[1...6].map { CurrencyCode($0)! }
+        var publications: [ProviderPublication] = []
+        for row in rows where row.section == .body && !row.tag.hasClass("groupDataMsg") {
+            guard row.tag.hasClass("fabrik_row") else {
+                throw .unexpectedLayout(provider: key, "a row that is not a fabrik_row: \(HTMLDocument.shown(row.texts))")
+            }
+            let cells = row.texts
+            guard cells.count == 8, cells[7].isEmpty else {
+                throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))")
+            }
+            let day = try Self.day(cells[0])
+            guard day >= Self.firstDay else { continue }
+            var quotes: [PublishedQuote] = []
+            for (currency, text) in zip(currencies, cells[1...6]) {
+                guard let value = HTMLText.decimal(text, decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: text) }
+                quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
+            }
+            publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+
+    /// The day of `22 May 2026`, `7 May 2026` or `03-Sep-25`.
+    static func day(_ text: String) throws(UpstreamDataError) -> Day {
+        let dashed = text.split(separator: "-", omittingEmptySubsequences: false)
+        if dashed.count == 3, dashed[1].count == 3, let day = HTMLText.day(day: dashed[0], month: dashed[1], year: dashed[2], twoDigitYears: true) {
+            return day
+        }
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count == 3, words[1].count > 3 || words[1] == "May", let day = HTMLText.day(day: words[0], month: words[1], year: words[2]) else {
+            throw .invalidDay(text)
+        }
+        return day
+    }
+}

@@ -1,0 +1,34 @@
+/// The answer of a WordPress site's wpDataTables table to `admin-ajax.php?action=get_wdtable&table_id=N`,
+/// asked for whole (`draw=1&start=0&length=-1`), which the CBK and the Bank of Jamaica publish their
+/// rates through: `{"draw":1,"recordsTotal":"11550","recordsFiltered":"11550","data":[["05\/01\/2024","US DOLLAR","157.9012"],…]}`,
+/// one array of strings per row, in the table's column order.
+enum WPDataTablesAnswer {
+    /// The rows of `body`, each exactly `columns` strings.
+    ///
+    /// - Parameter countsRows: Whether the row count must be `recordsFiltered` (a site that answers every
+    ///   row); a site that answers fewer rows than it counts (the Bank of Jamaica's) passes `false`.
+    /// - Throws: ``UpstreamDataError/empty`` for an empty body or table;
+    ///   ``UpstreamDataError/unexpectedLayout(provider:_:)`` for anything else than that layout, or a row
+    ///   count other than `recordsFiltered` when `countsRows`.
+    static func rows(_ body: [UInt8], columns: Int, countsRows: Bool = true, provider: String) throws(UpstreamDataError) -> [[String]] {
+        let document = try ProviderJSON(parsing: body, provider: provider)
+        let data = try document.field("data", of: "the answer", provider: provider).array("\"data\"", provider: provider)
+        let filtered = try document.field("recordsFiltered", of: "the answer", provider: provider).integer("\"recordsFiltered\"", provider: provider)
+        guard data.count == filtered || !countsRows else {
+            throw .unexpectedLayout(provider: provider, "\(data.count) rows where recordsFiltered says \(filtered)")
+        }
+        guard !data.isEmpty else { throw .empty }
+        var rows: [[String]] = []
+        rows.reserveCapacity(data.count)
+        for (index, element) in data.enumerated() {
+            let cells = try element.array("row \(index + 1)", provider: provider)
+            guard cells.count == columns else {
+                throw .unexpectedLayout(provider: provider, "row \(index + 1) has \(cells.count) cells, not \(columns)")
+            }
+            var row: [String] = []
+            for (column, cell) in cells.enumerated() { row.append(try cell.string("cell \(column + 1) of row \(index + 1)", provider: provider)) }
+            rows.append(row)
+        }
+        return rows
+    }
+}
