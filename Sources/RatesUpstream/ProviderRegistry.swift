@@ -88,6 +88,7 @@ public enum ProviderRegistry {
         Entry("TCMB", .europe) { url, _ in TCMBProvider(baseURL: url) },
         Entry("NBG", .europe) { url, _ in NBGProvider(baseURL: url) },
         Entry("BOE", .europe) { url, _ in BOEProvider(baseURL: url) },
+        Entry("HNB", .europe) { url, _ in HNBProvider(baseURL: url) },
         Entry("BANXICO", .elsewhere, needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BCB", .elsewhere) { url, _ in BCBProvider(baseURL: url) },
         Entry("BNM", .elsewhere) { url, _ in BNMProvider(baseURL: url) },

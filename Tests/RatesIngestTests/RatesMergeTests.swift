@@ -11,7 +11,7 @@ struct RatesMergeTests {
     func precedenceFromTheRegistry() {
         let expected: [MergePolicy.Rank] = [
             "ECB", .currencysOwnBank, "BDI",
-            "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE",
+            "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE", "HNB",
             "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
             "FRED", "BOJ", "IMF",
         ]
