@@ -100,6 +100,7 @@ public enum ProviderRegistry {
         Entry("HKMA", .elsewhere) { url, _ in HKMAProvider(baseURL: url) },
         Entry("NBK", .elsewhere) { url, _ in NBKProvider(baseURL: url) },
         Entry("RBA", .elsewhere) { url, _ in RBAProvider(baseURL: url) },
+        Entry("BOB", .elsewhere) { url, _ in BOBProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },

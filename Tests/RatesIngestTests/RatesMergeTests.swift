@@ -12,7 +12,7 @@ struct RatesMergeTests {
         let expected: [MergePolicy.Rank] = [
             "ECB", .currencysOwnBank, "BDI",
             "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE", "HNB",
-            "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA",
+            "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA", "BOB",
             "FRED", "BOJ", "IMF",
         ]
         #expect(MergePolicy.defaultPrecedence == expected)
