@@ -104,6 +104,7 @@ public enum ProviderRegistry {
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
+        Entry("CBC", .dollarSeries) { url, _ in CBCProvider(baseURL: url) },
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.

@@ -13,7 +13,7 @@ struct RatesMergeTests {
             "ECB", .currencysOwnBank, "BDI",
             "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE", "HNB",
             "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA", "BOB",
-            "FRED", "BOJ", "IMF",
+            "FRED", "BOJ", "IMF", "CBC",
         ]
         #expect(MergePolicy.defaultPrecedence == expected)
         #expect(Set(MergePolicy.defaultPrecedence.compactMap { if case .provider(let key) = $0 { key } else { nil } }) == Set(ProviderRegistry.keys))
