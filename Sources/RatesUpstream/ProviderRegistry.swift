@@ -105,6 +105,7 @@ public enum ProviderRegistry {
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
         Entry("CBC", .dollarSeries) { url, _ in CBCProvider(baseURL: url) },
+        Entry("BBK", .historical) { url, _ in BBKProvider(baseURL: url) },
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.

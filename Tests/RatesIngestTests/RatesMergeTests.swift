@@ -14,6 +14,7 @@ struct RatesMergeTests {
             "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE", "HNB",
             "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA", "BOB",
             "FRED", "BOJ", "IMF", "CBC",
+            "BBK",
         ]
         #expect(MergePolicy.defaultPrecedence == expected)
         #expect(Set(MergePolicy.defaultPrecedence.compactMap { if case .provider(let key) = $0 { key } else { nil } }) == Set(ProviderRegistry.keys))
