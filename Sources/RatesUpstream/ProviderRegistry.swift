@@ -107,6 +107,7 @@ public enum ProviderRegistry {
         Entry("CBC", .dollarSeries) { url, _ in CBCProvider(baseURL: url) },
         Entry("BBK", .historical) { url, _ in BBKProvider(baseURL: url) },
         Entry("UST", .periodic) { url, _ in USTProvider(baseURL: url) },
+        Entry("BIS", .periodic) { url, _ in BISProvider(baseURL: url) },
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.
