@@ -15,7 +15,7 @@ struct RatesMergeTests {
             "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA", "BOB",
             "FRED", "BOJ", "IMF", "CBC",
             "BBK",
-            "UST", "BIS",
+            "HMRC", "UST", "BIS",
         ]
         #expect(MergePolicy.defaultPrecedence == expected)
         #expect(Set(MergePolicy.defaultPrecedence.compactMap { if case .provider(let key) = $0 { key } else { nil } }) == Set(ProviderRegistry.keys))
