@@ -106,6 +106,7 @@ public enum ProviderRegistry {
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
         Entry("CBC", .dollarSeries) { url, _ in CBCProvider(baseURL: url) },
         Entry("BBK", .historical) { url, _ in BBKProvider(baseURL: url) },
+        Entry("BDP", .historical) { url, _ in BDPProvider(baseURL: url) },
         Entry("HMRC", .periodic) { url, _ in HMRCProvider(baseURL: url) },
         Entry("UST", .periodic) { url, _ in USTProvider(baseURL: url) },
         Entry("BIS", .periodic) { url, _ in BISProvider(baseURL: url) },

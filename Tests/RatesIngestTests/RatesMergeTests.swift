@@ -14,7 +14,7 @@ struct RatesMergeTests {
             "NBP", "CNB", "DNB", "NB", "RB", "MNB", "BNR", "SBI", "NBU", "NBRB", "CBR", "TCMB", "NBG", "BOE", "HNB",
             "BANXICO", "BCB", "BNM", "BOC", "BOI", "BOT", "CBU", "FBIL", "HKMA", "NBK", "RBA", "BOB",
             "FRED", "BOJ", "IMF", "CBC",
-            "BBK",
+            "BBK", "BDP",
             "HMRC", "UST", "BIS",
         ]
         #expect(MergePolicy.defaultPrecedence == expected)
