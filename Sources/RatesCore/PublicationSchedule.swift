@@ -19,7 +19,8 @@ public struct PublicationSchedule: Hashable, Sendable {
 
     /// IANA time zone of the publisher (`"Europe/Warsaw"`).
     public var timeZone: String
-    /// ISO weekdays with publications (1 = Monday … 7 = Sunday); never empty.
+    /// ISO weekdays with publications (1 = Monday … 7 = Sunday); empty for a source that publishes
+    /// no more (a retired currency's history): no publication is then ever due.
     public var weekdays: Set<Int>
     /// Local time at which the publication is usually out, in minutes after midnight.
     public var expectedMinute: Int
@@ -35,7 +36,7 @@ public struct PublicationSchedule: Hashable, Sendable {
     public static let ecbReferenceRates = PublicationSchedule(timeZone: "Europe/Berlin", expectedMinute: 16 * 60, holidays: .target)
 
     public init(timeZone: String, weekdays: Set<Int> = workingDays, expectedMinute: Int, cadence: Cadence = .daily, holidays: Holidays = .unknown) {
-        precondition(!weekdays.isEmpty && weekdays.isSubset(of: 1...7), "a schedule publishes on some ISO weekday")
+        precondition(weekdays.isSubset(of: 1...7), "a schedule publishes on ISO weekdays")
         self.timeZone = timeZone
         self.weekdays = weekdays
         self.expectedMinute = expectedMinute

@@ -22,7 +22,8 @@ extension Ingestor {
         _ publications: [ProviderPublication], of provider: (key: String, pivot: CurrencyCode), run: FetchRun, notAfter: Day
     ) throws -> FetchRun {
         try exclusively {
-            let valid = try ProviderValidation.validate(publications, notAfter: notAfter)
+            let historyStart = ProviderRegistry.entry(provider.key)?.identity.historyStart ?? ProviderValidation.firstDay
+            let valid = try ProviderValidation.validate(publications, notAfter: notAfter, notBefore: historyStart)
             let policy = mergePolicy
             var exclusions: [ConsensusExclusion] = []
             let inParts = ProviderRegistry.entry(provider.key)?.publishesInParts ?? false

@@ -21,7 +21,7 @@ public enum ECBCSV {
     /// as the exact published text. Fields are not quoted or padded in this layout, and are
     /// read as they are.
     ///
-    /// Day ranges are not checked here: run ``ProviderValidation/validate(_:notAfter:)`` on the result.
+    /// Day ranges are not checked here: run ``ProviderValidation/validate(_:notAfter:notBefore:)`` on the result.
     ///
     /// - Returns: The days in ascending order, with EUR as base.
     /// - Throws: `UpstreamDataError`: `.empty` for an empty payload or one with no day line,

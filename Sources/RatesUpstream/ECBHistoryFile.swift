@@ -13,7 +13,7 @@ public enum ECBHistoryFile {
     /// `.xml` is parsed with ``ECBXML``, `.csv` with ``ECBCSV``, and `.zip` must hold exactly
     /// one `.csv` member (other members are ignored), stored or deflated, which is parsed with
     /// ``ECBCSV`` after its size and CRC-32 are checked. Day ranges are not checked: run
-    /// ``ProviderValidation/validate(_:notAfter:)`` on the result.
+    /// ``ProviderValidation/validate(_:notAfter:notBefore:)`` on the result.
     ///
     /// - Throws: The file system's error when the file cannot be read; `UpstreamDataError`
     ///   when its content is rejected: `.unreadableArchive` for an unknown extension or a

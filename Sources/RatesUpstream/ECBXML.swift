@@ -22,7 +22,7 @@ public enum ECBXML {
     /// `gesmes:Sender`) are checked for well-formedness and skipped; unknown attributes on
     /// cubes are ignored. Rates are kept as the exact published text.
     ///
-    /// Day ranges are not checked here: run ``ProviderValidation/validate(_:notAfter:)`` on the result.
+    /// Day ranges are not checked here: run ``ProviderValidation/validate(_:notAfter:notBefore:)`` on the result.
     ///
     /// - Parameter data: The document's bytes (`Data`, `[UInt8]`, a NIO `ByteBufferView`…).
     /// - Returns: The days in ascending order, with EUR as base.

@@ -18,7 +18,7 @@ import RatesCore
 /// - a body the adapter rejects → ``UpstreamError/rejected(_:httpStatus:)``;
 /// - two answers giving one currency of one day different figures →
 ///   ``UpstreamDataError/duplicateCurrency(_:day:)``;
-/// - a day after tomorrow (UTC) or any other failed check of ``ProviderValidation/validate(_:notAfter:)``.
+/// - a day after tomorrow (UTC) or any other failed check of ``ProviderValidation/validate(_:notAfter:notBefore:)``.
 ///
 /// A 404 is "no publication" (not a failure) for a provider that says so (``NoPublicationStatus``).
 ///
@@ -136,7 +136,7 @@ public struct ProviderClient: Sendable {
                 publications.removeAll { $0.day < first || $0.day > last }
             }
             guard !publications.isEmpty else { return .fetched([], validators: next) }
-            return .fetched(try ProviderValidation.validate(publications, notAfter: today().adding(days: 1)), validators: next)
+            return .fetched(try ProviderValidation.validate(publications, notAfter: today().adding(days: 1), notBefore: provider.historyStart), validators: next)
         } catch {
             throw .rejected(error, httpStatus: 200)
         }

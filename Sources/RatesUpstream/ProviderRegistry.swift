@@ -93,6 +93,7 @@ public enum ProviderRegistry {
         Entry("BNB", .europe) { url, _ in BNBProvider(baseURL: url) },
         Entry("NBM", .europe) { url, _ in NBMProvider(baseURL: url) },
         Entry("BSH", .europe) { url, _ in BSHProvider(baseURL: url) },
+        Entry("HNB", .europe) { url, _ in HNBProvider(baseURL: url) },
         Entry("BANXICO", .elsewhere, needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BCB", .elsewhere) { url, _ in BCBProvider(baseURL: url) },
         Entry("BNM", .elsewhere) { url, _ in BNMProvider(baseURL: url) },
@@ -143,10 +144,17 @@ public enum ProviderRegistry {
         Entry("RBF", .elsewhere) { url, _ in RBFProvider(baseURL: url) },
         Entry("CBS", .elsewhere) { url, _ in CBSProvider(baseURL: url) },
         Entry("CBI", .elsewhere) { url, _ in CBIProvider(baseURL: url) },
+        Entry("BOB", .elsewhere) { url, _ in BOBProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
+        Entry("CBC", .dollarSeries) { url, _ in CBCProvider(baseURL: url) },
         Entry("LB", .historical) { url, _ in LBProvider(baseURL: url) },
+        Entry("BBK", .historical) { url, _ in BBKProvider(baseURL: url) },
+        Entry("BDP", .historical) { url, _ in BDPProvider(baseURL: url) },
+        Entry("HMRC", .periodic) { url, _ in HMRCProvider(baseURL: url) },
+        Entry("UST", .periodic) { url, _ in USTProvider(baseURL: url) },
+        Entry("BIS", .periodic) { url, _ in BISProvider(baseURL: url) },
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.

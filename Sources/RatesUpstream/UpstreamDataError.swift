@@ -17,7 +17,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
     case malformedCSV(line: Int, reason: String)
     /// Text that should be a day but is not `YYYY-MM-DD` or names no real day (`2024-02-30`).
     case invalidDay(String)
-    /// A day before the first publication (1999-01-04) or after the newest day allowed.
+    /// A day before the source's first day (1999-01-04 for most: ``RatesProvider/historyStart``) or after the newest day allowed.
     case dayOutOfRange(Day)
     /// The same day appears twice in one payload.
     case duplicateDay(Day)
@@ -46,7 +46,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
         case .unexpectedLayout(let provider, let reason): return "not \(provider)'s published layout: \(reason)"
         case .malformedCSV(let line, let reason): return "malformed CSV at line \(line): \(reason)"
         case .invalidDay(let text): return "invalid day \(Self.quoted(text)): expected a real day as YYYY-MM-DD"
-        case .dayOutOfRange(let day): return "day \(day) is out of range (before 1900-01-01 or in the future)"
+        case .dayOutOfRange(let day): return "day \(day) is out of range (before the source's first day, 1999-01-04 for most, or in the future)"
         case .duplicateDay(let day): return "day \(day) appears more than once"
         case .invalidCurrencyCode(let text, let day): return "invalid currency code \(Self.quoted(text)) on \(day)"
         case .duplicateCurrency(let code, let day): return "currency \(code) appears more than once on \(day)"

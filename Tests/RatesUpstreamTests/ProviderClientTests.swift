@@ -234,7 +234,7 @@ struct ProviderClientTests {
             let client = ProviderClient(provider: ECBProvider(baseURL: base + "/ecb/"), httpClient: Self.httpClient, today: { Day("2025-04-01")! })
             return await fetchError(client)
         }
-        #expect(error.map { "\($0)" } == "upstream data rejected: day 2025-04-03 is out of range (before 1900-01-01 or in the future)")
+        #expect(error.map { "\($0)" } == "upstream data rejected: day 2025-04-03 is out of range (before the source's first day, 1999-01-04 for most, or in the future)")
     }
 
     // MARK: - Combining

@@ -53,13 +53,14 @@ struct ProviderValidationTests {
         }
     }
 
-    @Test("rejects a day before 1900, a misread date; accepts the historical sources' days, the Bundesbank's of 1948 among them")
+    @Test("rejects a day before the source's first day (1999-01-04 unless its history starts earlier, as the Bundesbank's in 1948)")
     func dayBeforeFirstPublication() throws {
-        let batch = [daily("1899-12-31"), daily("1999-01-04")]
-        #expect(throws: UpstreamDataError.dayOutOfRange(day("1899-12-31"))) {
+        let batch = [daily("1999-01-01"), daily("1999-01-04")]
+        #expect(throws: UpstreamDataError.dayOutOfRange(day("1999-01-01"))) {
             _ = try ProviderValidation.validate(batch, notAfter: day("2026-11-01"))
         }
-        #expect(try ProviderValidation.validate([daily("1948-06-21")], notAfter: day("2026-11-01")).map(\.day) == [day("1948-06-21")])
+        let history = try ProviderValidation.validate([daily("1948-06-21")], notAfter: day("2026-11-01"), notBefore: day("1948-06-21"))
+        #expect(history.map(\.day) == [day("1948-06-21")])
     }
 
     @Test("rejects everything when notAfter is before the first publication")

@@ -1,31 +1,30 @@
 import RatesCore
 
 /// The checks every source's publications pass before anything from them is stored, whichever
-/// adapter read them: ``validate(_:notAfter:)`` on each answer as it is parsed and on the whole
+/// adapter read them: ``validate(_:notAfter:notBefore:)`` on each answer as it is parsed and on the whole
 /// of a fetch or import, and ``checkContinuity(_:after:maxMove:)`` on a fetch against what is
 /// stored, for sources that declare a ``RatesProvider/maxRateMove``.
 public enum ProviderValidation {
-    /// The first day the ECB published euro reference rates (its whole history starts there).
+    /// The first day the ECB published euro reference rates: the first day any publication may hold.
     public static let firstDay = Day(year: 1999, month: 1, day: 4)!
 
-    /// The first day any publication may hold: the historical sources reach back to 1948 (the
-    /// Bundesbank) and 1900 (the BIS); a day before it is a misread date.
-    public static let earliestDay = Day(year: 1900, month: 1, day: 1)!
-
-    /// Checks parsed publications: at least one; days within ``earliestDay``...`notAfter`
+    /// Checks parsed publications: at least one; days within `notBefore` (``firstDay`` unless the
+    /// source's history starts earlier: ``RatesProvider/historyStart``)...`notAfter`
     /// (pass `nil` to skip the upper bound), none twice; each with at least one quote, no
     /// currency twice, every value ``RatesCore/RateText/isValid(_:)`` and every unit a power of ten.
     ///
     /// - Returns: The publications in ascending day order.
     /// - Throws: `UpstreamDataError.empty`, `.dayOutOfRange`, `.duplicateDay`, `.emptyDay`,
     ///   `.duplicateCurrency` or `.invalidRate`: the first problem found, in day and currency order.
-    public static func validate(_ publications: [ProviderPublication], notAfter: Day? = nil) throws(UpstreamDataError) -> [ProviderPublication] {
+    public static func validate(
+        _ publications: [ProviderPublication], notAfter: Day? = nil, notBefore: Day = firstDay
+    ) throws(UpstreamDataError) -> [ProviderPublication] {
         guard !publications.isEmpty else { throw .empty }
         let sorted = publications.sorted { $0.day < $1.day }
         var previous: Day?
         for publication in sorted {
             let day = publication.day
-            guard day >= earliestDay, notAfter.map({ day <= $0 }) ?? true else { throw .dayOutOfRange(day) }
+            guard day >= notBefore, notAfter.map({ day <= $0 }) ?? true else { throw .dayOutOfRange(day) }
             if day == previous { throw .duplicateDay(day) }
             previous = day
             guard !publication.quotes.isEmpty else { throw .emptyDay(day) }
@@ -49,7 +48,7 @@ public enum ProviderValidation {
     /// one place (10x), the likeliest corruption of a figure that passes every other check.
     public static let maxRateMove: Double = 5
 
-    /// Checks a fetch's publications (ascending, as ``validate(_:notAfter:)`` returns them)
+    /// Checks a fetch's publications (ascending, as ``validate(_:notAfter:notBefore:)`` returns them)
     /// against the source's newest stored publication, before they are stored.
     ///
     /// Their newest day must not be older than the stored one: an upstream that went back in time

@@ -43,7 +43,7 @@ struct ProviderXMLParsing {
     // MARK: - Figures
 
     /// A published unit (`1`, `100`, …): ASCII digits without a sign or a leading zero, at most ten.
-    /// Whether it is a power of ten is ``ProviderValidation/validate(_:notAfter:)``'s check.
+    /// Whether it is a power of ten is ``ProviderValidation/validate(_:notAfter:notBefore:)``'s check.
     func unit(_ text: String, of currency: CurrencyCode, day: Day) throws(UpstreamDataError) -> Int {
         guard (1...10).contains(text.utf8.count), text.utf8.first != UInt8(ascii: "0"), Self.isDigits(text), let unit = Int(text) else {
             throw .unexpectedLayout(provider: provider, "unit \(UpstreamDataError.quoted(text)) of \(currency) on \(day) is not a whole number")

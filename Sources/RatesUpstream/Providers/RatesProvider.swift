@@ -30,6 +30,11 @@ public protocol RatesProvider: Sendable {
     /// dated the first day of the month its figures are valid for, 92 for a quarterly one. `nil` (the
     /// default): the merge's carry-forward limit, as for every daily source.
     var validityDays: Int? { get }
+    /// The first day its figures may be dated: an answer holding an earlier day is rejected
+    /// (``UpstreamDataError/dayOutOfRange(_:)``). The default: ``ProviderValidation/firstDay``
+    /// (1999-01-04, the euro's first reference rates); a source of older history (the Bundesbank's
+    /// Deutsche Mark since 1948) gives the first day of its own.
+    var historyStart: Day { get }
     /// Whether the source needs an API key; such a provider is off unless one is configured.
     var needsAPIKey: Bool { get }
     /// Whether a day's figures come in several publications on their own cadences (the NBP's
@@ -82,6 +87,7 @@ extension RatesProvider {
     public var maxRateMove: Double? { nil }
     public var rateType: String { "reference rate" }
     public var validityDays: Int? { nil }
+    public var historyStart: Day { ProviderValidation.firstDay }
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? { nil }
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         requests(for: window)

@@ -1,0 +1,130 @@
+import RatesCore
+
+/// The Deutsche Bundesbank's history of the Deutsche Mark: the official Frankfurt fixing of 18
+/// currencies in DEM, from 1948-06-21 to 1998-12-30, its last day before the euro.
+///
+/// - Source: the Bundesbank's SDMX web service, series `BBEX3.D.<currency>.DEM.AA.AC.000` (daily,
+///   against DEM, middle rates), as SDMX-CSV:
+///   `https://api.statistiken.bundesbank.de/rest/data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv&startPeriod=YYYY-MM-DD&endPeriod=YYYY-MM-DD`.
+///   The answer is semicolon-separated with a byte order mark and CRLF line ends, one row per
+///   series and day and a blank line between series: `DATAFLOW;BBK_STD_FREQ;BBK_STD_CURRENCY;
+///   BBK_ERX_PARTNER_CURRENCY;…;TIME_PERIOD;OBS_VALUE;…;BBK_UNIT;BBK_UNIT_MULT;BBK_TITLE;…;OBS_STATUS`
+///   (`BBK:BBEX3(1.0);D;ATS;DEM;AA;AC;000;1998-12-21;14.214;P1D;3;…;DEM;0;Devisenkurse der Frankfurter
+///   Börse / 100 ATS = ... DEM / Österreich;…`).
+/// - Quote convention: `OBS_VALUE` Deutsche Mark for the number of units of `BBK_STD_CURRENCY` the
+///   series title names (`100 ATS = ... DEM`, `1 000 ITL = ... DEM`, `1 USD = ... DEM`):
+///   ``PublishedQuote/Direction/pivotPerUnits`` with that unit. A row must be daily, against DEM, in
+///   DEM (`BBK_UNIT`) without a multiplier (`BBK_UNIT_MULT` 0), and its title must name its own
+///   currency; a code ISO 4217 does not list rejects the answer.
+/// - Skipped: an `OBS_VALUE` of `.` (no fixing that day: weekends and Frankfurt holidays, flagged `K`).
+/// - Schedule: none any more. The fixing was set on Frankfurt working days at about 13:00 (Europe/Berlin)
+///   until 1998-12-30; the schedule has no weekdays, so no publication is ever due or missed, and the
+///   scheduler fetches only at its safety-net interval. A day's figures are that day's fixing.
+/// - Ranges: one request per calendar year of the range, cut to 1948-06-21 … 1998-12-30
+///   (``historyStart``, ``lastDay``); none for a range outside it. The newest publication is asked
+///   for as the last ten days of the history. With nothing stored, a fetch asks for the whole history.
+public struct BBKProvider: RatesProvider {
+    public let key = "BBK"
+    public let name = "Deutsche Bundesbank"
+    public let country: String? = "DE"
+    public let pivot = CurrencyCode("DEM")!
+    public let rateType = "official Frankfurt fixing (middle rate)"
+    /// No more publications: no weekdays (the fixing was at about 13:00 Frankfurt time).
+    public let schedule = PublicationSchedule(timeZone: "Europe/Berlin", weekdays: [], expectedMinute: 13 * 60)
+    /// The first day of the Deutsche Mark (the currency reform of 1948).
+    public let historyStart = Day(year: 1948, month: 6, day: 21)!
+    /// The last fixing in Deutsche Mark.
+    public static let lastDay = Day(year: 1998, month: 12, day: 30)!
+
+    /// The columns a row must have.
+    static let columns = [
+        "BBK_STD_FREQ", "BBK_STD_CURRENCY", "BBK_ERX_PARTNER_CURRENCY", "TIME_PERIOD", "OBS_VALUE", "BBK_UNIT", "BBK_UNIT_MULT",
+        "BBK_TITLE",
+    ]
+
+    /// The host the `rest/` path is under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (`https://api.statistiken.bundesbank.de` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://api.statistiken.bundesbank.de"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [request(from: Self.lastDay.adding(days: -9), through: Self.lastDay)]
+        case .range(let first, let last):
+            let (from, through) = (max(first, historyStart), min(last, Self.lastDay))
+            guard from <= through else { return [] }
+            var requests: [ProviderRequest] = []
+            var start = from
+            while start <= through {
+                let end = min(Day(year: start.parts.year, month: 12, day: 31)!, through)
+                requests.append(request(from: start, through: end))
+                start = end.adding(days: 1)
+            }
+            return requests
+        }
+    }
+
+    func request(from first: Day, through last: Day) -> ProviderRequest {
+        ProviderRequest(url: "\(baseURL)/rest/data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv&startPeriod=\(first.text(.iso))&endPeriod=\(last.text(.iso))")
+    }
+
+    /// With nothing stored, the whole history; otherwise what is left of it after `stored`, or the
+    /// newest publication again once all of it is (nothing new ever comes).
+    public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {
+        guard let stored else { return .range(historyStart, Self.lastDay) }
+        return stored < Self.lastDay ? .range(stored.adding(days: 1), Self.lastDay) : .latest
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let lines = try DelimitedText.lines(body, provider: key)
+        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
+        let header = try DelimitedText.fields(first, separator: ";", provider: key)
+        var index: [String: Int] = [:]
+        for column in Self.columns {
+            guard let position = header.firstIndex(of: column) else {
+                throw .unexpectedLayout(provider: key, "the header has no \(column): \(DelimitedText.shown(first))")
+            }
+            index[column] = position
+        }
+        func field(_ fields: [String], _ column: String) -> String { fields[index[column]!] }
+        var quotes: [Day: [PublishedQuote]] = [:]
+        for line in lines.dropFirst() where !DelimitedText.isBlank(line) {
+            let fields = try DelimitedText.fields(line, separator: ";", provider: key)
+            guard fields.count == header.count else {
+                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
+            }
+            guard field(fields, "BBK_STD_FREQ") == "D", field(fields, "BBK_ERX_PARTNER_CURRENCY") == "DEM", field(fields, "BBK_UNIT") == "DEM",
+                field(fields, "BBK_UNIT_MULT") == "0"
+            else { throw .unexpectedLayout(provider: key, "a row that is not a daily rate in DEM: \(DelimitedText.shown(line))") }
+            let day = try Day(parsing: field(fields, "TIME_PERIOD"), .iso)
+            let code = field(fields, "BBK_STD_CURRENCY")
+            guard let currency = CurrencyCode(code), currency.name != nil else { throw .invalidCurrencyCode(code, day: day) }
+            let unit = try self.unit(title: field(fields, "BBK_TITLE"), of: currency)
+            let value = field(fields, "OBS_VALUE")
+            guard value != "." else { continue }
+            guard RateText.isValid(value) else { throw .invalidRate(currency: currency, day: day, text: value) }
+            quotes[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
+        }
+        let publications = quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
+    }
+
+    /// The number of units a series title names: `100` in `Devisenkurse der Frankfurter Börse / 100 ATS = ... DEM / Österreich`,
+    /// `1000` in `… / 1 000 ITL = ... DEM / …`.
+    func unit(title: String, of currency: CurrencyCode) throws(UpstreamDataError) -> Int {
+        let suffix = " \(currency) = ... DEM"
+        guard let part = title.split(separator: " / ").first(where: { $0.hasSuffix(suffix) }) else {
+            throw .unexpectedLayout(provider: key, "the title \(UpstreamDataError.quoted(title)) names no unit of \(currency) in DEM")
+        }
+        let digits = part.dropLast(suffix.count)
+        guard let first = digits.first, first != "0", first != " ", digits.last != " ",
+            digits.allSatisfy({ $0 == " " || ProviderXMLParsing.isDigits(String($0)) }), !digits.contains("  "),
+            let unit = Int(digits.filter { $0 != " " }), digits.count <= 13
+        else { throw .unexpectedLayout(provider: key, "the title \(UpstreamDataError.quoted(title)) names no unit of \(currency) in DEM") }
+        return unit
+    }
+}

@@ -1,0 +1,94 @@
+import RatesCore
+
+/// The Bank of Botswana's daily exchange rates of the pula: seven currencies per 1 BWP.
+///
+/// - Source: `https://www.bankofbotswana.bw/export/exchange-rates.csv?_format=csv&page`, the whole
+///   history since 2001 as one CSV (UTF-8 with a byte order mark), newest days first but not in
+///   strict order: `Date,CHN,EUR,GBP,USD,SDR,YEN,ZAR`, then one row per day
+///   (`"19 Mar 2026",0.5165,0.0653,0.0564,0.0748,0.0551,11.9500,1.2717`).
+/// - Quote convention: units of the currency per 1 BWP, ``PublishedQuote/Direction/unitsPerPivot``,
+///   unit 1. The bank's column names are not all ISO codes: ``columns`` maps `CHN` to CNY, `YEN` to
+///   JPY and `SDR` to XDR; a column not in that table rejects the answer.
+/// - Skipped: a figure of `0.0000`, the bank's mark for no figure (the yuan before September 2016,
+///   the yen on two days of 2005 and 2007). A day written on two rows is read once when the rows
+///   agree; when they disagree (17 Jan 2018, 23 Oct 2018 and 13 Aug 2019 in the export of March
+///   2026) the day is left out, since nothing in the file says which row is the day's.
+/// - Schedule: Africa/Gaborone, Monday to Friday, out by 12:00 local time (Frankfurter polls from
+///   10:00 UTC); a row's date is the day the rates were set.
+/// - Ranges: the endpoint takes no dates: every fetch asks for the whole file (about 400 kB), and
+///   the fetch keeps the days asked for.
+public struct BOBProvider: RatesProvider {
+    public let key = "BOB"
+    public let name = "Bank of Botswana"
+    public let country: String? = "BW"
+    public let pivot = CurrencyCode("BWP")!
+    public let rateType = "daily exchange rate"
+    /// Working days, by 12:00 Gaborone time.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Gaborone", expectedMinute: 12 * 60)
+
+    /// The bank's column names and the currencies they are.
+    public static let columns: KeyValuePairs<String, String> = [
+        "CHN": "CNY", "EUR": "EUR", "GBP": "GBP", "USD": "USD", "SDR": "XDR", "YEN": "JPY", "ZAR": "ZAR",
+    ]
+
+    /// The host the `export/` path is under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (`https://www.bankofbotswana.bw` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://www.bankofbotswana.bw"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        if case .range(let first, let last) = window, first > last { return [] }
+        return [ProviderRequest(url: "\(baseURL)/export/exchange-rates.csv?_format=csv&page")]
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let lines = try DelimitedText.lines(body, provider: key)
+        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
+        let header = try DelimitedText.fields(first, separator: ",", provider: key)
+        guard header.first == "Date", header.count > 1 else {
+            throw .unexpectedLayout(provider: key, "the first line is not Date and currency columns: \(DelimitedText.shown(first))")
+        }
+        var currencies: [CurrencyCode] = []
+        for column in header.dropFirst() {
+            guard let currency = Self.columns.first(where: { $0.key == column }).flatMap({ CurrencyCode($0.value) }) else {
+                throw .unexpectedLayout(provider: key, "a column \(DelimitedText.shown(column)), which names no currency known here")
+            }
+            guard !currencies.contains(currency) else { throw .unexpectedLayout(provider: key, "the column of \(currency) appears twice") }
+            currencies.append(currency)
+        }
+        var days: [Day: [PublishedQuote]] = [:]
+        var conflicting = Set<Day>()
+        var ended = false
+        for line in lines.dropFirst() {
+            if DelimitedText.isBlank(line) {
+                ended = true
+                continue
+            }
+            guard !ended else { throw .unexpectedLayout(provider: key, "a row after a blank line: \(DelimitedText.shown(line))") }
+            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            guard fields.count == header.count else {
+                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
+            }
+            let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
+            var quotes: [PublishedQuote] = []
+            for (currency, text) in zip(currencies, fields.dropFirst()) {
+                guard RateText.isValid(text) || Self.isZero(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                guard !Self.isZero(text) else { continue }
+                quotes.append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .unitsPerPivot))
+            }
+            if let earlier = days[day], earlier != quotes { conflicting.insert(day) }
+            days[day] = quotes
+        }
+        let publications = days.filter { !conflicting.contains($0.key) }.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return try ProviderValidation.validate(publications)
+    }
+
+    /// Whether `text` is a zero written as a decimal (`0.0000`): the bank's mark for no figure.
+    static func isZero(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "0" } }
+    }
+}

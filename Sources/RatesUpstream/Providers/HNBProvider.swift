@@ -1,0 +1,68 @@
+import RatesCore
+
+/// Hrvatska narodna banka's exchange rate list against the euro (13 currencies), since Croatia
+/// adopted the euro on 2023-01-01.
+///
+/// - Source: `https://api.hnb.hr/tecajn-eur/v3`, a JSON array with one object per currency and
+///   list: `{"broj_tecajnice":"1","datum_primjene":"2023-01-02","drzava":"Australija",
+///   "drzava_iso":"AUS","kupovni_tecaj":"1,571700","prodajni_tecaj":"1,566900","sifra_valute":"036",
+///   "srednji_tecaj":"1,569300","valuta":"AUD"}`. Without a query it answers the list that applies
+///   today.
+/// - Quote convention: `srednji_tecaj` (the middle rate, decimal comma) units of `valuta` per
+///   1 EUR: ``PublishedQuote/Direction/unitsPerPivot``, unit 1 (the v3 list has no unit field). The
+///   buying and selling rates (`kupovni_tecaj`, `prodajni_tecaj`) are not read. The figures are the
+///   ECB's reference rates of the TARGET day before the list's date. A row of EUR itself would be
+///   skipped (it is the pivot); nothing else is.
+/// - Schedule: Europe/Zagreb, lists dated Monday to Friday; a list is dated the day it applies
+///   (`datum_primjene`) and is out by 13:00 local time on that day (Frankfurter polls from 12:00 UTC).
+/// - Ranges: one request, `?datum-primjene-od=YYYY-MM-DD&datum-primjene-do=YYYY-MM-DD`, both days
+///   included. The kuna lists before 2023 (`tecajn/v2`, HRK per unit) are another currency's
+///   history and are not read by this adapter.
+public struct HNBProvider: RatesProvider {
+    public let key = "HNB"
+    public let name = "Croatian National Bank"
+    public let country: String? = "HR"
+    public let pivot = CurrencyCode("EUR")!
+    public let rateType = "middle rate"
+    /// Working days, by 13:00 Zagreb time.
+    public let schedule = PublicationSchedule(timeZone: "Europe/Zagreb", expectedMinute: 13 * 60)
+
+    /// The host the `tecajn-eur/v3` path is under, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The host (`https://api.hnb.hr` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? "https://api.hnb.hr"
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let url = "\(baseURL)/tecajn-eur/v3"
+        switch window {
+        case .latest:
+            return [ProviderRequest(url: url)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return [ProviderRequest(url: url + "?datum-primjene-od=\(first.text(.iso))&datum-primjene-do=\(last.text(.iso))")]
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        var days: [Day] = []
+        var quotes: [Day: [PublishedQuote]] = [:]
+        for (index, row) in try document.array("the answer", provider: key).enumerated() {
+            let what = "row \(index + 1)"
+            let dayText = try row.field("datum_primjene", of: what, provider: key).string("\(what)'s \"datum_primjene\"", provider: key)
+            let day = try Day(parsing: dayText, .iso)
+            let code = try row.field("valuta", of: what, provider: key).string("\(what)'s \"valuta\"", provider: key)
+            let middle = try row.field("srednji_tecaj", of: what, provider: key).string("\(what)'s \"srednji_tecaj\"", provider: key)
+            guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
+            guard let value = ProviderValidation.rateText(middle) else { throw .invalidRate(currency: currency, day: day, text: middle) }
+            guard currency != pivot else { continue }
+            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)
+            if quotes[day] == nil { days.append(day) }
+            quotes[day, default: []].append(quote)
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0, quotes: quotes[$0]!) })
+    }
+}

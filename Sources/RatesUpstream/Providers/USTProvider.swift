@@ -1,0 +1,146 @@
+import RatesCore
+
+/// The US Treasury's Reporting Rates of Exchange: about 170 country-currency rates per US dollar,
+/// set each quarter for federal agencies' reporting, with amendments in between.
+///
+/// - Source: the FiscalData API,
+///   `https://api.fiscaldata.treasury.gov/services/api/fiscal_service/v1/accounting/od/rates_of_exchange?fields=record_date,effective_date,country_currency_desc,exchange_rate&filter=…&page%5Bnumber%5D=1&page%5Bsize%5D=10000&sort=record_date`,
+///   JSON: `{"data":[{"record_date":"2026-03-31","effective_date":"2026-03-31",
+///   "country_currency_desc":"Afghanistan-Afghani","exchange_rate":"64.77"},…],"meta":{…,"total-pages":1},"links":{…}}`.
+///   An answer of more than one page (`meta.total-pages` above 1) is rejected: the page of 10,000
+///   rows holds any range of about fourteen years.
+/// - Quote convention: `exchange_rate` units of the currency per 1 USD,
+///   ``PublishedQuote/Direction/unitsPerPivot``, unit 1. Rows name a country and currency, not an
+///   ISO code: ``codes`` is the fixed table of every description the Treasury used in 2026, and a
+///   description not in it rejects the answer. Several descriptions are one currency (the CFA
+///   francs of each country, the East Caribbean dollar, the euro of the euro zone and of Cyprus):
+///   they are one quote when their figures agree on a day and reject the answer when they do not.
+/// - Skipped: the descriptions of the US dollar itself (Ecuador, El Salvador, the Marshall Islands,
+///   Micronesia, Palau, Panama's "Dolares", Timor-Leste), quoted at 1.0: the pivot.
+/// - Days: a figure is dated its `effective_date`. The rates of a quarter have the quarter's last
+///   day as both record and effective date; an amendment (a rate changed by more than 10% during the
+///   quarter) keeps the quarter's record date with a later effective date, and is read as a
+///   publication of its own day holding the amended currencies only. The source therefore
+///   publishes in parts (``publishesInParts``): an amendment replaces its currencies' figures from
+///   its day on and leaves the others as they were. A quarter's rates stay current 92 days (``validityDays``).
+/// - Schedule: America/New_York. The schedule can say no more than monthly: it checks on the first
+///   working day of every month (noon, no usual time is documented), so `/v1/providers` counts
+///   the two months between quarters as missed publications.
+/// - Ranges: one request filtered on the effective date (`filter=effective_date:gte:FIRST,effective_date:lte:LAST`);
+///   the newest publication is asked for as every row of the last 183 days' record dates
+///   (`filter=record_date:gte:…`): the last two quarters and their amendments.
+public struct USTProvider: RatesProvider {
+    public let key = "UST"
+    public let name = "U.S. Department of the Treasury"
+    public let country: String? = "US"
+    public let pivot = CurrencyCode("USD")!
+    public let rateType = "Treasury reporting rate of exchange"
+    /// Checked monthly (the closest the schedule says to quarterly), from noon New York time.
+    public let schedule = PublicationSchedule(timeZone: "America/New_York", expectedMinute: 12 * 60, cadence: .monthly)
+    /// A quarter's rates hold until the next quarter's.
+    public let validityDays: Int? = 92
+    /// Amendments carry only the currencies they change.
+    public let publishesInParts = true
+
+    /// The Treasury's country-currency descriptions and the ISO 4217 codes they are.
+    public static let codes: [String: String] = [
+        "Afghanistan-Afghani": "AFN", "Albania-Lek": "ALL", "Algeria-Dinar": "DZD", "Angola-Kwanza": "AOA",
+        "Antigua & Barbuda-East Caribbean Dollar": "XCD", "Argentina-Peso": "ARS", "Armenia-Dram": "AMD", "Australia-Dollar": "AUD",
+        "Azerbaijan-Manat": "AZN", "Bahamas-Dollar": "BSD", "Bahrain-Dinar": "BHD", "Bangladesh-Taka": "BDT", "Barbados-Dollar": "BBD",
+        "Belarus-New Ruble": "BYN", "Belize-Dollar": "BZD", "Benin-Cfa Franc": "XOF", "Bermuda-Dollar": "BMD", "Bolivia-Boliviano": "BOB",
+        "Bosnia-Marka": "BAM", "Botswana-Pula": "BWP", "Brazil-Real": "BRL", "Brunei-Dollar": "BND", "Bulgaria-Lev New": "BGN",
+        "Burkina Faso-Cfa Franc": "XOF", "Burundi-Franc": "BIF", "Cambodia-Riel": "KHR", "Cameroon-Cfa Franc": "XAF",
+        "Canada-Dollar": "CAD", "Cape Verde-Escudo": "CVE", "Cayman Islands-Dollar": "KYD", "Central African Republic-Cfa Franc": "XAF",
+        "Chad-Cfa Franc": "XAF", "Chile-Peso": "CLP", "China-Renminbi": "CNY", "Colombia-Peso": "COP", "Comoros-Franc": "KMF",
+        "Congo-Cfa Franc": "XAF", "Costa Rica-Colon": "CRC", "Cote D'Ivoire-Cfa Franc": "XOF", "Cuba-Chavito": "CUC", "Cuba-Peso": "CUP",
+        "Curacao-Caribbean Guilder": "XCG", "Cyprus-Euro": "EUR", "Czech Republic-Koruna": "CZK",
+        "Democratic Republic Of Congo-Congolese Franc": "CDF", "Denmark-Krone": "DKK", "Djibouti-Franc": "DJF",
+        "Dominican Republic-Peso": "DOP", "Ecuador-Dolares": "USD", "Egypt-Pound": "EGP", "El Salvador-Dollar": "USD",
+        "Equatorial Guinea-Cfa Franc": "XAF", "Eritrea-Nakfa": "ERN", "Eswatini-Lilangeni": "SZL", "Ethiopia-Birr": "ETB",
+        "Euro Zone-Euro": "EUR", "Fiji-Dollar": "FJD", "Gabon-Cfa Franc": "XAF", "Gambia-Dalasi": "GMD", "Georgia-Lari": "GEL",
+        "Ghana-Cedi": "GHS", "Grenada-East Caribbean Dollar": "XCD", "Guatemala-Quetzal": "GTQ", "Guinea Bissau-Cfa Franc": "XOF",
+        "Guinea-Franc": "GNF", "Guyana-Dollar": "GYD", "Haiti-Gourde": "HTG", "Honduras-Lempira": "HNL", "Hong Kong-Dollar": "HKD",
+        "Hungary-Forint": "HUF", "Iceland-Krona": "ISK", "India-Rupee": "INR", "Indonesia-Rupiah": "IDR", "Iran-Rial": "IRR",
+        "Iraq-Dinar": "IQD", "Israel-Shekel": "ILS", "Jamaica-Dollar": "JMD", "Japan-Yen": "JPY", "Jordan-Dinar": "JOD",
+        "Kazakhstan-Tenge": "KZT", "Kenya-Shilling": "KES", "Korea-Won": "KRW", "Kuwait-Dinar": "KWD", "Kyrgyzstan-Som": "KGS",
+        "Laos-Kip": "LAK", "Lebanon-Pound": "LBP", "Lesotho-Maloti": "LSL", "Liberia-Dollar": "LRD", "Libya-Dinar": "LYD",
+        "Madagascar-Ariary": "MGA", "Malawi-Kwacha": "MWK", "Malaysia-Ringgit": "MYR", "Maldives-Rufiyaa": "MVR", "Mali-Cfa Franc": "XOF",
+        "Marshall Islands-U.S. Dollar": "USD", "Mauritania-Ouguiya": "MRU", "Mauritius-Rupee": "MUR", "Mexico-Peso": "MXN",
+        "Micronesia-U.S. Dollar": "USD", "Moldova-Leu": "MDL", "Mongolia-Tugrik": "MNT", "Morocco-Dirham": "MAD",
+        "Mozambique-Metical": "MZN", "Myanmar-Kyat": "MMK", "Namibia-Dollar": "NAD", "Nepal-Rupee": "NPR", "New Zealand-Dollar": "NZD",
+        "Nicaragua-Cordoba": "NIO", "Niger-Cfa Franc": "XOF", "Nigeria-Naira": "NGN", "Norway-Krone": "NOK", "Oman-Rial": "OMR",
+        "Pakistan-Rupee": "PKR", "Palau-Dollar": "USD", "Panama-Dolares": "USD", "Papua New Guinea-Kina": "PGK", "Paraguay-Guarani": "PYG",
+        "Peru-Sol": "PEN", "Philippines-Peso": "PHP", "Poland-Zloty": "PLN", "Qatar-Riyal": "QAR",
+        "Republic Of North Macedonia-Denar": "MKD", "Romania-New Leu": "RON", "Russia-Ruble": "RUB", "Rwanda-Franc": "RWF",
+        "Sao Tome & Principe-New Dobras": "STN", "Saudi Arabia-Riyal": "SAR", "Senegal-Cfa Franc": "XOF", "Serbia-Dinar": "RSD",
+        "Seychelles-Rupee": "SCR", "Sierra Leone-Leone": "SLE", "Singapore-Dollar": "SGD", "Solomon Islands-Dollar": "SBD",
+        "Somali-Shilling": "SOS", "South Africa-Rand": "ZAR", "South Sudan-Sudanese Pound": "SSP", "Sri Lanka-Rupee": "LKR",
+        "St. Lucia-East Caribbean Dollar": "XCD", "Sudan-Pound": "SDG", "Suriname-Dollar": "SRD", "Sweden-Krona": "SEK",
+        "Switzerland-Franc": "CHF", "Syria-Pound": "SYP", "Taiwan-Dollar": "TWD", "Tajikistan-Somoni": "TJS", "Tanzania-Shilling": "TZS",
+        "Thailand-Baht": "THB", "Timor-Leste-Dili": "USD", "Togo-Cfa Franc": "XOF", "Tonga-Pa'Anga": "TOP",
+        "Trinidad & Tobago-Dollar": "TTD", "Tunisia-Dinar": "TND", "Turkey-New Lira": "TRY", "Turkmenistan-New Manat": "TMT",
+        "Uganda-Shilling": "UGX", "Ukraine-Hryvnia": "UAH", "United Arab Emirates-Dirham": "AED", "United Kingdom-Pound": "GBP",
+        "Uruguay-Peso": "UYU", "Uzbekistan-Som": "UZS", "Vanuatu-Vatu": "VUV", "Venezuela-Bolivar Soberano": "VES", "Vietnam-Dong": "VND",
+        "Western Samoa-Tala": "WST", "Yemen-Rial": "YER", "Zambia-New Kwacha": "ZMW", "Zimbabwe-Gold": "ZWG",
+    ]
+
+    /// The dataset's URL.
+    public let endpoint: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://api.fiscaldata.treasury.gov` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day (UTC); the default reads the clock.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
+        endpoint = (baseURL ?? "https://api.fiscaldata.treasury.gov") + "/services/api/fiscal_service/v1/accounting/od/rates_of_exchange"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest:
+            return [request(filter: "record_date:gte:\(today().adding(days: -183).text(.iso))")]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return [request(filter: "effective_date:gte:\(first.text(.iso)),effective_date:lte:\(last.text(.iso))")]
+        }
+    }
+
+    func request(filter: String) -> ProviderRequest {
+        ProviderRequest(
+            url: endpoint + "?fields=record_date,effective_date,country_currency_desc,exchange_rate&filter=\(filter)"
+                + "&page%5Bnumber%5D=1&page%5Bsize%5D=10000&sort=record_date")
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let meta = try document.field("meta", of: "the answer", provider: key)
+        let pages = try meta.field("total-pages", of: "\"meta\"", provider: key).integer("\"total-pages\"", provider: key)
+        guard pages <= 1 else { throw .unexpectedLayout(provider: key, "the answer has \(pages) pages, not one") }
+        var days: [Day] = []
+        var quotes: [Day: [PublishedQuote]] = [:]
+        for (index, row) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
+            let what = "row \(index + 1)"
+            func text(_ name: String) throws(UpstreamDataError) -> String {
+                try row.field(name, of: what, provider: key).string("\(what)'s \"\(name)\"", provider: key)
+            }
+            _ = try Day(parsing: text("record_date"), .iso)
+            let day = try Day(parsing: text("effective_date"), .iso)
+            let description = try text("country_currency_desc")
+            guard let code = Self.codes[description], let currency = CurrencyCode(code) else {
+                throw .unexpectedLayout(provider: key, "\(what) (\(day)) names \(UpstreamDataError.quoted(description)), a currency not in the adapter's table")
+            }
+            let value = try text("exchange_rate")
+            guard RateText.isValid(value) else { throw .invalidRate(currency: currency, day: day, text: value) }
+            guard currency != pivot else { continue }
+            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)
+            if let earlier = quotes[day]?.first(where: { $0.currency == currency }) {
+                guard earlier == quote else { throw .duplicateCurrency(currency, day: day) }
+                continue
+            }
+            if quotes[day] == nil { days.append(day) }
+            quotes[day, default: []].append(quote)
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0, quotes: quotes[$0]!) })
+    }
+}
