@@ -65,7 +65,7 @@ extension ProviderDay {
 }
 
 extension PublishedQuote {
-    /// The same figure read the other way round: an inverted quote, as in Frankfurter issue #297.
+    /// The same figure read the other way round: an inverted quote, as in lineofflight/frankfurter#297.
     var invertedDirection: PublishedQuote {
         var copy = self
         copy.direction = direction == .pivotPerUnits ? .unitsPerPivot : .pivotPerUnits

@@ -23,7 +23,7 @@ public struct MergedDay: Hashable, Sendable {
 }
 
 /// A provider's value the merge left out: more than the policy's threshold from the median of the
-/// values of all providers of that currency (an inverted or shifted quote, Frankfurter issue #297).
+/// values of all providers of that currency (an inverted or shifted quote, lineofflight/frankfurter#297).
 public struct ConsensusExclusion: Hashable, Sendable {
     /// The merged day the check was made for.
     public var day: Day

@@ -21,7 +21,7 @@ final class PostgresSession: Sendable {
     private let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let connection = Mutex<PostgresConnection?>(nil)
     let logger: Logger
-    /// Where async callers wait for this session (``RatesStore/offloaded(_:)``): a database that
+    /// Where async callers wait for the PostgreSQL connection (``RatesStore/offloaded(_:)``): a database that
     /// no longer answers holds these threads, not Swift's cooperative pool, which every request and
     /// service of the process shares. Callers queue on the one connection anyway; four is enough.
     let waitingThreads = NIOThreadPool(numberOfThreads: 4)
