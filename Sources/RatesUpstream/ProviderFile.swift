@@ -10,7 +10,8 @@ import RatesCore
 /// therefore read as the answer to each request the adapter makes (for its newest publication and
 /// for the last week), each also without its subject (the currency, series or table it is for),
 /// and must read alike under every request that reads it: a BCB file, which does not name its
-/// currency, reads as every currency's and needs its subject given (``read(_:provider:subjects:today:)``).
+/// currency, reads as every currency's and needs its subject: given (``read(_:provider:subjects:today:)``),
+/// or taken from the file's name when it names exactly one (``subject(named:among:)``).
 ///
 /// Several files are combined as a fetch combines its answers (``ProviderClient``): one
 /// publication per day, the union of the files' figures. A provider whose publication of a day
@@ -45,6 +46,17 @@ public enum ProviderFile {
         }
         guard !publications.isEmpty else { throw .noPublication(provider: provider.key) }
         return publications
+    }
+
+    /// The one of `subjects` that `fileName` names as a word of its own (`USD` in
+    /// `PTAX_CotacaoMoedaPeriodo_USD_2026-03-01.json`, `AUD` in `…codigoMoneda=AUD_fechaFin=…json`), or
+    /// `nil` when it names none or several: how a file that does not say what it answers (a BCB, BCC or
+    /// CBG answer of one currency) is imported without `--subject`, as recorded answers are named for
+    /// their request.
+    public static func subject(named fileName: String, among subjects: [String]) -> String? {
+        let words = Set(fileName.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+        let named = subjects.filter(words.contains)
+        return named.count == 1 ? named[0] : nil
     }
 
     /// One file read as the answer to each of `candidates`: what every request that reads it reads.

@@ -184,7 +184,11 @@ struct Import: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "What the files answer, for providers with one request per currency or series (BCB: USD; FRED: DEXUSEU).",
-        discussion: "Once for every file, or once per file in the files' order (--subject USD --subject CHF usd.json chf.json)."))
+        discussion: """
+            Once for every file, or once per file in the files' order (--subject USD --subject CHF usd.json chf.json). \
+            Without it, a file that does not say what it answers is taken to answer the one currency or series its name \
+            names as a word (PTAX_USD_2026-03-02.json).
+            """))
     var subject: [String] = []
 
     @Argument(help: "The files to import.")

@@ -117,8 +117,8 @@ struct MergeRulesTests {
             ])
         let merged = RatesMerge.merge(day: day("1990-01-02"), publications: [bbk], policy: MergePolicy(pegs: []))
         #expect(merged[code("DEM")]?.value == ExactDecimal("1.95583"))
-        #expect(merged[code("USD")]?.value == ExactDecimal("1.157638355"), "1.95583 / 1.6895 = 1.15763835454…, one rounding to 10 digits")
-        #expect(merged[code("JPY")]?.value == ExactDecimal("166.5244785"), "195.583 / 1.1745 = 166.52447850…")
+        #expect(merged[code("USD")]?.value == ExactDecimal("1.15763835454276413"), "1.95583 / 1.6895, one rounding to 18 digits")
+        #expect(merged[code("JPY")]?.value == ExactDecimal("166.524478501489996"), "195.583 / 1.1745")
         #expect(merged[code("USD")]?.route == .throughFixedRate(parity: FixedParity.perEuro(code("DEM"))!.quote))
     }
 }

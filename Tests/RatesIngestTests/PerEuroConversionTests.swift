@@ -23,7 +23,7 @@ struct PerEuroConversionTests {
             PublishedQuote(currency: code("GBP"), value: "1.1600", direction: .pivotPerUnits),
             PublishedQuote(currency: code("IDR"), value: "5.0", unit: 100_000, direction: .pivotPerUnits),
         ])
-        #expect(values(bank) == ["USD": "1.1650", "JPY": "184.1900", "GBP": "0.8620689655", "IDR": "20000"])
+        #expect(values(bank) == ["USD": "1.1650", "JPY": "184.1900", "GBP": "0.862068965517241379", "IDR": "20000"])
     }
 
     @Test("each pair of directions of the EUR quote and the currency's quote is one exact product or one quotient, rounded once")
@@ -35,13 +35,13 @@ struct PerEuroConversionTests {
         let usdPerHundredPivot = PublishedQuote(currency: code("USD"), value: "27.7346", unit: 100, direction: .unitsPerPivot)
         let euroPerHundredPivot = PublishedQuote(currency: .euro, value: "23.6384", unit: 100, direction: .unitsPerPivot)
 
-        #expect(values(publication(pivot: "PLN", [euroPivotPerUnits, usdPivotPerUnits])) == ["PLN": "4.2304", "USD": "1.173286"])
-        // 4.2304 × 0.277346 = 1.1732845184 exactly, rounded once to 10 digits.
-        #expect(values(publication(pivot: "PLN", [euroPivotPerUnits, usdPerHundredPivot])) == ["PLN": "4.2304", "USD": "1.173284518"])
+        #expect(values(publication(pivot: "PLN", [euroPivotPerUnits, usdPivotPerUnits])) == ["PLN": "4.2304", "USD": "1.17328599955624584"])
+        // 4.2304 × 0.277346 = 1.1732845184 exactly: 11 digits, nothing to round.
+        #expect(values(publication(pivot: "PLN", [euroPivotPerUnits, usdPerHundredPivot])) == ["PLN": "4.2304", "USD": "1.1732845184"])
         // 1 / (0.236384 × 3.6056): the product divided into one.
-        #expect(values(publication(pivot: "PLN", [euroPerHundredPivot, usdPivotPerUnits])) == ["PLN": "4.230404765", "USD": "1.173287321"])
+        #expect(values(publication(pivot: "PLN", [euroPerHundredPivot, usdPivotPerUnits])) == ["PLN": "4.23040476512792744", "USD": "1.17328732114708438"])
         // 0.277346 / 0.236384: one quotient.
-        #expect(values(publication(pivot: "PLN", [euroPerHundredPivot, usdPerHundredPivot])) == ["PLN": "4.230404765", "USD": "1.17328584"])
+        #expect(values(publication(pivot: "PLN", [euroPerHundredPivot, usdPerHundredPivot])) == ["PLN": "4.23040476512792744", "USD": "1.17328583998917016"])
     }
 
     @Test("without an EUR quote the pivot is priced through USD and the ECB of the same day, one rounding")
@@ -56,7 +56,7 @@ struct PerEuroConversionTests {
             PublishedQuote(currency: code("JPY"), value: "2.2963", unit: 100, direction: .pivotPerUnits),
         ])
         // JPY per EUR = 100 × 3.6056 × 1.1698 / 2.2963: USD preferred to GBP, one quotient.
-        #expect(values(bank, ecb: ecb) == ["PLN": "4.21783088", "USD": "1.1698", "GBP": "0.8678664362", "JPY": "183.6794356"])
+        #expect(values(bank, ecb: ecb) == ["PLN": "4.21783088", "USD": "1.1698", "GBP": "0.86786643621399177", "JPY": "183.679435613813526"])
         let rates = bank.perEuroRates(ecb: ecb)
         #expect(rates.allSatisfy { $0.route == .throughECB(via: $0.currency == Self.pln ? nil : bank.quote(of: code("USD")), ecb: ecb.quotes[0]) })
 
@@ -77,7 +77,7 @@ struct PerEuroConversionTests {
             PublishedQuote(currency: code("PLN"), value: "1", direction: .pivotPerUnits),
             PublishedQuote(currency: code("GBP"), value: "5.6", direction: .pivotPerUnits),
         ])
-        #expect(values(bank) == ["PLN": "4.2304", "GBP": "0.7554285714"])
+        #expect(values(bank) == ["PLN": "4.2304", "GBP": "0.755428571428571429"])
         #expect(values(publication(pivot: "PLN", [PublishedQuote(currency: .euro, value: "0", direction: .pivotPerUnits)])).isEmpty)
     }
 
@@ -94,7 +94,7 @@ struct PerEuroConversionTests {
             let one = try #require(perOne.perEuroRates().first { $0.currency == code("JPY") })
             let many = try #require(perMany.perEuroRates().first { $0.currency == code("JPY") })
             #expect(many.value == one.value.shifted(byPowerOfTen: power))
-            #expect(one.value == ExactDecimal.quotient(euro, figure, significantDigits: 10))
+            #expect(one.value == ExactDecimal.quotient(euro, figure, significantDigits: 18))
         }
     }
 }

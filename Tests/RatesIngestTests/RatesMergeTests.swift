@@ -59,11 +59,11 @@ struct RatesMergeTests {
         #expect(isClose(ecbPLN.value, pln.value, within: 0.005))
     }
 
-    @Test("a currency the NBP derives through its EUR mid: USD per EUR = 4.2304 / 3.6056, one rounding to 10 digits")
+    @Test("a currency the NBP derives through its EUR mid: USD per EUR = 4.2304 / 3.6056, one rounding to 18 digits")
     func derivedThroughTheProvidersEuro() throws {
         let nbp = try Recorded.nbp("2026-03-02")
         let usd = try #require(RatesMerge.merge(day: day("2026-03-02"), publications: [nbp])[code("USD")])
-        #expect(usd.value.description == "1.173286", "1.17328599955… rounds half away from zero to 1.173286000")
+        #expect(usd.value.description == "1.17328599955624584", "4.2304 / 3.6056 rounded half away from zero to 18 digits")
         #expect(usd.provider == "NBP" && usd.day == day("2026-03-02"))
         #expect(usd.source == nbp.quote(of: code("USD")) && usd.route == .throughEuro(euro: nbp.quote(of: .euro)!))
     }
@@ -115,7 +115,7 @@ struct RatesMergeTests {
         let euro = try #require(cnb.quote(of: .euro))
         #expect(jpy.unit == 100)
         let (euroFigure, jpyFigure) = (try #require(ExactDecimal(euro.value)), try #require(ExactDecimal(jpy.value)))
-        let expected = try #require(ExactDecimal.quotient(euroFigure, jpyFigure, significantDigits: 10))
+        let expected = try #require(ExactDecimal.quotient(euroFigure, jpyFigure, significantDigits: 18))
         let value = try #require(RatesMerge.merge(day: day("2026-03-02"), publications: [cnb])[code("JPY")]).value
         #expect(value == expected.shifted(byPowerOfTen: 2))
     }

@@ -1,5 +1,8 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import RatesCore
+import RatesServer
 import RatesStore
 import RatesTestSupport
 import Testing
@@ -46,11 +49,11 @@ struct ProviderImportTests {
             // Merged as a fetch's would be (the same figures as the fetch test in "Many providers").
             let after = try store.snapshot()
             #expect(Self.merged("RUB", on: "2026-04-25", in: after) == "88.2826")
-            #expect(Self.merged("UAH", on: "2026-04-25", in: after) == "51.43534649")
-            #expect(Self.merged("AFN", on: "2026-03-04", in: after) == "75.38056723")
+            #expect(Self.merged("UAH", on: "2026-04-25", in: after) == "51.4353464850441045")
+            #expect(Self.merged("AFN", on: "2026-03-04", in: after) == "75.3805672306007841")
             // The lira through the koruna: 36.270 / (18.732 / 1000). Good Friday 2000 had no ECB publication: the ECB's
             // own currencies keep its figures of the day before, carried forward.
-            #expect(Self.merged("ITL", on: "2000-04-21", in: after) == "1936.258808")
+            #expect(Self.merged("ITL", on: "2000-04-21", in: after) == "1936.25880845611787")
             #expect(!before.days.contains { $0.day == Day("2000-04-21") })
             let ecbDay = try #require(before.days.first { $0.day == Day("2000-04-20") })
             for (currency, value) in ecbDay.rates {
@@ -67,7 +70,6 @@ struct ProviderImportTests {
     @Test("a file that is not the provider's, an unknown provider, or a file needing --subject exits non-zero, says why, and stores nothing", arguments: [
         (["--provider", "NBP", "cbr-russia/XML_daily_2026-04-25.xml"], "the file is not an answer of NBP's that can be imported"),
         (["--provider", "XYZ", "cbr-russia/XML_daily_2026-04-25.xml"], "no provider has the key \"XYZ\""),
-        (["--provider", "BCB", "bcb-brazil/PTAX_CotacaoMoedaPeriodo_USD_2026-03-01_2026-03-06.json"], "name the one it answers with --subject"),
         (["--provider", "CNB", "eurofxref-daily.xml"], "the file is not an answer of CNB's that can be imported"),
         (["--provider", "NBP", "nbp-poland/tables_A_2026-03-01_2026-03-05.json", "cbr-russia/XML_daily_2026-04-25.xml"],
          "the file is not an answer of NBP's that can be imported"),
@@ -100,6 +102,51 @@ struct ProviderImportTests {
             #expect(dollar.status == 0, "\(dollar.output)")
             let brazil = try #require(try RatesStore(path: database).latestPublication(of: "BCB"))
             #expect(brazil.quotes.map(\.currency.rawValue) == ["USD"])
+        }
+    }
+
+    @Test("a file that does not name its currency takes it from its file name; a name without one, or with two, needs --subject")
+    func subjectFromFileName() async throws {
+        try await TestServer.withEmptyDatabase { database in
+            let recorded = Fixtures.url("bcb-brazil/PTAX_CotacaoMoedaPeriodo_CHF_2026-03-01_2026-03-06.json")
+            let named = try await Self.runImport(["--provider", "BCB", recorded.path, "--db", database])
+            #expect(named.status == 0, "\(named.output)")
+            #expect(try RatesStore(path: database).latestPublication(of: "BCB")?.quotes.map(\.currency.rawValue) == ["CHF"])
+
+            let directory = URL(fileURLWithPath: database).deletingLastPathComponent()
+            for name in ["answer.json", "CHF_or_USD.json"] {
+                let copy = directory.appendingPathComponent(name)
+                try FileManager.default.copyItem(at: recorded, to: copy)
+                let run = try await Self.runImport(["--provider", "BCB", copy.path, "--db", database])
+                #expect(run.status != 0 && run.status != nil, "\(name)")
+                #expect(run.output.contains("name the one it answers with --subject"), "\(name): \(run.output)")
+            }
+        }
+    }
+
+    @Test("a day before the euro, end to end: the Bundesbank's imported file answers its own figures, DEM per unit of each currency")
+    func dayBeforeTheEuro() async throws {
+        try await TestServer.withSeededDatabase { database in
+            let file = Fixtures.url("bbk-germany-historical/00_EX3_D..DEM.AA.AC.000_endPeriod=1998-12-30_format=sdmx_csv_startPeriod=1998-12-21.csv")
+            let run = try await Self.runImport(["--provider", "BBK", file.path, "--db", database])
+            #expect(run.status == 0, "\(run.output)")
+            var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
+            configuration.providers = []
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                // The file's figures of 1998-12-30: 1.6730 DEM per 1 USD, 122.200 per 100 CHF, 1.4505 per 100 JPY, 1.0100 per 1000 ITL.
+                for (currency, dem) in [("USD", "1.673"), ("CHF", "1.222"), ("JPY", "0.014505"), ("ITL", "0.00101")] {
+                    for providers in ["&providers=BBK", ""] {
+                        let answer = try await client.request("/v1/rates/1998-12-30?base=\(currency)&symbols=DEM\(providers)")
+                        #expect(answer.status == .ok, "\(answer.text)")
+                        #expect(answer.decimalText("rates", "DEM") == dem, "\(currency)\(providers): \(answer.text)")
+                    }
+                }
+                // Before 1999 a value per EUR is per euro at the conversion rate of the source's own currency.
+                let perEuro = try await client.request("/v1/rates/1998-12-30?symbols=DEM,USD&expand=sources")
+                #expect(perEuro.decimalText("rates", "DEM") == "1.95583")
+                #expect((perEuro.json["sources"] as? [String: [String: Any]])?["USD"]?["provider"] as? String == "BBK")
+                #expect(try await client.request("/v1/rates/1998-12-30?providers=ECB").status == .notFound, "the ECB publishes from 1999-01-04")
+            }
         }
     }
 }

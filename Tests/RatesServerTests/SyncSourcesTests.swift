@@ -89,7 +89,7 @@ struct SyncSourcesTests {
         }
     }
 
-    @Test("one day of every currency from several providers is under 2 KB with gzip")
+    @Test("one day of every currency from several providers is under 2.5 KB with gzip, its computed values carrying 18 digits")
     func oneDayUnderTwoKilobytes() async throws {
         try await RecordedProviders.withServer { _, server in
             // The newest day alone: the page a client one day behind receives when every currency changed.
@@ -107,7 +107,7 @@ struct SyncSourcesTests {
             #expect(try body.decompress(with: .gzip()) == plain.body, "the same page")
             let size = compressed.body.readableBytes
             print("one-day sync page: \(currencies) currencies from \(providers) providers, \(plain.body.readableBytes) bytes, \(size) with gzip")
-            #expect(size < 2_048, "\(size) bytes with gzip")
+            #expect(size < 2_560, "\(size) bytes with gzip")
         }
     }
 }

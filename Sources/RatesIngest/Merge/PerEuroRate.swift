@@ -46,12 +46,15 @@ public struct PerEuroRate: Hashable, Sendable {
         self.route = route
     }
 
-    /// Significant digits of a computed value per EUR, rounded half away from zero.
+    /// Significant digits of a computed value per EUR, rounded half away from zero: 18, the most a
+    /// rate holds (``RateText/maxSignificantDigits``).
     ///
-    /// Ten, not the eight of served cross rates: a value per EUR is an intermediate that cross
-    /// rates are computed from, so it keeps two guard digits; every published figure has at most
-    /// eight or so significant digits, so ten loses nothing a provider said.
-    public static let significantDigits = 10
+    /// A value per EUR is an intermediate: cross rates are computed from two of them and rounded to
+    /// ``CrossRates/significantDigits`` (8). Carried at 18 digits, its own rounding moves a cross rate
+    /// by at most 10⁻¹⁷ of itself, so the served cross rate is the exact quotient of the published
+    /// figures rounded once (it could differ only within 10⁻¹⁷ of a rounding boundary); at 10
+    /// digits, 6 of the 1,024 cross rates of one NBP table came out one unit off in their eighth digit.
+    public static let significantDigits = RateText.maxSignificantDigits
 }
 
 extension PerEuroRate: CustomStringConvertible {

@@ -101,7 +101,13 @@ extension RatesProvider {
     }
 
     public func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication] {
-        try ProviderFile.read(files.map { Array(try Data(contentsOf: $0)) }, provider: self, subjects: subjects, today: today)
+        let bodies = try files.map { Array(try Data(contentsOf: $0)) }
+        let read = Result { () throws(ProviderFileError) in try ProviderFile.read(bodies, provider: self, subjects: subjects, today: today) }
+        // A file that does not say what it answers may be named for it.
+        guard subjects.isEmpty, case .failure(.ambiguous(_, let candidates)) = read else { return try read.get() }
+        let named = files.map { ProviderFile.subject(named: $0.lastPathComponent, among: candidates) }
+        guard named.contains(where: { $0 != nil }) else { return try read.get() }
+        return try ProviderFile.read(bodies, provider: self, subjects: named, today: today)
     }
 }
 
