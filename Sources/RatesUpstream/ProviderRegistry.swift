@@ -148,6 +148,7 @@ public enum ProviderRegistry {
         Entry("BCCR", .elsewhere) { url, _ in BCCRProvider(baseURL: url) },
         Entry("BOJA", .elsewhere) { url, _ in BOJAProvider(baseURL: url) },
         Entry("RBM", .elsewhere) { url, _ in RBMProvider(baseURL: url) },
+        Entry("BCT", .elsewhere) { url, _ in BCTProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
