@@ -149,6 +149,7 @@ public enum ProviderRegistry {
         Entry("BOJA", .elsewhere) { url, _ in BOJAProvider(baseURL: url) },
         Entry("RBM", .elsewhere) { url, _ in RBMProvider(baseURL: url) },
         Entry("BCT", .elsewhere) { url, _ in BCTProvider(baseURL: url) },
+        Entry("BCEAO", .elsewhere) { url, _ in BCEAOProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
