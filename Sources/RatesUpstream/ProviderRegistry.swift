@@ -150,6 +150,7 @@ public enum ProviderRegistry {
         Entry("RBM", .elsewhere) { url, _ in RBMProvider(baseURL: url) },
         Entry("BCT", .elsewhere) { url, _ in BCTProvider(baseURL: url) },
         Entry("BCEAO", .elsewhere) { url, _ in BCEAOProvider(baseURL: url) },
+        Entry("DAB", .elsewhere) { url, _ in DABProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
