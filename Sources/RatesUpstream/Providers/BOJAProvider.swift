@@ -1,0 +1,105 @@
+import RatesCore
+
+/// The Bank of Jamaica's counter rates of the Jamaican dollar (JMD), 16 currencies.
+///
+/// - Source: the bank's wpDataTables table 134, `POST https://boj.org.jm/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134`
+///   with the form body `draw=1&start=0&length=-1&wdtNonce=…`, where the nonce is the value of
+///   `<input id="wdtNonceFrontendServerSide_134">` on the counter-rates page
+///   (`https://boj.org.jm/market/foreign-exchange/counter-rates/`, asked for first: ``sessionRequest(for:)``),
+///   whose table 134 must have the header row `Date | Currency | DMD & TT | Notes | Coins | DMD, TT & Cash`
+///   (`DMD & TT`, `Notes` and `Coins` buying rates, `DMD, TT & Cash` the selling rate). The answer is JSON
+///   (``WPDataTablesAnswer``), one row per currency and day in those columns:
+///   `["02 Mar 2026","U.S. DOLLAR","155.3493","147.5800","127.5800","157.2639"]`. Currencies are named in
+///   words, read through the fixed table ``currencyNames``; a name not in it rejects the answer. The answer
+///   holds the rows the table shows by default (the current month: 255 rows in the recording, while its
+///   `recordsFiltered` says 104868, so the count is not checked).
+/// - Quote convention: Jamaican dollars for 1 unit of the currency. The figure stored is the exact midpoint
+///   (``RatesCore/RateText/midpoint(_:_:)``) of the buying rate for drafts and transfers (`DMD & TT`) and the
+///   selling rate (`DMD, TT & Cash`): 155.3493 and 157.2639 give 156.3066 JMD per USD,
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Notes and coins are not read. `NORTHERN IRELAND
+///   POUND` (sterling notes of Northern Irish banks, no currency of their own; `GREAT BRITAIN POUND` is GBP)
+///   is skipped.
+/// - Schedule: America/Jamaica, Monday to Friday, usually by 13:00; a row is dated the day it is for.
+/// - Ranges: the one request gives what the table shows; a fetch keeps the days it asked for.
+public struct BOJAProvider: RatesProvider {
+    public let key = "BOJA"
+    public let name = "Bank of Jamaica"
+    public let country: String? = "JM"
+    public let pivot = CurrencyCode("JMD")!
+    public let rateType = "midpoint of the published buying and selling counter rates"
+    /// Working days, by 13:00 in Kingston.
+    public let schedule = PublicationSchedule(timeZone: "America/Jamaica", expectedMinute: 13 * 60)
+
+    static let header = ["Date", "Currency", "DMD & TT", "Notes", "Coins", "DMD, TT & Cash"]
+
+    /// The bank's names of the currencies and their codes (`nil`: skipped, see the quote convention).
+    static let currencyNames: [String: String?] = [
+        "U.S. DOLLAR": "USD", "GREAT BRITAIN POUND": "GBP", "CANADA DOLLAR": "CAD", "EURO": "EUR", "JAPANESE YEN": "JPY",
+        "SWISS FRANC": "CHF", "AUSTRALIAN DOLLAR": "AUD", "DANISH KRONE": "DKK", "NORWEGIAN KRONE": "NOK", "SWEDISH KRONA": "SEK",
+        "HONG KONG DOLLAR": "HKD", "BARBADOS DOLLAR": "BBD", "BELIZE DOLLAR": "BZD", "T&T DOLLAR": "TTD", "BAHAMAS DOLLAR": "BSD",
+        "CAYMAN DOLLAR": "KYD", "GUYANA DOLLAR": "GYD", "E. C. DOLLAR": "XCD", "DOMINICAN REP. PESO": "DOP", "GIBRALTAR POUND": "GIP",
+        "NORTHERN IRELAND POUND": nil,
+    ]
+
+    /// The host, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://boj.org.jm` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Kingston (UTC−5); the default reads the clock.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
+        self.baseURL = baseURL ?? "https://boj.org.jm"
+        self.today = today
+    }
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        ProviderRequest(url: "\(baseURL)/market/foreign-exchange/counter-rates/")
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        [tableRequest(nonce: "")]
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        let page = try HTMLDocument(parsing: session.body, provider: key)
+        guard let table = page.tables.first(where: { $0.tag["data-wpdatatable_id"] == "134" }), table.rows.first?.texts == Self.header else {
+            throw .unexpectedLayout(provider: key, "the counter-rates page has no table 134 with the header \(HTMLDocument.shown(Self.header))")
+        }
+        guard let nonce = page.startTags("input").first(where: { $0["id"] == "wdtNonceFrontendServerSide_134" })?["value"], !nonce.isEmpty,
+            nonce.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) })
+        else {
+            throw .unexpectedLayout(provider: key, "the counter-rates page has no nonce for table 134")
+        }
+        var request = tableRequest(nonce: nonce)
+        if let cookie = session.cookieHeader { request.headers["Cookie"] = cookie }
+        return [request]
+    }
+
+    private func tableRequest(nonce: String) -> ProviderRequest {
+        ProviderRequest(
+            url: "\(baseURL)/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134", method: .post,
+            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "draw=1&start=0&length=-1&wdtNonce=\(nonce)")
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        var days: [Day: [PublishedQuote]] = [:]
+        for row in try WPDataTablesAnswer.rows(body, columns: 6, countsRows: false, provider: key) {
+            let words = row[0].split(separator: " ", omittingEmptySubsequences: false)
+            guard words.count == 3, words[0].count == 2, words[1].count == 3,
+                let day = HTMLText.day(day: words[0], month: words[1], year: words[2])
+            else { throw .invalidDay(row[0]) }
+            let name = HTMLText.collapsed(row[1])
+            guard let entry = Self.currencyNames[name] else {
+                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(name)) on \(day) is not one the adapter knows")
+            }
+            guard let code = entry else { continue }
+            let currency = CurrencyCode(code)!
+            guard let value = RateText.midpoint(row[2], row[5]) else {
+                throw .invalidRate(currency: currency, day: day, text: RateText.isValid(row[2]) ? row[5] : row[2])
+            }
+            days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
+        }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+    }
+}

@@ -1,0 +1,93 @@
+import RatesCore
+
+/// Da Afghanistan Bank's rates of the afghani (AFN), ten currencies.
+///
+/// - Source: `https://www.dab.gov.af/exchange-rates?field_date_value=YYYY-MM-DD`, an HTML page in UTF-8:
+///   `<p>Last updated: 18 May 2026</p>` (the day of the rates), then the day's table, whose header row is
+///   `Currency | Cash (Sell) | Cash (Buy) | Transfer (Sell) | Transfer (Buy)`, one row per currency named in
+///   the bank's words (`USD$`, `EURO€`, `INDIAN Rs.`, `IRAN Toman`), read through the fixed table
+///   ``currencyNames``; a name not in it rejects the answer. A second table with the same header, the
+///   previous month's average rates, follows and is not read. A day without rates (a holiday) is a page
+///   saying `There were no results.`: no publication.
+/// - Quote convention: afghanis for 1 unit of the currency, cash and transfer, each sold and bought.
+///   The figure stored is the exact midpoint of the transfer selling and buying rates
+///   (``RatesCore/RateText/midpoint(_:_:)``: 64.0267 and 63.9267 give 63.9767 AFN per USD),
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The Iranian toman, ten rials, has no ISO 4217
+///   code: its line is stored as IRR with unit 10 (AFN per 10 IRR), digits unchanged.
+/// - Schedule: Asia/Kabul, Saturday to Thursday, usually by 09:30; the rates are dated the day they are for.
+/// - Ranges: one request per Saturday–Thursday of the range (the page answers one day); the newest
+///   publication is asked for as today's and the two days' before it.
+public struct DABProvider: RatesProvider {
+    public let key = "DAB"
+    public let name = "Da Afghanistan Bank"
+    public let country: String? = "AF"
+    public let pivot = CurrencyCode("AFN")!
+    public let rateType = "midpoint of the published transfer buying and selling rates"
+    /// Saturday to Thursday, by 09:30 in Kabul.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Kabul", weekdays: DABProvider.publicationWeekdays, expectedMinute: 9 * 60 + 30)
+
+    /// The weekdays with rates: Saturday to Thursday.
+    static let publicationWeekdays: Set<Int> = [6, 7, 1, 2, 3, 4]
+    static let header = ["Currency", "Cash (Sell)", "Cash (Buy)", "Transfer (Sell)", "Transfer (Buy)"]
+
+    /// The bank's names of the currencies: the code and the unit the figure is for.
+    static let currencyNames: [String: (code: String, unit: Int)] = [
+        "USD$": ("USD", 1), "EURO€": ("EUR", 1), "POUND£": ("GBP", 1), "SWISS₣": ("CHF", 1), "INDIAN Rs.": ("INR", 1),
+        "PAKISTAN Rs.": ("PKR", 1), "IRAN Toman": ("IRR", 10), "CNY¥": ("CNY", 1), "UAE DIRHAM": ("AED", 1), "SAUDI RIYAL": ("SAR", 1),
+    ]
+
+    /// The host, without a trailing slash.
+    public let baseURL: String
+    private let today: @Sendable () -> Day
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.dab.gov.af` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Kabul (UTC+4:30); the default reads the clock.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 4 * 3600 + 1800)) {
+        self.baseURL = baseURL ?? "https://www.dab.gov.af"
+        self.today = today
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let days: [Day]
+        switch window {
+        case .latest: days = Day.days(from: today().adding(days: -2), through: today(), on: Self.publicationWeekdays)
+        case .range(let first, let last): days = Day.days(from: first, through: last, on: Self.publicationWeekdays)
+        }
+        return days.map { ProviderRequest(url: "\(baseURL)/exchange-rates?field_date_value=\($0.text(.iso))") }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body, provider: key)
+        if page.tables.isEmpty, page.tokens.contains(where: { if case .text(let text) = $0 { text.contains("There were no results.") } else { false } }) {
+            return []
+        }
+        guard let updated = page.texts(of: "p").first(where: { $0.hasPrefix("Last updated: ") }) else {
+            throw .unexpectedLayout(provider: key, "no \"Last updated: …\" line")
+        }
+        let words = updated.dropFirst("Last updated: ".count).split(separator: " ")
+        guard words.count == 3, let day = HTMLText.day(day: words[0], month: words[1], year: words[2]) else {
+            throw .invalidDay(String(updated.dropFirst("Last updated: ".count)))
+        }
+        // The day's table, then the monthly averages' under the same header.
+        let tables = page.tables(withHeader: Self.header)
+        guard tables.count == 2 else {
+            throw .unexpectedLayout(provider: key, "\(tables.count) tables with the header \(HTMLDocument.shown(Self.header)), expected two")
+        }
+        var quotes: [PublishedQuote] = []
+        for row in try page.table(withHeader: Self.header, first: true).rows {
+            let cells = row.texts
+            guard cells.count == 5 else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells on \(day): \(HTMLDocument.shown(cells))") }
+            guard let name = Self.currencyNames[cells[0]] else {
+                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(cells[0])) on \(day) is not one the adapter knows")
+            }
+            let currency = CurrencyCode(name.code)!
+            for text in cells[1...4] where HTMLText.decimal(text, decimalMark: ".") == nil {
+                throw .invalidRate(currency: currency, day: day, text: text)
+            }
+            guard let value = RateText.midpoint(cells[3], cells[4]) else { throw .invalidRate(currency: currency, day: day, text: cells[3]) }
+            quotes.append(PublishedQuote(currency: currency, value: value, unit: name.unit, direction: .pivotPerUnits))
+        }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+    }
+}
