@@ -63,6 +63,33 @@ extension Ingestor {
     static func mergedDay(
         _ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy
     ) -> (rates: DailyRates?, exclusions: [ConsensusExclusion]) {
+        let inputs = inputs(day, of: providers, reader: reader, policy: policy)
+        // A day only the ECB published is its figures as they are (the merge would keep each one's
+        // digits): no peg is added to it, so the ECB's history stays the ECB's.
+        if inputs.publications.count == 1, let ecb = inputs.publications.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
+            return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
+        }
+        let merged = RatesMerge.merge(day: day, publications: inputs.publications, policy: policy, ecb: inputs.ecb)
+        guard !merged.rates.isEmpty else { return (nil, merged.exclusions) }
+        var daily = DailyRates(day: day, rates: [:])
+        for rate in merged.rates {
+            daily.rates[rate.currency] = rate.value.description
+            daily.sources[rate.currency] = RateSource(provider: rate.provider, day: rate.day)
+        }
+        return (daily, merged.exclusions)
+    }
+
+    /// The merge of `day` from the quotes of `providers` in `reader`, with every value it weighed.
+    static func merge(_ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy) -> MergedDay {
+        let inputs = inputs(day, of: providers, reader: reader, policy: policy)
+        return RatesMerge.merge(day: day, publications: inputs.publications, policy: policy, ecb: inputs.ecb)
+    }
+
+    /// The publications of `providers` in `reader` that count for `day`, and the ECB's of their own
+    /// days, for the providers that quote no EUR.
+    private static func inputs(
+        _ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy
+    ) -> (publications: [ProviderDay], ecb: [ProviderDay]) {
         let inputs = providers.flatMap { key in
             let entry = ProviderRegistry.entry(key)
             let inParts = entry?.publishesInParts ?? false
@@ -74,24 +101,12 @@ extension Ingestor {
                 ProviderDay(provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge)
             }
         }
-        // A day only the ECB published is its figures as they are (the merge would keep each one's
-        // digits): no peg is added to it, so the ECB's history stays the ECB's.
-        if inputs.count == 1, let ecb = inputs.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
-            return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
-        }
         // The ECB's publication of each provider's own day, for providers that quote no EUR.
         let ecb = Set(inputs.map(\.day)).compactMap { providerDay in
             reader.publication(of: ProviderKey.ecb, onOrBefore: providerDay, maxAge: 0).map {
                 ProviderDay(provider: ProviderKey.ecb, pivot: .euro, day: $0.day, quotes: $0.quotes)
             }
         }
-        let merged = RatesMerge.merge(day: day, publications: inputs, policy: policy, ecb: ecb)
-        guard !merged.rates.isEmpty else { return (nil, merged.exclusions) }
-        var daily = DailyRates(day: day, rates: [:])
-        for rate in merged.rates {
-            daily.rates[rate.currency] = rate.value.description
-            daily.sources[rate.currency] = RateSource(provider: rate.provider, day: rate.day)
-        }
-        return (daily, merged.exclusions)
+        return (inputs, ecb)
     }
 }

@@ -260,7 +260,7 @@ struct FrankfurterV2CompatibilityTests {
                 "/v2/rates?date=2025-02-30", "/v2/rates?date=yesterday", "/v2/rates?date=2025-06-13&from=2025-06-01", "/v2/rates?to=2025-06-01&date=2025-06-13",
                 "/v2/rates?from=2025-01-01&group=day", "/v2/rates?base=XYZ", "/v2/rates?base=US", "/v2/rates?quotes=USD,XX1", "/v2/rates?quotes=",
                 "/v2/rates?base=", "/v2/rates?amount=10", "/v2/rates?symbols=USD", "/v2/rates?base=USD&base=EUR", "/v2/rates?providers=,", "/v2/rates?providers=0.5",
-                "/v2/rates?expand=providers", "/v2/rates.csv?date=x",
+                "/v2/rates?expand=sources", "/v2/rates.csv?date=x",
             ]
             for target in targets {
                 let answer = try await client.request(target)

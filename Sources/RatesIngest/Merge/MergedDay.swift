@@ -9,11 +9,15 @@ public struct MergedDay: Hashable, Sendable {
     public var rates: [PerEuroRate]
     /// The values left out for being too far from the others, by currency then provider.
     public var exclusions: [ConsensusExclusion]
+    /// Every value the merge weighed, by currency: each provider's freshest (those older than the
+    /// freshness tolerance take no part), the chosen and the excluded among them; pegs are not.
+    public var weighed: [PerEuroRate]
 
-    public init(day: Day, rates: [PerEuroRate], exclusions: [ConsensusExclusion]) {
+    public init(day: Day, rates: [PerEuroRate], exclusions: [ConsensusExclusion], weighed: [PerEuroRate] = []) {
         self.day = day
         self.rates = rates
         self.exclusions = exclusions
+        self.weighed = weighed
     }
 
     /// The merged rate of `currency`, if any provider valued it.

@@ -56,11 +56,13 @@ public enum RatesMerge {
 
         var rates: [PerEuroRate] = []
         var exclusions: [ConsensusExclusion] = []
+        var weighed: [PerEuroRate] = []
         for currency in candidates.keys.sorted() {
             // Freshness first: a value more than the tolerance older than the currency's freshest takes no part.
             let all = candidates[currency]!
             let freshest = all.map(\.rate.day).max()!
             var values = all.filter { $0.rate.day >= freshest.adding(days: -policy.freshnessToleranceDays) }
+            weighed += values.map(\.rate)
             if values.count >= policy.consensusMinimumProviders {
                 let approximations = values.map(\.rate.value.approximation)
                 let median = Self.median(approximations)
@@ -84,7 +86,7 @@ public enum RatesMerge {
             if let winner { rates.append(winner.rate) }
         }
         rates += pegged(day: day, published: rates, pegs: policy.pegs)
-        return MergedDay(day: day, rates: rates.sorted { $0.currency < $1.currency }, exclusions: exclusions)
+        return MergedDay(day: day, rates: rates.sorted { $0.currency < $1.currency }, exclusions: exclusions, weighed: weighed)
     }
 
     /// The values `pegs` give currencies that no provider valued on `day`: the anchor's value (1 for

@@ -1,6 +1,7 @@
 import NIOCore
 import RatesCore
 import RatesIngest
+import RatesUpstream
 
 /// Frankfurter v2's data routes (`/v2/rates`, `/v2/rates.csv`, `/v2/rate/{base}/{quote}`,
 /// `/v2/currencies`, `/v2/currency/{code}`): v2's shapes, our values.
@@ -13,14 +14,23 @@ import RatesIngest
 /// figure nobody published.
 extension DataAnswers {
     /// The answer to one of v2's data routes, from `snapshot`.
-    func frankfurterV2Entry(_ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ResponseCache.Entry {
+    func frankfurterV2Entry(
+        _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, format: AnswerFormat = .json
+    ) throws(Problem) -> ResponseCache.Entry {
         let today = configuration.today
         let body: ByteBuffer
         switch route {
-        case .v2Rates, .v2RatesCSV:
-            let v2 = try FrankfurterV2Query(query, allowed: FrankfurterV2Query.ratesParameters, today: today)
+        case .v2Rates, .v2RatesCSV, .v2ProviderRates:
+            let allowed = route == .v2ProviderRates ? FrankfurterV2Query.providerRatesParameters : FrankfurterV2Query.ratesParameters
+            var v2 = try FrankfurterV2Query(query, allowed: allowed, today: today)
+            if route == .v2ProviderRates { v2.providers = [try Self.frankfurterV2ProviderKey(parameter ?? "")] }
             let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
-            body = route == .v2RatesCSV ? records.csv : records.json
+            let weighed = v2.expandsProviders && route != .v2RatesCSV ? try frankfurterV2Weighed(records, v2) : nil
+            switch route == .v2RatesCSV ? .csv : format {
+            case .csv: body = records.csv
+            case .ndjson: body = records.ndjson(weighed: weighed)
+            case .json: body = weighed.map(records.json(weighed:)) ?? records.json
+            }
         case .v2Rate:
             let (base, quote) = try Self.frankfurterV2Pair(parameter ?? "")
             var v2 = try FrankfurterV2Query(query, allowed: FrankfurterV2Query.rateParameters, today: today)
@@ -28,14 +38,18 @@ extension DataAnswers {
             v2.quotes = [quote]
             let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
             guard let record = records.first else { throw Problem(.notFound, "No rate of \(base) in \(quote) on that date.") }
+            var providers: [FrankfurterV2Weighed.Entry]?
+            if v2.expandsProviders, let publication = records.publications.first(where: { $0.day == record.day }) {
+                providers = try frankfurterV2Weighed(records, v2).entries(base: base, quote: quote, publication: publication)
+            }
             var json = JSONWriter()
-            json.object { FrankfurterV2Records.write(record, into: &$0) }
+            json.object { FrankfurterV2Records.write(record, providers: providers, into: &$0) }
             body = json.buffer
         case .v2Currencies: body = try frankfurterV2Currencies(query, snapshot: snapshot)
         case .v2Currency: body = try frankfurterV2Currency(parameter ?? "", snapshot: snapshot)
         default: preconditionFailure("\(route) is not a Frankfurter v2 data route")
         }
-        return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication)
+        return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication, format: route.negotiatesFormat ? format : .json)
     }
 
     /// Whether `query` on a v2 rates route asks for a few dozen publications at most (the event loop may build it).
@@ -70,6 +84,24 @@ extension DataAnswers {
         } catch {
             throw Problem.unreadable("The providers' quotes")
         }
+    }
+
+    /// What the merge weighed on each day of `records` (`expand=providers`), of the providers `query` names.
+    func frankfurterV2Weighed(_ records: FrankfurterV2Records, _ query: FrankfurterV2Query) throws(Problem) -> FrankfurterV2Weighed {
+        guard let quotes else { throw Problem.invalid("expand", "'expand' is not available here.") }
+        do {
+            return FrankfurterV2Weighed(days: try quotes.weighedDays(Set(records.publications.map(\.day)), of: query.knownProviders))
+        } catch {
+            throw Problem.unreadable("The providers' quotes")
+        }
+    }
+
+    /// The provider key of `/v2/providers/{key}/rates`, in any letter case; 404 for a key no adapter has.
+    static func frankfurterV2ProviderKey(_ parameter: Substring) throws(Problem) -> String {
+        guard let key = ProviderRegistry.entry(parameter.uppercased())?.key else {
+            throw Problem(.notFound, "No provider has the key '\(parameter.prefix(20))'.")
+        }
+        return key
     }
 
     /// The two currencies of `/v2/rate/{base}/{quote}`'s path parameter `BASE/QUOTE`, in any letter case.

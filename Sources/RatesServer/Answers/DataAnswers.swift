@@ -43,9 +43,9 @@ struct DataAnswers: Sendable {
 
     /// The answer to `route` for `query` (and the path's `parameter`), from `snapshot`.
     func entry(
-        _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness
+        _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness, format: AnswerFormat = .json
     ) throws(Problem) -> ResponseCache.Entry {
-        if route.isFrankfurterV2 { return try frankfurterV2Entry(route, parameter: parameter, query: query, snapshot: snapshot) }
+        if route.isFrankfurterV2 { return try frankfurterV2Entry(route, parameter: parameter, query: query, snapshot: snapshot, format: format) }
         // A dataset of some providers only is its own: the reference schedule's freshness speaks of the merged one.
         let subset = try providersDataset(route, parameter: parameter, query: query, snapshot: snapshot)
         let dataset = subset ?? snapshot

@@ -52,7 +52,8 @@ struct FastPath: Sendable {
     func answer(to request: HTTPRequestHead, allocator: ByteBufferAllocator) -> ByteBuffer? {
         guard request.method == .GET, request.version == .http1_1, request.uri.utf8.count <= maxURILength else { return nil }
         let fields = RequestFields(request.headers)
-        guard fields.isKeepAlive, !fields.hasBody else { return nil }
+        // Prepared answers here are JSON: a client preferring another format is answered by the route.
+        guard fields.isKeepAlive, !fields.hasBody, fields.accept.isEmpty || AnswerFormat.negotiated(fields.accept) == .json else { return nil }
         let start = ContinuousClock.now
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { return nil }
@@ -95,6 +96,7 @@ struct FastPath: Sendable {
 
     /// The request headers the fast path reads, found in one pass over the request's headers.
     struct RequestFields {
+        var accept: [String] = []
         var acceptEncoding: [String] = []
         /// Every `If-None-Match` value, joined by commas.
         var ifNoneMatch: String?
@@ -111,6 +113,8 @@ struct FastPath: Sendable {
                 switch name.utf8.count {
                 case 6 where name.caseInsensitiveEquals("Origin"):
                     if origin == nil { origin = value }
+                case 6 where name.caseInsensitiveEquals("Accept"):
+                    accept.append(value)
                 case 10 where name.caseInsensitiveEquals("Connection"):
                     if value.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveEquals("close") }) {
                         isKeepAlive = false

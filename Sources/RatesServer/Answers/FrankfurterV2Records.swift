@@ -116,6 +116,43 @@ struct FrankfurterV2Records {
         return buffer
     }
 
+    /// Calls `body` with each record, in order, and the publication it is of.
+    func forEachRecord(_ body: (Record, DayTable) -> Void) {
+        for publication in publications {
+            let table = snapshot.crossRates(publication)
+            guard table.contains(base) else { continue }
+            for quote in quotes ?? table.currencies.sorted() {
+                guard let rate = table.rate(from: base, to: quote) else { continue }
+                body(Record(day: publication.day, base: base, quote: quote, rate: rate.exact), publication)
+            }
+        }
+    }
+
+    /// The JSON array of the records, each with its `providers` (`expand=providers`, ``FrankfurterV2Weighed``).
+    func json(weighed: FrankfurterV2Weighed) -> ByteBuffer {
+        var json = JSONWriter()
+        json.array { json in
+            forEachRecord { record, publication in
+                let providers = weighed.entries(base: base, quote: record.quote, publication: publication)
+                json.element { Self.write(record, providers: providers, into: &$0) }
+            }
+        }
+        return json.buffer
+    }
+
+    /// The records as NDJSON (`Accept: application/x-ndjson`): each record's object on a line of its
+    /// own, the members of ``json`` (with `providers` when `weighed` is given).
+    func ndjson(weighed: FrankfurterV2Weighed?) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 61 * (quotes?.count ?? 32))
+        forEachRecord { record, publication in
+            var json = JSONWriter()
+            json.object { Self.write(record, providers: weighed?.entries(base: base, quote: record.quote, publication: publication), into: &$0) }
+            buffer.writeImmutableBuffer(json.buffer)
+            buffer.writeStaticString("\n")
+        }
+        return buffer
+    }
+
     /// The records as CSV, as v2 writes them: a `date,base,quote,rate` header line, then one line per record.
     var csv: ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 26 * (quotes?.count ?? 32))
@@ -147,11 +184,12 @@ struct FrankfurterV2Records {
         bytes.append(third)
     }
 
-    /// One record's members.
-    static func write(_ record: Record, into json: inout JSONWriter) {
+    /// One record's members, and its `providers` when given.
+    static func write(_ record: Record, providers: [FrankfurterV2Weighed.Entry]? = nil, into json: inout JSONWriter) {
         json.field("date", string: record.day.description)
         json.field("base", string: record.base.rawValue)
         json.field("quote", string: record.quote.rawValue)
         json.field("rate", number: record.rate)
+        if let providers { FrankfurterV2Weighed.write(providers, into: &json) }
     }
 }

@@ -22,6 +22,8 @@ struct PreparedAnswer {
     var cacheControl: String
     /// Whether the answer has a compressed form, so it varies by `Accept-Encoding`.
     var hasCompressedForm: Bool
+    /// Whether the route chooses its format by `Accept` (``AnswerFormat``), so the answer varies by it.
+    var variesByAccept = false
     /// Whether `body` is the compressed form.
     var isCompressed = false
     /// `nil` for a 304.
@@ -38,12 +40,16 @@ struct PreparedAnswer {
 
     /// The answer from a prepared `entry` of the generation `freshness` names: its tags, its
     /// `Cache-Control` by `policy`, its stale notice, its route's media type. The application's routes and the fast path both answer this way.
+    /// An answer in a format other than JSON has tags of its own (the format in them), so a tag of
+    /// one format never makes a 304 for another.
     init(ifNoneMatch: String?, acceptsGzip: Bool, entry: ResponseCache.Entry, freshness: Freshness, policy: CacheControlPolicy) {
+        let tag = { (etag: String) in entry.format == .json ? etag : String(etag.dropLast()) + "-" + entry.format.rawValue + "\"" }
         self.init(
             ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible,
-            etag: freshness.etag, gzipEtag: freshness.gzipEtag, cacheControl: policy.value(for: entry.caching, freshness: freshness),
+            etag: tag(freshness.etag), gzipEtag: tag(freshness.gzipEtag), cacheControl: policy.value(for: entry.caching, freshness: freshness),
             staleNotice: entry.staleNotice)
-        contentType = entry.route.contentType
+        contentType = entry.contentType
+        variesByAccept = entry.route.negotiatesFormat
     }
 
     /// The answer to a request with this `If-None-Match` (all its values joined by commas), from a
@@ -77,7 +83,12 @@ struct PreparedAnswer {
     func forEachHeader(_ write: (HTTPField.Name, String) -> Void) {
         write(.eTag, etag)
         write(.cacheControl, cacheControl)
-        if hasCompressedForm { write(.vary, "Accept-Encoding") }
+        switch (hasCompressedForm, variesByAccept) {
+        case (true, true): write(.vary, "Accept, Accept-Encoding")
+        case (true, false): write(.vary, "Accept-Encoding")
+        case (false, true): write(.vary, "Accept")
+        case (false, false): break
+        }
         if status == .ok { write(.contentType, contentType) }
         if isCompressed { write(.contentEncoding, "gzip") }
         if let staleNotice { write(.ratesStale, staleNotice) }

@@ -23,6 +23,8 @@ final class ResponseCache: Sendable {
         var caching: CacheControlPolicy.Caching
         /// The `Rates-Stale` header: set when the answer comes from an overdue newest publication.
         var staleNotice: String?
+        /// The format chosen by `Accept`, for a route that offers several (``Route/negotiatesFormat``).
+        var format = AnswerFormat.json
         /// The gzip form, once a client that accepts gzip has asked.
         fileprivate(set) var compression = Compression.notYet
 
@@ -37,7 +39,7 @@ final class ResponseCache: Sendable {
 
         /// - Parameter body: Kept in a buffer of its own size (a writer's buffer has grown in
         ///   powers of two), so what the cache holds is what ``cost`` counts.
-        init(body: ByteBuffer, route: Route, caching: CacheControlPolicy.Caching, staleNotice: String? = nil) {
+        init(body: ByteBuffer, route: Route, caching: CacheControlPolicy.Caching, staleNotice: String? = nil, format: AnswerFormat = .json) {
             if body.capacity - body.readableBytes > 64 {
                 var exact = ByteBufferAllocator().buffer(capacity: body.readableBytes)
                 exact.writeImmutableBuffer(body)
@@ -48,7 +50,11 @@ final class ResponseCache: Sendable {
             self.route = route
             self.caching = caching
             self.staleNotice = staleNotice
+            self.format = format
         }
+
+        /// The media type sent: the route's, or the negotiated format's.
+        var contentType: String { format == .json ? route.contentType : format.contentType }
 
         /// Bodies smaller than this go out as they are: the gzip header and a round trip of
         /// CPU cost more than the bytes saved.
@@ -130,15 +136,17 @@ final class ResponseCache: Sendable {
         return stored
     }
 
-    /// The answer to `request` (an application route's) from the entry prepared for its target in
-    /// `freshness`'s generation, built by `build` when missing.
+    /// The answer to `request` (an application route's) from the entry prepared for its target (and
+    /// `format`, when not JSON) in `freshness`'s generation, built by `build` when missing.
     ///
     /// - Throws: Whatever `build` throws; nothing is stored then.
     func answer(
-        to request: Request, freshness: Freshness, policy: CacheControlPolicy, build: () throws(Problem) -> Entry
+        to request: Request, format: AnswerFormat = .json, freshness: Freshness, policy: CacheControlPolicy, build: () throws(Problem) -> Entry
     ) throws(Problem) -> PreparedAnswer {
         let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
-        let entry = try entry(for: request.uri.description, generation: freshness.generation, gzip: acceptsGzip, build: build)
+        // A request target has no space: the format after one cannot be mistaken for another target.
+        let key = format == .json ? request.uri.description : request.uri.description + " " + format.rawValue
+        let entry = try entry(for: key, generation: freshness.generation, gzip: acceptsGzip, build: build)
         return PreparedAnswer(ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: policy)
     }
 

@@ -5,11 +5,13 @@ import RatesUpstream
 
 /// Frankfurter's v2 API under `/v2`, for its existing clients (change the base URL only):
 /// `/v2/rates` (and `/v2/rates.csv`), `/v2/rate/{base}/{quote}`, `/v2/currencies`,
-/// `/v2/currency/{code}` and `/v2/providers`, errors in v2's shape (``Problem/frankfurterV2Response``).
+/// `/v2/currency/{code}`, `/v2/providers`, `/v2/providers/{key}` and `/v2/providers/{key}/rates`,
+/// errors in v2's shape (``Problem/frankfurterV2Response``).
 ///
 /// The data routes are prepared answers like ours (``RatesController/dataResponse(_:route:parameter:)``,
 /// built by ``DataAnswers/frankfurterV2Entry(_:parameter:query:snapshot:)``); `/v2/providers` is
-/// `/v1/providers`' registry and holdings in v2's shape, `no-cache` with a tag of its bytes as that one is.
+/// `/v1/providers`' registry and holdings in v2's shape, `no-cache` with a tag of its bytes as that one is
+/// (and `/v2/providers/{key}` one of them); `/v2/providers/{key}/rates` is `/v2/rates?providers={key}`.
 struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
     let rates: RatesController<Context>
     let providers: ProvidersController<Context>
@@ -27,14 +29,22 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
             let code = context.parameters.get("code")?[...] ?? ""
             return try await rates.answering(request) { answer(request, route: .v2Currency, parameter: code) }
         }
+        routes.on(.v2ProviderRates) { request, context in
+            let key = context.parameters.get("key")?[...] ?? ""
+            return try await rates.answering(request) { answer(request, route: .v2ProviderRates, parameter: key) }
+        }
         routes.on(.v2Providers) { request, _ in try await providers.store.offloaded { providersResponse(request) } }
+        routes.on(.v2Provider) { request, context in
+            let key = context.parameters.get("key") ?? ""
+            return try await providers.store.offloaded { providersResponse(request, key: key) }
+        }
         return routes
     }
 
-    /// `/v2/providers`' answer, or its error in v2's shape.
-    func providersResponse(_ request: Request) -> Response {
+    /// `/v2/providers`' answer (`/v2/providers/{key}`'s with `key`), or its error in v2's shape.
+    func providersResponse(_ request: Request, key: String? = nil) -> Response {
         do {
-            return try providersAnswer(request)
+            return try providersAnswer(request, key: key)
         } catch {
             return error.frankfurterV2Response
         }
@@ -51,8 +61,9 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
 
     /// `/v2/providers`: each provider holding rates, by key, as v2 describes it: `rate_type` is the
     /// figure it contributes; we hold no links, so `data_url` and `terms_url` are `null`; `currencies`
-    /// are those of its newest publication.
-    func providersAnswer(_ request: Request) throws(Problem) -> Response {
+    /// are those of its newest publication. With `key` (any letter case), that provider's object alone;
+    /// 404 when no provider of that key holds rates.
+    func providersAnswer(_ request: Request, key: String? = nil) throws(Problem) -> Response {
         let holdings: [String: RatesStore.ProviderHoldings]
         do {
             holdings = try providers.store.providerHoldings()
@@ -60,23 +71,31 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
             throw Problem.unreadable("The providers' records")
         }
         let now = providers.configuration.now()
+        func write(_ key: String, _ held: RatesStore.ProviderHoldings, _ provider: any RatesProvider, into json: inout JSONWriter) {
+            json.field("key", string: key)
+            json.field("name", string: provider.name)
+            json.field("country_code", optionalString: provider.country)
+            json.field("rate_type", string: provider.rateType)
+            json.field("pivot_currency", string: provider.pivot.rawValue)
+            json.field("data_url", optionalString: nil)
+            json.field("terms_url", optionalString: nil)
+            json.field("start_date", string: held.firstDay.description)
+            json.field("end_date", string: held.latestDay.description)
+            json.field("publishes_missed", number: String(provider.schedule.publicationsDue(after: held.latestDay, asOf: now)))
+            json.field("publish_cadence", string: provider.schedule.cadence.rawValue)
+            json.field("currencies", strings: held.latestCurrencies.map(\.rawValue))
+        }
         var json = JSONWriter()
-        json.array { json in
-            for key in ProviderRegistry.keys.sorted() {
-                guard let held = holdings[key], let provider = ProviderRegistry.entry(key)?.identity else { continue }
-                json.element { json in
-                    json.field("key", string: key)
-                    json.field("name", string: provider.name)
-                    json.field("country_code", optionalString: provider.country)
-                    json.field("rate_type", string: provider.rateType)
-                    json.field("pivot_currency", string: provider.pivot.rawValue)
-                    json.field("data_url", optionalString: nil)
-                    json.field("terms_url", optionalString: nil)
-                    json.field("start_date", string: held.firstDay.description)
-                    json.field("end_date", string: held.latestDay.description)
-                    json.field("publishes_missed", number: String(provider.schedule.publicationsDue(after: held.latestDay, asOf: now)))
-                    json.field("publish_cadence", string: provider.schedule.cadence.rawValue)
-                    json.field("currencies", strings: held.latestCurrencies.map(\.rawValue))
+        if let key {
+            guard let provider = ProviderRegistry.entry(key.uppercased())?.identity, let held = holdings[provider.key] else {
+                throw Problem(.notFound, "No provider holding rates has the key '\(key.prefix(20))'.")
+            }
+            json.object { write(provider.key, held, provider, into: &$0) }
+        } else {
+            json.array { json in
+                for key in ProviderRegistry.keys.sorted() {
+                    guard let held = holdings[key], let provider = ProviderRegistry.entry(key)?.identity else { continue }
+                    json.element { write(key, held, provider, into: &$0) }
                 }
             }
         }

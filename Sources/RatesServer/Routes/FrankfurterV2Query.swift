@@ -26,9 +26,11 @@ struct FrankfurterV2Query: Sendable {
     }
 
     /// The parameters of `/v2/rates`.
-    static let ratesParameters: Set<Substring> = ["date", "from", "to", "base", "quotes", "providers", "group"]
+    static let ratesParameters: Set<Substring> = ["date", "from", "to", "base", "quotes", "providers", "group", "expand"]
+    /// The parameters of `/v2/providers/{key}/rates`: those of `/v2/rates`, the provider in the path.
+    static let providerRatesParameters = ratesParameters.subtracting(["providers"])
     /// The parameters of `/v2/rate/{base}/{quote}`.
-    static let rateParameters: Set<Substring> = ["date", "providers"]
+    static let rateParameters: Set<Substring> = ["date", "providers", "expand"]
 
     var dates: Dates
     /// EUR when absent.
@@ -39,6 +41,8 @@ struct FrankfurterV2Query: Sendable {
     var providers: [String]?
     /// Only with a range: v2 ignores it otherwise.
     var grouping: Grouping?
+    /// `expand=providers`: each record lists the providers' values of its pair.
+    var expandsProviders: Bool
 
     /// - Parameters:
     ///   - allowed: The parameters the route takes (``ratesParameters``, ``rateParameters``).
@@ -90,6 +94,13 @@ struct FrankfurterV2Query: Sendable {
             quotes = nil
         }
         providers = try Self.providerKeys(query)
+        if let text = try Self.value(query, "expand") {
+            let unknown = text.lowercased().split(separator: ",", omittingEmptySubsequences: false).filter { $0 != "providers" }
+            guard unknown.isEmpty else { throw Problem.invalid("expand", "invalid expand: \(unknown.joined(separator: ",").prefix(40))") }
+            expandsProviders = true
+        } else {
+            expandsProviders = false
+        }
     }
 
     /// `providers=`: comma-separated keys of letters (any case), upper-cased; `nil` when absent.

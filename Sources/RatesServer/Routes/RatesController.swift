@@ -133,8 +133,9 @@ struct RatesController<Context: RequestContext>: Sendable {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Problem.noData }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        return try cache.answer(to: request, freshness: freshness, policy: cachePolicy) { () throws(Problem) in
-            try answers.entry(route, parameter: parameter, query: QueryParameters(request: request), snapshot: snapshot, freshness: freshness)
+        let format = route.negotiatesFormat ? AnswerFormat.negotiated(request.headers[values: .accept]) : .json
+        return try cache.answer(to: request, format: format, freshness: freshness, policy: cachePolicy) { () throws(Problem) in
+            try answers.entry(route, parameter: parameter, query: QueryParameters(request: request), snapshot: snapshot, freshness: freshness, format: format)
         }.response
     }
 

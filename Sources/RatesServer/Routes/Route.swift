@@ -45,6 +45,10 @@ enum Route: String, CaseIterable, Sendable {
     case v2Currencies = "/v2/currencies"
     case v2Currency = "/v2/currency/{code}"
     case v2Providers = "/v2/providers"
+    /// One provider of `/v2/providers`, by key in any letter case.
+    case v2Provider = "/v2/providers/{key}"
+    /// `/v2/rates` of one provider: `/v2/rates?providers={key}`, with the other parameters of `/v2/rates`.
+    case v2ProviderRates = "/v2/providers/{key}/rates"
 
     /// The path pattern (`{name}` matches one segment); also the `route` metric label.
     var path: String { rawValue }
@@ -65,10 +69,10 @@ enum Route: String, CaseIterable, Sendable {
         switch self {
         case .latest, .rates, .timeseries, .convert, .currencies, .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates,
              .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols,
-             .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency:
+             .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency, .v2ProviderRates:
             .untilNextPublication
         case .sync: .syncTail
-        case .providers, .provider, .v2Providers, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract, .page, .webFile: nil
+        case .providers, .provider, .v2Providers, .v2Provider, .status, .events, .adminRefresh, .health, .readiness, .metrics, .contract, .page, .webFile: nil
         }
     }
 
@@ -85,12 +89,15 @@ enum Route: String, CaseIterable, Sendable {
     /// Whether the route is Frankfurter v2's, errors included: `{"status": …, "message": …}`, 422 for input it cannot use.
     var isFrankfurterV2: Bool {
         switch self {
-        case .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency, .v2Providers: true
+        case .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency, .v2Providers, .v2Provider, .v2ProviderRates: true
         default: false
         }
     }
 
-    /// The media type of the route's prepared answers.
+    /// Whether the route answers in the format `Accept` prefers (``AnswerFormat``): v2's rates.
+    var negotiatesFormat: Bool { self == .v2Rates || self == .v2ProviderRates }
+
+    /// The media type of the route's prepared answers (in JSON, for a route that ``negotiatesFormat``).
     var contentType: String {
         self == .v2RatesCSV ? "text/csv; charset=utf-8" : "application/json"
     }
