@@ -147,6 +147,7 @@ public enum ProviderRegistry {
         Entry("BOTA", .elsewhere) { url, _ in BOTAProvider(baseURL: url) },
         Entry("CBSL", .elsewhere) { url, _ in CBSLProvider(baseURL: url) },
         Entry("MAS", .elsewhere) { url, _ in MASProvider(baseURL: url) },
+        Entry("BI", .elsewhere) { url, _ in BIProvider(baseURL: url) },
         Entry("BOB", .elsewhere) { url, _ in BOBProvider(baseURL: url) },
         Entry("BCCR", .elsewhere) { url, _ in BCCRProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
