@@ -148,6 +148,7 @@ public enum ProviderRegistry {
         Entry("CBSL", .elsewhere) { url, _ in CBSLProvider(baseURL: url) },
         Entry("MAS", .elsewhere) { url, _ in MASProvider(baseURL: url) },
         Entry("BI", .elsewhere) { url, _ in BIProvider(baseURL: url) },
+        Entry("BEAC", .elsewhere) { url, _ in BEACProvider(baseURL: url) },
         Entry("BOB", .elsewhere) { url, _ in BOBProvider(baseURL: url) },
         Entry("BCCR", .elsewhere) { url, _ in BCCRProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
