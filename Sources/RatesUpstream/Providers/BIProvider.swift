@@ -1,0 +1,184 @@
+import Foundation
+import RatesCore
+
+/// Bank Indonesia's transaction rates of the rupiah ("Kurs Transaksi BI"), buying and selling, about 25
+/// currencies.
+///
+/// - Source: the SharePoint page `https://www.bi.go.id/en/statistik/informasi-kurs/transaksi-bi/default.aspx`.
+///   Got plainly, it shows the latest rates: `Last Update 2 April 2026` and the table
+///   `Currencies | Value | Sell | Buy | Graph`, one row per currency (`AED | 1 | 4,653.45 | 4,605.27 | …`). A
+///   range is the page's search, one currency at a time: a fetch first gets the page (``sessionRequest(for:)``)
+///   for its form state (every hidden input: `__VIEWSTATE`, `__EVENTVALIDATION`, `__REQUESTDIGEST`, …) and its
+///   currency list (the `ddlmatauang1` select), then posts the form back per currency with `txtFrom` and `txtTo`
+///   (`01-Mar-2026`) and the `btnSearch1` button, with the page's cookies. That answer names its currency
+///   (`CURRENCIES AED`), which must be the one searched for, and holds the table `Value | Sell | Buy | Date`, one
+///   row per day (`1.00 | 4,627.79 | 4,580.24 | 5 Mar 2026`). An answer without that table is rejected: no
+///   recording shows what a search with no day in its range answers.
+/// - Quote convention: rupiah for `Value` units of the currency (1, or 100 for JPY), selling and buying only. As for
+///   every buy/sell-only source, the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``:
+///   `4,653.45` and `4,605.27` give `4629.36`), ``PublishedQuote/Direction/pivotPerUnits``; the thousands
+///   separators are dropped, the digits kept. Skipped: `CNH`, the offshore renminbi (a market rate under a code
+///   ISO 4217 does not list; `CNY` is there), neither read nor searched for. Any other code ISO 4217 does not list
+///   rejects the answer.
+/// - Schedule: Asia/Jakarta (UTC+7), Monday to Friday, by about 08:00; the latest table is dated by its
+///   "Last Update", the search's rows by their own dates.
+/// - Ranges: one search per currency for the whole range. Without the page's state (``requests(for:)``, what
+///   an import reads files as), one post without a currency stands for them: each answer names its currency. A
+///   `GET` is answered with the latest table, a post with a search's.
+public struct BIProvider: RatesProvider {
+    public let key = "BI"
+    public let name = "Bank Indonesia"
+    public let country: String? = "ID"
+    public let pivot = CurrencyCode("IDR")!
+    public let rateType = "midpoint of the published buying and selling rates"
+    /// Monday to Friday, by about 08:00 Jakarta time.
+    public let schedule = PublicationSchedule(timeZone: "Asia/Jakarta", expectedMinute: 8 * 60)
+
+    /// The page's URL.
+    public let pageURL: String
+    private let today: @Sendable () -> Day
+
+    /// Rows that are not an ISO 4217 currency's: the offshore renminbi.
+    static let skipped: Set<String> = ["CNH"]
+    static let latestHeader = ["Currencies", "Value", "Sell", "Buy", "Graph"]
+    static let searchHeader = ["Value", "Sell", "Buy", "Date"]
+
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.bi.go.id` when `nil`), for a test server or a mirror.
+    ///   - today: Today's day in Jakarta; the default reads the clock (UTC+7).
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 7 * 3600)) {
+        self.pageURL = (baseURL ?? "https://www.bi.go.id") + "/en/statistik/informasi-kurs/transaksi-bi/default.aspx"
+        self.today = today
+    }
+
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
+        window == .latest ? nil : ProviderRequest(url: pageURL)
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        switch window {
+        case .latest: return [ProviderRequest(url: pageURL)]
+        case .range(let first, let last):
+            guard first <= last else { return [] }
+            return [ProviderRequest(url: pageURL, method: .post, headers: FormBody.contentType, body: "")]
+        }
+    }
+
+    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
+        guard case .range(let first, let last) = window else { return requests(for: window) }
+        guard first <= last else { return [] }
+        let page = try HTMLDocument(parsing: session.body, provider: key)
+        // The web part's control prefix, from the currency list's name (`ctl00$PlaceHolderMain$g_…$ctl00$ddlmatauang1`).
+        let lists = page.startTags("select").compactMap { $0["name"] }.filter { $0.hasSuffix("$ddlmatauang1") }
+        guard lists.count == 1 else { throw .unexpectedLayout(provider: key, "the page has \(lists.count) currency lists (ddlmatauang1), expected one") }
+        let prefix = String(lists[0].dropLast("ddlmatauang1".count))
+        let inputs = page.startTags("input")
+        guard let button = inputs.first(where: { $0["name"] == prefix + "btnSearch1" }), let buttonID = button["id"] else {
+            throw .unexpectedLayout(provider: key, "the page has no search button (btnSearch1)")
+        }
+        let state: [(name: String, value: String)] = inputs.compactMap { input in
+            guard input["type"]?.lowercased() == "hidden", let name = input["name"], name != prefix + "hidSourceID" else { return nil }
+            return (name: name, value: input["value"] ?? "")
+        }
+        guard state.contains(where: { $0.name == "__VIEWSTATE" && !$0.value.isEmpty }), state.contains(where: { $0.name == "__EVENTVALIDATION" }) else {
+            throw .unexpectedLayout(provider: key, "the page has no form state (__VIEWSTATE, __EVENTVALIDATION)")
+        }
+        var currencies: [String] = []
+        var inList = false
+        for token in page.tokens {
+            switch token {
+            case .start(let tag) where tag.name == "select": inList = tag["name"] == lists[0]
+            case .end("select"): inList = false
+            case .start(let tag) where inList && tag.name == "option":
+                if let value = tag["value"], !value.trimmingCharacters(in: .whitespaces).isEmpty { currencies.append(value) }
+            default: break
+            }
+        }
+        guard !currencies.isEmpty else { throw .unexpectedLayout(provider: key, "the currency list has no options") }
+        var headers = FormBody.contentType
+        headers["Referer"] = pageURL
+        if let cookie = session.cookieHeader { headers["Cookie"] = cookie }
+        // The form state is the same in every search: encoded once.
+        let stateBody = FormBody.encode(state)
+        return currencies.filter { !Self.skipped.contains($0.trimmingCharacters(in: .whitespaces)) }.map { currency in
+            let search: [(name: String, value: String)] = [
+                (prefix + "ddlmatauang1", currency),
+                (prefix + "txtFrom", first.text(.dayMonthNameYear(separator: "-"))),
+                (prefix + "txtTo", last.text(.dayMonthNameYear(separator: "-"))),
+                (prefix + "txtTanggal", ""),
+                (prefix + "btnSearch1", "Search"),
+                (prefix + "hidSourceID", buttonID),
+            ]
+            return ProviderRequest(
+                url: pageURL, method: .post, headers: headers, body: stateBody + "&" + FormBody.encode(search),
+                subject: currency.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body, provider: key)
+        return request.method == .post ? try search(page, asked: request.subject) : try latest(page)
+    }
+
+    /// The latest table, dated by its "Last Update".
+    func latest(_ page: HTMLDocument) throws(UpstreamDataError) -> [ProviderPublication] {
+        let (_, rows) = try page.table(withHeader: Self.latestHeader)
+        // `Last Update&nbsp;<span>2 April 2026</span>`: the text, then the day in a span of its own.
+        var updates: [String] = []
+        for index in page.tokens.indices.dropLast(3) {
+            guard case .text(let label) = page.tokens[index], HTMLText.collapsed(label) == "Last Update",
+                case .start(let tag) = page.tokens[index + 1], tag.name == "span",
+                case .text(let date) = page.tokens[index + 2], page.tokens[index + 3] == .end("span")
+            else { continue }
+            updates.append(HTMLText.collapsed(date))
+        }
+        guard updates.count == 1, let update = updates.first else {
+            throw .unexpectedLayout(provider: key, "\(updates.count) \"Last Update\" dates on the page, expected one")
+        }
+        let parts = update.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, let day = HTMLText.day(day: parts[0], month: parts[1], year: parts[2]) else { throw .invalidDay(update) }
+        var quotes: [PublishedQuote] = []
+        for row in rows {
+            let cells = row.texts
+            guard cells.count == Self.latestHeader.count else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))") }
+            if Self.skipped.contains(cells[0]) { continue }
+            guard let code = CurrencyCode(cells[0]), code.name != nil else { throw .invalidCurrencyCode(cells[0], day: day) }
+            quotes.append(try quote(code, unit: cells[1], selling: cells[2], buying: cells[3], day: day))
+        }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+    }
+
+    /// The search's table of one currency, a row per day; `asked`: the currency searched for, when known.
+    func search(_ page: HTMLDocument, asked: String?) throws(UpstreamDataError) -> [ProviderPublication] {
+        let (_, rows) = try page.table(withHeader: Self.searchHeader)
+        let names = page.texts(of: "span").filter { $0.hasPrefix("CURRENCIES ") }
+        guard names.count == 1 else { throw .unexpectedLayout(provider: key, "\(names.count) \"CURRENCIES\" labels on the page, expected one") }
+        let codeText = String(names[0].dropFirst("CURRENCIES ".count))
+        if let asked, asked != codeText {
+            throw .unexpectedLayout(provider: key, "the search for \(asked) answers the table of \(UpstreamDataError.quoted(codeText))")
+        }
+        var publications: [ProviderPublication] = []
+        for row in rows {
+            let cells = row.texts
+            guard cells.count == Self.searchHeader.count else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))") }
+            let dayParts = cells[3].split(separator: " ", omittingEmptySubsequences: false)
+            guard dayParts.count == 3, let day = HTMLText.day(day: dayParts[0], month: dayParts[1], year: dayParts[2]) else { throw .invalidDay(cells[3]) }
+            if Self.skipped.contains(codeText) { continue }
+            guard let code = CurrencyCode(codeText), code.name != nil else { throw .invalidCurrencyCode(codeText, day: day) }
+            let unit = cells[0].hasSuffix(".00") ? String(cells[0].dropLast(3)) : cells[0]
+            publications.append(ProviderPublication(day: day, quotes: [try quote(code, unit: unit, selling: cells[1], buying: cells[2], day: day)]))
+        }
+        if publications.isEmpty { return [] }
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+    }
+
+    /// The exact midpoint of a row's selling and buying rates, per `unit` units.
+    func quote(_ code: CurrencyCode, unit unitText: String, selling: String, buying: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
+        let unit = try ProviderXMLParsing(key).unit(unitText, of: code, day: day)
+        guard let sell = HTMLText.decimal(selling, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: code, day: day, text: selling) }
+        guard let buy = HTMLText.decimal(buying, decimalMark: ".", groupMark: ","), let middle = RateText.midpoint(buy, sell) else {
+            throw .invalidRate(currency: code, day: day, text: buying)
+        }
+        return PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits)
+    }
+}
