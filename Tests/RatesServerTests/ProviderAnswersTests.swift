@@ -170,6 +170,11 @@ struct ProviderAnswersTests {
             // The merged dollar stays the ECB's.
             let merged = try await client.request("/v1/rates/2026-03-02?symbols=USD&expand=sources")
             #expect((merged.json["sources"] as? [String: [String: Any]])?["USD"]?["provider"] as? String == "ECB")
+            // v2's expand=providers lists the NBP's inverted dollar, marked excluded; the others are not.
+            let record = try await client.request("/v2/rate/EUR/USD?date=2026-03-02&expand=providers")
+            let entries = try #require(record.json["providers"] as? [[String: Any]], "\(record.text)")
+            #expect(entries.map { $0["key"] as? String } == ["ECB", "CNB", "NBP"], "the served value's provider first, then by key")
+            #expect(entries.map { $0["excluded"] as? Bool } == [nil, nil, true])
         }
     }
 

@@ -38,6 +38,8 @@ package final class FakeUpstream: Sendable {
         /// Counts calls to ``inject(_:)``, so that a stall can tell when its fault was lifted.
         var faultGeneration = 0
         var requests: [String] = []
+        /// How many requests were answered `304 Not Modified`.
+        var notModified = 0
         /// Days republished with other rates (corrections, withdrawals), in place of the real ones.
         var amendments: [Day: [CurrencyCode: String]] = [:]
         /// Counts amendments, so that files and their `ETag`s change with them.
@@ -102,6 +104,9 @@ package final class FakeUpstream: Sendable {
     /// Paths requested so far, in order.
     package var requests: [String] { state.withLock { $0.requests } }
 
+    /// How many requests were answered `304 Not Modified` (a conditional GET of a file that had not changed).
+    package var notModifiedCount: Int { state.withLock { $0.notModified } }
+
     package func requestCount(_ file: ECBFile) -> Int { requests.filter { $0 == "/" + file.rawValue }.count }
 
     /// Runs the server on a free loopback port for the duration of `body`, passing its base URL.
@@ -154,7 +159,10 @@ package final class FakeUpstream: Sendable {
         case nil:
             break
         }
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: [.eTag: etag]) }
+        if request.headers[.ifNoneMatch] == etag {
+            state.withLock { $0.notModified += 1 }
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
         return Response(status: .ok, headers: [.contentType: "text/xml", .eTag: etag], body: .init(byteBuffer: xml(file, through: through)))
     }
 

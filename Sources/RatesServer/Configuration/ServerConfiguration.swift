@@ -30,8 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var seed: Bool = true
     /// Whether fetches run on the publication schedule (otherwise only on request).
     public var schedule: Bool = true
-    /// Time between polls while a due publication has not appeared.
-    public var pollInterval: Duration = .seconds(300)
+    /// Time between polls while a due publication has not appeared: a minute, so a publication
+    /// reaches clients within one of appearing; each poll is a conditional GET (a `304` while nothing changed).
+    public var pollInterval: Duration = .seconds(60)
     /// How long after the expected publication time polling goes on before waiting for the next one.
     public var pollWindow: Duration = .seconds(8 * 3600)
     /// First delay after a failed fetch; it doubles per failure, with jitter, up to `maxRetryDelay`.

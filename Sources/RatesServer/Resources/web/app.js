@@ -480,6 +480,9 @@ function renderLatest(latest, previous) {
     if (source) {
       sourceCell.append(document.createTextNode(source.provider));
       if (source.date !== latest.date) sourceCell.append(element("span", "source-date", formatDay(source.date)));
+      sourceCell.dataset.provider = source.provider;
+      sourceCell.dataset.published = source.date;
+      describeSourceCell(sourceCell);
     } else {
       sourceCell.textContent = "—";
     }
@@ -516,6 +519,16 @@ function renderFreshness(latest) {
 
 // ---------- Sources ----------
 
+/** When the server last heard from each source (its last successful fetch), by key, from /v1/providers. */
+const lastHeard = new Map();
+
+/** A value's source cell says, on hover, who published the value, when, and when the server last heard from them. */
+function describeSourceCell(node) {
+  const heard = lastHeard.get(node.dataset.provider);
+  node.title = `Published by ${node.dataset.provider} for ${formatDay(node.dataset.published)}`
+    + (heard ? `; last heard from ${relativeTime(heard)}` : "");
+}
+
 /** A source's state: failing (its last fetch failed), stale (publications missed), no data, or OK; with a word on why. */
 function health(provider) {
   const outcome = provider.lastFetch?.outcome;
@@ -551,6 +564,10 @@ function cell(label, className, ...content) {
 
 /** One row per provider this server fetches; `known` counts every provider it knows, fetched or not. */
 function renderSources(providers, known) {
+  for (const provider of providers) {
+    if (provider.lastSuccessfulFetchAt) lastHeard.set(provider.key, provider.lastSuccessfulFetchAt);
+  }
+  document.querySelectorAll("#latest-rows td.source[data-provider]").forEach(describeSourceCell);
   const rows = providers.map((provider) => {
     const row = element("tr");
     row.dataset.provider = provider.key;
