@@ -16,9 +16,10 @@ import Synchronization
 /// (``RatesUpstream/RatesProvider/catchUp(after:backfillDays:today:)``: the last `backfillDays`
 /// days, or the ECB's 90-day or whole-history file).
 ///
-/// Fetches are conditional: the validators of the last good answer go with the next fetch of the
-/// same window. An answer the source says has not changed (304 to every request) stores nothing
-/// but the run record.
+/// Fetches are conditional: the validators of the last good answer go with the next fetch, and make
+/// each request to the same URL conditional, whatever the window (a source polled every minute while
+/// behind asks for its catch-up file again and again). An answer the source says has not changed
+/// (304 to every request) stores nothing but the run record.
 public final class ProviderFetch: UpstreamFetch {
     public var provider: String { client.provider.key }
     private let client: ProviderClient
@@ -27,7 +28,7 @@ public final class ProviderFetch: UpstreamFetch {
     private let now: @Sendable () -> Date
     private let logger: Logger
     private let recordOutcome: (@Sendable (FetchRun.Outcome) -> Void)?
-    /// The validators to send with the next fetch of the newest publication, kept once the publications they came with are stored.
+    /// The validators to send with the next fetch, kept once the publications they came with are stored.
     private let validators = Mutex(ProviderValidators())
 
     /// A source's fetch; `recordOutcome`, when given, is told the outcome of every fetch (metrics).
@@ -64,8 +65,7 @@ public final class ProviderFetch: UpstreamFetch {
         var logger = logger
         logger[metadataKey: "rates.provider"] = "\(key)"
         do {
-            // Only the newest publication is fetched again and again: its validators make the fetch conditional.
-            let sent = window == .latest ? try await rememberedValidators() : ProviderValidators()
+            let sent = try await rememberedValidators()
             let fetched = try await client.fetch(window, validators: sent, logger: logger)
             run.httpStatus = 200
             run.finishedAt = now()
@@ -93,7 +93,7 @@ public final class ProviderFetch: UpstreamFetch {
                         try ingestor.ingest(publications, of: (key, pivot), run: started, notAfter: today.adding(days: 1))
                     }
                 }
-                if window == .latest { validators.withLock { $0 = next } }
+                validators.withLock { $0 = next }
             }
             let finished = run
             ingestor.state.updateProviderStatus(key) {
@@ -120,8 +120,8 @@ public final class ProviderFetch: UpstreamFetch {
         return FetchCoordinator.Report(run: run, retryAfter: retryAfter, latestPublication: latest)
     }
 
-    /// The validators for the next fetch of the newest publication: those of the last one, or after a
-    /// restart those its fetch record kept (a source fetched with one request).
+    /// The validators for the next fetch: those of the last one, or after a restart those the record of
+    /// the last fetch of the newest publication kept (a source fetched with one request).
     private func rememberedValidators() async throws -> ProviderValidators {
         let kept = validators.withLock { $0 }
         let latest = client.provider.requests(for: .latest)

@@ -56,4 +56,26 @@ struct PublicationLatencyTests {
             }
         }
     }
+
+    @Test("a source weeks behind polls its catch-up file with conditional GETs too: 304s, not the file again and again")
+    func catchUpPollsAreConditional() async throws {
+        let upstream = FakeUpstream(publishedThrough: Day("2026-10-29")!, firstDay: Day("2026-06-01")!)
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                try await buildApplication(TestServer.configuration(database: database, upstream: url), logger: TestServer.logger).test(.live) { client in
+                    try await client.refresh()
+                }
+                // Four weeks later, the source still at 2026-10-29: every poll is a catch-up.
+                var configuration = TestServer.configuration(database: database, upstream: url, now: try Date("2026-11-26T18:00:00Z", strategy: .iso8601))
+                configuration.schedule = true
+                configuration.pollInterval = .milliseconds(300)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { _ in
+                    let before = upstream.requests.count
+                    try await waitUntil("three polls answered 304") { upstream.notModifiedCount >= 3 }
+                    let polls = upstream.requests.count - before
+                    #expect(polls - upstream.notModifiedCount <= 1, "\(polls) polls, \(upstream.notModifiedCount) answered 304: only the first gets the file")
+                }
+            }
+        }
+    }
 }
