@@ -6,7 +6,7 @@ Rates Relay and checks that what each returns equals our own /v1 answers.
   forex-python (PyPI)  theratesapi.com's root API (Frankfurter's old host): latest, a date, a conversion, Decimal mode.
   tap-exchangeratehost (PyPI) 0.1.2, a Singer tap of api.exchangerate.host/timeseries: every day of a span,
                        run in its own virtual environment (TAP_PYTHON), its records compared with /v1/rates of each day.
-  exrate (PyPI)        Frankfurter v2 at api.frankfurter.dev/v2: rates (a date, latest, a range, monthly CSV), a rate,
+  exrate (PyPI)        Frankfurter v2 at api.frankfurter.dev/v2: rates (a date, latest, a range, monthly CSV, --expand), a rate,
                        a conversion, currencies, one currency, providers.
 
 None has a base URL setting: the frankfurter engine's host is a private attribute and its scheme
@@ -156,6 +156,11 @@ last_of_month = sorted(max(d for d in days if d[:7] == month) for month in {d[:7
 expect("monthly CSV: the last publication of each month", [row[0] for row in rows], last_of_month)
 expect("monthly CSV: each that day's rate, exactly as our /v1 writes it", [(row[0], row[3]) for row in rows],
        [(d, urllib.request.urlopen(base + f"/v1/rates/{d}?symbols=USD").read().decode().split('"USD":')[1].rstrip("}")) for d in last_of_month])
+expanded = exrate_json("rates", "--quotes", "USD,JPY", "--date", "2025-06-13", "--expand")
+day = ours("/v1/rates/2025-06-13?symbols=USD,JPY")
+expect("rates --expand: each record's providers, here the ECB's own figure and day",
+       {r["quote"]: [(p["key"], p["date"], p["rate"]) for p in r.get("providers", [])] for r in expanded or [] if r["quote"] != "EUR"},
+       {code: [("ECB", day["date"], rate)] for code, rate in day["rates"].items()})
 pair = exrate_json("rate", "GBP", "JPY", "--date", "2015-01-03")
 expected = ours("/v1/rates/2015-01-03?base=GBP&symbols=JPY")
 expect("GBP to JPY on a Saturday", (pair["date"], pair["rate"]), (expected["date"], expected["rates"]["JPY"]))
