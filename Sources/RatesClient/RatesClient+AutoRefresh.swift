@@ -76,8 +76,9 @@ extension RatesClient {
         let longest = configuration.maxRefreshInterval
         guard let next = (try? cache.state())?.nextUpdateAfter else { return longest }
         let untilDue = next.timeIntervalSince(now())
-        // Overdue (a late publication): look again in five minutes.
-        guard untilDue > 0 else { return min(.seconds(300), longest) }
+        // Overdue (a late publication): look again in a minute, as often as the server polls its sources
+        // while a publication is due (its answers meanwhile may be kept for 60 s only).
+        guard untilDue > 0 else { return min(.seconds(60), longest) }
         return min(.seconds(untilDue + Double.random(in: 0...60)), longest)
     }
 

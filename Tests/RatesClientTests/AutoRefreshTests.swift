@@ -91,7 +91,7 @@ struct AutoRefreshTests {
         let soon = client.refreshDelay(after: SyncReport(outcome: .upToDate), failures: &failures)
         #expect(soon >= .seconds(60) && soon <= .seconds(120))   // due in a minute, plus up to a minute of jitter
         clock.set("2026-11-03T16:00:00Z")
-        #expect(client.refreshDelay(after: SyncReport(outcome: .upToDate), failures: &failures) == .seconds(300))   // overdue
+        #expect(client.refreshDelay(after: SyncReport(outcome: .upToDate), failures: &failures) == .seconds(60))   // overdue
     }
 
     @Test("offline, the loop backs off with jitter and never comes back before Retry-After")
