@@ -148,17 +148,7 @@ public struct BISProvider: RatesProvider {
         }
         var rows: [(day: Day, economy: String, quote: PublishedQuote)] = []
         var rowCount = 0
-        var ended = false
-        for line in lines.dropFirst() {
-            if DelimitedText.isBlank(line) {
-                ended = true
-                continue
-            }
-            guard !ended else { throw .unexpectedLayout(provider: key, "a row after a blank line: \(DelimitedText.shown(line))") }
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
-            guard fields.count == header.count else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
-            }
+        for (line, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count, provider: key) {
             rowCount += 1
             func field(_ column: String) -> String { fields[index[column]!] }
             guard field("FREQ") == "M", field("COLLECTION") == "E", field("UNIT_MULT") == "0" else {

@@ -72,17 +72,7 @@ public struct BOEProvider: RatesProvider {
             currencies.append(currency)
         }
         var publications: [ProviderPublication] = []
-        var ended = false
-        for line in lines.dropFirst() {
-            if DelimitedText.isBlank(line) {
-                ended = true
-                continue
-            }
-            guard !ended else { throw .unexpectedLayout(provider: key, "a row after a blank line: \(DelimitedText.shown(line))") }
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
-            guard fields.count == header.count else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
-            }
+        for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count, provider: key) {
             let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
             var quotes: [PublishedQuote] = []
             for (currency, text) in zip(currencies, fields.dropFirst()) where !text.isEmpty {

@@ -65,6 +65,29 @@ enum DelimitedText {
         return fields
     }
 
+    /// The rows after the header line (`lines[0]`), each with its line (for error messages) and
+    /// its fields split at `separator`, exactly `count` of them. Blank lines may only end the text:
+    /// a row after one rejects the answer.
+    static func rows(
+        after lines: [Substring], separator: Character, count: Int, provider: String
+    ) throws(UpstreamDataError) -> [(line: Substring, fields: [String])] {
+        var rows: [(line: Substring, fields: [String])] = []
+        var ended = false
+        for line in lines.dropFirst() {
+            if isBlank(line) {
+                ended = true
+                continue
+            }
+            guard !ended else { throw .unexpectedLayout(provider: provider, "a row after a blank line: \(shown(line))") }
+            let fields = try fields(line, separator: separator, provider: provider)
+            guard fields.count == count else {
+                throw .unexpectedLayout(provider: provider, "\(fields.count) fields instead of \(count) in \(shown(line))")
+            }
+            rows.append((line, fields))
+        }
+        return rows
+    }
+
     /// The first characters of a line, for error messages.
     static func shown(_ line: some StringProtocol) -> String {
         let limit = 60

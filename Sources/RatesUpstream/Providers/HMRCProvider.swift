@@ -80,17 +80,7 @@ public struct HMRCProvider: RatesProvider {
         var period: (start: String, end: String)?
         var day: Day?
         var quotes: [PublishedQuote] = []
-        var ended = false
-        for line in lines.dropFirst() {
-            if DelimitedText.isBlank(line) {
-                ended = true
-                continue
-            }
-            guard !ended else { throw .unexpectedLayout(provider: key, "a row after a blank line: \(DelimitedText.shown(line))") }
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
-            guard fields.count == Self.header.count else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(Self.header.count) in \(DelimitedText.shown(line))")
-            }
+        for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: Self.header.count, provider: key) {
             if let period {
                 guard period.start == fields[4], period.end == fields[5] else {
                     throw .unexpectedLayout(provider: key, "a row for \(fields[4])–\(fields[5]) in the file of \(period.start)–\(period.end)")
