@@ -95,7 +95,7 @@ public struct BCCHProvider: RatesProvider {
                     provider: key, "the observation of \(code) on \(day) has status \(UpstreamDataError.quoted(status)), not OK or ND")
             }
             let text = try observation.field("value", of: "\(code) on \(day)", provider: key).string("the value of \(code) on \(day)", provider: key)
-            guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+            guard let value = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: currency, day: day, text: text) }
             let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }

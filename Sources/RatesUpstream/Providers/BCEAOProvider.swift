@@ -86,7 +86,7 @@ public struct BCEAOProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(cells[0])) on \(day) is not one the adapter knows")
             }
             let currency = try ProviderXMLParsing.currency(code, day: day)
-            guard let value = HTMLText.decimal(cells[1], decimalMark: ",", groupMark: ".") else {
+            guard let value = GroupedDecimal.rateText(cells[1], decimalMark: ",", groupMark: ".") else {
                 throw .invalidRate(currency: currency, day: day, text: cells[1])
             }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))

@@ -91,7 +91,7 @@ public struct BCPProvider: RatesProvider {
                 guard let day = Day(year: year, month: month, day: index + 1) else {
                     throw .invalidDay("\(year)-\(month)-\(index + 1)")
                 }
-                guard let value = HTMLText.decimal(cells[month], decimalMark: ",", groupMark: ".") else {
+                guard let value = GroupedDecimal.rateText(cells[month], decimalMark: ",", groupMark: ".") else {
                     throw .invalidRate(currency: currency, day: day, text: cells[month])
                 }
                 publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))

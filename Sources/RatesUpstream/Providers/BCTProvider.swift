@@ -81,7 +81,7 @@ public struct BCTProvider: RatesProvider {
             }
             let currency = try ProviderXMLParsing.currency(cells[1], day: day)
             let unit = try xml.unit(cells[2], of: currency, day: day)
-            guard let value = HTMLText.decimal(cells[3], decimalMark: ",") else {
+            guard let value = GroupedDecimal.rateText(cells[3], decimalMark: ",") else {
                 throw .invalidRate(currency: currency, day: day, text: cells[3])
             }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))

@@ -175,8 +175,8 @@ public struct BIProvider: RatesProvider {
     /// The exact midpoint of a row's selling and buying rates, per `unit` units.
     func quote(_ code: CurrencyCode, unit unitText: String, selling: String, buying: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
         let unit = try ProviderXMLParsing(key).unit(unitText, of: code, day: day)
-        guard let sell = HTMLText.decimal(selling, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: code, day: day, text: selling) }
-        guard let buy = HTMLText.decimal(buying, decimalMark: ".", groupMark: ","), let middle = RateText.midpoint(buy, sell) else {
+        guard let sell = GroupedDecimal.rateText(selling, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: code, day: day, text: selling) }
+        guard let buy = GroupedDecimal.rateText(buying, decimalMark: ".", groupMark: ","), let middle = RateText.midpoint(buy, sell) else {
             throw .invalidRate(currency: code, day: day, text: buying)
         }
         return PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits)

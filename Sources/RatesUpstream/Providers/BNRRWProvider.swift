@@ -64,7 +64,7 @@ public struct BNRRWProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "the answer for \(subject) holds a rate of \(code) on \(day)")
             }
             let text = try record.field("average_rate", of: "\(code) on \(day)", provider: key).string("its average rate", provider: key)
-            guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+            guard let value = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: currency, day: day, text: text) }
             let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }

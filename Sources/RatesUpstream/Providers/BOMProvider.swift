@@ -67,7 +67,7 @@ public struct BOMProvider: RatesProvider {
                 guard case .string(let text) = member.value else {
                     throw .unexpectedLayout(provider: key, "the rate of \(code) on \(day) is \(member.value.kind), not a string")
                 }
-                guard let value = GroupedDecimal.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                guard let value = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: currency, day: day, text: text) }
                 quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))

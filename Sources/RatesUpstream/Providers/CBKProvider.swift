@@ -64,7 +64,7 @@ public struct CBKProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(row[1])) on \(day) is not one the adapter knows")
             }
             let currency = CurrencyCode(name.code)!
-            guard let value = HTMLText.decimal(row[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: row[2]) }
+            guard let value = GroupedDecimal.rateText(row[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: row[2]) }
             let quote = PublishedQuote(currency: currency, value: value, unit: name.unit, direction: name.perShilling ? .unitsPerPivot : .pivotPerUnits)
             if let seen = days[day, default: []].first(where: { $0.currency == currency }) {
                 guard seen == quote else { throw .duplicateCurrency(currency, day: day) }

@@ -66,7 +66,7 @@ public struct CBLLRProvider: RatesProvider {
 
     /// The figure of `L$182.0819/US$1.00`.
     private func rate(_ text: String, day: Day) throws(UpstreamDataError) -> String {
-        guard text.hasPrefix("L$"), text.hasSuffix("/US$1.00"), let value = HTMLText.decimal(String(text.dropFirst(2).dropLast("/US$1.00".count)), decimalMark: ".")
+        guard text.hasPrefix("L$"), text.hasSuffix("/US$1.00"), let value = GroupedDecimal.rateText(String(text.dropFirst(2).dropLast("/US$1.00".count)), decimalMark: ".")
         else { throw .invalidRate(currency: Self.liberianDollar, day: day, text: text) }
         return value
     }

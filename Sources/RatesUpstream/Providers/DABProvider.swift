@@ -82,7 +82,7 @@ public struct DABProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(cells[0])) on \(day) is not one the adapter knows")
             }
             let currency = CurrencyCode(name.code)!
-            for text in cells[1...4] where HTMLText.decimal(text, decimalMark: ".") == nil {
+            for text in cells[1...4] where GroupedDecimal.rateText(text, decimalMark: ".") == nil {
                 throw .invalidRate(currency: currency, day: day, text: text)
             }
             guard let value = RateText.midpoint(cells[3], cells[4]) else { throw .invalidRate(currency: currency, day: day, text: cells[3]) }

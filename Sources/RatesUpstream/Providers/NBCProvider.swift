@@ -89,7 +89,7 @@ public struct NBCProvider: RatesProvider {
         }
         let dollarText = String(officialCell.dropFirst("Official Exchange Rate : ".count).dropLast(" KHR / USD".count))
         let dollar = CurrencyCode("USD")!
-        guard let dollarValue = HTMLText.decimal(dollarText, decimalMark: ".", groupMark: ",") else {
+        guard let dollarValue = GroupedDecimal.rateText(dollarText, decimalMark: ".", groupMark: ",") else {
             throw .invalidRate(currency: dollar, day: day, text: dollarText)
         }
         var quotes = [PublishedQuote(currency: dollar, value: dollarValue, unit: 1, direction: .pivotPerUnits)]
@@ -105,7 +105,7 @@ public struct NBCProvider: RatesProvider {
             guard !Self.skipped.contains(symbol) else { continue }
             let currency = try ProviderXMLParsing.currency(symbol == "SDR" ? "XDR" : symbol, day: day)
             let unit = try xml.unit(cells[2], of: currency, day: day)
-            guard let value = HTMLText.decimal(cells[5], decimalMark: ".", groupMark: ",") else {
+            guard let value = GroupedDecimal.rateText(cells[5], decimalMark: ".", groupMark: ",") else {
                 throw .invalidRate(currency: currency, day: day, text: cells[5])
             }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))

@@ -63,7 +63,7 @@ public struct RBMProvider: RatesProvider {
             }
             let currency = try ProviderXMLParsing.currency(cells[0], day: day)
             guard !Self.skipped.contains(cells[0]) else { continue }
-            guard let value = HTMLText.decimal(cells[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: cells[2]) }
+            guard let value = GroupedDecimal.rateText(cells[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: cells[2]) }
             days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
         }
         guard !days.isEmpty else { return [] }

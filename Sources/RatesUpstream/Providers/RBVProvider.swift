@@ -66,7 +66,7 @@ public struct RBVProvider: RatesProvider {
             guard day >= Self.firstDay else { continue }
             var quotes: [PublishedQuote] = []
             for (currency, text) in zip(currencies, cells[1...6]) {
-                guard let value = HTMLText.decimal(text, decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: text) }
+                guard let value = GroupedDecimal.rateText(text, decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: text) }
                 quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
