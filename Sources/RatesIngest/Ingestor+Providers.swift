@@ -63,13 +63,13 @@ extension Ingestor {
     static func mergedDay(
         _ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy
     ) -> (rates: DailyRates?, exclusions: [ConsensusExclusion]) {
-        let inputs = inputs(day, of: providers, reader: reader, policy: policy)
+        let publications = publications(day, of: providers, reader: reader, policy: policy)
         // A day only the ECB published is its figures as they are (the merge would keep each one's
         // digits): no peg is added to it, so the ECB's history stays the ECB's.
-        if inputs.publications.count == 1, let ecb = inputs.publications.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
+        if publications.count == 1, let ecb = publications.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
             return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
         }
-        let merged = RatesMerge.merge(day: day, publications: inputs.publications, policy: policy, ecb: inputs.ecb)
+        let merged = RatesMerge.merge(day: day, publications: publications, policy: policy, ecb: ecbBridge(for: publications, reader: reader))
         guard !merged.rates.isEmpty else { return (nil, merged.exclusions) }
         var daily = DailyRates(day: day, rates: [:])
         for rate in merged.rates {
@@ -81,16 +81,13 @@ extension Ingestor {
 
     /// The merge of `day` from the quotes of `providers` in `reader`, with every value it weighed.
     static func merge(_ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy) -> MergedDay {
-        let inputs = inputs(day, of: providers, reader: reader, policy: policy)
-        return RatesMerge.merge(day: day, publications: inputs.publications, policy: policy, ecb: inputs.ecb)
+        let publications = publications(day, of: providers, reader: reader, policy: policy)
+        return RatesMerge.merge(day: day, publications: publications, policy: policy, ecb: ecbBridge(for: publications, reader: reader))
     }
 
-    /// The publications of `providers` in `reader` that count for `day`, and the ECB's of their own
-    /// days, for the providers that quote no EUR.
-    private static func inputs(
-        _ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy
-    ) -> (publications: [ProviderDay], ecb: [ProviderDay]) {
-        let inputs = providers.flatMap { key in
+    /// The publications of `providers` in `reader` that count for `day`.
+    private static func publications(_ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy) -> [ProviderDay] {
+        providers.flatMap { key in
             let entry = ProviderRegistry.entry(key)
             let inParts = entry?.publishesInParts ?? false
             let maxAge = policy.validity(of: key)
@@ -101,12 +98,14 @@ extension Ingestor {
                 ProviderDay(provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge)
             }
         }
-        // The ECB's publication of each provider's own day, for providers that quote no EUR.
-        let ecb = Set(inputs.map(\.day)).compactMap { providerDay in
+    }
+
+    /// The ECB's publication of each of `publications`' own days, for providers that quote no EUR.
+    private static func ecbBridge(for publications: [ProviderDay], reader: QuoteReader) -> [ProviderDay] {
+        Set(publications.map(\.day)).compactMap { providerDay in
             reader.publication(of: ProviderKey.ecb, onOrBefore: providerDay, maxAge: 0).map {
                 ProviderDay(provider: ProviderKey.ecb, pivot: .euro, day: $0.day, quotes: $0.quotes)
             }
         }
-        return (inputs, ecb)
     }
 }
