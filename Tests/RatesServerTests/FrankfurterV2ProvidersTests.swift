@@ -87,6 +87,8 @@ struct FrankfurterV2ProvidersTests {
             let csv = try await client.request(target, headers: [.accept: "text/csv"])
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(csv.text == (try await client.request("/v2/rates.csv?date=2026-03-04&quotes=USD,PLN,AFN")).text)
+            let shouted = try await client.request(target, headers: [.accept: "TEXT/CSV"])
+            #expect(shouted.text == csv.text && shouted.headers[.contentType] == "text/csv; charset=utf-8", "media types in any letter case")
             let ndjson = try await client.request(target, headers: [.accept: "application/x-ndjson"])
             #expect(ndjson.headers[.contentType] == "application/x-ndjson")
             let lines = ndjson.text.split(separator: "\n").map(String.init)

@@ -17,6 +17,16 @@ enum AnswerFormat: String, Sendable {
         }
     }
 
+    /// Whether `Accept` (all its values) names NDJSON or CSV at all, in any letter case, read from its
+    /// bytes without allocating: the fast path answers JSON only and negotiates only when this holds
+    /// (most clients send `application/json` or `*/*`).
+    static func namesAnotherFormat(_ values: [String]) -> Bool {
+        values.contains { value in
+            let lowered = value.utf8.lazy.map { $0 | 0x20 }  // ASCII letters in lower case; no other byte becomes one
+            return lowered.firstRange(of: "csv".utf8) != nil || lowered.firstRange(of: "ndjson".utf8) != nil
+        }
+    }
+
     /// The format `Accept` (all its values) prefers, by weight and then by order (RFC 9110 §12.5.1):
     /// `application/x-ndjson` (or `application/ndjson`), `text/csv`, or JSON for `application/json`,
     /// `application/*`, `*/*`, no header at all and anything else (v2 answers JSON then too).

@@ -53,7 +53,7 @@ struct FastPath: Sendable {
         guard request.method == .GET, request.version == .http1_1, request.uri.utf8.count <= maxURILength else { return nil }
         let fields = RequestFields(request.headers)
         // Prepared answers here are JSON: a client preferring another format is answered by the route.
-        guard fields.isKeepAlive, !fields.hasBody, fields.accept.isEmpty || AnswerFormat.negotiated(fields.accept) == .json else { return nil }
+        guard fields.isKeepAlive, !fields.hasBody, !AnswerFormat.namesAnotherFormat(fields.accept) || AnswerFormat.negotiated(fields.accept) == .json else { return nil }
         let start = ContinuousClock.now
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { return nil }
