@@ -4,12 +4,7 @@ import RatesUpstream
 
 extension Ingestor {
     /// Validates a provider's publications, stores them as published and the merged days they
-    /// touch, in one transaction, and applies what changed to the in-memory dataset.
-    ///
-    /// The merged days recomputed are every day some provider published from the first day
-    /// of `publications` through ``MergePolicy/carryForwardDays`` after the last (as long as the
-    /// provider's figures hold, for a monthly or quarterly one): a value carried forward from these
-    /// publications may reach them.
+    /// touch, in one transaction, and applies what changed to the in-memory dataset: ``ingest(_:notAfter:)`` of one provider.
     ///
     /// - Parameters:
     ///   - provider: The provider's key and pivot.
@@ -21,36 +16,61 @@ extension Ingestor {
     public func ingest(
         _ publications: [ProviderPublication], of provider: (key: String, pivot: CurrencyCode), run: FetchRun, notAfter: Day
     ) throws -> FetchRun {
+        try ingest([QuoteBatch(provider: provider.key, publications: publications, run: run)], notAfter: notAfter)[0]
+    }
+
+    /// Validates providers' publications, stores them as published and the merged days they
+    /// touch, in one transaction, and applies what changed to the in-memory dataset. Each merged
+    /// day is recomputed once, however many of the batches touch it: an archive of many
+    /// providers' histories costs one merge of its days, not one per provider.
+    ///
+    /// The merged days recomputed are every day some provider published from the first day
+    /// of a batch's publications through ``MergePolicy/carryForwardDays`` after its last (as long as
+    /// the provider's figures hold, for a monthly or quarterly one): a value carried forward from
+    /// these publications may reach them.
+    ///
+    /// - Parameters:
+    ///   - batches: Each provider's publications and the record of its ingest (stored with the
+    ///     data, with the outcome and count filled in); whether a batch is in parts comes from the registry.
+    ///   - notAfter: The newest day a valid publication may hold (tomorrow, to allow for time zones).
+    /// - Returns: The recorded runs, in the batches' order: `.updated` with the merged rows changed, or `.unchanged`.
+    /// - Throws: `UpstreamDataError` when a publication is invalid (nothing is stored), `DatabaseError` when the write fails.
+    @discardableResult
+    public func ingest(_ batches: [QuoteBatch], notAfter: Day) throws -> [FetchRun] {
         try exclusively {
-            let historyStart = ProviderRegistry.entry(provider.key)?.identity.historyStart ?? ProviderValidation.firstDay
-            let valid = try ProviderValidation.validate(publications, notAfter: notAfter, notBefore: historyStart)
             let policy = mergePolicy
+            let valid = try batches.map { batch in
+                let entry = ProviderRegistry.entry(batch.provider)
+                var valid = batch
+                valid.publications = try ProviderValidation.validate(
+                    batch.publications, notAfter: notAfter, notBefore: entry?.identity.historyStart ?? ProviderValidation.firstDay)
+                valid.inParts = entry?.publishesInParts ?? false
+                return valid
+            }
+            let recomputed = valid.compactMap { batch -> ClosedRange<Day>? in
+                guard let first = batch.publications.first?.day, let last = batch.publications.last?.day else { return nil }
+                return first...last.adding(days: policy.validity(of: batch.provider))
+            }
             var exclusions: [ConsensusExclusion] = []
-            let inParts = ProviderRegistry.entry(provider.key)?.publishesInParts ?? false
-            let validity = ProviderRegistry.validityDays
-            let recorded = try store.ingest(provider: provider.key, publications: valid, inParts: inParts, run: run, validity: validity) { reader in
-                let merged = Self.mergedDays(after: valid, of: provider.key, reader: reader, policy: policy)
+            let recorded = try store.ingest(valid, validity: ProviderRegistry.validityDays) { reader in
+                let merged = Self.mergedDays(recomputed, reader: reader, policy: policy)
                 exclusions = merged.exclusions
                 return merged.batch
             }
-            if let first = valid.first?.day, let last = valid.last?.day {
-                record(exclusions, recomputed: first...last.adding(days: policy.validity(of: provider.key)))
-            }
-            if recorded.outcome == .updated { state.recordDataOrigin(recorded.source) }
+            record(exclusions, recomputed: recomputed)
+            if let updated = recorded.first(where: { $0.outcome == .updated }) { state.recordDataOrigin(updated.source) }
             try applyLoggedChanges()
             return recorded
         }
     }
 
-    /// The merged days `provider`'s `publications` touch, recomputed from every provider's quotes.
+    /// The merged days in `ranges`, recomputed from every provider's quotes.
     static func mergedDays(
-        after publications: [ProviderPublication], of provider: String, reader: QuoteReader, policy: MergePolicy
+        _ ranges: [ClosedRange<Day>], reader: QuoteReader, policy: MergePolicy
     ) -> (batch: RatesBatch, exclusions: [ConsensusExclusion]) {
-        guard let first = publications.first?.day, let last = publications.last?.day else { return (RatesBatch(base: .euro, days: []), []) }
-        let through = last.adding(days: policy.validity(of: provider))
         var days: [DailyRates] = []
         var exclusions: [ConsensusExclusion] = []
-        for day in reader.publicationDays where day >= first && day <= through {
+        for day in reader.publicationDays where ranges.contains(where: { $0.contains(day) }) {
             let merged = mergedDay(day, of: reader.providers, reader: reader, policy: policy)
             exclusions += merged.exclusions
             if let rates = merged.rates { days.append(rates) }

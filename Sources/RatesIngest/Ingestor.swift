@@ -34,7 +34,7 @@ public final class Ingestor: Sendable {
 
     /// Logs `found` (the exclusions of the merged days `recomputed`) and keeps them in the server
     /// state in place of what was known of those days.
-    func record(_ found: [ConsensusExclusion], recomputed: ClosedRange<Day>) {
+    func record(_ found: [ConsensusExclusion], recomputed: [ClosedRange<Day>]) {
         for exclusion in found {
             logger.warning(
                 "value left out of the merge: more than the consensus threshold from the median",

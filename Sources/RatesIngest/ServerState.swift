@@ -134,9 +134,9 @@ public final class ServerState: Sendable {
     public var consensusExclusions: [ConsensusExclusion] { exclusions.withLock { $0 } }
 
     /// Keeps `found`, the exclusions of the merged days in `recomputed`, in place of what was known of those days.
-    func keepConsensusExclusions(_ found: [ConsensusExclusion], replacingThoseOf recomputed: ClosedRange<Day>) {
+    func keepConsensusExclusions(_ found: [ConsensusExclusion], replacingThoseOf recomputed: [ClosedRange<Day>]) {
         exclusions.withLock { kept in
-            kept.removeAll { recomputed.contains($0.day) }
+            kept.removeAll { exclusion in recomputed.contains { $0.contains(exclusion.day) } }
             kept += found
             kept.sort { ($0.day, $0.currency, $0.provider) < ($1.day, $1.currency, $1.provider) }
             if kept.count > Self.maxExclusionsKept { kept.removeFirst(kept.count - Self.maxExclusionsKept) }

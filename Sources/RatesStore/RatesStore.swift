@@ -104,29 +104,38 @@ public final class RatesStore: Sendable {
     }
 
     /// One provider's publications stored as published, and the merged days they touch
-    /// recomputed, in one transaction, with `run` recorded.
-    ///
-    /// A publication replaces what the provider's quotes of its day were (a currency it no longer
-    /// has was withdrawn), unless `inParts`: then the provider publishes a day in several parts
-    /// (tables on their own cadences) and a publication adds to its day's quotes.
-    ///
-    /// `merge` runs inside the transaction: it reads the quotes (the new ones included) through
-    /// the ``QuoteReader`` it is given and returns the merged days to store, each complete (as
-    /// ``ingest(_:run:)`` takes them). The run's outcome counts the merged changes only: quotes
-    /// that change no merged value change nothing a client sees.
-    ///
-    /// The reader holds every provider's quotes from ``QuoteReader/lookBackDays`` before the first
-    /// day of `publications` to as many after the last, and those of the providers of `validity`
-    /// (figures that hold longer: monthly, quarterly) as far as they hold (``QuoteReader/Span``).
-    ///
-    /// - Returns: The recorded run, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
-    /// - Throws: When the transaction fails, or what `merge` throws; nothing is stored then.
+    /// recomputed, in one transaction, with `run` recorded: ``ingest(_:validity:merge:)`` of one batch.
     @discardableResult
     public func ingest(
         provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, validity: [String: Int] = [:],
         merge: (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
-        try database.ingest(provider: provider, publications: publications, inParts: inParts, run: run, validity: validity, merge: merge)
+        try ingest([QuoteBatch(provider: provider, publications: publications, inParts: inParts, run: run)], validity: validity, merge: merge)[0]
+    }
+
+    /// Providers' publications stored as published, and the merged days they touch recomputed
+    /// once, in one transaction, with each batch's run recorded.
+    ///
+    /// A publication replaces what the provider's quotes of its day were (a currency it no longer
+    /// has was withdrawn), unless its batch is `inParts`: then the provider publishes a day in
+    /// several parts (tables on their own cadences) and a publication adds to its day's quotes.
+    ///
+    /// `merge` runs inside the transaction, after every batch's quotes are stored: it reads the
+    /// quotes (the new ones included) through the ``QuoteReader`` it is given and returns the merged
+    /// days to store, each complete (as ``ingest(_:run:)`` takes them). The runs' outcome counts the
+    /// merged changes only (quotes that change no merged value change nothing a client sees); the
+    /// runs of one transaction share its outcome and count, and its change log names the last run.
+    ///
+    /// The reader holds every provider's quotes from ``QuoteReader/lookBackDays`` before the first
+    /// day of the batches' publications to as many after the last, and those of the providers of
+    /// `validity` (figures that hold longer: monthly, quarterly) as far as they hold (``QuoteReader/Span``).
+    ///
+    /// - Returns: The recorded runs, in the batches' order, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
+    /// - Throws: When the transaction fails, or what `merge` throws; nothing is stored then.
+    @discardableResult
+    public func ingest(_ batches: [QuoteBatch], validity: [String: Int] = [:], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
+        guard !batches.isEmpty else { return [] }
+        return try database.ingest(batches, validity: validity, merge: merge)
     }
 
     /// Records a run that stored nothing (failed, rejected or not modified).
@@ -250,10 +259,8 @@ public final class RatesStore: Sendable {
 protocol RatesDatabase: Sendable {
     var epoch: String { get }
     func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun
-    func ingest(
-        provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, validity: [String: Int],
-        merge: (QuoteReader) throws -> RatesBatch
-    ) throws -> FetchRun
+    /// `batches` is never empty.
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun]
     func record(_ run: FetchRun) throws -> FetchRun
     func prune(before day: Day, now: Date) throws -> FetchRun
     func snapshot() throws -> StoredRates

@@ -177,6 +177,11 @@ struct Import: AsyncParsableCommand {
             same parser, checked by the same validation and stored by the same ingest as a fetch, recorded as an import. Give
             every answer of one publication at once (the NBP's tables A and B): a provider's figures of a day are replaced as a whole.
             Files that are not valid store nothing and exit non-zero.
+
+            Many providers at once: --archive DIR, a directory of one folder per provider named by its key (ECB/, NBP/, ...).
+            Every provider's files are stored in one transaction and each day they touch is merged once, far faster than one
+            import per provider. A file its folder's provider cannot read, or that holds no valid publication, is left out and
+            listed; the rest is imported.
             """)
 
     @Option(help: "The provider whose files they are, by key (ECB, NBP, CNB, CBR, ...).")
@@ -191,12 +196,22 @@ struct Import: AsyncParsableCommand {
             """))
     var subject: [String] = []
 
+    @Option(help: "A directory of one folder per provider, named by its key, to import instead of FILES.")
+    var archive: String?
+
     @Argument(help: "The files to import.")
-    var files: [String]
+    var files: [String] = []
 
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        if archive != nil {
+            guard files.isEmpty, subject.isEmpty, provider == ProviderKey.ecb else {
+                throw ValidationError("--archive takes no files, --provider or --subject: its folders name their providers.")
+            }
+        } else if files.isEmpty {
+            throw ValidationError("Give the files to import, or --archive DIR.")
+        }
         if subject.count > 1, subject.count != files.count {
             throw ValidationError("--subject is given once for every file or once per file; got \(subject.count) for \(files.count) files.")
         }
@@ -205,12 +220,22 @@ struct Import: AsyncParsableCommand {
     func run() async throws {
         let configuration = try await common.configuration()
         let started = Date()
+        let elapsed = { String(format: "%.2f", Date().timeIntervalSince(started)) }
+        if let archive {
+            let imported = try Operations.importArchive(
+                at: URL(fileURLWithPath: archive, isDirectory: true), database: configuration.database,
+                passwordFile: configuration.databasePasswordFile) { print($0) }
+            let outcome = imported.runs.last.map { "\($0.outcome.rawValue), \($0.rowsChanged) rates changed" } ?? "nothing to import"
+            print("done in \(elapsed()) s: \(imported.runs.count) providers, \(imported.importedFiles) files imported, "
+                + "\(imported.refused.count) refused; \(outcome)")
+            return
+        }
         let urls = files.map { URL(fileURLWithPath: $0) }
         // One subject is every file's.
         let subjects = subject.count == 1 ? Array(repeating: subject[0], count: urls.count) : subject
         let run = try Operations.importPublications(
             of: provider, subjects: subjects, from: urls, database: configuration.database, passwordFile: configuration.databasePasswordFile) { print($0) }
-        print("done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s: \(run.outcome.rawValue), \(run.rowsChanged) rates changed, latest \(run.latestDay ?? "-")")
+        print("done in \(elapsed()) s: \(run.outcome.rawValue), \(run.rowsChanged) rates changed, latest \(run.latestDay ?? "-")")
     }
 }
 

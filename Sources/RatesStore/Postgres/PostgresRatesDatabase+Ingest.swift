@@ -13,36 +13,52 @@ extension PostgresRatesDatabase {
         }
     }
 
-    func ingest(
-        provider: String, publications: [ProviderPublication], inParts: Bool, run: FetchRun, validity: [String: Int],
-        merge: (QuoteReader) throws -> RatesBatch
-    ) throws -> FetchRun {
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
         try writeTransaction { statements in
-            var run = run
-            run.provider = provider
-            try Self.insert(&run, statements)
-            if !inParts {
-                try statements.run(
-                    "DELETE FROM quote WHERE provider = \(provider) AND day IN (SELECT jsonb_array_elements_text(\(IngestDocuments.days(publications))::jsonb))")
+            var runs: [FetchRun] = []
+            for batch in batches {
+                var run = batch.run
+                run.provider = batch.provider
+                try Self.insert(&run, statements)
+                try Self.storeQuotes(of: batch, statements)
+                runs.append(run)
             }
-            // A quote given twice in one publication: the last one stands, as SQLite's INSERT OR REPLACE has it.
-            try statements.run(
-                """
-                INSERT INTO quote (provider, day, currency, value, unit, direction)
-                SELECT DISTINCT ON (e ->> 0, e ->> 1) \(provider), e ->> 0, e ->> 1, e ->> 2, (e ->> 3)::integer, e ->> 4
-                FROM jsonb_array_elements(\(IngestDocuments.quotes(publications))::jsonb) WITH ORDINALITY AS q (e, n)
-                ORDER BY e ->> 0, e ->> 1, n DESC
-                ON CONFLICT (provider, day, currency) DO UPDATE SET value = excluded.value, unit = excluded.unit, direction = excluded.direction
-                """)
-            let touched = publications.map(\.day)
-            guard let first = touched.min(), let last = touched.max() else { return run }
-            // Publications in parts add to the quotes stored for their days: those are read back whole.
-            let reader = try Self.quotes(
-                .around(first: first, last: last, of: provider, validity: validity), providers: nil,
-                ingested: inParts ? nil : (provider, publications), statements)
-            try Self.apply(try merge(reader), run: &run, statements)
-            return run
+            guard let span = QuoteBatch.span(of: batches, validity: validity) else { return runs }
+            let reader = try Self.quotes(span, providers: nil, ingested: QuoteBatch.heldInMemory(batches), statements)
+            try Self.apply(try merge(reader), run: &runs[runs.count - 1], statements)
+            let last = runs[runs.count - 1]
+            for index in runs.indices.dropLast() {
+                runs[index].outcome = last.outcome
+                runs[index].rowsChanged = last.rowsChanged
+                runs[index].latestDay = runs[index].latestDay ?? batches[index].publications.map(\.day).max()?.description
+                guard let id = runs[index].id else { continue }
+                try statements.run(
+                    """
+                    UPDATE fetch_run SET outcome = \(last.outcome.rawValue), rows_changed = \(Int64(last.rowsChanged)),
+                                         latest_day = \(runs[index].latestDay) WHERE id = \(id)
+                    """)
+            }
+            return runs
         }
+    }
+
+    /// Replaces `batch`'s provider's quotes of each publication's day with the publication's (or,
+    /// in parts, adds them, replacing only the currencies it has).
+    private static func storeQuotes(of batch: QuoteBatch, _ statements: PostgresSession.Statements) throws {
+        let provider = batch.provider
+        if !batch.inParts {
+            try statements.run(
+                "DELETE FROM quote WHERE provider = \(provider) AND day IN (SELECT jsonb_array_elements_text(\(IngestDocuments.days(batch.publications))::jsonb))")
+        }
+        // A quote given twice in one publication: the last one stands, as SQLite's INSERT OR REPLACE has it.
+        try statements.run(
+            """
+            INSERT INTO quote (provider, day, currency, value, unit, direction)
+            SELECT DISTINCT ON (e ->> 0, e ->> 1) \(provider), e ->> 0, e ->> 1, e ->> 2, (e ->> 3)::integer, e ->> 4
+            FROM jsonb_array_elements(\(IngestDocuments.quotes(batch.publications))::jsonb) WITH ORDINALITY AS q (e, n)
+            ORDER BY e ->> 0, e ->> 1, n DESC
+            ON CONFLICT (provider, day, currency) DO UPDATE SET value = excluded.value, unit = excluded.unit, direction = excluded.direction
+            """)
     }
 
     /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.

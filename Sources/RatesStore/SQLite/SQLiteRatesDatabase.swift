@@ -134,23 +134,26 @@ extension SQLiteRatesDatabase {
         }
     }
 
-    @discardableResult
-    func ingest(
-        provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, validity: [String: Int] = [:],
-        merge: (QuoteReader) throws -> RatesBatch
-    ) throws -> FetchRun {
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
         try database.write { db in
-            var run = run
-            run.provider = provider
-            try run.insert(db)
-            try Self.storeQuotes(provider: provider, publications: publications, inParts: inParts, db)
-            let days = publications.map(\.day)
-            guard let first = days.min(), let last = days.max() else { return run }
-            // Publications in parts add to the quotes stored for their days: those are read back whole.
-            let reader = try QuoteReader(
-                db, .around(first: first, last: last, of: provider, validity: validity), ingested: inParts ? nil : (provider, publications))
-            try Self.apply(try merge(reader), run: &run, db)
-            return run
+            var runs: [FetchRun] = []
+            for batch in batches {
+                var run = batch.run
+                run.provider = batch.provider
+                try run.insert(db)
+                try Self.storeQuotes(provider: batch.provider, publications: batch.publications, inParts: batch.inParts, db)
+                runs.append(run)
+            }
+            guard let span = QuoteBatch.span(of: batches, validity: validity) else { return runs }
+            let reader = try QuoteReader(db, span, ingested: QuoteBatch.heldInMemory(batches))
+            try Self.apply(try merge(reader), run: &runs[runs.count - 1], db)
+            for index in runs.indices.dropLast() {
+                runs[index].outcome = runs[runs.count - 1].outcome
+                runs[index].rowsChanged = runs[runs.count - 1].rowsChanged
+                runs[index].latestDay = runs[index].latestDay ?? batches[index].publications.map(\.day).max()?.description
+                try runs[index].update(db)
+            }
+            return runs
         }
     }
 

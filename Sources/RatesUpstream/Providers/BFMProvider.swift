@@ -115,11 +115,12 @@ public struct BFMProvider: RatesProvider {
         return try ProviderFile.read(bodies, provider: self, subjects: named.contains { $0 != nil } ? named : [], today: today)
     }
 
-    /// The currency a recorded answer was asked for, from the `requests.jsonl` in its folder: one JSON line
+    /// The currency a recorded answer was asked for, from the `requests.jsonl` in its folder (the folder of
+    /// the file a link points to, for a linked file): one JSON line
     /// per recorded file, `{"file": "00_cours_mid_en_ar_filter.json", …, "request_body": "…&filterData=EUR"}`.
     /// `nil` when there is no such line or it names no currency.
     static func recordedCurrency(of file: URL) -> String? {
-        let index = file.deletingLastPathComponent().appendingPathComponent("requests.jsonl")
+        let index = file.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("requests.jsonl")
         guard let data = try? Data(contentsOf: index) else { return nil }
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let entry = try? ProviderJSON(parsing: Array(line), provider: "BFM"), entry["file"]?.stringValue == file.lastPathComponent,

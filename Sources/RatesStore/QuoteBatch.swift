@@ -1,0 +1,39 @@
+import RatesCore
+
+/// One provider's publications for ``RatesStore/ingest(_:validity:merge:)``, stored as published
+/// and recorded as `run`.
+public struct QuoteBatch: Sendable {
+    /// The provider's key.
+    public var provider: String
+    /// Its publications, each a day's quotes.
+    public var publications: [ProviderPublication]
+    /// Whether a publication adds to its day's quotes (a day published in parts) instead of replacing them.
+    public var inParts: Bool
+    /// The record of this batch's ingest.
+    public var run: FetchRun
+
+    public init(provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun) {
+        self.provider = provider
+        self.publications = publications
+        self.inParts = inParts
+        self.run = run
+    }
+
+    /// The span of quotes a merge of `batches` reads: around each batch's days (``QuoteReader/Span/around(first:last:of:validity:)``), joined.
+    static func span(of batches: [QuoteBatch], validity: [String: Int]) -> QuoteReader.Span? {
+        let spans = batches.compactMap { batch -> QuoteReader.Span? in
+            let days = batch.publications.map(\.day)
+            guard let first = days.min(), let last = days.max() else { return nil }
+            return .around(first: first, last: last, of: batch.provider, validity: validity)
+        }
+        guard let from = spans.map(\.from).min(), let through = spans.map(\.through).max() else { return nil }
+        return QuoteReader.Span(from: from, through: through, validity: validity)
+    }
+
+    /// The one batch whose quotes a reader may take from memory rather than read back: a single
+    /// batch that replaces its days (a batch in parts adds to quotes stored before, which are read whole).
+    static func heldInMemory(_ batches: [QuoteBatch]) -> (provider: String, publications: [ProviderPublication])? {
+        guard batches.count == 1, let batch = batches.first, !batch.inParts else { return nil }
+        return (batch.provider, batch.publications)
+    }
+}
