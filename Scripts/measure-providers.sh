@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The aggregator's targets on a release build, over loopback (figures: docs/MEASUREMENTS.md):
 #   - importing the bundled ECB history through 2026-04-30 (the recorded provider files are of
-#     February to April 2026) plus every recorded provider file (Tests/Fixtures/<bank>/) through
-#     `rates-relay import --provider`, the same parsers and ingest as a fetch (target < 10 s);
+#     February to April 2026) plus every recorded provider file (Tests/Fixtures/<bank>/) as one
+#     archive through `rates-relay import --archive`, the same parsers and ingest as a fetch (target < 10 s);
 #   - the currencies the merged dataset then has (target >= 215);
 #   - restart to the first 200 of /v1/latest on that database (target < 0.5 s), and the RSS;
 #   - the SDK on that dataset: first sync of the 90 days to 2026-04-30 (target < 300 ms) and
@@ -60,35 +60,29 @@ PY
 )
 
 echo "== machine: $(nproc) cores, $(uname -m); release build"
-echo "== import: the ECB history through $last_imported, then every recorded provider file"
+echo "== import: the ECB history through $last_imported and every recorded provider file, as one archive"
 delta_file=Tests/Fixtures/cbr-russia/XML_daily_2026-04-25.xml
-imported=0; refused=()
-started=$(now)
-"$binary" import "$work/history.csv" --db "$db" >/dev/null 2>&1
+# The archive: a folder per provider key holding links to its recorded files (the ECB's: the history).
+archive="$work/archive"
+mkdir -p "$archive/ECB"
+ln -s "$work/history.csv" "$archive/ECB/history.csv"
 for folder in Tests/Fixtures/*/; do
     name=$(basename "$folder"); key=${keys[$name]:-}
     [ -n "$key" ] || continue
     mapfile -t files < <(find "$folder" -type f ! -name '*.yml' ! -name '*.md' ! -name '*.json*' -o -type f -name '*.json' ! -name scenario.json \
         | grep -v "$delta_file" | sort)
     [ ${#files[@]} -gt 0 ] || continue
-    # All of a provider's files in one import, as an operator adds a provider's archive (a file that
-    # does not name its currency is taken to answer the one its file name names); when the batch is
-    # refused (an index page or an empty answer among the files), file by file, to count the refusals.
-    if "$binary" import --provider "$key" "${files[@]}" --db "$db" >/dev/null 2>"$work/import.err"; then
-        imported=$((imported + ${#files[@]}))
-        continue
-    fi
-    for file in "${files[@]}"; do
-        if "$binary" import --provider "$key" "$file" --db "$db" >/dev/null 2>"$work/import.err"; then
-            imported=$((imported + 1))
-        else
-            refused+=("$key $(basename "$file"): $(tail -1 "$work/import.err")")
-        fi
-    done
+    mkdir -p "$archive/$key"
+    for file in "${files[@]}"; do ln -s "$PWD/$file" "$archive/$key/"; done
 done
+echo "  $(find "$archive" -type l | wc -l) files of $(find "$archive" -mindepth 1 -type d | wc -l) providers"
+# One import: every provider's figures stored in one transaction, each day they touch merged once;
+# the files a provider cannot read (an index page, a token page, an empty answer) are listed and left out.
+started=$(now)
+"$binary" import --archive "$archive" --db "$db" >"$work/import.log" 2>&1 || { cat "$work/import.log"; exit 1; }
 elapsed=$(echo "$(now) - $started" | bc)
-printf "  %d provider files imported, %d refused, in %.2f s (ECB history included)\n" "$imported" "${#refused[@]}" "$elapsed"
-for line in "${refused[@]}"; do echo "    refused: $line"; done
+printf "  %.2f s: %s\n" "$elapsed" "$(tail -1 "$work/import.log")"
+{ grep '^refused ' "$work/import.log" || true; } | cut -c1-200 | sed 's/^/    /'
 
 echo "== restart to the first 200 of /v1/latest"
 Scripts/fake-ecb.py "$upstream_port" "$last_imported" &

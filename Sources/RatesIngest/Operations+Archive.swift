@@ -1,8 +1,10 @@
+import Dispatch
 import Foundation
 import Logging
 import RatesCore
 import RatesStore
 import RatesUpstream
+import Synchronization
 
 extension Operations {
     /// What ``importArchive(at:database:passwordFile:progress:)`` did.
@@ -23,9 +25,10 @@ extension Operations {
     /// `directory` holds one folder per provider, named by its key in any letter case (`ECB/`,
     /// `nbp/`), each holding that provider's files as its endpoint answers them; hidden files are
     /// skipped. A file that does not say what it answers is taken to answer the one currency or
-    /// series its name names, as in a single import. A provider's files are read together (several
-    /// answers of one day combine); when they cannot be, each file is read alone and the files that
-    /// do not read, or hold no valid publication, are left out and reported, the rest read together.
+    /// series its name names, as in a single import. A provider's files are each read alone, those
+    /// that do not read or hold no valid publication left out and reported, and the rest combined as
+    /// a fetch combines its answers (several answers of one day are one publication); files that give
+    /// one currency of one day different figures are imported in turn, in name order.
     ///
     /// - Throws: `ProviderConfigurationError.unknownProvider` for a folder that names no provider,
     ///   ``ArchiveLayoutError`` for a file beside the folders, the file system's error when the
@@ -36,54 +39,75 @@ extension Operations {
     ) throws -> ArchiveImport {
         let started = Date()
         let today = Day(containing: started)
-        let notAfter = today.adding(days: 1)
+        let folders = try archiveFolders(in: directory)
+        // Folders are read side by side (reading, not storing, is most of an archive's work).
+        let read = Mutex([ReadFolder?](repeating: nil, count: folders.count))
+        DispatchQueue.concurrentPerform(iterations: folders.count) { index in
+            let folder = readFolder(folders[index].files, of: folders[index].entry.identity, today: today)
+            read.withLock { $0[index] = folder }
+        }
         var batches: [QuoteBatch] = []
         var importedFiles = 0
         var refused: [(file: URL, reason: String)] = []
-        for (entry, files) in try archiveFolders(in: directory) {
-            let adapter = entry.identity
-            var accepted = files
-            if (try? readValid(files, of: adapter, today: today, notAfter: notAfter)) == nil {
-                accepted = []
-                for file in files {
-                    do {
-                        _ = try readValid([file], of: adapter, today: today, notAfter: notAfter)
-                        accepted.append(file)
-                    } catch {
-                        refused.append((file, "\(error)"))
-                    }
-                }
-            }
-            guard !accepted.isEmpty else { continue }
-            let publications: [ProviderPublication]
-            do {
-                publications = try readValid(accepted, of: adapter, today: today, notAfter: notAfter)
-            } catch {
-                // Each file reads alone, but together they conflict: the provider is left out whole.
-                refused += accepted.map { ($0, "\(error)") }
-                continue
-            }
+        for (folder, files) in zip(read.withLock { $0 }.compactMap { $0 }, folders.map(\.files)) {
+            refused += folder.refused
+            guard !folder.batches.isEmpty else { continue }
+            let key = folder.key
+            let accepted = folder.batches.flatMap(\.files)
+            let publications = folder.batches.flatMap(\.publications)
             importedFiles += accepted.count
-            let names = accepted.map(\.lastPathComponent).joined(separator: ", ")
-            progress("\(adapter.key): \(accepted.count) of \(files.count) files, \(publications.count) days, "
-                + "\(publications.reduce(0) { $0 + $1.quotes.count }) figures (\(publications[0].day) to \(publications[publications.count - 1].day))")
-            batches.append(QuoteBatch(
-                provider: adapter.key, publications: publications,
-                run: FetchRun(startedAt: started, source: .import, provider: adapter.key, file: names, outcome: .updated)))
+            progress("\(key): \(accepted.count) of \(files.count) files, \(Set(publications.map(\.day)).count) days, "
+                + "\(publications.reduce(0) { $0 + $1.quotes.count }) figures (\(publications.map(\.day).min()!) to \(publications.map(\.day).max()!))"
+                + (folder.batches.count > 1 ? "; its files disagree on some day, so each is imported in turn, a later file's figures of a day standing" : ""))
+            for batch in folder.batches {
+                batches.append(QuoteBatch(
+                    provider: key, publications: batch.publications,
+                    run: FetchRun(startedAt: started, source: .import, provider: key, file: batch.files.map(\.lastPathComponent).joined(separator: ", "), outcome: .updated)))
+            }
         }
         for (file, reason) in refused { progress("refused \(file.lastPathComponent): \(reason)") }
         let store = try RatesStore(location: database, passwordFile: passwordFile)
         // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
         let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
-        progress("validating and writing \(batches.count) providers' figures to \(RatesStore.redacted(database))")
-        let runs = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(batches, notAfter: notAfter)
+        progress("validating and writing \(Set(batches.map(\.provider)).count) providers' figures to \(RatesStore.redacted(database))")
+        let runs = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import"))
+            .ingest(batches, notAfter: today.adding(days: 1))
         return ArchiveImport(runs: runs, importedFiles: importedFiles, refused: refused)
     }
 
+    /// A provider's folder read: its files as one batch, or one per file when they disagree on a
+    /// day (in name order, so a later file's figures of a day replace an earlier one's), and the files refused.
+    private struct ReadFolder: Sendable {
+        var key: String
+        var batches: [(files: [URL], publications: [ProviderPublication])] = []
+        var refused: [(file: URL, reason: String)] = []
+    }
+
+    /// Reads each of `files` alone (as a single import would, so a file that is not the provider's
+    /// is refused without taking the others with it), then combines them as a fetch combines its answers.
+    private static func readFolder(_ files: [URL], of adapter: any RatesProvider, today: Day) -> ReadFolder {
+        var folder = ReadFolder(key: adapter.key)
+        var parts: [(file: URL, publications: [ProviderPublication])] = []
+        for file in files {
+            do {
+                parts.append((file, try readValid(file, of: adapter, today: today)))
+            } catch {
+                folder.refused.append((file, "\(error)"))
+            }
+        }
+        guard !parts.isEmpty else { return folder }
+        if let combined = try? ProviderClient.combine(parts.map(\.publications)) {
+            folder.batches = [(parts.map(\.file), combined)]
+        } else {
+            folder.batches = parts.map { ([$0.file], $0.publications) }
+        }
+        return folder
+    }
+
     /// The provider folders of `directory`, in key order, each with its files in name order.
-    private static func archiveFolders(in directory: URL) throws -> [(ProviderRegistry.Entry, [URL])] {
+    private static func archiveFolders(in directory: URL) throws -> [(entry: ProviderRegistry.Entry, files: [URL])] {
         let files = FileManager.default
-        var folders: [(ProviderRegistry.Entry, [URL])] = []
+        var folders: [(entry: ProviderRegistry.Entry, files: [URL])] = []
         for folder in try files.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil, options: .skipsHiddenFiles) {
             guard folder.hasDirectoryPath || (try? folder.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true else {
                 throw ArchiveLayoutError(name: folder.lastPathComponent)
@@ -94,13 +118,13 @@ extension Operations {
             let contents = try files.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil, options: .skipsHiddenFiles)
             folders.append((entry, contents.sorted { $0.lastPathComponent < $1.lastPathComponent }))
         }
-        return folders.sorted { $0.0.key < $1.0.key }
+        return folders.sorted { $0.entry.key < $1.entry.key }
     }
 
-    /// `files` read by `adapter` and validated as an ingest validates them.
-    private static func readValid(_ files: [URL], of adapter: any RatesProvider, today: Day, notAfter: Day) throws -> [ProviderPublication] {
+    /// `file` read by `adapter` and validated as an ingest validates it.
+    private static func readValid(_ file: URL, of adapter: any RatesProvider, today: Day) throws -> [ProviderPublication] {
         try ProviderValidation.validate(
-            try adapter.publications(inFiles: files, subjects: [], today: today), notAfter: notAfter,
+            try adapter.publications(inFiles: [file], subjects: [], today: today), notAfter: today.adding(days: 1),
             notBefore: adapter.historyStart)
     }
 }

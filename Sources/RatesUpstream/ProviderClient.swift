@@ -172,7 +172,7 @@ public struct ProviderClient: Sendable {
     /// The same quote in two answers (a bank repeating the table in force for two asked days) counts
     /// once; the same currency of the same day with another figure is rejected.
     /// - Returns: The days in ascending order, quotes in the order first seen.
-    static func combine(_ parts: [[ProviderPublication]]) throws(UpstreamDataError) -> [ProviderPublication] {
+    public static func combine(_ parts: [[ProviderPublication]]) throws(UpstreamDataError) -> [ProviderPublication] {
         // One answer with each day once (the ECB's whole history): its days as they are, not copied a figure at a time.
         if parts.count == 1 {
             let days = parts[0].sorted { $0.day < $1.day }

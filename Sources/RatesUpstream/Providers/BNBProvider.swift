@@ -11,9 +11,11 @@ import RatesCore
 ///   `?downloadOper=true&group1=first&firstDays=DD&firstMonths=MM&firstYear=YYYY&search=true&type=XML`.
 /// - Quote convention: `RATE` leva for `RATIO` units of the currency (1.70502 BGN per 1 USD, 4.64457
 ///   BGN per 10 BRL, 6.15757 BGN per 1000 HUF): ``PublishedQuote/Direction/pivotPerUnits``
-///   with unit `RATIO`. `REVERSERATE` (units per lev, computed by the bank) is not read. Skipped, as
-///   not a currency: the gold row (`<GOLD>2</GOLD>`, `XAU`, leva per troy ounce, its reverse rate
-///   `n/a`). The euro is not in the table (the lev is pegged to it at 1.95583).
+///   with unit `RATIO`. `REVERSERATE` (units per lev, computed by the bank) is not read. The gold
+///   row (`<GOLD>2</GOLD>`, `XAU`, its reverse rate `n/a`) is leva per troy ounce, ISO 4217's unit of
+///   `XAU`, as its `NAME_` says (`Злато (в трой унции)`, `Gold (in troy ounces)`): kept as it is; a gold
+///   row whose name does not say troy ounces, or with another `RATIO`, rejects the table. The euro is
+///   not in the table (the lev is pegged to it at 1.95583).
 /// - Schedule: Bulgarian working days (Europe/Sofia): the bank sets the day's rates from the ECB's
 ///   reference rates, out by about 18:00; `CURR_DATE` is the day the table is valid for. Bulgaria
 ///   adopted the euro on 2026-01-01: the lev's tables are its history up to then.
@@ -70,13 +72,20 @@ public struct BNBProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "\(place) is dated \(rowDay), the rows before it \(day!)")
             }
             day = rowDay
+            let isGold: Bool
             switch try xml.text(row, "GOLD", in: place) {
-            case "1": break
-            case "2": continue  // gold: not a currency
+            case "1": isGold = false
+            case "2": isGold = true
             case let other: throw .unexpectedLayout(provider: key, "\(place) has <GOLD>\(UpstreamDataError.quoted(other))</GOLD>, expected 1 or 2")
             }
             let code = try ProviderXMLParsing.currency(xml.text(row, "CODE", in: place), day: rowDay)
             let unit = try xml.unit(xml.text(row, "RATIO", in: "\(place) (\(code))"), of: code, day: rowDay)
+            if isGold {
+                let name = try xml.text(row, "NAME_", in: "\(place) (\(code))").lowercased()
+                guard code.rawValue == "XAU", unit == 1, name.contains("трой") || name.contains("troy") else {
+                    throw .unexpectedLayout(provider: key, "\(place) is a gold row but not leva per troy ounce of XAU (\(code), \(UpstreamDataError.quoted(name)))")
+                }
+            }
             let value = try ProviderXMLParsing.rate(xml.text(row, "RATE", in: "\(place) (\(code))"), currency: code, day: rowDay)
             guard code != pivot else { continue }
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))

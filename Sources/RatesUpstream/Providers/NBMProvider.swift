@@ -7,8 +7,12 @@ import RatesCore
 ///   with `<NumCode>`, `<CharCode>`, `<Nominal>`, `<Name>` and `<Value>` (decimal point).
 /// - Quote convention: `Value` lei for `Nominal` units of the currency (17.6124 MDL per 1 USD, per
 ///   10 ALL, per 100 JPY): ``PublishedQuote/Direction/pivotPerUnits`` with unit `Nominal`. The SDR
-///   (`XDR`) is kept. The bank's precious-metal prices (`official_metal_rates`, `<MetalPrice>`, lei
-///   per gram of gold and silver) are not currencies and are not asked for; such a file is not read.
+///   (`XDR`) is kept.
+/// - Metals: `https://www.bnm.md/en/official_metal_rates?date=DD.MM.YYYY&get_xml=1`, the same day's
+///   `<MetalPrice Date="06.04.2026">` holding one `<Metal>` per metal (`XAU`, `XAG`), lei per
+///   `Nominal` grams, each `Name` saying so (`Gram gold`): served per troy ounce, the price of one
+///   gram times 31.1034768 exactly (``PreciousMetal``). A `Nominal` other than 1, or a name that
+///   does not say grams, rejects the answer.
 /// - Schedule: Moldovan working days (Europe/Chisinau); a day's table is looked for from 16:00.
 /// - Ranges: one request per Monday–Friday in the range; the newest publication is today's table
 ///   (by the clock given at ``init(baseURL:today:)``). A table is read under the date it states.
@@ -39,11 +43,16 @@ public struct NBMProvider: RatesProvider {
         case .latest: days = [today()]
         case .range(let first, let last): days = Day.days(from: first, through: last, on: schedule.weekdays)
         }
-        return days.map { ProviderRequest(url: "\(baseURL)/en/official_exchange_rates?date=\($0.text(.dayMonthYear(separator: ".")))&get_xml=1") }
+        return days.flatMap { day in
+            ["official_exchange_rates", "official_metal_rates"].map { page in
+                ProviderRequest(url: "\(baseURL)/en/\(page)?date=\(day.text(.dayMonthYear(separator: ".")))&get_xml=1")
+            }
+        }
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
+        if request.url.contains("/official_metal_rates") { return try metals(body, xml: xml) }
         let root = try XMLReader.Element(parsing: body, root: "ValCurs")
         try xml.expectOnly(["Valute"], in: root)
         let day = try Day(parsing: xml.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear(separator: "."))
@@ -55,6 +64,27 @@ public struct NBMProvider: RatesProvider {
             let value = try ProviderXMLParsing.rate(xml.text(valute, "Value", in: place), currency: code, day: day)
             guard code != pivot else { continue }
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+        }
+        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+
+    /// Reads a `<MetalPrice>` answer: each metal's price per gram, as one per troy ounce.
+    private func metals(_ body: [UInt8], xml: ProviderXMLParsing) throws(UpstreamDataError) -> [ProviderPublication] {
+        let root = try XMLReader.Element(parsing: body, root: "MetalPrice")
+        try xml.expectOnly(["Metal"], in: root)
+        let day = try Day(parsing: xml.attribute(root, "Date", in: "<MetalPrice>"), .dayMonthYear(separator: "."))
+        var quotes: [PublishedQuote] = []
+        for metal in root.children {
+            let code = try ProviderXMLParsing.currency(xml.text(metal, "CharCode", in: "a <Metal> of \(day)"), day: day)
+            let place = "<Metal> \(code) of \(day)"
+            let name = try xml.text(metal, "Name", in: place)
+            guard PreciousMetal.codes.contains(code), try xml.unit(xml.text(metal, "Nominal", in: place), of: code, day: day) == 1,
+                  name.lowercased().hasPrefix("gram ")
+            else {
+                throw .unexpectedLayout(provider: key, "\(place) is not a price of one gram of a precious metal (\(UpstreamDataError.quoted(name)))")
+            }
+            let value = try ProviderXMLParsing.rate(xml.text(metal, "Value", in: place), currency: code, day: day)
+            quotes.append(PublishedQuote(currency: code, value: try PreciousMetal.perTroyOunce(perGram: value, of: code, day: day), direction: .pivotPerUnits))
         }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
     }

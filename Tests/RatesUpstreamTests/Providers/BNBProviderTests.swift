@@ -12,13 +12,13 @@ struct BNBProviderTests {
         try provider.parse(body, of: provider.requests(for: .latest)[0])
     }
 
-    @Test("reads the table of 2019-02-01: 31 currencies, BGN per RATIO units, the header row and gold skipped")
+    @Test("reads the table of 2019-02-01: 31 currencies and gold, BGN per RATIO units (gold per troy ounce), the header row skipped")
     func dailyTable() throws {
         let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.count == 1)
         let table = try #require(publications.first)
         #expect(table.day == day)
-        #expect(table.quotes.count == 31)
+        #expect(table.quotes.count == 32)
         #expect(table.quotes.allSatisfy { $0.direction == .pivotPerUnits })
         #expect(table["USD"] == quote("USD", "1.70502"))
         #expect(table["AUD"] == quote("AUD", "1.23873"))
@@ -28,9 +28,15 @@ struct BNBProviderTests {
         #expect(table["JPY"] == quote("JPY", "1.56579", unit: 100))
         // Trailing zeros stay as published (1.2974 is written without one).
         #expect(table["CAD"]?.value == "1.2974")
-        #expect(table["XAU"] == nil)
+        // Leva per troy ounce of gold, ISO 4217's unit of XAU, as published.
+        #expect(table["XAU"] == quote("XAU", "2250.83"))
         #expect(table["EUR"] == nil)
         #expect(table.quotes.filter { $0.unit != 1 }.count == 24)
+        // A gold row that does not say troy ounces, or is per 10, is not a price this adapter can serve.
+        for (original, edited) in [("Злато (в трой унции)", "Злато (в грамове)"), ("<RATIO>1</RATIO>\n        <REVERSERATE>n/a", "<RATIO>10</RATIO>\n        <REVERSERATE>n/a")] {
+            let body = try ProviderFixture.edited(file, replacing: original, with: edited)
+            #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(body) }), "\(edited)")
+        }
     }
 
     @Test("asks for the latest table, and for a range one table per Monday to Friday")
@@ -93,9 +99,9 @@ struct BNBProviderTests {
         #expect(ProviderFixture.error { try parse([]) } == .empty)
         let headerOnly = Array("<?xml version=\"1.0\"?><ROWSET><ROW><GOLD>0</GOLD><TITLE>t</TITLE></ROW></ROWSET>".utf8)
         #expect(ProviderFixture.error { try parse(headerOnly) } == .empty)
-        let goldOnly = Array(
+        let goldWithoutName = Array(
             "<ROWSET><ROW><GOLD>0</GOLD><TITLE>t</TITLE></ROW><ROW><GOLD>2</GOLD><CURR_DATE>01.02.2019</CURR_DATE><CODE>XAU</CODE><RATIO>1</RATIO><RATE>2250.83</RATE></ROW></ROWSET>"
                 .utf8)
-        #expect(ProviderFixture.error { try parse(goldOnly) } == .emptyDay(day))
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(goldWithoutName) }))
     }
 }

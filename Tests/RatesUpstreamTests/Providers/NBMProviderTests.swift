@@ -29,24 +29,54 @@ struct NBMProviderTests {
         #expect(table.quotes.filter { $0.unit != 1 }.count == 12)
     }
 
-    @Test("imports both recorded days; the metal prices' file is not read")
+    @Test("imports both recorded days, each day's table and metal prices one publication")
     func imports() throws {
-        let urls = ["nbm-moldova/00_en_official_exchange_rates_date=06.04.2026_get_xml=1.xml", file].map { Fixtures.url($0) }
+        let urls = [
+            "nbm-moldova/00_en_official_exchange_rates_date=06.04.2026_get_xml=1.xml", "nbm-moldova/01_en_official_metal_rates_date=06.04.2026_get_xml=1.xml",
+            file, "nbm-moldova/03_en_official_metal_rates_date=07.04.2026_get_xml=1.xml",
+        ].map { Fixtures.url($0) }
         let publications = try provider.publications(inFiles: urls, subjects: [], today: day)
         #expect(publications.map(\.day.description) == ["2026-04-06", "2026-04-07"])
+        #expect(publications.map(\.quotes.count) == [42, 42])
         #expect(ProviderFixture.quote("USD", on: "2026-04-06", in: publications) == quote("USD", "17.6124"))
-        let metals = try ProviderFixture.bytes("nbm-moldova/01_en_official_metal_rates_date=06.04.2026_get_xml=1.xml")
-        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(metals) }))
+        // 41.2972 lei per gram of silver × 31.1034768 grams per troy ounce, exactly (products checked with Python's decimal).
+        #expect(ProviderFixture.quote("XAG", on: "2026-04-07", in: publications) == quote("XAG", "1284.48650210496"))
     }
 
-    @Test("asks for today's table, and for a range one table per Monday to Friday")
+    @Test("reads the metal prices per gram as prices per troy ounce, exactly: 2,617.7179 lei per gram of gold")
+    func metals() throws {
+        let metalFile = "nbm-moldova/01_en_official_metal_rates_date=06.04.2026_get_xml=1.xml"
+        let request = provider.requests(for: .range(Day("2026-04-06")!, Day("2026-04-06")!))[1]
+        let publications = try provider.parse(ProviderFixture.bytes(metalFile), of: request)
+        #expect(publications.map(\.day) == [Day("2026-04-06")!])
+        #expect(publications.first?["XAU"] == quote("XAU", "81420.12797159472"))
+        #expect(publications.first?["XAG"] == quote("XAG", "1250.24468449584"))
+        // Another unit than one gram, or a name that does not say grams, is not a price this adapter can convert.
+        for (original, edited) in [("<Nominal>1</Nominal>", "<Nominal>10</Nominal>"), ("<Name>Gram gold</Name>", "<Name>Ounce gold</Name>"),
+                                   ("<CharCode>XAU</CharCode>", "<CharCode>USD</CharCode>")] {
+            let body = try ProviderFixture.edited(metalFile, replacing: original, with: edited)
+            #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try provider.parse(body, of: request) }), "\(edited)")
+        }
+        for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(metalFile)) {
+            #expect(ProviderFixture.error { try provider.parse(cut, of: request) } != nil)
+        }
+        // The currency table is not read as metal prices, nor the other way round.
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try provider.parse(ProviderFixture.bytes(file), of: request) }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.bytes(metalFile)) }))
+    }
+
+    @Test("asks for today's table and metal prices, and for a range both per Monday to Friday")
     func requests() {
-        #expect(provider.requests(for: .latest).map(\.url) == ["https://www.bnm.md/en/official_exchange_rates?date=07.04.2026&get_xml=1"])
+        #expect(provider.requests(for: .latest).map(\.url) == [
+            "https://www.bnm.md/en/official_exchange_rates?date=07.04.2026&get_xml=1", "https://www.bnm.md/en/official_metal_rates?date=07.04.2026&get_xml=1",
+        ])
         let range = provider.requests(for: .range(Day("2026-04-03")!, Day("2026-04-06")!))
         #expect(
             range.map(\.url) == [
                 "https://www.bnm.md/en/official_exchange_rates?date=03.04.2026&get_xml=1",
+                "https://www.bnm.md/en/official_metal_rates?date=03.04.2026&get_xml=1",
                 "https://www.bnm.md/en/official_exchange_rates?date=06.04.2026&get_xml=1",
+                "https://www.bnm.md/en/official_metal_rates?date=06.04.2026&get_xml=1",
             ])
         #expect(range.allSatisfy { $0.method == .get && $0.body == nil })
     }
