@@ -79,7 +79,7 @@ echo "  $(find "$archive" -type l | wc -l) files of $(find "$archive" -mindepth 
 # One import: every provider's figures stored in one transaction, each day they touch merged once;
 # the files a provider cannot read (an index page, a token page, an empty answer) are listed and left out.
 started=$(now)
-"$binary" import --archive "$archive" --db "$db" >"$work/import.log" 2>&1 || { cat "$work/import.log"; exit 1; }
+"$binary" import --archive "$archive" --db "$db" >"$work/import.log" 2>"$work/import.err" || { cat "$work/import.log" "$work/import.err"; exit 1; }
 elapsed=$(echo "$(now) - $started" | bc)
 printf "  %.2f s: %s\n" "$elapsed" "$(tail -1 "$work/import.log")"
 { grep '^refused ' "$work/import.log" || true; } | cut -c1-200 | sed 's/^/    /'

@@ -43,6 +43,9 @@ public enum RatesClientError: Error, Sendable, Equatable {
     case notARatesServer(URL)
     /// The server answered something this client cannot read: the server is probably of an incompatible version.
     case invalidResponse(String)
+    /// A call that needs the server now (``RatesClient/providers()``) could not reach it; `reason` says why.
+    /// Syncing reports the same as ``SyncReport/Outcome/offline(_:)`` instead.
+    case serverUnreachable(reason: String)
 
     // MARK: - The cache file
 
@@ -78,6 +81,8 @@ extension RatesClientError: CustomStringConvertible, LocalizedError {
             return "\(url.absoluteString) has no /v1/sync endpoint: check the server address."
         case .invalidResponse(let reason):
             return "The server's answer could not be read (\(reason)); is it a compatible Rates Relay server?"
+        case .serverUnreachable(let reason):
+            return "The server could not be reached (\(reason)): the cached rates still answer; try again when it can be."
         case .cacheUnavailable(let path, let reason):
             return "The rates cache at \(path) could not be used (\(reason)); deleting it is safe, the next sync rebuilds it."
         }

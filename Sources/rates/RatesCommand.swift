@@ -22,6 +22,6 @@ struct RatesCommand: AsyncParsableCommand {
               64  invalid arguments (the command's usage is shown)
               75  `sync` could not reach the server (the cache keeps answering)
             """,
-        subcommands: [Convert.self, Latest.self, History.self, Currencies.self, Sync.self, Status.self]
+        subcommands: [Convert.self, Latest.self, History.self, Currencies.self, Sources.self, Sync.self, Status.self]
     )
 }

@@ -11,9 +11,11 @@ import RatesCore
 ///   its own date.
 /// - Quote convention: `Value` manats for `Nominal` units of the currency (1.7 AZN per 1 USD, 1.9728
 ///   per 100 RUB; KRW, KZT, HUF, UZS, PKR, RUB and JPY per 100): ``PublishedQuote/Direction/pivotPerUnits``.
-///   The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`. Skipped, as
-///   not currencies: the bank metals (gold, silver, platinum, palladium, per troy ounce, `1 t.u.`).
-///   A `ValType` of another kind rejects the answer.
+///   The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`. The bank
+///   metals (`XAU`, `XAG`, `XPT`, `XPD`) are manats per troy ounce (`<Nominal>1 t.u.</Nominal>`), ISO
+///   4217's unit of the metals: kept as published (``PreciousMetal``); a metal without a value (the
+///   1990s bulletins list them empty) has no price that day. A metal row of another unit or code, or a
+///   `ValType` of another kind, rejects the answer.
 /// - The 2006 redenomination: the manat was redenominated on 2006-01-01 (5000 old manats, AZM, to
 ///   1 new manat, AZN), but the bank's archive labels its older bulletins `AZN` too, with figures in
 ///   old manats (118 per dollar on 25.11.1993). A bulletin dated before 2006-01-01 is therefore not
@@ -47,9 +49,11 @@ public struct CBARProvider: RatesProvider {
     /// The first day of the new manat (AZN): bulletins before it are in old manats.
     public static let redenomination = Day(year: 2006, month: 1, day: 1)!
 
-    /// The `ValType` of foreign currencies, read; and that of bank metals, skipped.
+    /// The `ValType`s read: foreign currencies, and bank metals.
     static let currenciesType = "Xarici valyutalar"
     static let metalsType = "Bank metalları"
+    /// The `Nominal` of a bank metal: one troy ounce.
+    static let troyOunce = "1 t.u."
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let days: [Day]
@@ -72,7 +76,10 @@ public struct CBARProvider: RatesProvider {
         for group in root.children {
             let type = try xml.attribute(group, "Type", in: "<ValType> of \(day)")
             try xml.expectOnly(["Valute"], in: group)
-            if type == Self.metalsType { continue }
+            if type == Self.metalsType {
+                quotes += try metals(in: group, day: day, xml: xml)
+                continue
+            }
             guard type == Self.currenciesType, !sawCurrencies else {
                 throw .unexpectedLayout(provider: key, "<ValType Type=\(UpstreamDataError.quoted(type))> of \(day) is not one the adapter reads")
             }
@@ -91,5 +98,22 @@ public struct CBARProvider: RatesProvider {
         // Old manats labelled AZN: not today's manat (see the type's documentation).
         guard day >= Self.redenomination else { return [] }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+
+    /// The bank metals of a `<ValType Type="Bank metalları">`, manats per troy ounce.
+    private func metals(in group: XMLReader.Element, day: Day, xml: ProviderXMLParsing) throws(UpstreamDataError) -> [PublishedQuote] {
+        var quotes: [PublishedQuote] = []
+        for valute in group.children {
+            let code = try ProviderXMLParsing.currency(xml.attribute(valute, "Code", in: "<Valute> of \(day)"), day: day)
+            let place = "<Valute Code=\"\(code)\"> of \(day)"
+            let nominal = try xml.text(valute, "Nominal", in: place)
+            guard PreciousMetal.codes.contains(code), nominal == Self.troyOunce else {
+                throw .unexpectedLayout(provider: key, "\(place) is a bank metal but not manats per troy ounce of a metal (\(UpstreamDataError.quoted(nominal)))")
+            }
+            let text = try xml.text(valute, "Value", in: place)
+            guard !text.isEmpty else { continue }
+            quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(text, currency: code, day: day), direction: .pivotPerUnits))
+        }
+        return quotes
     }
 }

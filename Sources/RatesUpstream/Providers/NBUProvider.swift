@@ -13,7 +13,8 @@ import RatesCore
 /// - Schedule: Europe/Kyiv, Monday to Friday; the next day's rate is set by about 15:30, today's
 ///   is then final.
 ///
-/// Skipped, as not currencies: the precious metals (`XAU`, `XAG`, `XPT`, `XPD`, the JSON's group 3).
+/// The precious metals (`XAU`, `XAG`, `XPT`, `XPD`, the JSON's group 3) are the bank's accounting
+/// prices in UAH per troy ounce, ISO 4217's unit of the metals: kept as published (``PreciousMetal``).
 /// Skipped, as not publications: Saturdays and Sundays, whose rows repeat Friday's figures
 /// (same `calcdate`, same rates).
 public struct NBUProvider: RatesProvider {
@@ -25,9 +26,6 @@ public struct NBUProvider: RatesProvider {
     public let schedule = PublicationSchedule(timeZone: "Europe/Kyiv", expectedMinute: 15 * 60 + 30)
 
     let baseURL: String
-
-    /// Precious metals the bank lists among its rates.
-    static let metals: Set<String> = ["XAU", "XAG", "XPT", "XPD"]
 
     /// - Parameter baseURL: replaces `https://bank.gov.ua` (for tests).
     public init(baseURL: String? = nil) {
@@ -49,7 +47,7 @@ public struct NBUProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
             let day = try Day(parsing: row.day, .dayMonthYear(separator: "."))
-            guard !Self.metals.contains(row.code), day.isoWeekday <= 5 else { continue }
+            guard day.isoWeekday <= 5 else { continue }
             days[day, default: []].append(try .reading(code: row.code, value: row.rate, unit: row.units, direction: .pivotPerUnits, day: day))
         }
         return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })

@@ -13,12 +13,12 @@ struct CBARProviderTests {
         try provider.parse(body, of: provider.requests(for: .latest)[0])
     }
 
-    @Test("reads the bulletin of 2026-09-07: 38 currencies with the SDR as XDR, AZN per Nominal units, the metals skipped")
+    @Test("reads the bulletin of 2026-09-07: 38 currencies with the SDR as XDR, AZN per Nominal units, and 4 metals per troy ounce")
     func bulletin() throws {
         let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.map(\.day) == [day])
         let table = try #require(publications.first)
-        #expect(table.quotes.count == 38)
+        #expect(table.quotes.count == 42)
         #expect(table.quotes.allSatisfy { $0.direction == .pivotPerUnits })
         #expect(table["USD"] == quote("USD", "1.7"))
         #expect(table["EUR"] == quote("EUR", "1.9739"))
@@ -26,7 +26,17 @@ struct CBARProviderTests {
         #expect(table["XDR"] == quote("XDR", "2.3322"))
         #expect(table["RUB"] == quote("RUB", "1.9728", unit: 100))
         #expect(table["JPY"] == quote("JPY", "1.0894", unit: 100))
-        #expect(table["SDR"] == nil && table["XAU"] == nil && table["XPD"] == nil)
+        #expect(table["SDR"] == nil)
+        // Manats per troy ounce (`1 t.u.`), ISO 4217's unit of the metals, as published.
+        #expect(table["XAU"] == quote("XAU", "7476.3875"))
+        #expect(table["XAG"] == quote("XAG", "111.7334"))
+        #expect(table["XPT"] == quote("XPT", "3060.9435"))
+        #expect(table["XPD"] == quote("XPD", "2368.457"))
+        // A metal per another unit than one troy ounce, or a code that is not a metal's, rejects the bulletin.
+        for (original, edited) in [("<Nominal>1 t.u.</Nominal>", "<Nominal>1 q</Nominal>"), ("<Valute Code=\"XPD\">", "<Valute Code=\"USD\">")] {
+            let body = try ProviderFixture.edited(file, replacing: original, with: edited)
+            #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(body) }), "\(edited)")
+        }
         #expect(table.quotes.filter { $0.unit != 1 }.map(\.currency.rawValue).sorted() == ["HUF", "JPY", "KRW", "KZT", "PKR", "RUB", "UZS"])
     }
 

@@ -12,14 +12,14 @@ struct NBUProviderTests {
     static let jsonFile = "nbu-ukraine/exchange_site_2026-03-01_2026-03-16.json"
     static let xmlFile = "nbu-ukraine/statdirectory_exchange_2019-02-18.xml"
 
-    @Test("reads exchange_site of 2026-03-01..16: 11 working days of 41 currencies, UAH per `units` units, no metals or weekends")
+    @Test("reads exchange_site of 2026-03-01..16: 11 working days of 41 currencies and 4 metals, UAH per `units` units (metals per troy ounce), no weekends")
     func recordedRange() throws {
         let publications = try provider.parse(ProviderFixture.bytes(Self.jsonFile), of: range)
         #expect(publications.map(\.day) == [
             "2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06", "2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12",
             "2026-03-13", "2026-03-16",
         ].map(day))
-        #expect(publications.allSatisfy { $0.quotes.count == 41 })
+        #expect(publications.allSatisfy { $0.quotes.count == 45 })
         let monday = publications[0]
         #expect(monday["USD"] == quote("USD", "43.0996"))
         #expect(monday["EUR"] == quote("EUR", "50.8661"))
@@ -30,21 +30,27 @@ struct NBUProviderTests {
         #expect(monday["XDR"] == quote("XDR", "59.2492"))
         #expect(publications[3]["USD"] == quote("USD", "43.717"), "as the JSON writes it, without a trailing zero")
         #expect(publications[10]["USD"] == quote("USD", "44.1381"))
-        #expect(publications.allSatisfy { $0["XAU"] == nil && $0["XAG"] == nil && $0["XPT"] == nil && $0["XPD"] == nil && $0["UAH"] == nil })
+        // The bank's accounting prices of the metals, UAH per troy ounce (ISO 4217's unit), as published.
+        #expect(monday["XAU"] == quote("XAU", "223573.57"))
+        #expect(monday["XAG"] == quote("XAG", "3867.74"))
+        #expect(monday["XPT"] == quote("XPT", "102139.16"))
+        #expect(monday["XPD"] == quote("XPD", "78219.31"))
+        #expect(publications.allSatisfy { $0["UAH"] == nil })
     }
 
-    @Test("reads the statistics directory's XML of 2019-02-18: 57 currencies per 1 unit, metals left out")
+    @Test("reads the statistics directory's XML of 2019-02-18: 57 currencies per 1 unit and 4 metals per troy ounce")
     func recordedLatest() throws {
         let publications = try provider.parse(ProviderFixture.bytes(Self.xmlFile), of: latest)
         #expect(publications.map(\.day) == [day("2019-02-18")])
         let rates = try #require(publications.first)
-        #expect(rates.quotes.count == 57)
+        #expect(rates.quotes.count == 61)
         #expect(rates["AUD"] == quote("AUD", "19.374292"))
         #expect(rates["JPY"] == quote("JPY", "0.2465338"))
         #expect(rates["KRW"] == quote("KRW", "0.0241713"))
         #expect(rates["USD"] == quote("USD", "27.247894"))
         #expect(rates["EUR"] == quote("EUR", "30.681129"))
-        #expect(rates["XAU"] == nil)
+        #expect(rates["XAU"] == quote("XAU", "35912.724"))
+        #expect(rates["XPT"] == quote("XPT", "21307.853"))
     }
 
     @Test("rejects a rate replaced by garbage, a duplicated currency, units that are not a number and a bad day")
