@@ -115,7 +115,9 @@ extension Ingestor {
                 ? reader.publications(of: key, onOrBefore: day, maxAge: maxAge)
                 : reader.publication(of: key, onOrBefore: day, maxAge: maxAge).map { [$0] } ?? []
             return publications.map {
-                ProviderDay(provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge)
+                ProviderDay(
+                    provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge,
+                    bridgesThroughECB: entry?.bridgesThroughECB ?? false)
             }
         }
     }

@@ -43,10 +43,10 @@ struct CommonOptions: ParsableArguments {
         return cacheHome.appendingPathComponent("rates-relay").appendingPathComponent("rates.sqlite")
     }
 
-    /// A client on the cache; opening it touches no network.
-    func client() throws -> RatesClient {
+    /// A client on the cache; opening it touches no network. With `autoRefresh`, observing it keeps the cache current.
+    func client(autoRefresh: Bool = false) throws -> RatesClient {
         let configuration = RatesClient.Configuration(
-            server: try serverURL, cacheURL: cacheURL, apiKey: ProcessInfo.processInfo.environment["RATES_API_KEY"])
+            server: try serverURL, cacheURL: cacheURL, apiKey: ProcessInfo.processInfo.environment["RATES_API_KEY"], autoRefresh: autoRefresh)
         return try RatesClient(configuration: configuration)
     }
 }

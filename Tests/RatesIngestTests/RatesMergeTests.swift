@@ -144,6 +144,24 @@ struct RatesMergeTests {
         #expect(noECBThatDay.rates.isEmpty, "the bridge never mixes the provider's day with another ECB day")
     }
 
+    @Test("a source whose EUR figure is no market rate goes through USD and the ECB although it quotes EUR: TTD per EUR 7.88, not the CBTT's 9.31")
+    func bridgeThroughTheECBDespiteAnEuroQuote() throws {
+        let cbtt = try Recorded.cbtt("2026-04-30")
+        let ecb = try Recorded.ecb("2026-04-30")
+        #expect(cbtt.bridgesThroughECB && cbtt.quote(of: .euro)?.value == "9.30865", "the bank's EUR average that day")
+        let merged = RatesMerge.merge(day: day("2026-04-30"), publications: [cbtt], ecb: [ecb])
+        let ttd = try #require(merged[code("TTD")])
+        // TTD per EUR = (TTD per USD, the midpoint of 6.7143 and 6.7564) × (USD per EUR of the ECB, 1.1702), exactly.
+        #expect(ttd.value == ExactDecimal("7.88170657"))
+        #expect(ttd.route == .throughECB(via: nil, ecb: try #require(ecb.quote(of: code("USD")))))
+        // The same figures through the bank's own EUR average would be 18% off.
+        var throughItsEuro = cbtt
+        throughItsEuro.bridgesThroughECB = false
+        let off = try #require(RatesMerge.merge(day: day("2026-04-30"), publications: [throughItsEuro], ecb: [ecb])[code("TTD")])
+        #expect(off.value == ExactDecimal("9.30865") && !isClose(off.value, ttd.value, within: 0.15))
+        #expect(RatesMerge.merge(day: day("2026-04-30"), publications: [cbtt]).rates.isEmpty, "without the ECB's day, nothing")
+    }
+
     @Test("a publication 3 days old is used with its own day; one 8 days old is not")
     func carryForward() throws {
         let nbp = try Recorded.nbp("2026-03-02")

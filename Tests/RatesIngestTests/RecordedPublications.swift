@@ -44,6 +44,13 @@ enum Recorded {
         return try publication(of: provider, "2026-04-25", in: "cbr-russia/XML_daily_2026-04-25.xml", request: request)
     }
 
+    /// The Central Bank of Trinidad and Tobago's midpoints of `day` (2026): TTD per 1 unit, its EUR an average of few deals.
+    static func cbtt(_ day: String) throws -> ProviderDay {
+        let provider = CBTTProvider()
+        let request = provider.requests(for: .range(Day(day)!, Day(day)!))[0]
+        return try publication(of: provider, day, in: "cbtt-trinidad/01_2026-2026.json", request: request)
+    }
+
     static func publication(of provider: some RatesProvider, _ day: String, in file: String, request: ProviderRequest) throws -> ProviderDay {
         let publications = try provider.parse([UInt8](Fixtures.data(file)), of: request)
         let publication = try #require(publications.first { $0.day == Day(day)! }, "\(provider.key) has no publication on \(day) in \(file)")

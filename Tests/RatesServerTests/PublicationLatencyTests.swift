@@ -13,69 +13,49 @@ struct PublicationLatencyTests {
     @Test("while a due publication is not out, each poll is a conditional GET answered 304; the first poll after it appears brings it to /v1/events, and polling stops")
     func pollsUntilPublished() async throws {
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-29")!, firstDay: Day("2026-06-01")!)
-        try await TestServer.withEmptyDatabase { database in
-            try await upstream.run { url in
-                // The figures through 2026-10-29, fetched on request.
-                try await buildApplication(TestServer.configuration(database: database, upstream: url), logger: TestServer.logger).test(.live) { client in
-                    try await client.refresh()
-                }
-                // Then the scheduler alone, on 2026-10-30 at 18:00 UTC: that day's publication (due at 16:00 CET) is not out yet.
-                var configuration = TestServer.configuration(database: database, upstream: url)
-                configuration.schedule = true
-                configuration.pollInterval = .milliseconds(300)
-                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                    try await waitUntil("three polls answered 304") { upstream.notModifiedCount >= 3 }
-                    let port = try #require(client.port)
-                    try await withHTTPClient(HTTPClient(eventLoopGroupProvider: .singleton)) { http in
-                        let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events"), timeout: .seconds(60))
-                        var received = ""
-                        var publishedAt: ContinuousClock.Instant?
-                        var requestsAtPublication = 0
-                        for try await chunk in response.body {
-                            received += String(buffer: chunk)
-                            if publishedAt == nil, received.contains(": connected") {
-                                requestsAtPublication = upstream.requests.count
-                                upstream.publish(through: Day("2026-10-30")!)
-                                publishedAt = .now
-                            }
-                            if received.contains("\"latestDate\":\"2026-10-30\"") { break }
-                        }
-                        let elapsed = ContinuousClock.now - (try #require(publishedAt))
-                        #expect(received.contains("event: publication"))
-                        // One poll interval and a fetch, on a machine that may be busy: well under a minute.
-                        #expect(elapsed < .seconds(30), "\(elapsed) from publication to the event")
-                        let pollsToArrival = upstream.requests.count - requestsAtPublication
-                        #expect((1...3).contains(pollsToArrival), "\(pollsToArrival) requests between the publication and its event")
+        // The figures through 2026-10-29, then the scheduler alone, on 2026-10-30 at 18:00 UTC: that day's
+        // publication (due at 16:00 CET) is not out yet.
+        try await TestServer.withScheduledServer(fedBy: upstream) { client in
+            try await waitUntil("three polls answered 304") { upstream.notModifiedCount >= 3 }
+            let port = try #require(client.port)
+            try await withHTTPClient(HTTPClient(eventLoopGroupProvider: .singleton)) { http in
+                let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events"), timeout: .seconds(60))
+                var received = ""
+                var publishedAt: ContinuousClock.Instant?
+                var requestsAtPublication = 0
+                for try await chunk in response.body {
+                    received += String(buffer: chunk)
+                    if publishedAt == nil, received.contains(": connected") {
+                        requestsAtPublication = upstream.requests.count
+                        upstream.publish(through: Day("2026-10-30")!)
+                        publishedAt = .now
                     }
-                    // Once the day's publication is in, the next fetch waits for the next expected publication.
-                    let after = upstream.requests.count
-                    try await Task.sleep(for: .seconds(3))
-                    #expect(upstream.requests.count == after, "no poll after the publication arrived")
-                    print("publication to event: polls before it answered 304: \(upstream.notModifiedCount)")
+                    if received.contains("\"latestDate\":\"2026-10-30\"") { break }
                 }
+                let elapsed = ContinuousClock.now - (try #require(publishedAt))
+                #expect(received.contains("event: publication"))
+                // One poll interval and a fetch, on a machine that may be busy: well under a minute.
+                #expect(elapsed < .seconds(30), "\(elapsed) from publication to the event")
+                let pollsToArrival = upstream.requests.count - requestsAtPublication
+                #expect((1...3).contains(pollsToArrival), "\(pollsToArrival) requests between the publication and its event")
             }
+            // Once the day's publication is in, the next fetch waits for the next expected publication.
+            let after = upstream.requests.count
+            try await Task.sleep(for: .seconds(3))
+            #expect(upstream.requests.count == after, "no poll after the publication arrived")
+            print("publication to event: polls before it answered 304: \(upstream.notModifiedCount)")
         }
     }
 
     @Test("a source weeks behind polls its catch-up file with conditional GETs too: 304s, not the file again and again")
     func catchUpPollsAreConditional() async throws {
         let upstream = FakeUpstream(publishedThrough: Day("2026-10-29")!, firstDay: Day("2026-06-01")!)
-        try await TestServer.withEmptyDatabase { database in
-            try await upstream.run { url in
-                try await buildApplication(TestServer.configuration(database: database, upstream: url), logger: TestServer.logger).test(.live) { client in
-                    try await client.refresh()
-                }
-                // Four weeks later, the source still at 2026-10-29: every poll is a catch-up.
-                var configuration = TestServer.configuration(database: database, upstream: url, now: try Date("2026-11-26T18:00:00Z", strategy: .iso8601))
-                configuration.schedule = true
-                configuration.pollInterval = .milliseconds(300)
-                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { _ in
-                    let before = upstream.requests.count
-                    try await waitUntil("three polls answered 304") { upstream.notModifiedCount >= 3 }
-                    let polls = upstream.requests.count - before
-                    #expect(polls - upstream.notModifiedCount <= 1, "\(polls) polls, \(upstream.notModifiedCount) answered 304: only the first gets the file")
-                }
-            }
+        // Four weeks later, the source still at 2026-10-29: every poll is a catch-up.
+        try await TestServer.withScheduledServer(fedBy: upstream, now: try Date("2026-11-26T18:00:00Z", strategy: .iso8601)) { _ in
+            let before = upstream.requests.count
+            try await waitUntil("three polls answered 304") { upstream.notModifiedCount >= 3 }
+            let polls = upstream.requests.count - before
+            #expect(polls - upstream.notModifiedCount <= 1, "\(polls) polls, \(upstream.notModifiedCount) answered 304: only the first gets the file")
         }
     }
 }

@@ -13,7 +13,8 @@ extension ProviderDay {
     /// - No EUR quote that day, and a pivot with a fixed rate to the euro (the Deutsche Mark's
     ///   1.95583, a peg to the euro such as the CFA franc's): through that rate, on any day — before
     ///   1999 too, when it expresses the figures in the euro of their own currency's conversion rate.
-    /// - No EUR quote that day otherwise: through a currency Y quoted both here and in `ecb` (USD if both
+    /// - No EUR quote that day otherwise, or a provider whose EUR quote is not to be used
+    ///   (``bridgesThroughECB``): through a currency Y quoted both here and in `ecb` (USD if both
     ///   quote it, else the first such code alphabetically): X per EUR = (X per Y) × (Y per EUR of the
     ///   ECB), multiplied into the same single rounding.
     /// - Nothing that day leads to EUR (no EUR quote, no shared currency with the ECB): nothing.
@@ -39,7 +40,7 @@ extension ProviderDay {
         let pivotPerEuro: PerEuroRatio
         let pivotRate: PerEuroRate?
         let route: PerEuroRate.Route
-        if let euro = quote(of: .euro) {
+        if !bridgesThroughECB, let euro = quote(of: .euro) {
             guard let euroPerPivot = PerEuroRatio(euro) else { return [] }
             pivotPerEuro = euroPerPivot.inverse
             pivotRate = rate(pivot, pivotPerEuro, source: euro, route: .perEuro)

@@ -17,21 +17,27 @@ public struct ProviderDay: Hashable, Sendable {
     public var inParts: Bool
     /// How many days after ``day`` its figures still count for a merged day; `nil`: the merge's carry-forward limit.
     public var validityDays: Int?
+    /// Whether its figures go per EUR through the ECB even when it quotes EUR (``RatesUpstream/RatesProvider/bridgesThroughECB``).
+    public var bridgesThroughECB: Bool
 
-    public init(provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote], inParts: Bool = false, validityDays: Int? = nil) {
+    public init(
+        provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote], inParts: Bool = false, validityDays: Int? = nil,
+        bridgesThroughECB: Bool = false
+    ) {
         self.provider = provider
         self.pivot = pivot
         self.day = day
         self.quotes = quotes
         self.inParts = inParts
         self.validityDays = validityDays
+        self.bridgesThroughECB = bridgesThroughECB
     }
 
     /// `publication` of `provider`.
     public init(_ publication: ProviderPublication, of provider: some RatesProvider) {
         self.init(
             provider: provider.key, pivot: provider.pivot, day: publication.day, quotes: publication.quotes, inParts: provider.publishesInParts,
-            validityDays: provider.validityDays)
+            validityDays: provider.validityDays, bridgesThroughECB: provider.bridgesThroughECB)
     }
 
     /// The figure for `currency`, if this publication has one.

@@ -16,6 +16,9 @@ import RatesCore
 ///   A currency with no deals on one side that day has that side `null`: it has no midpoint and is
 ///   skipped for the day; a day with every column `null` (a weekend, a holiday) is no publication.
 ///   A column the adapter does not know rejects the answer.
+/// - Per EUR: through the ECB's dollar (``bridgesThroughECB``), not the bank's own EUR average: few
+///   dealers trade euros there, and that average strays far from the market (9.30865 TTD per EUR on
+///   2026-04-30, when its dollar average and the ECB's dollar gave 7.8817).
 /// - Day: `famedate`.
 /// - Schedule: America/Port_of_Spain, Monday to Friday, the day's rates out by about 16:00.
 /// - Ranges: one request for the years the range spans; a fetch keeps the range's days. The newest
@@ -26,6 +29,7 @@ public struct CBTTProvider: RatesProvider {
     public let country: String? = "TT"
     public let pivot = CurrencyCode("TTD")!
     public let rateType = "midpoint of the published buying and selling rates"
+    public let bridgesThroughECB = true
     /// Monday to Friday, by 16:00 Port of Spain time.
     public let schedule = PublicationSchedule(timeZone: "America/Port_of_Spain", expectedMinute: 16 * 60)
 

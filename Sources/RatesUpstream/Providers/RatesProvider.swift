@@ -43,6 +43,12 @@ public protocol RatesProvider: Sendable {
     /// publication that has it, within the carry-forward limit. `false` (the default): each
     /// publication is the provider's whole word on its day, and a currency missing from it was withdrawn.
     var publishesInParts: Bool { get }
+    /// Whether the merge expresses the source's figures per EUR through the ECB's rate of a currency
+    /// both quote (USD first), as for a source that quotes no EUR, instead of through the source's own
+    /// EUR figure: for a source whose EUR figure is not a market rate (the CBTT's is an average of few
+    /// dealers' EUR deals, up to 18% from the ECB's, while its USD average is deep). On a day the ECB did
+    /// not publish, such a source's figures are not used. `false` (the default).
+    var bridgesThroughECB: Bool { get }
     /// How far, as a factor either way, a figure may move from the source's previous one before a
     /// fetch is rejected whole as implausible; a fetch older than what is stored is rejected too
     /// (``ProviderValidation/checkContinuity(_:after:maxMove:)``). `nil` (the default): no such
@@ -84,6 +90,7 @@ public protocol RatesProvider: Sendable {
 extension RatesProvider {
     public var needsAPIKey: Bool { false }
     public var publishesInParts: Bool { false }
+    public var bridgesThroughECB: Bool { false }
     public var maxRateMove: Double? { nil }
     public var rateType: String { "reference rate" }
     public var validityDays: Int? { nil }
