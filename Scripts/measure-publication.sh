@@ -47,7 +47,7 @@ until curl -fs -o /dev/null "$base/v1/latest"; do sleep 0.05; done
 curl -fsN "$base/v1/events" >"$work/events" &
 events=$!
 # An app: the SDK's cache synced once, then observed with autoRefresh until the script ends.
-"$rates" sync --server "$base" --cache "$work/cache.sqlite" >/dev/null
+"$rates" sync --server "$base" --cache "$work/cache.sqlite" >/dev/null 2>&1
 "$rates" latest --watch --symbols USD --server "$base" --cache "$work/cache.sqlite" >"$work/watch" 2>&1 &
 watch=$!
 

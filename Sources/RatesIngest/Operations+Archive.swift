@@ -9,7 +9,7 @@ import Synchronization
 extension Operations {
     /// What ``importArchive(at:database:passwordFile:progress:)`` did.
     public struct ArchiveImport: Sendable {
-        /// One run per provider imported, in key order, as recorded.
+        /// The recorded runs, in key order: one per provider, or one per file of a provider whose files disagree.
         public var runs: [FetchRun]
         /// How many files were imported.
         public var importedFiles: Int
@@ -40,16 +40,18 @@ extension Operations {
         let started = Date()
         let today = Day(containing: started)
         let folders = try archiveFolders(in: directory)
-        // Folders are read side by side (reading, not storing, is most of an archive's work).
-        let read = Mutex([ReadFolder?](repeating: nil, count: folders.count))
+        // Folders are read side by side: reading is about half of an archive's work.
+        let readFolders = Mutex([ReadFolder?](repeating: nil, count: folders.count))
         DispatchQueue.concurrentPerform(iterations: folders.count) { index in
             let folder = readFolder(folders[index].files, of: folders[index].entry.identity, today: today)
-            read.withLock { $0[index] = folder }
+            readFolders.withLock { $0[index] = folder }
         }
         var batches: [QuoteBatch] = []
         var importedFiles = 0
         var refused: [(file: URL, reason: String)] = []
-        for (folder, files) in zip(read.withLock { $0 }.compactMap { $0 }, folders.map(\.files)) {
+        for (index, folder) in readFolders.withLock({ $0 }).enumerated() {
+            guard let folder else { continue }
+            let files = folders[index].files
             refused += folder.refused
             guard !folder.batches.isEmpty else { continue }
             let key = folder.key
