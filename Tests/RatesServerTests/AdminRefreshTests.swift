@@ -20,6 +20,7 @@ struct AdminRefreshTests {
         let upstream = FakeProviderUpstream()
         upstream.serve("/nbp/api/exchangerates/tables/A/", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
         upstream.serve("/nbp/api/exchangerates/tables/B/", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
+        upstream.serve("/nbp/api/cenyzlota/*", .fixture("nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"))
         upstream.serve("/cbr/scripts/XML_daily.asp", .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
         return upstream
     }
@@ -63,7 +64,7 @@ struct AdminRefreshTests {
             #expect(answer.json["rowsChanged"] as? Int == rows.reduce(0, +))
             #expect(answer.json["detail"] is NSNull)
             #expect(ecb.requests == ["/eurofxref-daily.xml"])
-            #expect(upstream.requestCount("/nbp/") == 2 && upstream.requestCount("/cbr/") == 1)
+            #expect(upstream.requestCount("/nbp/") == 3 && upstream.requestCount("/cbr/") == 1)
             #expect(try await client.request("/v1/rates/2026-04-25?symbols=RUB").decimalText("rates", "RUB") == "88.2826", "served at once")
 
             // Nothing new anywhere: every provider is asked again, conditionally, and says so.
@@ -73,7 +74,7 @@ struct AdminRefreshTests {
             let unchanged = try #require(again.json["providers"] as? [String: [String: Any]])
             #expect(unchanged.values.allSatisfy { $0["outcome"] as? String == "notModified" }, "\(unchanged)")
             #expect(unchanged["NBP"]?["latestDate"] as? String == "2026-03-05")
-            #expect(ecb.requests.count == 2 && upstream.requestCount("/nbp/") == 4 && upstream.requestCount("/cbr/") == 2)
+            #expect(ecb.requests.count == 2 && upstream.requestCount("/nbp/") == 6 && upstream.requestCount("/cbr/") == 2)
         }
     }
 
@@ -89,7 +90,7 @@ struct AdminRefreshTests {
 
             let both = try await client.refresh(providers: "ECB,NBP,ECB")
             #expect((both.json["providers"] as? [String: Any]).map { Set($0.keys) } == ["ECB", "NBP"])
-            #expect(ecb.requests.count == 1 && upstream.requestCount("/nbp/") == 2 && upstream.requestCount("/cbr/") == 1)
+            #expect(ecb.requests.count == 1 && upstream.requestCount("/nbp/") == 3 && upstream.requestCount("/cbr/") == 1)
         }
     }
 

@@ -150,6 +150,7 @@ struct ProviderAnswersTests {
         let upstream = FakeProviderUpstream()
         upstream.serve("/nbp/api/exchangerates/tables/A/*", .body(crafted))
         upstream.serve("/nbp/api/exchangerates/tables/B/*", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
+        upstream.serve("/nbp/api/cenyzlota/*", .fixture("nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"))
         upstream.serve("/cnb" + ProviderIsolationTests.cnbDailyPath, .body(try Self.cnbDailyText(of: "2026-03-02")))
         try await Self.withServer(upstream, providers: ["NBP", "CNB"]) { client in
             let isDollarOf0302 = { (exclusion: [String: Any]) in exclusion["currency"] as? String == "USD" && exclusion["date"] as? String == "2026-03-02" }

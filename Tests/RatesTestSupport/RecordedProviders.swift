@@ -29,6 +29,7 @@ package enum RecordedProviders {
         let upstream = FakeProviderUpstream()
         upstream.serve("/nbp/api/exchangerates/tables/A/*", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
         upstream.serve("/nbp/api/exchangerates/tables/B/*", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
+        upstream.serve("/nbp/api/cenyzlota/*", .fixture("nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"))
         upstream.serve("/nbu/NBU_Exchange/exchange_site", .fixture("nbu-ukraine/exchange_site_2026-03-01_2026-03-16.json"))
         upstream.serve("/hkma/*", .fixture("hkma-hongkong/er-eeri-daily_2026-02-25_2026-02-28.json"))
         return upstream

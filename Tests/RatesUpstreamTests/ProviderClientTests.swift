@@ -49,16 +49,17 @@ struct ProviderClientTests {
         #expect(publications.map(\.quotes.count) == days.keys.sorted().map { days[$0]! })
     }
 
-    @Test("NBP tables A and B of one day combine into one publication of both tables' currencies")
+    @Test("NBP tables A and B and the gold price of one day combine into one publication of all their figures")
     func combinesNBPTables() async throws {
         let publications = try await withUpstream([.nbp]) { _, base in
             try await client(NBPProvider(baseURL: base + "/nbp")).fetch(.latest, logger: Self.logger).publications
         }
         let wednesday = try #require(publications?.first { $0.day == Day("2026-03-04") })
-        #expect(wednesday.quotes.count == 32 + 116)
-        #expect(Set(wednesday.quotes.map(\.currency)).count == 148)
+        #expect(wednesday.quotes.count == 32 + 116 + 1)
+        #expect(Set(wednesday.quotes.map(\.currency)).count == 149)
         #expect(wednesday["USD"] != nil, "from table A")
         #expect(wednesday["AFN"] == quote("AFN", "0.056626"), "from table B")
+        #expect(wednesday["XAU"] == quote("XAU", "19418.522635776"), "the gold price, per troy ounce")
     }
 
     @Test("a range keeps only its own days, though the answer holds more")
@@ -143,7 +144,7 @@ struct ProviderClientTests {
                 let second = try await client.fetch(.latest, validators: validators, logger: Self.logger)
                 #expect(second.publications == nil, "\(provider.key): not modified")
             }
-            #expect(upstream.received.filter { $0.ifNoneMatch != nil }.count == 3, "the second fetches sent their ETags")
+            #expect(upstream.received.filter { $0.ifNoneMatch != nil }.count == 4, "the second fetches sent their ETags")
         }
     }
 
@@ -157,8 +158,8 @@ struct ProviderClientTests {
             }
             upstream.change("/nbp/tables/A/")
             let second = try await client.fetch(.latest, validators: validators, logger: Self.logger)
-            #expect(second.publications == first, "table B (304) still counts on 2026-03-04")
-            #expect(upstream.received.suffix(2).allSatisfy { $0.ifNoneMatch != nil }, "both sent conditionally")
+            #expect(second.publications == first, "table B and the gold price (304) still count on 2026-03-04")
+            #expect(upstream.received.suffix(3).allSatisfy { $0.ifNoneMatch != nil }, "all three sent conditionally")
         }
     }
 

@@ -34,6 +34,7 @@ struct UpstreamOverrideTests {
         let upstream = FakeProviderUpstream()
         upstream.serve("/stand-in/api/exchangerates/tables/A/", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
         upstream.serve("/stand-in/api/exchangerates/tables/B/", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
+        upstream.serve("/stand-in/api/cenyzlota/", .fixture("nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"))
         let publications = try await upstream.run { root in
             // The adapter names its real endpoint; only the override keeps the fetch on loopback.
             let client = ProviderClient(
@@ -43,6 +44,7 @@ struct UpstreamOverrideTests {
         }
         #expect(Set(upstream.received.map(\.target)) == [
             "/stand-in/api/exchangerates/tables/A/?format=json", "/stand-in/api/exchangerates/tables/B/?format=json",
+            "/stand-in/api/cenyzlota/?format=json",
         ])
         let wednesday = try #require(publications?.first { $0.day == Day("2026-03-04") })
         #expect(wednesday["AFN"] == quote("AFN", "0.056626"), "table B, read as table B's answer")

@@ -13,8 +13,10 @@ import RatesCore
 /// - Day: the table's `effectiveDate`.
 /// - Schedule: Europe/Warsaw, Monday to Friday, table A out by about 12:15 (table B on Wednesdays
 ///   at the same time).
-///
-/// The gold prices (`/api/cenyzlota`) are not currencies and are not asked for.
+/// - Gold: `https://api.nbp.pl/api/cenyzlota/…?format=json` (beside `exchangerates` under the API's
+///   root), asked for alongside the tables: the price in PLN of one gram of gold of 1000 fineness per
+///   working day, `[{"data":"2026-03-02","cena":595.71}]`, served as `XAU` per troy ounce, the price of
+///   one gram times 31.1034768 exactly (``PreciousMetal``). Like table B, it adds to its day's figures.
 public struct NBPProvider: RatesProvider {
     public let key = "NBP"
     public let name = "National Bank of Poland"
@@ -32,6 +34,15 @@ public struct NBPProvider: RatesProvider {
     /// The tables read: A (daily) and B (weekly).
     static let tables = ["A", "B"]
 
+    /// The subject of the gold price's requests.
+    static let gold = "gold"
+
+    /// The gold prices' base: `cenyzlota` beside `exchangerates` (inside a test server's base that
+    /// does not end so).
+    var goldURL: String {
+        (baseURL.hasSuffix("/exchangerates") ? String(baseURL.dropLast("/exchangerates".count)) : baseURL) + "/cenyzlota"
+    }
+
     /// Table B's currencies stay out of the four daily table A publications between two Wednesdays.
     public let publishesInParts = true
 
@@ -40,22 +51,25 @@ public struct NBPProvider: RatesProvider {
         self.baseURL = baseURL ?? "https://api.nbp.pl/api/exchangerates"
     }
 
-    /// One request per table for `.latest`; per table, one per 93-day span of a range. Each
-    /// request's `subject` is its table letter.
+    /// One request per table and one for the gold price for `.latest`; for a range, as many per
+    /// 93-day span. Each request's `subject` is its table letter, or ``gold``.
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
         case .latest:
             return Self.tables.map { ProviderRequest(url: "\(baseURL)/tables/\($0)/?format=json", subject: $0) }
+                + [ProviderRequest(url: "\(goldURL)/?format=json", subject: Self.gold)]
         case .range(let first, let last):
             let spans = Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest)
             return Self.tables.flatMap { table in
                 spans.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0.0)/\($0.1)/?format=json", subject: table) }
-            }
+            } + spans.map { ProviderRequest(url: "\(goldURL)/\($0.0)/\($0.1)/?format=json", subject: Self.gold) }
         }
     }
 
-    /// Reads an array of tables: `[{"table":"A","no":…,"effectiveDate":"2026-03-02","rates":[{"currency":…,"code":"USD","mid":3.6056}]}]`.
+    /// Reads an array of tables: `[{"table":"A","no":…,"effectiveDate":"2026-03-02","rates":[{"currency":…,"code":"USD","mid":3.6056}]}]`,
+    /// or, for a gold request, of gold prices.
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        if request.url.hasPrefix(goldURL + "/") { return try goldPrices(body) }
         let document = try ProviderJSON(parsing: body, provider: key)
         var publications: [ProviderPublication] = []
         for (index, table) in try document.array("the answer", provider: key).enumerated() {
@@ -73,6 +87,21 @@ public struct NBPProvider: RatesProvider {
                 quotes.append(try .reading(code: code, value: mid, direction: .pivotPerUnits, day: day))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
+        }
+        return try ProviderValidation.validate(publications)
+    }
+
+    /// Reads an array of gold prices, PLN per gram: `[{"data":"2026-03-02","cena":595.71}]`.
+    private func goldPrices(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(parsing: body, provider: key)
+        let gold = CurrencyCode("XAU")!
+        var publications: [ProviderPublication] = []
+        for (index, price) in try document.array("the answer", provider: key).enumerated() {
+            let what = "gold price \(index + 1)"
+            let day = try Day(parsing: try price.field("data", of: what, provider: key).string("\(what)'s \"data\"", provider: key), .iso)
+            let perGram = try PublishedQuote.reading(code: gold.rawValue, value: try price.field("cena", of: what, provider: key), direction: .pivotPerUnits, day: day)
+            let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram.value, of: gold, day: day)
+            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: gold, value: perOunce, direction: .pivotPerUnits)]))
         }
         return try ProviderValidation.validate(publications)
     }

@@ -8,7 +8,9 @@ struct NBPProviderTests {
     let provider = NBPProvider()
     let tableA = ProviderRequest(url: "https://api.nbp.pl/api/exchangerates/tables/A/2026-03-01/2026-03-05/?format=json", subject: "A")
     let tableB = ProviderRequest(url: "https://api.nbp.pl/api/exchangerates/tables/B/2026-03-01/2026-03-05/?format=json", subject: "B")
+    let gold = ProviderRequest(url: "https://api.nbp.pl/api/cenyzlota/2026-03-01/2026-03-05/?format=json", subject: "gold")
     static let fileA = "nbp-poland/tables_A_2026-03-01_2026-03-05.json"
+    static let goldFile = "nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"
     static let fileB = "nbp-poland/tables_B_2026-03-01_2026-03-05.json"
 
     @Test("reads tables A of 2026-03-02 to 2026-03-05: 4 days of 32 currencies, PLN per 1 unit")
@@ -80,21 +82,46 @@ struct NBPProviderTests {
         #expect(ProviderFixture.error(noRates, provider, request: tableA)?.isUnexpectedLayout == true)
     }
 
-    @Test("asks for the newest tables A and B, and a range in spans of at most 93 days per table")
+    @Test("asks for the newest tables A and B and gold price, and a range in spans of at most 93 days each")
     func requests() {
         #expect(provider.requests(for: .latest).map(\.url) == [
             "https://api.nbp.pl/api/exchangerates/tables/A/?format=json",
             "https://api.nbp.pl/api/exchangerates/tables/B/?format=json",
+            "https://api.nbp.pl/api/cenyzlota/?format=json",
         ])
-        #expect(provider.requests(for: .latest).map(\.subject) == ["A", "B"])
-        #expect(provider.requests(for: .range(day("2026-03-01"), day("2026-03-05"))).map(\.url) == [tableA.url, tableB.url])
+        #expect(provider.requests(for: .latest).map(\.subject) == ["A", "B", "gold"])
+        #expect(provider.requests(for: .range(day("2026-03-01"), day("2026-03-05"))).map(\.url) == [tableA.url, tableB.url, gold.url])
         #expect(provider.requests(for: .range(day("2026-01-01"), day("2026-06-30"))).map(\.url) == [
             "https://api.nbp.pl/api/exchangerates/tables/A/2026-01-01/2026-04-03/?format=json",
             "https://api.nbp.pl/api/exchangerates/tables/A/2026-04-04/2026-06-30/?format=json",
             "https://api.nbp.pl/api/exchangerates/tables/B/2026-01-01/2026-04-03/?format=json",
             "https://api.nbp.pl/api/exchangerates/tables/B/2026-04-04/2026-06-30/?format=json",
+            "https://api.nbp.pl/api/cenyzlota/2026-01-01/2026-04-03/?format=json",
+            "https://api.nbp.pl/api/cenyzlota/2026-04-04/2026-06-30/?format=json",
         ])
-        #expect(NBPProvider(baseURL: "http://127.0.0.1:9/nbp").requests(for: .latest).first?.url == "http://127.0.0.1:9/nbp/tables/A/?format=json")
+        let local = NBPProvider(baseURL: "http://127.0.0.1:9/nbp").requests(for: .latest)
+        #expect(local.map(\.url) == [
+            "http://127.0.0.1:9/nbp/tables/A/?format=json", "http://127.0.0.1:9/nbp/tables/B/?format=json", "http://127.0.0.1:9/nbp/cenyzlota/?format=json",
+        ])
         #expect(provider.key == "NBP" && provider.pivot.rawValue == "PLN" && provider.country == "PL" && !provider.needsAPIKey)
+    }
+
+    @Test("reads the gold prices of 2026-03-02 to 2026-03-05, PLN per gram, as XAU per troy ounce exactly: 595.71 × 31.1034768")
+    func goldPrices() throws {
+        let publications = try provider.parse(ProviderFixture.bytes(Self.goldFile), of: gold)
+        #expect(publications.map(\.day) == [day("2026-03-02"), day("2026-03-03"), day("2026-03-04"), day("2026-03-05")])
+        // Each product checked with Python's decimal.
+        #expect(publications.map { $0["XAU"] } == [
+            quote("XAU", "18528.652164528"), quote("XAU", "19437.184721856"), quote("XAU", "19418.522635776"), quote("XAU", "19051.190574768"),
+        ])
+        #expect(publications.allSatisfy { $0.quotes.count == 1 })
+        // A table is not read as gold prices, nor the other way round; a garbled price rejects the answer.
+        #expect(ProviderFixture.error { try provider.parse(ProviderFixture.bytes(Self.fileA), of: gold) } != nil)
+        #expect(ProviderFixture.error { try provider.parse(ProviderFixture.bytes(Self.goldFile), of: tableA) } != nil)
+        let garbled = try ProviderFixture.edited(Self.goldFile, replacing: "595.71", with: "\"595,71x\"")
+        #expect(ProviderFixture.error { try provider.parse(garbled, of: gold) } != nil)
+        for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(Self.goldFile)) {
+            #expect(ProviderFixture.error { try provider.parse(cut, of: gold) } != nil)
+        }
     }
 }
