@@ -16,6 +16,32 @@ struct HTTPExchange: Sendable {
         self.body = body
     }
 
+    /// What an answer the app must act on means: `401`/`403` refused credentials, `404` no Rates Relay
+    /// server at `server`, another `4xx` a rejected request (with its problem's detail), anything else an
+    /// answer this client cannot read.
+    func failure(server: URL) -> RatesClientError {
+        switch status {
+        case 401, 403: return .unauthorized(status: status)
+        case 404: return .notARatesServer(server)
+        case 400..<500: return .rejected(status: status, detail: problemDetail)
+        default: return .invalidResponse("unexpected HTTP status \(status)")
+        }
+    }
+
+    /// The `detail` of a problem+json body, or the status text.
+    var problemDetail: String {
+        struct Problem: Decodable {
+            var title: String?
+            var detail: String?
+            var parameter: String?
+        }
+        guard let problem = try? JSONDecoder().decode(Problem.self, from: body) else {
+            return HTTPURLResponse.localizedString(forStatusCode: status)
+        }
+        let text = problem.detail ?? problem.title ?? HTTPURLResponse.localizedString(forStatusCode: status)
+        return problem.parameter.map { "\(text) (parameter '\($0)')" } ?? text
+    }
+
     /// `Retry-After` in seconds (the delay form; an HTTP date is ignored).
     var retryAfter: Duration? {
         guard let text = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), let seconds = Int(text), seconds >= 0 else { return nil }

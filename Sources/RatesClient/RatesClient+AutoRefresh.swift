@@ -96,13 +96,10 @@ extension RatesClient {
         var retry = Duration.seconds(10)
         var failures = 0
         var hasConnected = false
-        var request = URLRequest(url: Self.endpoint("v1/events", on: configuration.server))
-        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        var request = Self.request("v1/events", accept: "text/event-stream", configuration: configuration)
         request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
-        request.cachePolicy = .reloadIgnoringLocalCacheData
         // An idle limit, not a total one: the server sends a keep-alive comment every 15 s.
         request.timeoutInterval = max(60, configuration.requestTimeout.seconds)
-        if let apiKey = configuration.apiKey { request.setValue(apiKey, forHTTPHeaderField: configuration.apiKeyHeader) }
 
         while !Task.isCancelled {
             do {

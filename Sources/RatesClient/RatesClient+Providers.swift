@@ -36,25 +36,18 @@ extension RatesClient {
     /// }
     /// ```
     public func providers() async throws -> [ProviderHealth] {
-        let url = Self.endpoint("v1/providers", on: configuration.server)
-        var request = URLRequest(url: url)
-        request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.timeoutInterval = configuration.requestTimeout.seconds
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let apiKey = configuration.apiKey { request.setValue(apiKey, forHTTPHeaderField: configuration.apiKeyHeader) }
+        let request = Self.request("v1/providers", accept: "application/json", configuration: configuration)
         let exchange: HTTPExchange
         do {
             exchange = try await transport.send(request)
         } catch {
             if HTTPTransport.isCancellation(error) { throw CancellationError() }
-            throw RatesClientError.serverUnreachable(reason: HTTPTransport.describe(error, url: url))
+            throw RatesClientError.serverUnreachable(reason: HTTPTransport.describe(error, url: request.url ?? configuration.server))
         }
         switch exchange.status {
         case 200: break
-        case 401, 403: throw RatesClientError.unauthorized(status: exchange.status)
-        case 404: throw RatesClientError.notARatesServer(configuration.server)
         case 500...: throw RatesClientError.serverUnreachable(reason: "the server answered \(exchange.status)")
-        default: throw RatesClientError.rejected(status: exchange.status, detail: String(decoding: exchange.body.prefix(300), as: UTF8.self))
+        default: throw exchange.failure(server: configuration.server)
         }
         do {
             return try JSONDecoder().decode(ProvidersAnswer.self, from: exchange.body).providers.map(\.health)

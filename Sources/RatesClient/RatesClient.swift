@@ -115,6 +115,18 @@ public final class RatesClient: Sendable {
 
     // MARK: - Endpoints
 
+    /// A GET of `path` (under the server root) as the client sends each request: past any local HTTP
+    /// cache, within the request timeout, with the API key.
+    static func request(_ path: String, query: [URLQueryItem] = [], accept: String, configuration: Configuration) -> URLRequest {
+        var request = URLRequest(url: endpoint(path, on: configuration.server, query: query))
+        request.httpMethod = "GET"
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        request.timeoutInterval = configuration.requestTimeout.seconds
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        if let apiKey = configuration.apiKey { request.setValue(apiKey, forHTTPHeaderField: configuration.apiKeyHeader) }
+        return request
+    }
+
     /// `path` resolved under the server root, keeping any path prefix (`https://host/rates/` → `https://host/rates/v1/sync`).
     static func endpoint(_ path: String, on server: URL, query: [URLQueryItem] = []) -> URL {
         var components = URLComponents(url: server, resolvingAgainstBaseURL: true) ?? URLComponents()

@@ -84,14 +84,8 @@ actor SyncEngine {
                 // The server cannot read our cursor (a client bug, or state from elsewhere): start over once.
                 restartedFresh = true
                 cursor = nil
-            case 401, 403:
-                throw RatesClientError.unauthorized(status: exchange.status)
-            case 404:
-                throw RatesClientError.notARatesServer(configuration.server)
-            case 400..<500:
-                throw RatesClientError.rejected(status: exchange.status, detail: Self.problemDetail(exchange))
             default:
-                throw RatesClientError.invalidResponse("unexpected HTTP status \(exchange.status)")
+                throw exchange.failure(server: configuration.server)
             }
         }
         report.outcome = changed ? .updated : .upToDate
@@ -107,12 +101,7 @@ actor SyncEngine {
         } else if let window = configuration.window {
             items.append(URLQueryItem(name: "from", value: window.description))
         }
-        var request = URLRequest(url: RatesClient.endpoint("v1/sync", on: configuration.server, query: items))
-        request.httpMethod = "GET"
-        request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.timeoutInterval = configuration.requestTimeout.seconds
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let apiKey = configuration.apiKey { request.setValue(apiKey, forHTTPHeaderField: configuration.apiKeyHeader) }
+        var request = RatesClient.request("v1/sync", query: items, accept: "application/json", configuration: configuration)
         if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
         return request
     }
@@ -161,19 +150,5 @@ actor SyncEngine {
             try await Task.sleep(for: delay)
         }
         return .offline(reason)
-    }
-
-    /// The `detail` of a problem+json body, or the status text.
-    static func problemDetail(_ exchange: HTTPExchange) -> String {
-        struct Problem: Decodable {
-            var title: String?
-            var detail: String?
-            var parameter: String?
-        }
-        guard let problem = try? JSONDecoder().decode(Problem.self, from: exchange.body) else {
-            return HTTPURLResponse.localizedString(forStatusCode: exchange.status)
-        }
-        let text = problem.detail ?? problem.title ?? HTTPURLResponse.localizedString(forStatusCode: exchange.status)
-        return problem.parameter.map { "\(text) (parameter '\($0)')" } ?? text
     }
 }

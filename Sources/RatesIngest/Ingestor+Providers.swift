@@ -108,16 +108,17 @@ extension Ingestor {
     /// The publications of `providers` in `reader` that count for `day`.
     private static func publications(_ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy) -> [ProviderDay] {
         providers.flatMap { key in
-            let entry = ProviderRegistry.entry(key)
-            let inParts = entry?.publishesInParts ?? false
+            // Made once here: the merge asks this for every provider of every day it recomputes.
+            let adapter = ProviderRegistry.entry(key)?.identity
+            let inParts = adapter?.publishesInParts ?? false
             let maxAge = policy.validity(of: key)
             let publications = inParts
                 ? reader.publications(of: key, onOrBefore: day, maxAge: maxAge)
                 : reader.publication(of: key, onOrBefore: day, maxAge: maxAge).map { [$0] } ?? []
             return publications.map {
                 ProviderDay(
-                    provider: key, pivot: entry?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge,
-                    bridgesThroughECB: entry?.bridgesThroughECB ?? false)
+                    provider: key, pivot: adapter?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge,
+                    bridgesThroughECB: adapter?.bridgesThroughECB ?? false)
             }
         }
     }

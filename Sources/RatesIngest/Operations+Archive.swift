@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Logging
 import RatesCore
 import RatesStore
 import RatesUpstream
@@ -68,12 +67,9 @@ extension Operations {
             }
         }
         for (file, reason) in refused { progress("refused \(file.lastPathComponent): \(reason)") }
-        let store = try RatesStore(location: database, passwordFile: passwordFile)
-        // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
-        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
+        let ingestor = try importIngestor(database: database, passwordFile: passwordFile)
         progress("validating and writing \(Set(batches.map(\.provider)).count) providers' figures to \(RatesStore.redacted(database))")
-        let runs = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import"))
-            .ingest(batches, notAfter: today.adding(days: 1))
+        let runs = try ingestor.ingest(batches, notAfter: today.adding(days: 1))
         return ArchiveImport(runs: runs, importedFiles: importedFiles, refused: refused)
     }
 

@@ -49,16 +49,22 @@ public enum Operations {
         let publications = try adapter.publications(inFiles: files, subjects: subjects, today: Day(containing: started))
         progress("read \(publications.count) days, \(publications.reduce(0) { $0 + $1.quotes.count }) figures "
             + "(\(publications.first?.day.description ?? "-") to \(publications.last?.day.description ?? "-"))")
-        let store = try RatesStore(location: database, passwordFile: passwordFile)
-        // The in-memory side starts empty at the store's version: only this import's changes are applied to it.
-        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
+        let ingestor = try importIngestor(database: database, passwordFile: passwordFile)
         progress("validating and writing to \(RatesStore.redacted(database))")
-        let run = try Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import")).ingest(
+        let run = try ingestor.ingest(
             publications, of: (adapter.key, adapter.pivot),
             run: FetchRun(startedAt: started, source: .import, provider: adapter.key, file: names, outcome: .updated),
             notAfter: Day(containing: started).adding(days: 1))
         progress("stored \(adapter.key)'s figures; \(run.rowsChanged) merged rates changed, in one transaction")
         return run
+    }
+
+    /// The ingest of an import into `database`. Its in-memory side starts empty at the store's
+    /// version: only the import's changes are applied to it.
+    static func importIngestor(database: String, passwordFile: String?) throws -> Ingestor {
+        let store = try RatesStore(location: database, passwordFile: passwordFile)
+        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
+        return Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import"))
     }
 
     /// Removes every rate before `day` (retention); each removal reaches sync clients as a tombstone.

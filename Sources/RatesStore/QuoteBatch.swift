@@ -36,4 +36,18 @@ public struct QuoteBatch: Sendable {
         guard batches.count == 1, let batch = batches.first, !batch.inParts else { return nil }
         return (batch.provider, batch.publications)
     }
+
+    /// `runs`, one per batch in order, the last the one the merged changes were applied with, as they
+    /// are stored: the others share its outcome and count, each with its own batch's newest day.
+    static func sharingOutcome(_ runs: [FetchRun], of batches: [QuoteBatch]) -> [FetchRun] {
+        guard let applied = runs.last else { return runs }
+        return zip(runs, batches).enumerated().map { index, pair in
+            guard index < runs.count - 1 else { return pair.0 }
+            var run = pair.0
+            run.outcome = applied.outcome
+            run.rowsChanged = applied.rowsChanged
+            run.latestDay = run.latestDay ?? pair.1.publications.map(\.day).max()?.description
+            return run
+        }
+    }
 }

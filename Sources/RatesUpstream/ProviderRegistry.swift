@@ -58,8 +58,6 @@ public enum ProviderRegistry {
 
         /// ``RatesProvider/publishesInParts``.
         public var publishesInParts: Bool { identity.publishesInParts }
-        /// ``RatesProvider/bridgesThroughECB``.
-        public var bridgesThroughECB: Bool { identity.bridgesThroughECB }
 
         init(
             _ key: String, _ tier: Tier, needsAPIKey: Bool = false,

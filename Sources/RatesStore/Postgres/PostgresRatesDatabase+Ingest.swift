@@ -26,16 +26,13 @@ extension PostgresRatesDatabase {
             guard let span = QuoteBatch.span(of: batches, validity: validity) else { return runs }
             let reader = try Self.quotes(span, providers: nil, ingested: QuoteBatch.heldInMemory(batches), statements)
             try Self.apply(try merge(reader), run: &runs[runs.count - 1], statements)
-            let last = runs[runs.count - 1]
-            for index in runs.indices.dropLast() {
-                runs[index].outcome = last.outcome
-                runs[index].rowsChanged = last.rowsChanged
-                runs[index].latestDay = runs[index].latestDay ?? batches[index].publications.map(\.day).max()?.description
-                guard let id = runs[index].id else { continue }
+            runs = QuoteBatch.sharingOutcome(runs, of: batches)
+            for run in runs.dropLast() {
+                guard let id = run.id else { continue }
                 try statements.run(
                     """
-                    UPDATE fetch_run SET outcome = \(last.outcome.rawValue), rows_changed = \(Int64(last.rowsChanged)),
-                                         latest_day = \(runs[index].latestDay) WHERE id = \(id)
+                    UPDATE fetch_run SET outcome = \(run.outcome.rawValue), rows_changed = \(Int64(run.rowsChanged)),
+                                         latest_day = \(run.latestDay) WHERE id = \(id)
                     """)
             }
             return runs

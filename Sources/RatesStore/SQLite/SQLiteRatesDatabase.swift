@@ -147,12 +147,8 @@ extension SQLiteRatesDatabase {
             guard let span = QuoteBatch.span(of: batches, validity: validity) else { return runs }
             let reader = try QuoteReader(db, span, ingested: QuoteBatch.heldInMemory(batches))
             try Self.apply(try merge(reader), run: &runs[runs.count - 1], db)
-            for index in runs.indices.dropLast() {
-                runs[index].outcome = runs[runs.count - 1].outcome
-                runs[index].rowsChanged = runs[runs.count - 1].rowsChanged
-                runs[index].latestDay = runs[index].latestDay ?? batches[index].publications.map(\.day).max()?.description
-                try runs[index].update(db)
-            }
+            runs = QuoteBatch.sharingOutcome(runs, of: batches)
+            for run in runs.dropLast() { try run.update(db) }
             return runs
         }
     }
