@@ -226,7 +226,7 @@ struct Import: AsyncParsableCommand {
                 at: URL(fileURLWithPath: archive, isDirectory: true), database: configuration.database,
                 passwordFile: configuration.databasePasswordFile) { print($0) }
             let outcome = imported.runs.last.map { "\($0.outcome.rawValue), \($0.rowsChanged) rates changed" } ?? "nothing to import"
-            print("done in \(elapsed()) s: \(imported.runs.count) providers, \(imported.importedFiles) files imported, "
+            print("done in \(elapsed()) s: \(Set(imported.runs.map(\.provider)).count) providers, \(imported.importedFiles) files imported, "
                 + "\(imported.refused.count) refused; \(outcome)")
             return
         }
