@@ -14,6 +14,8 @@ import Testing
 @Suite("Refreshing every provider: POST /v1/admin/refresh")
 struct AdminRefreshTests {
     static let lastDay = Day("2026-10-30")!
+    /// The Bank of Russia's daily table on the fake upstream: one request per fetch (its metal prices are another).
+    static let cbrTable = "/cbr/scripts/XML_daily.asp"
 
     /// The National Bank of Poland's and the Bank of Russia's recorded answers under `/nbp` and `/cbr`.
     static func providerUpstream() -> FakeProviderUpstream {
@@ -22,6 +24,7 @@ struct AdminRefreshTests {
         upstream.serve("/nbp/api/exchangerates/tables/B/", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
         upstream.serve("/nbp/api/cenyzlota/*", .fixture("nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"))
         upstream.serve("/cbr/scripts/XML_daily.asp", .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
+        upstream.serve("/cbr/scripts/xml_metall.asp", .fixture("cbr-russia/xml_metall_2026-03-01_2026-03-05.xml"))
         return upstream
     }
 
@@ -64,7 +67,7 @@ struct AdminRefreshTests {
             #expect(answer.json["rowsChanged"] as? Int == rows.reduce(0, +))
             #expect(answer.json["detail"] is NSNull)
             #expect(ecb.requests == ["/eurofxref-daily.xml"])
-            #expect(upstream.requestCount("/nbp/") == 3 && upstream.requestCount("/cbr/") == 1)
+            #expect(upstream.requestCount("/nbp/") == 3 && upstream.requestCount(Self.cbrTable) == 1)
             #expect(try await client.request("/v1/rates/2026-04-25?symbols=RUB").decimalText("rates", "RUB") == "88.2826", "served at once")
 
             // Nothing new anywhere: every provider is asked again, conditionally, and says so.
@@ -74,7 +77,7 @@ struct AdminRefreshTests {
             let unchanged = try #require(again.json["providers"] as? [String: [String: Any]])
             #expect(unchanged.values.allSatisfy { $0["outcome"] as? String == "notModified" }, "\(unchanged)")
             #expect(unchanged["NBP"]?["latestDate"] as? String == "2026-03-05")
-            #expect(ecb.requests.count == 2 && upstream.requestCount("/nbp/") == 6 && upstream.requestCount("/cbr/") == 2)
+            #expect(ecb.requests.count == 2 && upstream.requestCount("/nbp/") == 6 && upstream.requestCount(Self.cbrTable) == 2)
         }
     }
 
@@ -86,11 +89,11 @@ struct AdminRefreshTests {
             #expect(answer.status == .ok)
             #expect((answer.json["providers"] as? [String: Any]).map { Array($0.keys) } == ["CBR"])
             #expect(answer.json["outcome"] as? String == "updated" && answer.json["latestDate"] as? String == "2026-04-25")
-            #expect(ecb.requests.isEmpty && upstream.requestCount("/nbp/") == 0 && upstream.requestCount("/cbr/") == 1)
+            #expect(ecb.requests.isEmpty && upstream.requestCount("/nbp/") == 0 && upstream.requestCount(Self.cbrTable) == 1)
 
             let both = try await client.refresh(providers: "ECB,NBP,ECB")
             #expect((both.json["providers"] as? [String: Any]).map { Set($0.keys) } == ["ECB", "NBP"])
-            #expect(ecb.requests.count == 1 && upstream.requestCount("/nbp/") == 3 && upstream.requestCount("/cbr/") == 1)
+            #expect(ecb.requests.count == 1 && upstream.requestCount("/nbp/") == 3 && upstream.requestCount(Self.cbrTable) == 1)
         }
     }
 
@@ -134,6 +137,7 @@ struct AdminRefreshTests {
     func providerRefreshStartsAfterTheRequest() async throws {
         let upstream = FakeProviderUpstream()
         upstream.serve("/cbr/scripts/XML_daily.asp", .status(503))
+        upstream.serve("/cbr/scripts/xml_metall.asp", .fixture("cbr-russia/xml_metall_2026-03-01_2026-03-05.xml"))
         try await withHTTPClient(ProviderClient.makeHTTPClient()) { http in
         try await upstream.run { root in
                 try await TestServer.withSeededDatabase { database in
@@ -149,20 +153,20 @@ struct AdminRefreshTests {
                     // A fetch starts, and the upstream holds its answer: the bank had not published when it asked.
                     upstream.hold()
                     async let first = coordinator.refresh()
-                    try await waitUntil("the first fetch reached the upstream") { upstream.requestCount("/cbr/") == 1 }
+                    try await waitUntil("the first fetch reached the upstream") { upstream.requestCount(Self.cbrTable) == 1 }
                     #expect(state.providerStatus["CBR"]?.fetching == true)
                     upstream.serve("/cbr/scripts/XML_daily.asp", .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
                     async let second = coordinator.refresh()
                     async let third = coordinator.refresh()
                     try await waitUntil("both later refreshes wait") { state.providerStatus["CBR"]?.refreshesWaiting == 2 }
-                    #expect(upstream.requestCount("/cbr/") == 1, "no fetch runs beside the first")
+                    #expect(upstream.requestCount(Self.cbrTable) == 1, "no fetch runs beside the first")
                     upstream.release()
 
                     let reports = await [first, second, third]
                     #expect(reports[0].run.outcome == .failed, "the first fetch asked before the publication")
                     #expect(reports[1].run.outcome == .updated && reports[1].latestPublication == Day("2026-04-25"))
                     #expect(reports[2].run.id == reports[1].run.id, "the third shares the second's fetch")
-                    #expect(upstream.requestCount("/cbr/") == 2, "exactly one more fetch")
+                    #expect(upstream.requestCount(Self.cbrTable) == 2, "exactly one more fetch")
                     #expect(state.providerStatus["CBR"]?.refreshesWaiting == 0 && state.providerStatus["CBR"]?.fetching == false)
                 }
             }

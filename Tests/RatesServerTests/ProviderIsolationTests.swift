@@ -35,7 +35,7 @@ struct ProviderIsolationTests {
                     // Merged while the Bank of Russia still hangs: nobody waited for it.
                     let russia = try await Self.provider("CBR", client)
                     #expect(russia["lastFetch"] is NSNull, "the hanging fetch has not ended: \(russia)")
-                    #expect(upstream.requestCount("/cbr/") == 1)
+                    #expect(upstream.requestCount("/cbr/scripts/XML_daily.asp") == 1)
                     try await waitUntil("the throttled and the garbled fetches are recorded") {
                         let czech = try await Self.provider("CNB", client)["lastFetch"] as? [String: Any]
                         let canada = try await Self.provider("BOC", client)["lastFetch"] as? [String: Any]

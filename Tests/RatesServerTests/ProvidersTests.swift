@@ -16,6 +16,7 @@ struct ProvidersTests {
         upstream.serve("/nbp/api/exchangerates/tables/B/", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
         upstream.serve("/nbp/api/cenyzlota/*", .fixture("nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"))
         upstream.serve("/cbr/scripts/XML_daily.asp", .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
+        upstream.serve("/cbr/scripts/xml_metall.asp", .fixture("cbr-russia/xml_metall_2026-03-01_2026-03-05.xml"))
         return upstream
     }
 

@@ -91,7 +91,7 @@ struct ProviderClientTests {
 
     @Test("sources sharing permits are fetched at most that many at once; a hanging source leaves the others their places")
     func fetchPermits() async throws {
-        let scenarios = [ProviderScenario.ecb, .cbr, .tcmb]
+        let scenarios = [ProviderScenario.ecb, .named("CNB"), .tcmb]   // one request each
         try await withUpstream(scenarios) { upstream, base in
             let permits = FetchPermits(limit: 2)
             let clients = try scenarios.map {
@@ -123,7 +123,7 @@ struct ProviderClientTests {
             async let hung = fetchError(hanging)
             try await waitUntil("the hanging request received") { upstream.received.count >= 1 }
             let fetched = try await cbr.fetch(.latest, logger: Self.logger)
-            #expect(fetched.publications?.first?.quotes.count == 54, "fetched while the other source hangs")
+            #expect(fetched.publications?.last?.quotes.count == 54, "fetched while the other source hangs")
             upstream.release()
             #expect(await hung != nil, "the hanging source fails when its answer is a 503")
         }

@@ -16,6 +16,16 @@ import RatesCore
 ///   an ID list kept by hand; the daily table needs neither.) For a day without a table of its own
 ///   (a holiday) the bank answers with the table in force, under its own date, which may lie
 ///   before the range.
+/// - Metals: `https://www.cbr.ru/scripts/xml_metall.asp?date_req1=DD/MM/YYYY&date_req2=DD/MM/YYYY`, the
+///   bank's accounting prices of refined gold, silver, platinum and palladium per gram, in roubles,
+///   for each day it set them in the range (none for a range of holidays): `<Metall>` holding one `<Record Date="03.03.2026" Code="1">`
+///   per metal and day (codes 1 to 4: `XAU`, `XAG`, `XPT`, `XPD`) with `<Buy>` and `<Sell>` (the same
+///   figure since 2008; their exact midpoint is read), served per troy ounce (``PreciousMetal``).
+///   Asked for beside the tables: for `.latest` the seven days up to today (Moscow's clock given at
+///   ``init(baseURL:today:)``), for a range in spans of at most a year. The metal prices carry their
+///   own days, which are not the tables' days, so the bank publishes in parts
+///   (``publishesInParts``): a table adds to its day's figures, and a currency the bank stops
+///   quoting leaves the merge when its last figure passes the carry-forward limit.
 public struct CBRProvider: RatesProvider {
     public let key = "CBR"
     public let name = "Bank of Russia"
@@ -25,31 +35,50 @@ public struct CBRProvider: RatesProvider {
     /// Working days, by 13:00 Moscow time (the figures carry the next calendar day's date).
     public let schedule = PublicationSchedule(timeZone: "Europe/Moscow", expectedMinute: 13 * 60)
 
+    /// The metal prices' days and the tables' days differ: each adds to its day's figures.
+    public let publishesInParts = true
+
     /// The host the `scripts/` paths are under, without a trailing slash.
     public let baseURL: String
+    private let today: @Sendable () -> Day
 
-    /// - Parameter baseURL: The host (`https://www.cbr.ru` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
+    /// - Parameters:
+    ///   - baseURL: The host (`https://www.cbr.ru` when `nil`), for a test server or a mirror.
+    ///   - today: The day it is in Moscow, the last day of the newest metal prices' request.
+    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
         self.baseURL = baseURL ?? "https://www.cbr.ru"
+        self.today = today
     }
 
     /// The weekdays the bank's tables are dated: Tuesday to Saturday.
     static let tableWeekdays: Set<Int> = [2, 3, 4, 5, 6]
 
+    /// The metal prices' script.
+    var metalsURL: String { "\(baseURL)/scripts/xml_metall.asp" }
+
+    /// The metals by the code of their `<Record>`.
+    static let metals = [1: CurrencyCode("XAU")!, 2: CurrencyCode("XAG")!, 3: CurrencyCode("XPT")!, 4: CurrencyCode("XPD")!]
+
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/scripts/XML_daily.asp"
+        let slashed = Day.ProviderFormat.dayMonthYear(separator: "/")
+        func metals(_ first: Day, _ last: Day) -> ProviderRequest {
+            ProviderRequest(url: "\(metalsURL)?date_req1=\(first.text(slashed))&date_req2=\(last.text(slashed))")
+        }
         switch window {
         case .latest:
-            return [ProviderRequest(url: url)]
+            let day = today()
+            return [ProviderRequest(url: url), metals(day.adding(days: -6), day)]
         case .range(let first, let last):
             return Day.days(from: first, through: last, on: Self.tableWeekdays).map { day in
-                ProviderRequest(url: url + "?date_req=" + day.text(.dayMonthYear(separator: "/")))
-            }
+                ProviderRequest(url: url + "?date_req=" + day.text(slashed))
+            } + Day.spans(from: first, through: last, maxDays: 366).map { metals($0.first, $0.last) }
         }
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
+        if request.url.hasPrefix(metalsURL + "?") { return try metalPrices(body, xml: xml) }
         let root = try XMLReader.Element(parsing: body, root: "ValCurs")
         try xml.expectOnly(["Valute"], in: root)
         let day = try Day(parsing: xml.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear(separator: ".", padded: false))
@@ -63,5 +92,29 @@ public struct CBRProvider: RatesProvider {
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
         }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+
+    /// Reads a `<Metall>` answer: each metal's price per gram on each day, as one per troy ounce.
+    private func metalPrices(_ body: [UInt8], xml: ProviderXMLParsing) throws(UpstreamDataError) -> [ProviderPublication] {
+        let root = try XMLReader.Element(parsing: body, root: "Metall")
+        try xml.expectOnly(["Record"], in: root)
+        // Days without prices (the New Year holidays) make a `<Metall>` without records: nothing published.
+        guard !root.children.isEmpty else { return [] }
+        var rows: [(day: Day, quote: PublishedQuote)] = []
+        for record in root.children {
+            let dayText = try xml.attribute(record, "Date", in: "a <Record>")
+            let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
+            let codeText = try xml.attribute(record, "Code", in: "a <Record> of \(day)")
+            guard let metal = Int(codeText).flatMap({ Self.metals[$0] }) else {
+                throw .unexpectedLayout(provider: key, "a <Record> of \(day) has metal code \(UpstreamDataError.quoted(codeText)), expected 1 to 4")
+            }
+            let place = "the <Record> of \(metal) on \(day)"
+            let buying = try ProviderXMLParsing.rate(xml.text(record, "Buy", in: place), currency: metal, day: day)
+            let selling = try ProviderXMLParsing.rate(xml.text(record, "Sell", in: place), currency: metal, day: day)
+            guard let perGram = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: metal, day: day, text: buying) }
+            let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram, of: metal, day: day)
+            rows.append((day, PublishedQuote(currency: metal, value: perOunce, direction: .pivotPerUnits)))
+        }
+        return try ProviderValidation.validate(ProviderPublication.byDay(rows))
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 @Suite("CBR adapter")
 struct CBRProviderTests {
-    let provider = CBRProvider()
+    let provider = CBRProvider(today: { Day("2026-03-05")! })
+    let metalsFile = "cbr-russia/xml_metall_2026-03-01_2026-03-05.xml"
     let file = "cbr-russia/XML_daily_2026-04-25.xml"
     let day = Day("2026-04-25")!
 
@@ -32,9 +33,11 @@ struct CBRProviderTests {
         #expect(table.quotes.filter { $0.unit != 1 }.count == 30)
     }
 
-    @Test("asks for the latest table without a date, and for a range one table per Tuesday to Saturday")
+    @Test("asks for the latest table without a date and the last week's metal prices; for a range one table per Tuesday to Saturday and metal prices per year")
     func requests() {
-        #expect(provider.requests(for: .latest) == [ProviderRequest(url: "https://www.cbr.ru/scripts/XML_daily.asp")])
+        #expect(provider.requests(for: .latest).map(\.url) == [
+            "https://www.cbr.ru/scripts/XML_daily.asp", "https://www.cbr.ru/scripts/xml_metall.asp?date_req1=27/02/2026&date_req2=05/03/2026",
+        ])
         // 2026-03-01 is a Sunday: Sundays and Mondays carry no table of their own.
         let range = provider.requests(for: .range(Day("2026-03-01")!, Day("2026-03-09")!))
         #expect(
@@ -44,9 +47,46 @@ struct CBRProviderTests {
                 "https://www.cbr.ru/scripts/XML_daily.asp?date_req=05/03/2026",
                 "https://www.cbr.ru/scripts/XML_daily.asp?date_req=06/03/2026",
                 "https://www.cbr.ru/scripts/XML_daily.asp?date_req=07/03/2026",
+                "https://www.cbr.ru/scripts/xml_metall.asp?date_req1=01/03/2026&date_req2=09/03/2026",
             ])
         #expect(range.allSatisfy { $0.method == .get && $0.body == nil })
+        let twoYears = provider.requests(for: .range(Day("2024-01-01")!, Day("2025-12-31")!)).filter { $0.url.contains("xml_metall") }
+        #expect(twoYears.map(\.url) == [
+            "https://www.cbr.ru/scripts/xml_metall.asp?date_req1=01/01/2024&date_req2=31/12/2024",
+            "https://www.cbr.ru/scripts/xml_metall.asp?date_req1=01/01/2025&date_req2=31/12/2025",
+        ])
         #expect(CBRProvider(baseURL: "http://127.0.0.1:8080").requests(for: .latest)[0].url == "http://127.0.0.1:8080/scripts/XML_daily.asp")
+    }
+
+    @Test("reads the metal prices per gram as prices per troy ounce, exactly: 12,957.47 roubles per gram of gold on 2026-03-03")
+    func metals() throws {
+        let request = provider.requests(for: .latest)[1]
+        let publications = try provider.parse(ProviderFixture.bytes(metalsFile), of: request)
+        #expect(publications.map(\.day.description) == ["2026-03-03", "2026-03-04", "2026-03-05"])
+        #expect(publications.allSatisfy { $0.quotes.map(\.currency.rawValue) == ["XAU", "XAG", "XPT", "XPD"] })
+        // Each price per gram × 31.1034768 grams per troy ounce, checked with Python's decimal.
+        #expect(ProviderFixture.quote("XAU", on: "2026-03-03", in: publications) == PublishedQuote(currency: CurrencyCode("XAU")!, value: "403022.367531696", direction: .pivotPerUnits))
+        #expect(ProviderFixture.quote("XAG", on: "2026-03-03", in: publications)?.value == "6943.540160832")
+        #expect(ProviderFixture.quote("XPT", on: "2026-03-03", in: publications)?.value == "182592.027450096")
+        #expect(ProviderFixture.quote("XPD", on: "2026-03-03", in: publications)?.value == "138371.903448768")
+        #expect(ProviderFixture.quote("XAG", on: "2026-03-04", in: publications)?.value == "7343.53087248")
+        // Buying and selling apart: their exact midpoint, 12,957.475 per gram.
+        let spread = try ProviderFixture.edited(metalsFile, replacing: "<Sell>12957,47</Sell>", with: "<Sell>12957,48</Sell>")
+        #expect(ProviderFixture.quote("XAU", on: "2026-03-03", in: try provider.parse(spread, of: request))?.value == "403022.52304908")
+        // A metal code the adapter does not know, a price that is not a number, a record without its day: rejected whole.
+        for (original, edited) in [(#"Code="4""#, #"Code="5""#), ("<Buy>223,24</Buy>", "<Buy>223;24</Buy>"), (#"Date="05.03.2026" "#, "")] {
+            let body = try ProviderFixture.edited(metalsFile, replacing: original, with: edited)
+            #expect(ProviderFixture.error { try provider.parse(body, of: request) } != nil, "\(edited)")
+        }
+        for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(metalsFile)) {
+            #expect(ProviderFixture.error { try provider.parse(cut, of: request) } != nil)
+        }
+        // A week of holidays has no prices: nothing published, not an error.
+        let holidays = Array(#"<?xml version="1.0" encoding="windows-1251"?><Metall FromDate="20260101" ToDate="20260107" name="Precious metals quotations"></Metall>"#.utf8)
+        #expect(try provider.parse(holidays, of: request).isEmpty)
+        // The currency table is not read as metal prices, nor the other way round.
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try provider.parse(ProviderFixture.bytes(file), of: request) }))
+        #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.bytes(metalsFile)) }))
     }
 
     @Test("rejects a value that is not a decimal")
