@@ -79,19 +79,7 @@ public struct CBRProvider: RatesProvider {
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
         if request.url.hasPrefix(metalsURL + "?") { return try metalPrices(body, xml: xml) }
-        let root = try XMLReader.Element(parsing: body, root: "ValCurs")
-        try xml.expectOnly(["Valute"], in: root)
-        let day = try Day(parsing: xml.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear(separator: ".", padded: false))
-        var quotes: [PublishedQuote] = []
-        for valute in root.children {
-            let place = "<Valute ID=\"\(valute.attribute("ID") ?? "")\"> of \(day)"
-            let code = try ProviderXMLParsing.currency(xml.text(valute, "CharCode", in: place), day: day)
-            let unit = try xml.unit(xml.text(valute, "Nominal", in: place), of: code, day: day)
-            let value = try ProviderXMLParsing.rate(xml.text(valute, "Value", in: place), currency: code, day: day)
-            guard code != pivot else { continue }
-            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
-        }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return try ProviderValidation.validate([xml.valCursTable(body, pivot: pivot, days: .dayMonthYear(separator: ".", padded: false))])
     }
 
     /// Reads a `<Metall>` answer: each metal's price per gram on each day, as one per troy ounce.

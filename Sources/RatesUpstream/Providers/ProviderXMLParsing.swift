@@ -1,7 +1,8 @@
 import RatesCore
 
-/// What the XML adapters (CBR, BNR, TCMB, NBK, SBI, MNB, DNB) share: the strict reading of
-/// elements, codes, units and rates. (Days are read with ``RatesCore/Day/init(parsing:_:)``.)
+/// What the XML adapters (CBR, BNR, TCMB, NBK, SBI, MNB, DNB, …) share: the strict reading of
+/// elements, codes, units and rates, and the `ValCurs` table several banks publish. (Days are read
+/// with ``RatesCore/Day/init(parsing:_:)``.)
 ///
 /// Every reader throws on the first thing that is not as published, naming it, so an adapter
 /// rejects a whole answer rather than skipping a row.
@@ -11,6 +12,30 @@ struct ProviderXMLParsing {
 
     init(_ provider: String) {
         self.provider = provider
+    }
+
+    // MARK: - Tables
+
+    /// One day's table in the layout the Bank of Russia set and other central banks of the region
+    /// share (the CBR, the NBM, the NBT): `<ValCurs Date="…">` holding one `<Valute>` per currency with
+    /// `<CharCode>`, `<Nominal>` and `<Value>`, `Value` units of `pivot` for `Nominal` units of the
+    /// currency (``PublishedQuote/Direction/pivotPerUnits``). A row of the pivot itself is skipped.
+    ///
+    /// - Parameter days: How the `Date` attribute writes the day.
+    func valCursTable(_ body: [UInt8], pivot: CurrencyCode, days: Day.ProviderFormat) throws(UpstreamDataError) -> ProviderPublication {
+        let root = try XMLReader.Element(parsing: body, root: "ValCurs")
+        try expectOnly(["Valute"], in: root)
+        let day = try Day(parsing: attribute(root, "Date", in: "<ValCurs>"), days)
+        var quotes: [PublishedQuote] = []
+        for valute in root.children {
+            let place = "<Valute ID=\"\(valute.attribute("ID") ?? "")\"> of \(day)"
+            let code = try Self.currency(text(valute, "CharCode", in: place), day: day)
+            let unit = try unit(text(valute, "Nominal", in: place), of: code, day: day)
+            let value = try Self.rate(text(valute, "Value", in: place), currency: code, day: day)
+            guard code != pivot else { continue }
+            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+        }
+        return ProviderPublication(day: day, quotes: quotes)
     }
 
     // MARK: - Elements
