@@ -11,7 +11,8 @@ import RatesCore
 /// for the last week), each also without its subject (the currency, series or table it is for),
 /// and must read alike under every request that reads it: a BCB file, which does not name its
 /// currency, reads as every currency's and needs its subject: given (``read(_:provider:subjects:today:)``),
-/// or taken from the file's name when it names exactly one (``subject(named:among:)``).
+/// or taken from the file's name when it names exactly one (``subject(named:among:)``). A file with a
+/// subject is read as the answer to that subject's requests only.
 ///
 /// Several files are combined as a fetch combines its answers (``ProviderClient``): one
 /// publication per day, the union of the files' figures. A provider whose publication of a day
@@ -83,10 +84,23 @@ public enum ProviderFile {
         return first.publications
     }
 
-    /// The requests a file is read as the answer to, each once: with `subject` when one is given,
-    /// otherwise as the adapter makes them and without their subject.
+    /// The subjects of the requests a file may answer (``candidates(_:subject:today:)``), each once.
+    static func subjects(of provider: any RatesProvider, today: Day) -> [String] {
+        var subjects: [String] = []
+        for request in requests(provider, today: today) {
+            if let subject = request.subject, !subjects.contains(subject) { subjects.append(subject) }
+        }
+        return subjects
+    }
+
+    /// The requests a file is read as the answer to, each once: with `subject` when one is given (the
+    /// adapter's requests for that subject, or every request given it when none is), otherwise as the
+    /// adapter makes them and without their subject.
     static func candidates(_ provider: any RatesProvider, subject: String?, today: Day) -> [ProviderRequest] {
-        let requests = provider.requests(for: .latest) + provider.requests(for: .range(today.adding(days: -7), today))
+        var requests = requests(provider, today: today)
+        if let subject, requests.contains(where: { $0.subject == subject }) {
+            requests.removeAll { $0.subject != subject }
+        }
         var candidates: [ProviderRequest] = []
         var seen = Set<ProviderRequest>()
         for request in requests {
@@ -99,6 +113,11 @@ public enum ProviderFile {
             }
         }
         return candidates
+    }
+
+    /// The adapter's requests for its newest publication and for the last week.
+    private static func requests(_ provider: any RatesProvider, today: Day) -> [ProviderRequest] {
+        provider.requests(for: .latest) + provider.requests(for: .range(today.adding(days: -7), today))
     }
 }
 

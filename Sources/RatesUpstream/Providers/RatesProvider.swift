@@ -109,8 +109,16 @@ extension RatesProvider {
 
     public func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication] {
         let bodies = try files.map { Array(try Data(contentsOf: $0)) }
+        // A file that does not say what it answers may be named for it: read so first, which spares a
+        // file of one currency's long history a reading under every other currency's request.
+        if subjects.isEmpty {
+            let requested = ProviderFile.subjects(of: self, today: today)
+            let named = files.map { ProviderFile.subject(named: $0.lastPathComponent, among: requested) }
+            if named.contains(where: { $0 != nil }), let publications = try? ProviderFile.read(bodies, provider: self, subjects: named, today: today) {
+                return publications
+            }
+        }
         let read = Result { () throws(ProviderFileError) in try ProviderFile.read(bodies, provider: self, subjects: subjects, today: today) }
-        // A file that does not say what it answers may be named for it.
         guard subjects.isEmpty, case .failure(.ambiguous(_, let candidates)) = read else { return try read.get() }
         let named = files.map { ProviderFile.subject(named: $0.lastPathComponent, among: candidates) }
         guard named.contains(where: { $0 != nil }) else { return try read.get() }
