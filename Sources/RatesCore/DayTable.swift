@@ -4,7 +4,7 @@
 /// Finding a currency is a binary search over a few dozen packed codes; reading the whole table
 /// in order is a walk over two contiguous arrays. A rate keeps the digits it was published with,
 /// so it prints back byte for byte, and where it came from when that is not the ECB of that day.
-public struct DayTable: Sendable {
+public struct DayTable: Hashable, Sendable {
     /// The publication day.
     public let day: Day
     /// The currencies with a rate, in code order.
@@ -16,25 +16,46 @@ public struct DayTable: Sendable {
     /// whole history before other providers), so such days cost nothing more.
     private let sources: [RateSource?]
 
+    /// One rate of a table: the currency, its rate as published text, and where it came from when
+    /// not from the ECB on the table's day.
+    public struct Entry: Sendable {
+        public var code: CurrencyCode
+        public var text: Substring
+        public var source: RateSource?
+
+        public init(code: CurrencyCode, text: Substring, source: RateSource? = nil) {
+            self.code = code
+            self.text = text
+            self.source = source
+        }
+    }
+
     /// The table of `rates`, with `sources` naming where a rate came from when not from the ECB on
     /// `day`; a text that is not a valid rate (``RateText/isValid(_:)``) is left out: every stored
     /// rate was checked on the way in, so none is.
     public init(day: Day, rates: [CurrencyCode: String], sources: [CurrencyCode: RateSource] = [:]) {
+        self.init(day: day, entries: rates.map { Entry(code: $0.key, text: Substring($0.value), source: sources[$0.key]) })
+    }
+
+    /// The table of `entries`, in any order, each currency once; an entry whose text is not a valid
+    /// rate (``RateText/isValid(_:)``) is left out, as by ``init(day:rates:sources:)``.
+    public init(day: Day, entries: [Entry]) {
         var codes: [CurrencyCode] = []
         var significands: [UInt64] = []
         var exponents: [Int8] = []
         var tableSources: [RateSource?] = []
-        codes.reserveCapacity(rates.count)
-        significands.reserveCapacity(rates.count)
-        exponents.reserveCapacity(rates.count)
-        for code in rates.keys.sorted() {
-            guard let text = rates[code], RateText.isValid(text), let value = ExactDecimal(text), let significand = value.smallSignificand,
+        codes.reserveCapacity(entries.count)
+        significands.reserveCapacity(entries.count)
+        exponents.reserveCapacity(entries.count)
+        tableSources.reserveCapacity(entries.count)
+        for entry in entries.sorted(by: { $0.code < $1.code }) {
+            guard RateText.isValid(entry.text), let value = ExactDecimal(entry.text), let significand = value.smallSignificand,
                   let exponent = Int8(exactly: value.exponent)
             else { continue }
-            codes.append(code)
+            codes.append(entry.code)
             significands.append(significand)
             exponents.append(exponent)
-            if !sources.isEmpty { tableSources.append(sources[code]) }
+            tableSources.append(entry.source)
         }
         self.day = day
         self.codes = codes
@@ -76,6 +97,9 @@ public struct DayTable: Sendable {
     public var texts: [CurrencyCode: String] {
         Dictionary(uniqueKeysWithValues: codes.indices.map { (codes[$0], rate(at: $0).description) })
     }
+
+    /// The table as rate texts and sources by currency.
+    public var dailyRates: DailyRates { DailyRates(day: day, rates: texts, sources: nonDefaultSources) }
 
     /// The sources of the rates that did not come from the ECB on ``day``, by currency (as ``DailyRates/sources``).
     public var nonDefaultSources: [CurrencyCode: RateSource] {

@@ -109,7 +109,7 @@ public enum Operations {
             "epoch:          \(snapshot.epoch)",
             "version:        \(snapshot.version)",
             "days:           \(snapshot.days.count) (\(snapshot.days.first?.day.description ?? "-") to \(snapshot.days.last?.day.description ?? "-"))",
-            "rates:          \(snapshot.days.reduce(0) { $0 + $1.rates.count })",
+            "rates:          \(snapshot.days.reduce(0) { $0 + $1.count })",
             "expected latest: \(expected)" + ((snapshot.days.last?.day).map { $0 < expected ? " (behind)" : " (current)" } ?? " (empty)"),
             "data origin:    \(try store.dataOrigin()?.rawValue ?? "empty")",
         ]

@@ -70,23 +70,25 @@ enum IngestDocuments {
     }
 
     /// A stored day read back from its line (entries of ``dayLineEntry(providerDay:)`` joined by
-    /// commas): one row per day decodes far faster than one per value (7,000 rows, not 200,000).
-    static func day(_ dayText: String, list: String) -> DailyRates? {
+    /// commas) straight into its table: one row per day decodes far faster than one per value (7,000
+    /// rows, not 500,000), and no text of a value outlives its line.
+    static func day(_ dayText: String, list: String) -> DayTable? {
         guard let day = Day(dayText) else { return nil }
-        var daily = DailyRates(day: day, rates: [:])
-        daily.rates.reserveCapacity(48)
+        var entries: [DayTable.Entry] = []
+        entries.reserveCapacity(64)
         for pair in list.utf8.split(separator: UInt8(ascii: ",")) {
             guard pair.count > 4, let code = CurrencyCode(Substring(pair.prefix(3))) else { continue }
             let valueAndSource = pair.dropFirst(4).split(separator: UInt8(ascii: "@"), maxSplits: 1)
             guard let value = valueAndSource.first else { continue }
-            daily.rates[code] = String(Substring(value))
+            var source: RateSource?
             if valueAndSource.count == 2 {
-                let source = valueAndSource[1].split(separator: UInt8(ascii: " "))
-                if source.count == 2, let ownDay = Day(String(Substring(source[1]))) {
-                    daily.sources[code] = RateSource(provider: String(Substring(source[0])), day: ownDay)
+                let parts = valueAndSource[1].split(separator: UInt8(ascii: " "))
+                if parts.count == 2, let ownDay = Day(String(Substring(parts[1]))) {
+                    source = RateSource(provider: String(Substring(parts[0])), day: ownDay)
                 }
             }
+            entries.append(DayTable.Entry(code: code, text: Substring(value), source: source))
         }
-        return daily
+        return DayTable(day: day, entries: entries)
     }
 }

@@ -7,9 +7,9 @@ public struct StoredRates: Sendable {
     /// The dataset version: the sequence number of the newest change (0 when empty).
     public var version: Int64
     /// Every stored day, ascending.
-    public var days: [DailyRates]
+    public var days: [DayTable]
 
-    public init(epoch: String, version: Int64, days: [DailyRates]) {
+    public init(epoch: String, version: Int64, days: [DayTable]) {
         self.epoch = epoch
         self.version = version
         self.days = days

@@ -18,7 +18,7 @@ struct ProviderImportTests {
 
     /// The merged value of `currency` on `day` in `stored`.
     static func merged(_ currency: String, on day: String, in stored: StoredRates) -> String? {
-        stored.days.first { $0.day == Day(day) }?.rates[CurrencyCode(currency)!]
+        stored.days.first { $0.day == Day(day) }?.texts[CurrencyCode(currency)!]
     }
 
     @Test("recorded files of the NBP, the Bank of Russia and the Czech National Bank are stored as published, merged, and recorded as imports")
@@ -56,7 +56,7 @@ struct ProviderImportTests {
             #expect(Self.merged("ITL", on: "2000-04-21", in: after) == "1936.25880845611787")
             #expect(!before.days.contains { $0.day == Day("2000-04-21") })
             let ecbDay = try #require(before.days.first { $0.day == Day("2000-04-20") })
-            for (currency, value) in ecbDay.rates {
+            for (currency, value) in ecbDay.texts {
                 #expect(Self.merged(currency.rawValue, on: "2000-04-21", in: after) == value, "\(currency)")
             }
 

@@ -121,7 +121,7 @@ struct ReplicaTests {
 
                     // The client's copy is the database's data, value for value.
                     let stored = try RatesStore(location: url).snapshot().days.filter { $0.day >= Day("2026-10-01")! }
-                    let expected = Dictionary(uniqueKeysWithValues: stored.map { ($0.day.description, Dictionary(uniqueKeysWithValues: $0.rates.map { ($0.key.rawValue, $0.value) })) })
+                    let expected = Dictionary(uniqueKeysWithValues: stored.map { ($0.day.description, Dictionary(uniqueKeysWithValues: $0.texts.map { ($0.key.rawValue, $0.value) })) })
                     #expect(copy.rates == expected)
                 }
             }

@@ -169,10 +169,10 @@ struct SyncEndpointTests {
             #expect(try after.publication(of: "CBR", on: Day("2026-04-25")!) == published)
             #expect(try after.lastRun(provider: "CBR")?.file == cbrRun?.file)
             let rebuilt = try after.snapshot()
-            #expect(rebuilt.days.map(\.rates) == snapshot.days.map(\.rates))
-            #expect(rebuilt.days.map(\.sources) == snapshot.days.map(\.sources), "each value keeps its provider and day")
-            #expect(snapshot.days.contains { $0.sources.values.contains { $0.provider == "CBR" } })
-            #expect(try after.changeLog(after: 0).count == rebuilt.days.reduce(0) { $0 + $1.rates.count }, "one change per value")
+            #expect(rebuilt.days.map(\.texts) == snapshot.days.map(\.texts))
+            #expect(rebuilt.days.map(\.nonDefaultSources) == snapshot.days.map(\.nonDefaultSources), "each value keeps its provider and day")
+            #expect(snapshot.days.contains { $0.nonDefaultSources.values.contains { $0.provider == "CBR" } })
+            #expect(try after.changeLog(after: 0).count == rebuilt.days.reduce(0) { $0 + $1.count }, "one change per value")
         }
     }
 

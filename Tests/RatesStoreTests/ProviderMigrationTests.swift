@@ -26,7 +26,7 @@ struct ProviderMigrationTests {
         #expect(try store.version() == 3, "the migration logs no change")
         let stored = try store.snapshot()
         #expect(stored.days.map(\.day.description) == ["2026-10-29", "2026-10-30"])
-        #expect(stored.days.first?.rates == [CurrencyCode("USD")!: "1.1650", CurrencyCode("JPY")!: "176.00"], "digits kept, trailing zeros too")
+        #expect(stored.days.first?.texts == [CurrencyCode("USD")!: "1.1650", CurrencyCode("JPY")!: "176.00"], "digits kept, trailing zeros too")
         let quotes = try database.read { db in
             try Row.fetchAll(db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote ORDER BY day, currency")
                 .map { "\($0[0] as String) \($0[1] as String) \($0[2] as String) \($0[3] as String) \($0[4] as Int) \($0[5] as String)" }

@@ -87,8 +87,8 @@ struct RatesStoreTests {
             let store = try RatesStore(location: path)
             try store.ingest(Self.batch([("2026-10-30", ["GBP": "0.83380", "ISK": "136"])]), run: Self.run())
             let day = try #require(try store.snapshot().days.first)
-            #expect(day.rates[CurrencyCode("GBP")!] == "0.83380")
-            #expect(day.rates[CurrencyCode("ISK")!] == "136")
+            #expect(day.texts[CurrencyCode("GBP")!] == "0.83380")
+            #expect(day.texts[CurrencyCode("ISK")!] == "136")
         }
     }
 
@@ -114,7 +114,7 @@ struct RatesStoreTests {
             try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1172", "GBP": "0.8338", "XAU": "0.0003"])]), run: Self.run())
             let corrected = try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1173", "GBP": "0.8338"])]), run: Self.run())
             #expect(corrected.rowsChanged == 2)
-            #expect(try store.snapshot().days.first?.rates == [CurrencyCode("USD")!: "1.1173", CurrencyCode("GBP")!: "0.8338"])
+            #expect(try store.snapshot().days.first?.texts == [CurrencyCode("USD")!: "1.1173", CurrencyCode("GBP")!: "0.8338"])
 
             let changes = try store.changeLog(after: 0)
             #expect(changes.map(\.sequence) == [1, 2, 3, 4, 5])

@@ -131,7 +131,7 @@ extension PostgresRatesDatabase {
     func snapshot() throws -> StoredRates {
         try session.transaction(readOnly: true) { statements in
             let version = try Self.lastSequence(statements)
-            var days: [DailyRates] = []
+            var days: [DayTable] = []
             days.reserveCapacity(8_192)
             let lines = try statements.rows(
                 PostgresQuery(

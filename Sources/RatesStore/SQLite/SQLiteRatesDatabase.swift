@@ -243,7 +243,7 @@ extension SQLiteRatesDatabase {
     func snapshot() throws -> StoredRates {
         try database.read { db in
             let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
-            var days: [DailyRates] = []
+            var days: [DayTable] = []
             days.reserveCapacity(8_192)
             let rows = try Row.fetchCursor(
                 db,
