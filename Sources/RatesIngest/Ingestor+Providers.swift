@@ -108,7 +108,6 @@ extension Ingestor {
     /// The publications of `providers` in `reader` that count for `day`.
     private static func publications(_ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy) -> [ProviderDay] {
         providers.flatMap { key in
-            // Made once here: the merge asks this for every provider of every day it recomputes.
             let adapter = ProviderRegistry.entry(key)?.identity
             let inParts = adapter?.publishesInParts ?? false
             let maxAge = policy.validity(of: key)

@@ -78,16 +78,17 @@ enum IngestDocuments {
         entries.reserveCapacity(64)
         for pair in list.utf8.split(separator: UInt8(ascii: ",")) {
             guard pair.count > 4, let code = CurrencyCode(Substring(pair.prefix(3))) else { continue }
-            let valueAndSource = pair.dropFirst(4).split(separator: UInt8(ascii: "@"), maxSplits: 1)
-            guard let value = valueAndSource.first else { continue }
-            var source: RateSource?
-            if valueAndSource.count == 2 {
-                let parts = valueAndSource[1].split(separator: UInt8(ascii: " "))
-                if parts.count == 2, let ownDay = Day(String(Substring(parts[1]))) {
-                    source = RateSource(provider: String(Substring(parts[0])), day: ownDay)
-                }
+            let entry = pair.dropFirst(4)
+            guard let at = entry.firstIndex(of: UInt8(ascii: "@")) else {
+                entries.append(DayTable.Entry(code: code, text: Substring(entry)))
+                continue
             }
-            entries.append(DayTable.Entry(code: code, text: Substring(value), source: source))
+            let source = entry[entry.index(after: at)...]
+            var rateSource: RateSource?
+            if let space = source.firstIndex(of: UInt8(ascii: " ")), let ownDay = Day(Substring(source[source.index(after: space)...])) {
+                rateSource = RateSource(provider: String(Substring(source[..<space])), day: ownDay)
+            }
+            entries.append(DayTable.Entry(code: code, text: Substring(entry[..<at]), source: rateSource))
         }
         return DayTable(day: day, entries: entries)
     }

@@ -50,8 +50,9 @@ public enum ProviderRegistry {
         /// Makes the adapter; `apiKey` is non-nil whenever `needsAPIKey`.
         let make: @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider
 
-        /// The adapter with its default endpoints and no API key: who publishes, against which currency, when.
-        public var identity: any RatesProvider { make(nil, nil) }
+        /// The adapter with its default endpoints and no API key: who publishes, against which currency,
+        /// when. Made once with the entry: the merge reads it for every provider of every day it computes.
+        public let identity: any RatesProvider
 
         /// The currency its figures are quoted against.
         public var pivot: CurrencyCode { identity.pivot }
@@ -67,6 +68,7 @@ public enum ProviderRegistry {
             self.tier = tier
             self.needsAPIKey = needsAPIKey
             self.make = make
+            self.identity = make(nil, nil)
         }
     }
 
@@ -188,9 +190,11 @@ public enum ProviderRegistry {
 
     /// The entry for `key` (any letter case), or `nil` for a key no adapter has.
     public static func entry(_ key: String) -> Entry? {
-        let wanted = key.uppercased()
-        return entries.first { $0.key == wanted }
+        (positions[key] ?? positions[key.uppercased()]).map { entries[$0] }
     }
+
+    /// Each entry's position in ``entries``, by key.
+    private static let positions = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($0.element.key, $0.offset) })
 
     /// Makes the adapter for `key`.
     ///
