@@ -31,7 +31,9 @@ token=measure-$RANDOM
 base="http://127.0.0.1:$port"
 db="$work/rates.sqlite"
 now() { date +%s.%N; }
-rss() { awk '$1 == "VmRSS:" {printf "%.1f MB", $2/1024}' "/proc/$server/status"; }
+# VmRSS, and its anonymous part (the heap: the dataset, caches) beside its file-backed part (the
+# binary's and the Swift libraries' pages mapped in).
+rss() { awk '$1 == "VmRSS:" {t=$2} $1 == "RssAnon:" {a=$2} $1 == "RssFile:" {f=$2} END {printf "%.1f MB (anonymous %.1f, file-backed %.1f)", t/1024, a/1024, f/1024}' "/proc/$server/status"; }
 
 # The ECB history through 2026-04-30 as a file to import now; the history but its last 30
 # publications as one to import before the daily ingests; those 30 for the daily ingests.
