@@ -99,7 +99,8 @@ public final class RatesStore: Sendable {
         let new = try SQLiteRatesDatabase(path: copy)
         try new.copyQuotesAndRuns(fromFile: path)
         let origin = try old.dataOrigin() ?? .maintenance
-        try new.ingest(RatesBatch(base: .euro, days: try old.snapshot().days.map(\.dailyRates)), run: FetchRun(startedAt: Date(), source: origin, file: "rebuild", outcome: .updated))
+        let days = try old.snapshot().days.map(\.dailyRates)
+        try new.ingest(RatesBatch(base: .euro, days: days), run: FetchRun(startedAt: Date(), source: origin, file: "rebuild", outcome: .updated))
         return (old.epoch, new.epoch)
     }
 

@@ -16,11 +16,12 @@ import RatesCore
 ///   an ID list kept by hand; the daily table needs neither.) For a day without a table of its own
 ///   (a holiday) the bank answers with the table in force, under its own date, which may lie
 ///   before the range.
-/// - Metals: `https://www.cbr.ru/scripts/xml_metall.asp?date_req1=DD/MM/YYYY&date_req2=DD/MM/YYYY`, the
-///   bank's accounting prices of refined gold, silver, platinum and palladium per gram, in roubles,
-///   for each day it set them in the range (none for a range of holidays): `<Metall>` holding one `<Record Date="03.03.2026" Code="1">`
-///   per metal and day (codes 1 to 4: `XAU`, `XAG`, `XPT`, `XPD`) with `<Buy>` and `<Sell>` (the same
-///   figure since 2008; their exact midpoint is read), served per troy ounce (``PreciousMetal``).
+/// - Metals: `https://www.cbr.ru/scripts/xml_metall.asp?date_req1=DD/MM/YYYY&date_req2=DD/MM/YYYY`,
+///   the bank's accounting prices of refined gold, silver, platinum and palladium per gram, in
+///   roubles, for each day it set them in the range (none for a range of holidays): `<Metall>`
+///   holding one `<Record Date="03.03.2026" Code="1">` per metal and day (codes 1 to 4: `XAU`, `XAG`,
+///   `XPT`, `XPD`) with `<Buy>` and `<Sell>` (the same figure since 2008; their exact midpoint is
+///   read), served per troy ounce (``PreciousMetal``).
 ///   Asked for beside the tables: for `.latest` the seven days up to today (Moscow's clock given at
 ///   ``init(baseURL:today:)``), for a range in spans of at most a year. The metal prices carry their
 ///   own days, which are not the tables' days, so the bank publishes in parts

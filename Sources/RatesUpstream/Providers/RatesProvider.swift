@@ -114,7 +114,9 @@ extension RatesProvider {
         if subjects.isEmpty {
             let requested = ProviderFile.subjects(of: self, today: today)
             let named = files.map { ProviderFile.subject(named: $0.lastPathComponent, among: requested) }
-            if named.contains(where: { $0 != nil }), let publications = try? ProviderFile.read(bodies, provider: self, subjects: named, today: today) {
+            if named.contains(where: { $0 != nil }),
+               let publications = try? ProviderFile.read(bodies, provider: self, subjects: named, today: today)
+            {
                 return publications
             }
         }
