@@ -12,9 +12,12 @@ public struct DayTable: Hashable, Sendable {
     /// Each code's rate, in the same order: the significand (below 10^18) and its exponent.
     private let significands: [UInt64]
     private let exponents: [Int8]
-    /// Each code's source, in the same order; empty when every rate is the ECB's of ``day`` (the
-    /// whole history before other providers), so such days cost nothing more.
-    private let sources: [RateSource?]
+    /// The day's sources other than the ECB of ``day``, each once (a day has a few dozen at most).
+    private let sourceList: [RateSource]
+    /// Each code's source, in the same order: its position in ``sourceList`` plus one, 0 for the ECB
+    /// of ``day``. Empty when every rate is the ECB's of ``day`` (the whole history before other
+    /// providers), so such days cost nothing more; two bytes a rate otherwise, not a source each.
+    private let sourceIndices: [UInt16]
 
     /// One rate of a table: the currency, its rate as published text, and where it came from when
     /// not from the ECB on the table's day.
@@ -43,11 +46,12 @@ public struct DayTable: Hashable, Sendable {
         var codes: [CurrencyCode] = []
         var significands: [UInt64] = []
         var exponents: [Int8] = []
-        var tableSources: [RateSource?] = []
+        var sourceList: [RateSource] = []
+        var sourceIndices: [UInt16] = []
         codes.reserveCapacity(entries.count)
         significands.reserveCapacity(entries.count)
         exponents.reserveCapacity(entries.count)
-        tableSources.reserveCapacity(entries.count)
+        sourceIndices.reserveCapacity(entries.count)
         for entry in entries.sorted(by: { $0.code < $1.code }) {
             guard RateText.isValid(entry.text), let value = ExactDecimal(entry.text), let significand = value.smallSignificand,
                   let exponent = Int8(exactly: value.exponent)
@@ -55,13 +59,23 @@ public struct DayTable: Hashable, Sendable {
             codes.append(entry.code)
             significands.append(significand)
             exponents.append(exponent)
-            tableSources.append(entry.source)
+            guard let source = entry.source else {
+                sourceIndices.append(0)
+                continue
+            }
+            if let position = sourceList.firstIndex(of: source) {
+                sourceIndices.append(UInt16(position + 1))
+            } else {
+                sourceList.append(source)
+                sourceIndices.append(UInt16(sourceList.count))
+            }
         }
         self.day = day
         self.codes = codes
         self.significands = significands
         self.exponents = exponents
-        self.sources = tableSources.contains { $0 != nil } ? tableSources : []
+        self.sourceList = sourceList
+        self.sourceIndices = sourceList.isEmpty ? [] : sourceIndices
     }
 
     /// How many currencies have a rate.
@@ -90,7 +104,8 @@ public struct DayTable: Hashable, Sendable {
 
     /// Where the rate at `index` of ``codes`` came from: its provider and that provider's own day.
     public func source(at index: Int) -> RateSource {
-        (sources.isEmpty ? nil : sources[index]) ?? RateSource(provider: ProviderKey.ecb, day: day)
+        let position = sourceIndices.isEmpty ? 0 : Int(sourceIndices[index])
+        return position == 0 ? RateSource(provider: ProviderKey.ecb, day: day) : sourceList[position - 1]
     }
 
     /// The rates as published text, by currency.
@@ -104,7 +119,7 @@ public struct DayTable: Hashable, Sendable {
     /// The sources of the rates that did not come from the ECB on ``day``, by currency (as ``DailyRates/sources``).
     public var nonDefaultSources: [CurrencyCode: RateSource] {
         var found: [CurrencyCode: RateSource] = [:]
-        for (index, source) in sources.enumerated() { if let source { found[codes[index]] = source } }
+        for (index, position) in sourceIndices.enumerated() where position > 0 { found[codes[index]] = sourceList[Int(position) - 1] }
         return found
     }
 }
