@@ -22,8 +22,11 @@ public struct DayTable: Hashable, Sendable {
     /// One rate of a table: the currency, its rate as published text, and where it came from when
     /// not from the ECB on the table's day.
     public struct Entry: Sendable {
+        /// The currency.
         public var code: CurrencyCode
+        /// Its rate as published text (`0.8338`, trailing zeros kept).
         public var text: Substring
+        /// Where it came from; `nil` for the ECB on the table's day.
         public var source: RateSource?
 
         public init(code: CurrencyCode, text: Substring, source: RateSource? = nil) {
