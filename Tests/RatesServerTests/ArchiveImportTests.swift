@@ -1,6 +1,7 @@
 import Foundation
 import RatesCore
 import RatesStore
+import RatesTestFixtures
 import RatesTestSupport
 import Testing
 
@@ -72,6 +73,39 @@ struct ArchiveImportTests {
             #expect(nbp.file == "tables_A_2026-03-01_2026-03-05.json, tables_B_2026-03-01_2026-03-05.json")
             let cnb = try #require(try store.lastRun(source: .import, provider: "CNB"))
             #expect(cnb.file == "denni_kurz_2000-04-21.txt" && cnb.outcome == .updated && cnb.rowsChanged == nbp.rowsChanged)
+        }
+    }
+
+    @Test("into PostgreSQL an archive stores every provider's figures and runs in one transaction, and merges to what it does in SQLite")
+    func archiveIntoPostgres() async throws {
+        try await TestPostgres.withDatabase { url in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("archive-import-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let root = try Self.layOut(Self.archive, under: directory)
+            let sqlite = directory.appendingPathComponent("rates.sqlite").path
+            for database in [url, sqlite] {
+                let run = try await ProviderImportTests.runImport(["--archive", root.path, "--db", database])
+                #expect(run.status == 0, "\(run.output)")
+                #expect(run.output.contains("4 providers, 6 files imported, 1 refused"), "\(run.output)")
+            }
+
+            let postgres = try RatesStore(location: url)
+            let reference = try RatesStore(path: sqlite)
+            let stored = try postgres.snapshot()
+            #expect(!stored.days.isEmpty)
+            let expected = try reference.snapshot()
+            #expect(stored.days == expected.days)
+            // No ECB here: the Bank of Russia's own EUR figure gives RUB per EUR.
+            #expect(ProviderImportTests.merged("RUB", on: "2026-04-25", in: stored) == "88.2826")
+            for key in ["NBP", "CBR", "CNB", "BCB"] {
+                let publication = try postgres.latestPublication(of: key)
+                let expected = try reference.latestPublication(of: key)
+                #expect(publication != nil && publication == expected, "\(key)")
+            }
+            let nbp = try #require(try postgres.lastRun(source: .import, provider: "NBP"))
+            let cnb = try #require(try postgres.lastRun(source: .import, provider: "CNB"))
+            #expect(nbp.rowsChanged > 0 && cnb.outcome == .updated && cnb.rowsChanged == nbp.rowsChanged)
         }
     }
 
