@@ -2,12 +2,12 @@
 # Measures, on a release build, the full-history import time and the time from process start
 # to the first 200 from /v1/latest on an existing database.
 #
-# Usage: Scripts/measure-startup.sh [path/to/rates-relay]   (default: .build/release/rates-relay)
-# Build first: swift build -c release --product rates-relay
+# Usage: Scripts/measure-startup.sh [path/to/rates-relay]   (default: .build-release/release/rates-relay)
+# Build first: swift build -c release --scratch-path .build-release --product rates-relay
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=${1:-.build/release/rates-relay}
-[ -x "$binary" ] || { echo "no binary at $binary; build with: swift build -c release --product rates-relay" >&2; exit 1; }
+binary=${1:-.build-release/release/rates-relay}
+[ -x "$binary" ] || { echo "no binary at $binary; build with: swift build -c release --scratch-path .build-release --product rates-relay" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$((20000 + RANDOM % 20000))
