@@ -17,17 +17,6 @@ struct AdminRefreshTests {
     /// The Bank of Russia's daily table on the fake upstream: one request per fetch (its metal prices are another).
     static let cbrTable = "/cbr/scripts/XML_daily.asp"
 
-    /// The National Bank of Poland's and the Bank of Russia's recorded answers under `/nbp` and `/cbr`.
-    static func providerUpstream() -> FakeProviderUpstream {
-        let upstream = FakeProviderUpstream()
-        upstream.serve("/nbp/api/exchangerates/tables/A/", .fixture("nbp-poland/tables_A_2026-03-01_2026-03-05.json"))
-        upstream.serve("/nbp/api/exchangerates/tables/B/", .fixture("nbp-poland/tables_B_2026-03-01_2026-03-05.json"))
-        upstream.serve("/nbp/api/cenyzlota/*", .fixture("nbp-poland/cenyzlota_2026-03-01_2026-03-05.json"))
-        upstream.serve("/cbr/scripts/XML_daily.asp", .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
-        upstream.serve("/cbr/scripts/xml_metall.asp", .fixture("cbr-russia/xml_metall_2026-03-01_2026-03-05.xml"))
-        return upstream
-    }
-
     /// Runs `body` against the real server on a seeded database, fetching the ECB from a fake ECB
     /// and the NBP and the CBR (enabled, not scheduled) from `providers`.
     static func withServer(
@@ -49,7 +38,7 @@ struct AdminRefreshTests {
 
     @Test("a refresh fetches the ECB and every enabled provider now, and answers with each one's outcome, latest date and rows changed")
     func refreshesEveryProvider() async throws {
-        let upstream = Self.providerUpstream()
+        let upstream = ProvidersTests.upstream()
         try await Self.withServer(providers: upstream) { ecb, client in
             #expect(upstream.received.isEmpty && ecb.requests.isEmpty, "nothing fetched on a schedule")
             let answer = try await client.refresh()
@@ -83,7 +72,7 @@ struct AdminRefreshTests {
 
     @Test("providers= refreshes only the providers it names, in any letter case")
     func refreshesTheNamedProviders() async throws {
-        let upstream = Self.providerUpstream()
+        let upstream = ProvidersTests.upstream()
         try await Self.withServer(providers: upstream) { ecb, client in
             let answer = try await client.refresh(providers: "cbr")
             #expect(answer.status == .ok)
@@ -99,7 +88,7 @@ struct AdminRefreshTests {
 
     @Test("one provider failing is reported beside the others, which are stored all the same")
     func oneProviderFails() async throws {
-        let upstream = Self.providerUpstream()
+        let upstream = ProvidersTests.upstream()
         upstream.serve("/cbr/scripts/XML_daily.asp", .status(503))
         try await Self.withServer(providers: upstream) { _, client in
             let answer = try await client.refresh()
@@ -119,7 +108,7 @@ struct AdminRefreshTests {
         ("NBP,bdi", "BDI, which this server does not fetch"), ("NBP,", "'' is not a provider key"),
     ])
     func refusesProvidersNotFetched(providers: String, detail: String) async throws {
-        let upstream = Self.providerUpstream()
+        let upstream = ProvidersTests.upstream()
         try await Self.withServer(providers: upstream) { ecb, client in
             let answer = try await client.refresh(providers: providers)
             #expect(answer.status == .badRequest)
