@@ -12,10 +12,14 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// Creates a code from exactly three ASCII capital letters; `nil` for anything else.
     @inlinable
-    public init?(_ text: some StringProtocol) {
+    public init?(_ text: some StringProtocol) { self.init(ascii: text.utf8) }
+
+    /// Creates a code from exactly three ASCII capital letters given as bytes; `nil` for anything else.
+    @inlinable
+    public init?(ascii bytes: some Sequence<UInt8>) {
         var packed: UInt32 = 0
         var count = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             guard count < 3, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { return nil }
             packed = packed << 8 | UInt32(byte)
             count += 1
@@ -32,6 +36,13 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
             letters[2] = UInt8(truncatingIfNeeded: packed)
             return 3
         }
+    }
+
+    /// Creates a code from the three ASCII bytes ``letters`` gives; `nil` unless all are capital letters.
+    public init?(letters: (UInt8, UInt8, UInt8)) {
+        let capitals = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        guard capitals.contains(letters.0), capitals.contains(letters.1), capitals.contains(letters.2) else { return nil }
+        packed = UInt32(letters.0) << 16 | UInt32(letters.1) << 8 | UInt32(letters.2)
     }
 
     /// The code's three letters as ASCII bytes, for writers that copy them without making a `String`.

@@ -10,14 +10,14 @@ public struct DayTable: Hashable, Sendable {
     /// The currencies with a rate, in code order.
     public let codes: [CurrencyCode]
     /// Each code's rate, in the same order: the significand (below 10^18) and its exponent.
-    private let significands: [UInt64]
-    private let exponents: [Int8]
+    let significands: [UInt64]
+    let exponents: [Int8]
     /// The day's sources other than the ECB of ``day``, each once (a day has a few dozen at most).
-    private let sourceList: [RateSource]
+    let sourceList: [RateSource]
     /// Each code's source, in the same order: its position in ``sourceList`` plus one, 0 for the ECB
     /// of ``day``. Empty when every rate is the ECB's of ``day`` (the whole history before other
     /// providers), so such days cost nothing more; two bytes a rate otherwise, not a source each.
-    private let sourceIndices: [UInt16]
+    let sourceIndices: [UInt16]
 
     /// One rate of a table: the currency, its rate as published text, and where it came from when
     /// not from the ECB on the table's day.
@@ -73,12 +73,19 @@ public struct DayTable: Hashable, Sendable {
                 sourceIndices.append(UInt16(sourceList.count))
             }
         }
+        self.init(
+            day: day, codes: codes, significands: significands, exponents: exponents, sourceList: sourceList,
+            sourceIndices: sourceList.isEmpty ? [] : sourceIndices)
+    }
+
+    /// The table of its parts, as stored (``init(day:encoded:)`` checks them first).
+    init(day: Day, codes: [CurrencyCode], significands: [UInt64], exponents: [Int8], sourceList: [RateSource], sourceIndices: [UInt16]) {
         self.day = day
         self.codes = codes
         self.significands = significands
         self.exponents = exponents
         self.sourceList = sourceList
-        self.sourceIndices = sourceList.isEmpty ? [] : sourceIndices
+        self.sourceIndices = sourceIndices
     }
 
     /// How many currencies have a rate.

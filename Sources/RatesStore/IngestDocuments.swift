@@ -59,6 +59,21 @@ enum IngestDocuments {
         return escaped
     }
 
+    /// The batch's days as the tables a store keeps beside their rows (``DayTable/encoded``), the
+    /// sources named as ``day(_:list:)`` reads them back from the rows: `nil` for the ECB of the day
+    /// itself. A day the batch leaves empty has an empty table: its stored table goes.
+    static func dayTables(_ batch: RatesBatch) -> [DayTable] {
+        batch.days.map { daily in
+            DayTable(
+                day: daily.day,
+                entries: daily.rates.map { currency, value in
+                    let source = daily.sources[currency] ?? RateSource(provider: batch.provider, day: daily.day)
+                    let isDefault = source.provider == ProviderKey.ecb && source.day == daily.day
+                    return DayTable.Entry(code: currency, text: Substring(value), source: isDefault ? nil : source)
+                })
+        }
+    }
+
     /// The SQL expression, per `rate` row, of its entry in a day's line: `USD=1.1172`, and
     /// `UAH=48.1@NBU 2026-03-01` for a value from another provider or day than the ECB's of that day.
     /// `providerDay` names that column (SQLite's and PostgreSQL's spell it differently).
@@ -77,7 +92,7 @@ enum IngestDocuments {
         var entries: [DayTable.Entry] = []
         entries.reserveCapacity(64)
         for pair in list.utf8.split(separator: UInt8(ascii: ",")) {
-            guard pair.count > 4, let code = CurrencyCode(Substring(pair.prefix(3))) else { continue }
+            guard pair.count > 4, let code = CurrencyCode(ascii: pair.prefix(3)) else { continue }
             let entry = pair.dropFirst(4)
             guard let at = entry.firstIndex(of: UInt8(ascii: "@")) else {
                 entries.append(DayTable.Entry(code: code, text: Substring(entry)))

@@ -50,4 +50,44 @@ struct DayTableTests {
         #expect(table.codes == [code("USD")])
         #expect(table.nonDefaultSources.isEmpty)
     }
+
+    @Test("a table's bytes read back to an equal table: rates, trailing zeros and sources")
+    func encodingRoundTrip() throws {
+        let sources = [code("PLN"): RateSource(provider: "NBP", day: day), code("XAU"): RateSource(provider: "CBR", day: Day("1998-12-31")!)]
+        let rates = [code("USD"): "1.1702", code("PLN"): "4.2590", code("XAU"): "403022.367531696", code("JPY"): "0.000001"]
+        for table in [
+            DayTable(day: day, rates: rates, sources: sources), DayTable(day: day, rates: rates), DayTable(day: day, rates: [:]),
+        ] {
+            let decoded = try #require(DayTable(day: day, encoded: table.encoded))
+            #expect(decoded == table)
+            #expect(decoded.texts == table.texts && decoded.nonDefaultSources == table.nonDefaultSources)
+        }
+    }
+
+    @Test("bytes that are not a whole table read as none: every truncation, a byte too many, altered bytes never crash")
+    func encodingRejectsDamage() {
+        let table = DayTable(
+            day: day, rates: [code("USD"): "1.1702", code("PLN"): "4.2590", code("GBP"): "0.8338"],
+            sources: [code("PLN"): RateSource(provider: "NBP", day: day)])
+        let bytes = table.encoded
+        for length in 0..<bytes.count { #expect(DayTable(day: day, encoded: Array(bytes.prefix(length))) == nil, "truncated to \(length)") }
+        #expect(DayTable(day: day, encoded: bytes + [0]) == nil)
+        var other = bytes
+        other[0] = 2
+        #expect(DayTable(day: day, encoded: other) == nil, "another format")
+        other = bytes
+        other[5...7] = [UInt8(ascii: "Z"), UInt8(ascii: "Z"), UInt8(ascii: "Z")]
+        #expect(DayTable(day: day, encoded: other) == nil, "codes out of order")
+        other = bytes
+        other[other.count - 2] = 9
+        #expect(DayTable(day: day, encoded: other) == nil, "a source position past the list")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var altered = bytes
+            altered[Int.random(in: 0..<altered.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            if let read = DayTable(day: day, encoded: altered) {
+                #expect(read.count == 3 && read.codes == read.codes.sorted())
+            }
+        }
+    }
 }

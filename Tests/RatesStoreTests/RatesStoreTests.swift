@@ -123,6 +123,54 @@ struct RatesStoreTests {
         }
     }
 
+    @Test("a start reads each day as the table stored with its rows: corrections, withdrawals, sources and a prune included", arguments: backends)
+    func dayTables(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
+            let code = { (text: String) in CurrencyCode(text)! }
+            let nbp = RateSource(provider: "NBP", day: Day("2026-10-28")!)
+            try store.ingest(
+                RatesBatch(base: .euro, days: [
+                    DailyRates(day: Day("2026-10-29")!, rates: [code("USD"): "1.113", code("PLN"): "4.2590"], sources: [code("PLN"): nbp]),
+                    DailyRates(day: Day("2026-10-30")!, rates: [code("USD"): "1.1172", code("GBP"): "0.8338"]),
+                ]), run: Self.run())
+            // A correction of USD with GBP withdrawn, and a new day.
+            try store.ingest(Self.batch([("2026-10-30", ["USD": "1.1173"]), ("2026-11-02", ["USD": "1.1200"])]), run: Self.run())
+            try store.ingest(
+                RatesBatch(base: .euro, provider: "NBP", days: [DailyRates(day: Day("2026-11-03")!, rates: [code("PLN"): "4.25"])]), run: Self.run())
+            var expected = [
+                DayTable(day: Day("2026-10-29")!, rates: [code("USD"): "1.113", code("PLN"): "4.2590"], sources: [code("PLN"): nbp]),
+                DayTable(day: Day("2026-10-30")!, rates: [code("USD"): "1.1173"]),
+                DayTable(day: Day("2026-11-02")!, rates: [code("USD"): "1.1200"]),
+                DayTable(
+                    day: Day("2026-11-03")!, rates: [code("PLN"): "4.25"], sources: [code("PLN"): RateSource(provider: "NBP", day: Day("2026-11-03")!)]),
+            ]
+            #expect(try store.snapshot().days == expected)
+            try store.prune(before: Day("2026-10-30")!)
+            expected.removeFirst()
+            #expect(try store.snapshot().days == expected)
+            #expect(try RatesStore(location: path).snapshot().days == expected, "reopened")
+        }
+    }
+
+    @Test("a database stored before it kept day tables gets them on its next open; a damaged table is read from the rows instead")
+    func dayTablesOfAnOlderDatabase() async throws {
+        try await Self.withDatabasePath { path in
+            try RatesStore(location: path).ingest(
+                Self.batch([("2026-10-29", ["USD": "1.113"]), ("2026-10-30", ["USD": "1.1172", "GBP": "0.8338"])]), run: Self.run())
+            let expected = try RatesStore(location: path).snapshot().days
+            #expect(expected.map(\.count) == [1, 2])
+            let file = try DatabaseQueue(path: path)
+            try file.write { db in
+                try db.execute(sql: "DELETE FROM dayTable; INSERT INTO meta (key, value) VALUES ('dayTables', 'missing')")
+            }
+            #expect(try RatesStore(location: path).snapshot().days == expected)
+            #expect(try file.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM dayTable") } == 2, "written on open")
+            try file.write { db in try db.execute(sql: "UPDATE dayTable SET rates = x'01ff' WHERE day = '2026-10-30'") }
+            #expect(try RatesStore(location: path).snapshot().days == expected)
+        }
+    }
+
     @Test("each database gets its own random epoch, kept across reopening", arguments: backends)
     func epoch(backend: Backend) async throws {
         try await Self.withDatabase(backend) { path in

@@ -104,6 +104,7 @@ extension PostgresRatesDatabase {
         try statements.run(
             "DELETE FROM rate r USING change c WHERE c.seq > \(before) AND c.value IS NULL AND r.day = c.day AND r.currency = c.currency")
         try statements.run("DELETE FROM incoming")
+        try storeDayTables(IngestDocuments.dayTables(batch), statements)
         let changed = try statements.value("SELECT COUNT(*) FROM change WHERE seq > \(before)", as: Int64.self) ?? 0
         if changed > 0 {
             run.outcome = .updated

@@ -86,6 +86,7 @@ extension PostgresRatesDatabase {
             let removed = try statements.value(
                 "WITH removed AS (DELETE FROM rate WHERE day < \(day.description) RETURNING 1) SELECT COUNT(*) FROM removed", as: Int64.self) ?? 0
             run.rowsChanged = Int(removed)
+            try statements.run("DELETE FROM day_table WHERE day < \(day.description)")
             if removed > 0 {
                 run.outcome = .updated
                 try statements.run("UPDATE fetch_run SET outcome = \(run.outcome.rawValue), rows_changed = \(removed) WHERE id = \(run.id)")

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 import RatesCore
 
@@ -92,6 +93,19 @@ final class PostgresRatesDatabase: RatesDatabase {
             CREATE INDEX quote_by_day ON quote (day);
             """
         ),
+        (
+            // Each merged day also as one table (``DayTable/encoded``), written with its rows, so a
+            // start reads a few thousand tables instead of every row. A database with rows gets them
+            // once, on its next open (``storeMissingDayTables(_:)``).
+            "v2-day-tables",
+            """
+            CREATE TABLE day_table (
+                day TEXT PRIMARY KEY,
+                rates BYTEA NOT NULL
+            );
+            INSERT INTO meta (key, value) SELECT 'dayTables', 'missing' WHERE EXISTS (SELECT 1 FROM rate);
+            """
+        ),
     ]
 
     static func migrate(_ session: PostgresSession) throws {
@@ -103,6 +117,7 @@ final class PostgresRatesDatabase: RatesDatabase {
                 try statements.script(migration.sql)
                 try statements.run("INSERT INTO schema_migration (name) VALUES (\(migration.name))")
             }
+            try storeMissingDayTables(statements)
         }
     }
 
@@ -131,18 +146,64 @@ extension PostgresRatesDatabase {
     func snapshot() throws -> StoredRates {
         try session.transaction(readOnly: true) { statements in
             let version = try Self.lastSequence(statements)
-            var days: [DayTable] = []
-            days.reserveCapacity(8_192)
-            let lines = try statements.rows(
-                PostgresQuery(
-                    unsafeSQL:
-                        "SELECT day, string_agg(\(IngestDocuments.dayLineEntry(providerDay: "provider_day")), ',') FROM rate GROUP BY day ORDER BY day"))
-            for line in lines {
-                let (day, list) = try line.decode((String, String).self)
-                if let daily = IngestDocuments.day(day, list: list) { days.append(daily) }
-            }
+            let days = try Self.storedDayTables(statements) ?? Self.dayTablesFromRows(statements)
             return StoredRates(epoch: epoch, version: version, days: days)
         }
+    }
+
+    /// The stored day tables, in day order; `nil` when one of them does not read back (or they
+    /// are still missing), so that the caller reads the rows instead.
+    static func storedDayTables(_ statements: PostgresSession.Statements) throws -> [DayTable]? {
+        guard try statements.value("SELECT value FROM meta WHERE key = 'dayTables'", as: String.self) == nil else { return nil }
+        var days: [DayTable] = []
+        days.reserveCapacity(8_192)
+        for row in try statements.rows("SELECT day, rates FROM day_table ORDER BY day") {
+            let (text, bytes) = try row.decode((String, ByteBuffer).self)
+            guard let day = Day(text), let table = DayTable(day: day, encoded: Array(bytes.readableBytesView)) else { return nil }
+            days.append(table)
+        }
+        return days
+    }
+
+    /// The merged days read from the `rate` rows, one line of text per day.
+    static func dayTablesFromRows(_ statements: PostgresSession.Statements) throws -> [DayTable] {
+        var days: [DayTable] = []
+        days.reserveCapacity(8_192)
+        let lines = try statements.rows(
+            PostgresQuery(
+                unsafeSQL:
+                    "SELECT day, string_agg(\(IngestDocuments.dayLineEntry(providerDay: "provider_day")), ',') FROM rate GROUP BY day ORDER BY day"))
+        for line in lines {
+            let (day, list) = try line.decode((String, String).self)
+            if let daily = IngestDocuments.day(day, list: list) { days.append(daily) }
+        }
+        return days
+    }
+
+    /// Writes the day tables of a database whose rows were stored before it kept them.
+    static func storeMissingDayTables(_ statements: PostgresSession.Statements) throws {
+        guard try statements.value("SELECT value FROM meta WHERE key = 'dayTables'", as: String.self) != nil else { return }
+        try storeDayTables(try dayTablesFromRows(statements), statements)
+        try statements.run("DELETE FROM meta WHERE key = 'dayTables'")
+    }
+
+    /// Stores each table as its day's (an empty one changes nothing, as an empty day of a batch
+    /// withdraws nothing): the tables travel as one JSON document of `[day, hex bytes]` rows, as
+    /// quotes and merged rows do.
+    static func storeDayTables(_ tables: [DayTable], _ statements: PostgresSession.Statements) throws {
+        let hexDigits = Array("0123456789abcdef".utf8)
+        var document = "["
+        for table in tables where table.count > 0 {
+            if document.utf8.count > 1 { document += "," }
+            var hex: [UInt8] = []
+            for byte in table.encoded { hex += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]] }
+            document += "[\"\(table.day)\",\"" + String(decoding: hex, as: UTF8.self) + "\"]"
+        }
+        try statements.run(
+            """
+            INSERT INTO day_table (day, rates) SELECT e ->> 0, decode(e ->> 1, 'hex') FROM jsonb_array_elements(\(document + "]")::jsonb) AS e
+            ON CONFLICT (day) DO UPDATE SET rates = excluded.rates
+            """)
     }
 
     func version() throws -> Int64 {

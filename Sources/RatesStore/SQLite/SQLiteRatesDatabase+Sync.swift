@@ -85,6 +85,7 @@ extension SQLiteRatesDatabase {
                 arguments: [run.id, day.description])
             try db.execute(sql: "DELETE FROM rate WHERE day < ?", arguments: [day.description])
             run.rowsChanged = db.changesCount
+            try db.execute(sql: "DELETE FROM dayTable WHERE day < ?", arguments: [day.description])
             if run.rowsChanged > 0 {
                 run.outcome = .updated
                 try run.update(db)

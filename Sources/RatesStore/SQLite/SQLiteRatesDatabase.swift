@@ -34,6 +34,7 @@ final class SQLiteRatesDatabase: RatesDatabase {
     init(_ database: any DatabaseWriter) throws {
         self.database = database
         try Self.migrator.migrate(database)
+        try database.write(Self.storeMissingDayTables)
         epoch = try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") } ?? ""
     }
 
@@ -115,7 +116,27 @@ final class SQLiteRatesDatabase: RatesDatabase {
                     ALTER TABLE fetchRun ADD COLUMN provider TEXT NOT NULL DEFAULT 'ECB';
                     """)
         }
+        // Each merged day also as one table (``DayTable/encoded``), written with its rows, so a
+        // start reads a few thousand tables instead of every row. A database with rows gets them
+        // once, on its next open (``storeMissingDayTables(_:)``).
+        migrator.registerMigration("v4-day-tables") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE dayTable (
+                        day TEXT PRIMARY KEY NOT NULL,
+                        rates BLOB NOT NULL
+                    );
+                    INSERT INTO meta (key, value) SELECT 'dayTables', 'missing' WHERE EXISTS (SELECT 1 FROM rate);
+                    """)
+        }
         return migrator
+    }
+
+    /// Writes the day tables of a database whose rows were stored before it kept them.
+    static func storeMissingDayTables(_ db: Database) throws {
+        guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dayTables'") != nil else { return }
+        try storeDayTables(try dayTablesFromRows(db), db)
+        try db.execute(sql: "DELETE FROM meta WHERE key = 'dayTables'")
     }
 }
 
@@ -204,11 +225,21 @@ extension SQLiteRatesDatabase {
                     """,
                 arguments: ["document": document, "run": run.id, "before": before])
         }
+        try storeDayTables(IngestDocuments.dayTables(batch), db)
         let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
         if changed > 0 {
             run.outcome = .updated
             run.rowsChanged = changed
             try run.update(db)
+        }
+    }
+
+    /// Stores each table as its day's. An empty one changes nothing, as an empty day of a batch
+    /// withdraws nothing (only ``prune(before:now:)`` empties days).
+    static func storeDayTables(_ tables: [DayTable], _ db: Database) throws {
+        let store = try db.cachedStatement(sql: "INSERT OR REPLACE INTO dayTable (day, rates) VALUES (?, ?)")
+        for table in tables where table.count > 0 {
+            try store.execute(arguments: [table.day.description, Data(table.encoded)])
         }
     }
 
@@ -243,16 +274,37 @@ extension SQLiteRatesDatabase {
     func snapshot() throws -> StoredRates {
         try database.read { db in
             let version = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
-            var days: [DayTable] = []
-            days.reserveCapacity(8_192)
-            let rows = try Row.fetchCursor(
-                db,
-                sql: "SELECT day, group_concat(\(IngestDocuments.dayLineEntry(providerDay: "providerDay")), ',') FROM rate GROUP BY day ORDER BY day")
-            while let row = try rows.next() {
-                if let daily = IngestDocuments.day(row[0], list: row[1]) { days.append(daily) }
-            }
+            let days = try Self.storedDayTables(db) ?? Self.dayTablesFromRows(db)
             return StoredRates(epoch: epoch, version: version, days: days)
         }
+    }
+
+    /// The stored day tables, in day order; `nil` when one of them does not read back (or they
+    /// are still missing), so that the caller reads the rows instead.
+    static func storedDayTables(_ db: Database) throws -> [DayTable]? {
+        guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dayTables'") == nil else { return nil }
+        var days: [DayTable] = []
+        days.reserveCapacity(8_192)
+        let rows = try Row.fetchCursor(db, sql: "SELECT day, rates FROM dayTable ORDER BY day")
+        while let row = try rows.next() {
+            guard let day = Day(row[0] as String), let bytes = row.dataNoCopy(atIndex: 1), let table = DayTable(day: day, encoded: [UInt8](bytes))
+            else { return nil }
+            days.append(table)
+        }
+        return days
+    }
+
+    /// The merged days read from the `rate` rows, one line of text per day.
+    static func dayTablesFromRows(_ db: Database) throws -> [DayTable] {
+        var days: [DayTable] = []
+        days.reserveCapacity(8_192)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT day, group_concat(\(IngestDocuments.dayLineEntry(providerDay: "providerDay")), ',') FROM rate GROUP BY day ORDER BY day")
+        while let row = try rows.next() {
+            if let daily = IngestDocuments.day(row[0], list: row[1]) { days.append(daily) }
+        }
+        return days
     }
 
     func version() throws -> Int64 {

@@ -1,0 +1,102 @@
+/// A day table as bytes, so that a store can keep each merged day beside its rows and a start
+/// reads the whole history back without parsing a single rate's text.
+///
+/// Layout (integers little-endian): a format byte (1); the rate count N and the source count S
+/// (two bytes each); N codes of three ASCII letters; N significands (eight bytes); N exponents (one
+/// byte, signed); S sources, each its provider's length (one byte), its ASCII letters and its
+/// day number (four bytes, signed); when S > 0, N source positions (two bytes, as
+/// ``DayTable/sourceIndices``). The arrays are copied whole, not read number by number, so a
+/// start reads thousands of tables in milliseconds even in a debug build.
+extension DayTable {
+    private static let format: UInt8 = 1
+
+    /// The table as bytes; ``init(day:encoded:)`` reads them back to an equal table.
+    public var encoded: [UInt8] {
+        var bytes: [UInt8] = [Self.format]
+        bytes.reserveCapacity(5 + codes.count * 14 + sourceList.count * 16)
+        Self.append(UInt16(codes.count), to: &bytes)
+        Self.append(UInt16(sourceList.count), to: &bytes)
+        for code in codes {
+            let letters = code.letters
+            bytes += [letters.0, letters.1, letters.2]
+        }
+        Self.append(significands, to: &bytes)
+        Self.append(exponents, to: &bytes)
+        for source in sourceList {
+            bytes.append(UInt8(source.provider.utf8.count))
+            bytes += source.provider.utf8
+            Self.append(Int32(source.day.dayNumber), to: &bytes)
+        }
+        Self.append(sourceIndices, to: &bytes)
+        return bytes
+    }
+
+    /// The table `bytes` encode (``encoded``) for `day`; `nil` when they are not such a table
+    /// (another format, a wrong length, codes out of order, a source position past the list, a zero rate).
+    public init?(day: Day, encoded bytes: [UInt8]) {
+        guard bytes.count >= 5, bytes[0] == Self.format else { return nil }
+        let count = Int(bytes[1]) | Int(bytes[2]) << 8
+        let sourceCount = Int(bytes[3]) | Int(bytes[4]) << 8
+        var offset = 5
+        guard bytes.count >= offset + count * 12 else { return nil }
+        var codes: [CurrencyCode] = []
+        codes.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let code = CurrencyCode(letters: (bytes[offset], bytes[offset + 1], bytes[offset + 2])), codes.last.map({ $0 < code }) ?? true
+            else { return nil }
+            codes.append(code)
+            offset += 3
+        }
+        let significands: [UInt64] = Self.array(count, from: bytes, at: &offset)
+        let exponents: [Int8] = Self.array(count, from: bytes, at: &offset)
+        guard !significands.contains(0) else { return nil }
+        var sourceList: [RateSource] = []
+        for _ in 0..<sourceCount {
+            guard offset < bytes.count else { return nil }
+            let length = Int(bytes[offset])
+            let letters = bytes.dropFirst(offset + 1).prefix(length)
+            offset += 1 + length
+            guard length > 0, letters.count == length, letters.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), offset + 4 <= bytes.count else { return nil }
+            let dayNumber: [Int32] = Self.array(1, from: bytes, at: &offset)
+            sourceList.append(RateSource(provider: String(decoding: letters, as: UTF8.self), day: Day(dayNumber: Int(dayNumber[0]))))
+        }
+        let indexCount = sourceCount > 0 ? count : 0
+        guard bytes.count == offset + indexCount * 2 else { return nil }
+        let sourceIndices: [UInt16] = Self.array(indexCount, from: bytes, at: &offset)
+        guard !sourceIndices.contains(where: { $0 > sourceCount }) else { return nil }
+        self.init(
+            day: day, codes: codes, significands: significands, exponents: exponents, sourceList: sourceList, sourceIndices: sourceIndices)
+    }
+
+    /// Appends `value` little-endian.
+    private static func append<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+
+    /// Appends `values`' bytes, each little-endian.
+    private static func append<Integer: FixedWidthInteger>(_ values: [Integer], to bytes: inout [UInt8]) {
+        #if _endian(big)
+        values.map(\.littleEndian).withUnsafeBytes { bytes += $0 }
+        #else
+        values.withUnsafeBytes { bytes += $0 }
+        #endif
+    }
+
+    /// `count` little-endian integers copied from `bytes` at `offset`, which moves past them; the
+    /// caller has checked that they are there.
+    private static func array<Integer: FixedWidthInteger>(_ count: Int, from bytes: [UInt8], at offset: inout Int) -> [Integer] {
+        let size = count * MemoryLayout<Integer>.size
+        let values = [Integer](unsafeUninitializedCapacity: count) { buffer, initialized in
+            bytes.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + size]))
+            }
+            initialized = count
+        }
+        offset += size
+        #if _endian(big)
+        return values.map { Integer(littleEndian: $0) }
+        #else
+        return values
+        #endif
+    }
+}
