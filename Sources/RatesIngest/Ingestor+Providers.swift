@@ -1,6 +1,8 @@
+import Dispatch
 import RatesCore
 import RatesStore
 import RatesUpstream
+import Synchronization
 
 extension Ingestor {
     /// Validates a provider's publications, stores them as published and the merged days they
@@ -59,7 +61,7 @@ extension Ingestor {
             }
             record(exclusions, recomputed: recomputed)
             if let updated = recorded.first(where: { $0.outcome == .updated }) { state.recordDataOrigin(updated.source) }
-            try applyLoggedChanges()
+            if followsIngests { try applyLoggedChanges() }
             return recorded
         }
     }
@@ -68,14 +70,20 @@ extension Ingestor {
     static func mergedDays(
         _ ranges: [ClosedRange<Day>], reader: QuoteReader, policy: MergePolicy
     ) -> (batch: RatesBatch, exclusions: [ConsensusExclusion]) {
-        var days: [DailyRates] = []
-        var exclusions: [ConsensusExclusion] = []
-        for day in reader.publicationDays where ranges.contains(where: { $0.contains(day) }) {
-            let merged = mergedDay(day, of: reader.providers, reader: reader, policy: policy)
-            exclusions += merged.exclusions
-            if let rates = merged.rates { days.append(rates) }
+        let recomputed = reader.publicationDays.filter { day in ranges.contains { $0.contains(day) } }
+        let providers = reader.providers
+        // Each day merges on its own: a long history is merged side by side, in runs of days kept in order.
+        let run = 64
+        let runs = (recomputed.count + run - 1) / run
+        let merged = Mutex([[(rates: DailyRates?, exclusions: [ConsensusExclusion])]](repeating: [], count: runs))
+        let mergeRun: @Sendable (Int) -> Void = { index in
+            let days = recomputed[index * run..<min(recomputed.count, (index + 1) * run)]
+            let results = days.map { mergedDay($0, of: providers, reader: reader, policy: policy) }
+            merged.withLock { $0[index] = results }
         }
-        return (RatesBatch(base: .euro, provider: ProviderKey.ecb, days: days), exclusions)
+        if runs > 1 { DispatchQueue.concurrentPerform(iterations: runs, execute: mergeRun) } else if runs == 1 { mergeRun(0) }
+        let results = merged.withLock { $0 }.joined()
+        return (RatesBatch(base: .euro, provider: ProviderKey.ecb, days: results.compactMap(\.rates)), results.flatMap(\.exclusions))
     }
 
     /// The merge of `day` from the quotes of `providers` in `reader` (which also holds the ECB's,

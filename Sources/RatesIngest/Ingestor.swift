@@ -22,13 +22,19 @@ public final class Ingestor: Sendable {
     private let logger: Logger
     /// How providers' publications become merged values.
     public let mergePolicy: MergePolicy
+    /// Whether each ingest brings ``state`` forward by the changes it logged.
+    let followsIngests: Bool
     /// Held for a whole ingest or catch-up: one writer of the dataset at a time.
     private let serial = Mutex(())
 
-    public init(store: RatesStore, state: ServerState, mergePolicy: MergePolicy = .default, logger: Logger) {
+    /// - Parameter followsIngests: Whether each ingest brings `state` forward by the changes it
+    ///   logged (the default). A one-shot import passes `false`: nothing reads its in-memory
+    ///   dataset, and reading back every change a whole history logs costs as much as its merge.
+    public init(store: RatesStore, state: ServerState, mergePolicy: MergePolicy = .default, followsIngests: Bool = true, logger: Logger) {
         self.store = store
         self.state = state
         self.mergePolicy = mergePolicy
+        self.followsIngests = followsIngests
         self.logger = logger
     }
 

@@ -59,12 +59,12 @@ public enum Operations {
         return run
     }
 
-    /// The ingest of an import into `database`. Its in-memory side starts empty at the store's
-    /// version: only the import's changes are applied to it.
+    /// The ingest of an import into `database`. It holds no dataset in memory: the import stores
+    /// and exits, and a server reads what it stored (or catches up with it, when running).
     static func importIngestor(database: String, passwordFile: String?) throws -> Ingestor {
         let store = try RatesStore(location: database, passwordFile: passwordFile)
         let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
-        return Ingestor(store: store, state: state, logger: Logger(label: "rates-relay.import"))
+        return Ingestor(store: store, state: state, followsIngests: false, logger: Logger(label: "rates-relay.import"))
     }
 
     /// Removes every rate before `day` (retention); each removal reaches sync clients as a tombstone.

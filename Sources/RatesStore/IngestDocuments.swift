@@ -27,7 +27,12 @@ enum IngestDocuments {
 
     /// The publications' days as a JSON array of `"YYYY-MM-DD"`.
     static func days(_ publications: [ProviderPublication]) -> String {
-        "[" + publications.map { "\"\($0.day)\"" }.joined(separator: ",") + "]"
+        strings(publications.map(\.day.description))
+    }
+
+    /// `texts` as a JSON array of strings.
+    static func strings(_ texts: [String]) -> String {
+        "[" + texts.map { "\"\(escaped($0))\"" }.joined(separator: ",") + "]"
     }
 
     /// The publications' quotes as a JSON array of `[day, currency, value, unit, direction]` rows.

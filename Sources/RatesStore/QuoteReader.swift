@@ -45,11 +45,11 @@ public struct QuoteReader: Sendable {
 
     /// The quotes read, by provider and day, with `ingested`'s publications added from memory:
     /// the merge of an ingest reads the quotes stored around the ingested days, but not the
-    /// provider's quotes of those days, which it has just written and holds already.
-    init(byProvider: [String: [Day: [PublishedQuote]]], ingested: (provider: String, publications: [ProviderPublication])? = nil) {
+    /// providers' quotes of those days, which it has just written and holds already.
+    init(byProvider: [String: [Day: [PublishedQuote]]], ingested: [String: [ProviderPublication]] = [:]) {
         var byProvider = byProvider
-        if let ingested {
-            for publication in ingested.publications { byProvider[ingested.provider, default: [:]][publication.day] = publication.quotes }
+        for (provider, publications) in ingested {
+            for publication in publications { byProvider[provider, default: [:]][publication.day] = publication.quotes }
         }
         publications = byProvider.mapValues { days in
             days.map { ProviderPublication(day: $0.key, quotes: $0.value) }.sorted { $0.day < $1.day }

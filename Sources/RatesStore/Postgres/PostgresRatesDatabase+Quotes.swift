@@ -8,22 +8,22 @@ extension PostgresRatesDatabase {
         try session.transaction(readOnly: true) { statements in try Self.quotes(span, providers: providers, statements) }
     }
 
-    /// Reads the quotes of the days of `span`, of `providers` only when given;
-    /// `ingested`'s provider's quotes of its publications' days are taken from them, not read back.
+    /// Reads the quotes of the days of `span`, of `providers` only when given; `ingested`'s
+    /// providers' quotes of their publications' days are taken from them, not read back.
     static func quotes(
-        _ span: QuoteReader.Span, providers: Set<String>?, ingested: (provider: String, publications: [ProviderPublication])? = nil,
+        _ span: QuoteReader.Span, providers: Set<String>?, ingested: [String: [ProviderPublication]] = [:],
         _ statements: PostgresSession.Statements
     ) throws -> QuoteReader {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
         let names = providers.map { Array($0).sorted() }
-        let ingestedDays = ingested.map { $0.publications.map(\.day.description) }
+        let held = QuoteBatch.keys(of: ingested)
         let rows = try statements.rows(
             """
             SELECT provider, day, currency, value, unit, direction FROM quote
             WHERE (day BETWEEN \(span.from.description) AND \(span.through.description)
                    OR (provider = ANY(\(span.longLived)) AND day BETWEEN \(span.longLivedFrom.description) AND \(span.through.description)))
               AND (\(names)::text[] IS NULL OR provider = ANY(\(names)))
-              AND (\(ingestedDays)::text[] IS NULL OR provider <> \(ingested?.provider) OR day <> ALL(\(ingestedDays)))
+              AND provider || ' ' || day NOT IN (SELECT unnest(\(held)::text[]))
             """)
         for row in rows {
             let (provider, dayText, code, value, unit, directionText) = try row.decode((String, String, String, String, Int32, String).self)

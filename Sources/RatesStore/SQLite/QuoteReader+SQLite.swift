@@ -4,12 +4,9 @@ import RatesCore
 extension QuoteReader {
     /// Reads the quotes of the days of `span`, of `providers` only when given.
     ///
-    /// - Parameter ingested: Publications being stored in this transaction: their provider's
-    ///   quotes of their days are taken from them instead of read back.
-    init(
-        _ db: Database, _ span: Span, providers: Set<String>? = nil,
-        ingested: (provider: String, publications: [ProviderPublication])? = nil
-    ) throws {
+    /// - Parameter ingested: Publications being stored in this transaction, by provider: their
+    ///   providers' quotes of their days are taken from them instead of read back.
+    init(_ db: Database, _ span: Span, providers: Set<String>? = nil, ingested: [String: [ProviderPublication]] = [:]) throws {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
         var arguments: StatementArguments = [span.from.description, span.through.description]
         var days = "day BETWEEN ? AND ?"
@@ -23,9 +20,9 @@ extension QuoteReader {
             filter = " AND provider IN (\(databaseQuestionMarks(count: providers.count)))"
             arguments += StatementArguments(providers.sorted())
         }
-        if let ingested {
-            filter += " AND (provider <> ? OR day NOT IN (SELECT value FROM json_each(?)))"
-            arguments += [ingested.provider, IngestDocuments.days(ingested.publications)]
+        if !ingested.isEmpty {
+            filter += " AND provider || ' ' || day NOT IN (SELECT value FROM json_each(?))"
+            arguments += [IngestDocuments.strings(QuoteBatch.keys(of: ingested))]
         }
         let rows = try Row.fetchCursor(
             db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE \(days)\(filter)", arguments: arguments)
