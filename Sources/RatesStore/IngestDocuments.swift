@@ -27,12 +27,7 @@ enum IngestDocuments {
 
     /// The publications' days as a JSON array of `"YYYY-MM-DD"`.
     static func days(_ publications: [ProviderPublication]) -> String {
-        strings(publications.map(\.day.description))
-    }
-
-    /// `texts` as a JSON array of strings.
-    static func strings(_ texts: [String]) -> String {
-        "[" + texts.map { "\"\(escaped($0))\"" }.joined(separator: ",") + "]"
+        "[" + publications.map { "\"\($0.day)\"" }.joined(separator: ",") + "]"
     }
 
     /// The publications' quotes as a JSON array of `[day, currency, value, unit, direction]` rows.

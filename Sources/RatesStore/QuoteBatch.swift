@@ -30,22 +30,6 @@ public struct QuoteBatch: Sendable {
         return QuoteReader.Span(from: from, through: through, validity: validity)
     }
 
-    /// The publications a reader may take from memory rather than read back, by provider: those of
-    /// the batches that replace their days, a later batch's day replacing an earlier one's as it
-    /// does when stored (a batch in parts adds to quotes stored before, which are read whole).
-    static func heldInMemory(_ batches: [QuoteBatch]) -> [String: [ProviderPublication]] {
-        var held: [String: [Day: ProviderPublication]] = [:]
-        for batch in batches where !batch.inParts {
-            for publication in batch.publications { held[batch.provider, default: [:]][publication.day] = publication }
-        }
-        return held.mapValues { Array($0.values) }
-    }
-
-    /// The `"PROVIDER YYYY-MM-DD"` keys of `held`'s publications, as the stores' queries leave them out.
-    static func keys(of held: [String: [ProviderPublication]]) -> [String] {
-        held.flatMap { provider, publications in publications.map { "\(provider) \($0.day)" } }
-    }
-
     /// `runs`, one per batch in order, the last the one the merged changes were applied with, as they
     /// are stored: the others share its outcome and count, each with its own batch's newest day.
     static func sharingOutcome(_ runs: [FetchRun], of batches: [QuoteBatch]) -> [FetchRun] {

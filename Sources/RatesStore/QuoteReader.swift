@@ -43,13 +43,21 @@ public struct QuoteReader: Sendable {
     /// Every day some provider published on, ascending.
     public let publicationDays: [Day]
 
-    /// The quotes read, by provider and day, with `ingested`'s publications added from memory:
-    /// the merge of an ingest reads the quotes stored around the ingested days, but not the
-    /// providers' quotes of those days, which it has just written and holds already.
-    init(byProvider: [String: [Day: [PublishedQuote]]], ingested: [String: [ProviderPublication]] = [:]) {
+    /// The quotes read, by provider and day, with `batches` applied to them in memory as the store
+    /// applies them, in order: a publication replaces its provider's quotes of its day, or, in parts,
+    /// its quotes of the currencies it has. The merge of an ingest reads the quotes stored around
+    /// the ingested days before it writes, so it never reads back what it has just written.
+    init(byProvider: [String: [Day: [PublishedQuote]]], applying batches: [QuoteBatch] = []) {
         var byProvider = byProvider
-        for (provider, publications) in ingested {
-            for publication in publications { byProvider[provider, default: [:]][publication.day] = publication.quotes }
+        for batch in batches {
+            for publication in batch.publications {
+                guard batch.inParts, let stored = byProvider[batch.provider]?[publication.day] else {
+                    byProvider[batch.provider, default: [:]][publication.day] = publication.quotes
+                    continue
+                }
+                let published = Set(publication.quotes.map(\.currency))
+                byProvider[batch.provider, default: [:]][publication.day] = stored.filter { !published.contains($0.currency) } + publication.quotes
+            }
         }
         publications = byProvider.mapValues { days in
             days.map { ProviderPublication(day: $0.key, quotes: $0.value) }.sorted { $0.day < $1.day }

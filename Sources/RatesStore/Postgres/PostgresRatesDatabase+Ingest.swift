@@ -15,6 +15,8 @@ extension PostgresRatesDatabase {
 
     func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
         try writeTransaction { statements in
+            // What the merge reads: the quotes stored around the batches' days, with the batches applied.
+            let reader = try QuoteBatch.span(of: batches, validity: validity).map { try Self.quotes($0, providers: nil, applying: batches, statements) }
             var runs: [FetchRun] = []
             for batch in batches {
                 var run = batch.run
@@ -23,8 +25,7 @@ extension PostgresRatesDatabase {
                 try Self.storeQuotes(of: batch, statements)
                 runs.append(run)
             }
-            guard let span = QuoteBatch.span(of: batches, validity: validity) else { return runs }
-            let reader = try Self.quotes(span, providers: nil, ingested: QuoteBatch.heldInMemory(batches), statements)
+            guard let reader else { return runs }
             try Self.apply(try merge(reader), run: &runs[runs.count - 1], statements)
             runs = QuoteBatch.sharingOutcome(runs, of: batches)
             for run in runs.dropLast() {

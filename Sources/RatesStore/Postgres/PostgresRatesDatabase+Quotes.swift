@@ -8,22 +8,19 @@ extension PostgresRatesDatabase {
         try session.transaction(readOnly: true) { statements in try Self.quotes(span, providers: providers, statements) }
     }
 
-    /// Reads the quotes of the days of `span`, of `providers` only when given; `ingested`'s
-    /// providers' quotes of their publications' days are taken from them, not read back.
+    /// Reads the quotes of the days of `span`, of `providers` only when given, with `batches`
+    /// applied to them (``QuoteReader/init(byProvider:applying:)``).
     static func quotes(
-        _ span: QuoteReader.Span, providers: Set<String>?, ingested: [String: [ProviderPublication]] = [:],
-        _ statements: PostgresSession.Statements
+        _ span: QuoteReader.Span, providers: Set<String>?, applying batches: [QuoteBatch] = [], _ statements: PostgresSession.Statements
     ) throws -> QuoteReader {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
         let names = providers.map { Array($0).sorted() }
-        let held = QuoteBatch.keys(of: ingested)
         let rows = try statements.rows(
             """
             SELECT provider, day, currency, value, unit, direction FROM quote
             WHERE (day BETWEEN \(span.from.description) AND \(span.through.description)
                    OR (provider = ANY(\(span.longLived)) AND day BETWEEN \(span.longLivedFrom.description) AND \(span.through.description)))
               AND (\(names)::text[] IS NULL OR provider = ANY(\(names)))
-              AND provider || ' ' || day NOT IN (SELECT unnest(\(held)::text[]))
             """)
         for row in rows {
             let (provider, dayText, code, value, unit, directionText) = try row.decode((String, String, String, String, Int32, String).self)
@@ -31,7 +28,7 @@ extension PostgresRatesDatabase {
             else { continue }
             byProvider[provider, default: [:]][day, default: []].append(PublishedQuote(currency: currency, value: value, unit: Int(unit), direction: direction))
         }
-        return QuoteReader(byProvider: byProvider, ingested: ingested)
+        return QuoteReader(byProvider: byProvider, applying: batches)
     }
 
     func latestPublicationDay(of providers: Set<String>, onOrBefore day: Day?) throws -> Day? {

@@ -4,9 +4,8 @@ import RatesCore
 extension QuoteReader {
     /// Reads the quotes of the days of `span`, of `providers` only when given.
     ///
-    /// - Parameter ingested: Publications being stored in this transaction, by provider: their
-    ///   providers' quotes of their days are taken from them instead of read back.
-    init(_ db: Database, _ span: Span, providers: Set<String>? = nil, ingested: [String: [ProviderPublication]] = [:]) throws {
+    /// - Parameter batches: Batches to apply to what is read (``init(byProvider:applying:)``).
+    init(_ db: Database, _ span: Span, providers: Set<String>? = nil, applying batches: [QuoteBatch] = []) throws {
         var byProvider: [String: [Day: [PublishedQuote]]] = [:]
         var arguments: StatementArguments = [span.from.description, span.through.description]
         var days = "day BETWEEN ? AND ?"
@@ -20,10 +19,6 @@ extension QuoteReader {
             filter = " AND provider IN (\(databaseQuestionMarks(count: providers.count)))"
             arguments += StatementArguments(providers.sorted())
         }
-        if !ingested.isEmpty {
-            filter += " AND provider || ' ' || day NOT IN (SELECT value FROM json_each(?))"
-            arguments += [IngestDocuments.strings(QuoteBatch.keys(of: ingested))]
-        }
         let rows = try Row.fetchCursor(
             db, sql: "SELECT provider, day, currency, value, unit, direction FROM quote WHERE \(days)\(filter)", arguments: arguments)
         while let row = try rows.next() {
@@ -33,6 +28,6 @@ extension QuoteReader {
             byProvider[row[0] as String, default: [:]][day, default: []].append(
                 PublishedQuote(currency: currency, value: row[3], unit: row[4], direction: direction))
         }
-        self.init(byProvider: byProvider, ingested: ingested)
+        self.init(byProvider: byProvider, applying: batches)
     }
 }

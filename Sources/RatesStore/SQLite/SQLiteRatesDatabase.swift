@@ -157,6 +157,8 @@ extension SQLiteRatesDatabase {
 
     func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
         try database.write { db in
+            // What the merge reads: the quotes stored around the batches' days, with the batches applied.
+            let reader = try QuoteBatch.span(of: batches, validity: validity).map { try QuoteReader(db, $0, applying: batches) }
             var runs: [FetchRun] = []
             for batch in batches {
                 var run = batch.run
@@ -165,8 +167,7 @@ extension SQLiteRatesDatabase {
                 try Self.storeQuotes(provider: batch.provider, publications: batch.publications, inParts: batch.inParts, db)
                 runs.append(run)
             }
-            guard let span = QuoteBatch.span(of: batches, validity: validity) else { return runs }
-            let reader = try QuoteReader(db, span, ingested: QuoteBatch.heldInMemory(batches))
+            guard let reader else { return runs }
             try Self.apply(try merge(reader), run: &runs[runs.count - 1], db)
             runs = QuoteBatch.sharingOutcome(runs, of: batches)
             for run in runs.dropLast() { try run.update(db) }
