@@ -71,7 +71,7 @@ extension Ingestor {
         _ ranges: [ClosedRange<Day>], reader: QuoteReader, policy: MergePolicy
     ) -> (batch: RatesBatch, exclusions: [ConsensusExclusion]) {
         let recomputed = reader.publicationDays.filter { day in ranges.contains { $0.contains(day) } }
-        let providers = reader.providers
+        let providers = MergedProvider.all(reader.providers, policy: policy)
         // Each day merges on its own: a long history is merged side by side, in runs of days kept in order.
         let run = 64
         let runs = (recomputed.count + run - 1) / run
@@ -89,9 +89,9 @@ extension Ingestor {
     /// The merge of `day` from the quotes of `providers` in `reader` (which also holds the ECB's,
     /// for providers that quote no EUR): its rates with their sources, or `nil` when none has a value.
     static func mergedDay(
-        _ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy
+        _ day: Day, of providers: [MergedProvider], reader: QuoteReader, policy: MergePolicy
     ) -> (rates: DailyRates?, exclusions: [ConsensusExclusion]) {
-        let publications = publications(day, of: providers, reader: reader, policy: policy)
+        let publications = publications(day, of: providers, reader: reader)
         // A day only the ECB published is its figures as they are (the merge would keep each one's
         // digits): no peg is added to it, so the ECB's history stays the ECB's.
         if publications.count == 1, let ecb = publications.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
@@ -108,24 +108,39 @@ extension Ingestor {
     }
 
     /// The merge of `day` from the quotes of `providers` in `reader`, with every value it weighed.
-    static func merge(_ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy) -> MergedDay {
-        let publications = publications(day, of: providers, reader: reader, policy: policy)
+    static func merge(_ day: Day, of providers: [MergedProvider], reader: QuoteReader, policy: MergePolicy) -> MergedDay {
+        let publications = publications(day, of: providers, reader: reader)
         return RatesMerge.merge(day: day, publications: publications, policy: policy, ecb: ecbBridge(for: publications, reader: reader))
     }
 
+    /// What the merge needs to know of a provider besides its quotes, looked up once per merge, not once per day.
+    struct MergedProvider: Sendable {
+        var key: String
+        var pivot: CurrencyCode
+        var inParts: Bool
+        var maxAge: Int
+        var bridgesThroughECB: Bool
+
+        static func all(_ keys: [String], policy: MergePolicy) -> [MergedProvider] {
+            keys.map { key in
+                let adapter = ProviderRegistry.entry(key)?.identity
+                return MergedProvider(
+                    key: key, pivot: adapter?.pivot ?? .euro, inParts: adapter?.publishesInParts ?? false, maxAge: policy.validity(of: key),
+                    bridgesThroughECB: adapter?.bridgesThroughECB ?? false)
+            }
+        }
+    }
+
     /// The publications of `providers` in `reader` that count for `day`.
-    private static func publications(_ day: Day, of providers: [String], reader: QuoteReader, policy: MergePolicy) -> [ProviderDay] {
-        providers.flatMap { key in
-            let adapter = ProviderRegistry.entry(key)?.identity
-            let inParts = adapter?.publishesInParts ?? false
-            let maxAge = policy.validity(of: key)
-            let publications = inParts
-                ? reader.publications(of: key, onOrBefore: day, maxAge: maxAge)
-                : reader.publication(of: key, onOrBefore: day, maxAge: maxAge).map { [$0] } ?? []
+    private static func publications(_ day: Day, of providers: [MergedProvider], reader: QuoteReader) -> [ProviderDay] {
+        providers.flatMap { provider in
+            let publications = provider.inParts
+                ? reader.publications(of: provider.key, onOrBefore: day, maxAge: provider.maxAge)
+                : reader.publication(of: provider.key, onOrBefore: day, maxAge: provider.maxAge).map { [$0] } ?? []
             return publications.map {
                 ProviderDay(
-                    provider: key, pivot: adapter?.pivot ?? .euro, day: $0.day, quotes: $0.quotes, inParts: inParts, validityDays: maxAge,
-                    bridgesThroughECB: adapter?.bridgesThroughECB ?? false)
+                    provider: provider.key, pivot: provider.pivot, day: $0.day, quotes: $0.quotes, inParts: provider.inParts,
+                    validityDays: provider.maxAge, bridgesThroughECB: provider.bridgesThroughECB)
             }
         }
     }

@@ -29,9 +29,9 @@ public struct ProviderQuotes: Sendable {
         guard first <= end else { return RatesSnapshot(epoch: dataset.epoch, version: dataset.version, days: [], base: dataset.base) }
         let span = QuoteReader.Span(from: first.adding(days: -policy.carryForwardDays), through: end, validity: ProviderRegistry.validityDays)
         let reader = try store.quotes(span, providers: providers.union([ProviderKey.ecb]))
-        let keys = providers.sorted()
         var policy = policy
         policy.pegs = []  // the providers' own figures only
+        let keys = Ingestor.MergedProvider.all(providers.sorted(), policy: policy)
         let days = reader.publicationDays(of: providers).filter { $0 >= first && $0 <= end }.compactMap { day in
             Ingestor.mergedDay(day, of: keys, reader: reader, policy: policy).rates.map {
                 DayTable(day: $0.day, rates: $0.rates, sources: $0.sources)

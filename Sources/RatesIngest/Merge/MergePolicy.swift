@@ -18,7 +18,7 @@ public struct MergePolicy: Hashable, Sendable {
 
     /// Who wins a currency: the first rank a candidate matches; candidates of providers the list does not
     /// name come after all named ones, by key.
-    public var precedence: [Rank]
+    public var precedence: [Rank] { didSet { ranks = RankIndex(precedence) } }
     /// How many days old a publication may be and still count for a merged day: a provider's newest
     /// publication with a day in [D − carryForwardDays, D] counts for D, with its own day.
     public var carryForwardDays: Int
@@ -33,12 +33,32 @@ public struct MergePolicy: Hashable, Sendable {
     /// The declared pegs that value a currency no provider values (``RatesCore/FixedParity/pegs``;
     /// none for an answer asked of some providers only).
     public var pegs: [FixedParity]
+    /// Where each key, and the own bank, first stand in ``precedence``: a comparison is two lookups,
+    /// not a walk along the list.
+    private var ranks: RankIndex
+
+    private struct RankIndex: Hashable, Sendable {
+        var byKey: [String: Int] = [:]
+        var ownBank: Int?
+        let count: Int
+
+        init(_ precedence: [Rank]) {
+            count = precedence.count
+            for (index, rank) in precedence.enumerated() {
+                switch rank {
+                case .provider(let key): byKey[key] = byKey[key] ?? index
+                case .currencysOwnBank: ownBank = ownBank ?? index
+                }
+            }
+        }
+    }
 
     public init(
         precedence: [Rank] = MergePolicy.defaultPrecedence, carryForwardDays: Int = 7, consensusThreshold: Double = 0.05,
         consensusMinimumProviders: Int = 3, freshnessToleranceDays: Int = 3, pegs: [FixedParity] = FixedParity.pegs
     ) {
         self.precedence = precedence
+        ranks = RankIndex(precedence)
         self.carryForwardDays = carryForwardDays
         self.consensusThreshold = consensusThreshold
         self.consensusMinimumProviders = consensusMinimumProviders
@@ -78,11 +98,8 @@ public struct MergePolicy: Hashable, Sendable {
     /// The index of the first rank `publication` matches for `currency` (for `nil`, by key only); the
     /// list's length when none does.
     private func rank(of publication: ProviderDay, for currency: CurrencyCode?) -> Int {
-        precedence.firstIndex { rank in
-            switch rank {
-            case .provider(let key): key == publication.provider
-            case .currencysOwnBank: publication.pivot == currency
-            }
-        } ?? precedence.count
+        let byKey = ranks.byKey[publication.provider] ?? ranks.count
+        guard let ownBank = ranks.ownBank, publication.pivot == currency else { return byKey }
+        return min(byKey, ownBank)
     }
 }
