@@ -18,7 +18,7 @@ extension ProviderQuotes {
         let reader = try store.quotes(span, providers: keys.union([ProviderKey.ecb]))
         var policy = policy
         policy.pegs = []
-        let sorted = Ingestor.MergedProvider.all(keys.sorted(), policy: policy)
-        return Dictionary(uniqueKeysWithValues: days.map { ($0, Ingestor.merge($0, of: sorted, reader: reader, policy: policy)) })
+        let weighed = Ingestor.MergedProvider.all(keys.sorted(), policy: policy)
+        return Dictionary(uniqueKeysWithValues: days.map { ($0, Ingestor.merge($0, of: weighed, reader: reader, policy: policy)) })
     }
 }
