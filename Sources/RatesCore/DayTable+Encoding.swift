@@ -3,7 +3,7 @@
 ///
 /// Layout (integers little-endian): a format byte (1); the rate count N and the source count S
 /// (two bytes each); N codes of three ASCII letters; N significands (eight bytes); N exponents (one
-/// byte, signed); S sources, each its provider's length (one byte), its ASCII letters and its
+/// byte, signed); S sources, each its provider's length (two bytes), its ASCII letters and its
 /// day number (four bytes, signed); when S > 0, N source positions (two bytes, as
 /// ``DayTable/sourceIndices``). The arrays are copied whole, not read number by number, so a
 /// start reads thousands of tables in milliseconds even in a debug build.
@@ -23,7 +23,7 @@ extension DayTable {
         Self.append(significands, to: &bytes)
         Self.append(exponents, to: &bytes)
         for source in sourceList {
-            bytes.append(UInt8(source.provider.utf8.count))
+            Self.append(UInt16(source.provider.utf8.count), to: &bytes)
             bytes += source.provider.utf8
             Self.append(Int32(source.day.dayNumber), to: &bytes)
         }
@@ -52,10 +52,10 @@ extension DayTable {
         guard !significands.contains(0) else { return nil }
         var sourceList: [RateSource] = []
         for _ in 0..<sourceCount {
-            guard offset < bytes.count else { return nil }
-            let length = Int(bytes[offset])
-            let letters = bytes.dropFirst(offset + 1).prefix(length)
-            offset += 1 + length
+            guard offset + 2 <= bytes.count else { return nil }
+            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            let letters = bytes.dropFirst(offset + 2).prefix(length)
+            offset += 2 + length
             guard length > 0, letters.count == length, letters.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), offset + 4 <= bytes.count else { return nil }
             let dayNumber: [Int32] = Self.array(1, from: bytes, at: &offset)
             sourceList.append(RateSource(provider: String(decoding: letters, as: UTF8.self), day: Day(dayNumber: Int(dayNumber[0]))))

@@ -61,7 +61,8 @@ enum IngestDocuments {
 
     /// The batch's days as the tables a store keeps beside their rows (``DayTable/encoded``), the
     /// sources named as ``day(_:list:)`` reads them back from the rows: `nil` for the ECB of the day
-    /// itself. A day the batch leaves empty has an empty table: its stored table goes.
+    /// itself. A day the batch leaves empty has an empty table, which the stores skip: an empty
+    /// day of a batch withdraws nothing.
     static func dayTables(_ batch: RatesBatch) -> [DayTable] {
         batch.days.map { daily in
             DayTable(
