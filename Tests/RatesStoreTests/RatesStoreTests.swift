@@ -153,21 +153,37 @@ struct RatesStoreTests {
         }
     }
 
-    @Test("a database stored before it kept day tables gets them on its next open; a damaged table is read from the rows instead")
-    func dayTablesOfAnOlderDatabase() async throws {
-        try await Self.withDatabasePath { path in
-            try RatesStore(location: path).ingest(
+    @Test(
+        "a database stored before it kept day tables gets them on its next open, and a start reads them; a damaged table is read from the rows instead",
+        arguments: backends)
+    func dayTablesOfAnOlderDatabase(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { location in
+            try RatesStore(location: location).ingest(
                 Self.batch([("2026-10-29", ["USD": "1.113"]), ("2026-10-30", ["USD": "1.1172", "GBP": "0.8338"])]), run: Self.run())
-            let expected = try RatesStore(location: path).snapshot().days
+            let expected = try RatesStore(location: location).snapshot().days
             #expect(expected.map(\.count) == [1, 2])
-            let file = try DatabaseQueue(path: path)
-            try file.write { db in
-                try db.execute(sql: "DELETE FROM dayTable; INSERT INTO meta (key, value) VALUES ('dayTables', 'missing')")
-            }
-            #expect(try RatesStore(location: path).snapshot().days == expected)
-            #expect(try file.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM dayTable") } == 2, "written on open")
-            try file.write { db in try db.execute(sql: "UPDATE dayTable SET rates = x'01ff' WHERE day = '2026-10-30'") }
-            #expect(try RatesStore(location: path).snapshot().days == expected)
+            let table = backend == .sqlite ? "dayTable" : "day_table"
+            // As a database stored before the tables: none, and the mark the migration leaves.
+            try await Self.execute("DELETE FROM \(table)", in: location, backend)
+            try await Self.execute("INSERT INTO meta (key, value) VALUES ('dayTables', 'missing')", in: location, backend)
+            #expect(try RatesStore(location: location).snapshot().days == expected)
+            // A row changed behind the store's back does not show: the start read the tables the open wrote.
+            try await Self.execute("UPDATE rate SET value = '9.99' WHERE day = '2026-10-30' AND currency = 'USD'", in: location, backend)
+            #expect(try RatesStore(location: location).snapshot().days == expected)
+            // A table that does not decode: the start reads the rows, changed row included.
+            let damaged = backend == .sqlite ? "x'01ff'" : "'\\x01ff'::bytea"
+            try await Self.execute("UPDATE \(table) SET rates = \(damaged) WHERE day = '2026-10-30'", in: location, backend)
+            let read = try RatesStore(location: location).snapshot().days
+            #expect(read.first == expected.first)
+            #expect(read.last?.texts == [CurrencyCode("USD")!: "9.99", CurrencyCode("GBP")!: "0.8338"])
+        }
+    }
+
+    /// Runs one SQL statement on the database at `location` behind the store's back.
+    static func execute(_ sql: String, in location: String, _ backend: Backend) async throws {
+        switch backend {
+        case .sqlite: try await DatabaseQueue(path: location).write { db in try db.execute(sql: sql) }
+        case .postgres: try await TestPostgres.execute(sql, in: location)
         }
     }
 

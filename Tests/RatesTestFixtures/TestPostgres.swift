@@ -88,6 +88,12 @@ public enum TestPostgres {
         }
     }
 
+    /// Runs one SQL statement in the database at `url` (as ``withDatabase(sourceLocation:_:)`` gives
+    /// it), behind the back of any store using it.
+    public static func execute(_ sql: String, in url: String) async throws {
+        try await administer(sql, on: try #require(URLComponents(string: url), "not a URL: \(url)"))
+    }
+
     private static func administer(_ sql: String, on server: URLComponents) async throws {
         let configuration = PostgresConnection.Configuration(
             host: server.host ?? "127.0.0.1", port: server.port ?? 5432, username: server.user ?? "postgres", password: server.password,
