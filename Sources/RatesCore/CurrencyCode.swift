@@ -17,15 +17,9 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     /// Creates a code from exactly three ASCII capital letters given as bytes; `nil` for anything else.
     @inlinable
     public init?(ascii bytes: some Sequence<UInt8>) {
-        var packed: UInt32 = 0
-        var count = 0
-        for byte in bytes {
-            guard count < 3, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { return nil }
-            packed = packed << 8 | UInt32(byte)
-            count += 1
-        }
-        guard count == 3 else { return nil }
-        self.packed = packed
+        var iterator = bytes.makeIterator()
+        guard let first = iterator.next(), let second = iterator.next(), let third = iterator.next(), iterator.next() == nil else { return nil }
+        self.init(letters: (first, second, third))
     }
 
     /// The code's three capital letters.
@@ -39,6 +33,7 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     /// Creates a code from the three ASCII bytes ``letters`` gives; `nil` unless all are capital letters.
+    @inlinable
     public init?(letters: (UInt8, UInt8, UInt8)) {
         let capitals = UInt8(ascii: "A")...UInt8(ascii: "Z")
         guard capitals.contains(letters.0), capitals.contains(letters.1), capitals.contains(letters.2) else { return nil }

@@ -43,6 +43,15 @@ struct CurrencyCodeTests {
         for text in ["usd", "US", "USDX", "U$D", "", "ÜSD", "12A"] { #expect(CurrencyCode(text) == nil) }
     }
 
+    @Test("bytes and a letter triple follow the same rule as text")
+    func bytesAndLetters() {
+        let usd = CurrencyCode("USD")!
+        #expect(CurrencyCode(ascii: Array("USD".utf8)) == usd)
+        #expect(CurrencyCode(letters: usd.letters) == usd)
+        for text in ["usd", "US", "USDX", "U$D", "", "ÜSD", "@SD", "US["] { #expect(CurrencyCode(ascii: Array(text.utf8)) == nil) }
+        #expect(CurrencyCode(letters: (UInt8(ascii: "U"), UInt8(ascii: "s"), UInt8(ascii: "D"))) == nil)
+    }
+
     @Test("codes keep their letters, compare alphabetically and are equal whatever text they came from")
     func lettersAndOrder() {
         let texts = ["USD", "AUD", "ZAR", "EUR", "CHF", "AZN", "BAM"]

@@ -188,20 +188,14 @@ extension PostgresRatesDatabase {
     }
 
     /// Stores each table as its day's (an empty one changes nothing, as an empty day of a batch
-    /// withdraws nothing): the tables travel as one JSON document of `[day, hex bytes]` rows, as
+    /// withdraws nothing): the tables travel as one JSON document of `[day, base64 bytes]` rows, as
     /// quotes and merged rows do.
     static func storeDayTables(_ tables: [DayTable], _ statements: PostgresSession.Statements) throws {
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var document = "["
-        for table in tables where table.count > 0 {
-            if document.utf8.count > 1 { document += "," }
-            var hex: [UInt8] = []
-            for byte in table.encoded { hex += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]] }
-            document += "[\"\(table.day)\",\"" + String(decoding: hex, as: UTF8.self) + "\"]"
-        }
+        let rows = tables.filter { $0.count > 0 }.map { "[\"\($0.day)\",\"\(Data($0.encoded).base64EncodedString())\"]" }
         try statements.run(
             """
-            INSERT INTO day_table (day, rates) SELECT e ->> 0, decode(e ->> 1, 'hex') FROM jsonb_array_elements(\(document + "]")::jsonb) AS e
+            INSERT INTO day_table (day, rates)
+            SELECT e ->> 0, decode(e ->> 1, 'base64') FROM jsonb_array_elements(\("[" + rows.joined(separator: ",") + "]")::jsonb) AS e
             ON CONFLICT (day) DO UPDATE SET rates = excluded.rates
             """)
     }
