@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Third-party clients, unchanged but for their base URL, against the server (the debug build
-# `swift test` made, or RATES_RELAY_BIN; Scripts/check-clients.py says which and what each exercises): what they return must
-# equal our own /v1 answers. The server runs on a free loopback port with a temporary database
-# seeded from the bundled history; its upstreams point at a closed port, so nothing leaves the machine.
+# `swift test` made, or RATES_RELAY_BIN; Scripts/check-clients.py says which clients and what each
+# exercises): what they return must equal our own /v1 answers. The server runs on a free loopback
+# port with a temporary database seeded from the bundled history; its upstreams point at a closed
+# port, so nothing leaves the machine.
 #
 # Usage: Scripts/check-clients.sh   (after `swift build` or `swift test`; RATES_RELAY_BIN overrides the binary)
 #        Scripts/check-clients.sh --install   (only installs the clients, as .ci/run does ahead of time)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The web page in a real browser: Debian's Chromium, driven by Selenium (Scripts/check-web.py),
-# against the real server (RATES_RELAY_BIN, else the debug build) and a local stand-in for the ECB (Scripts/fake-ecb.py). Checks
-# the converter, the chart, the table's filter, a failing source and a live update, measures the
-# first render with data, and saves screenshots at 360 and 1280 px wide (and both in the dark
-# scheme) into Artifacts/screenshots/.
+# against the real server (RATES_RELAY_BIN, else the debug build) and a local stand-in for the ECB
+# (Scripts/fake-ecb.py). Checks the converter, the chart, the table's filter, a failing source and
+# a live update, measures the first render with data, and saves screenshots at 360 and 1280 px
+# wide (and both in the dark scheme) into Artifacts/screenshots/.
 #
 # Setup: the server's database holds the bundled ECB history without its newest day (imported);
 # the stand-in publishes up to the day before, and the newest day when the check says so. The NBP,
