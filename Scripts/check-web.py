@@ -116,14 +116,14 @@ def converter_query():
 
 
 def converter_matches_server():
-    """The page's result and the server's /v1/convert for the page's inputs, once they agree (or after 10 s)."""
+    """The page's result and the server's /v1/convert for the page's inputs, once they agree (or after 30 s)."""
     def agreed(_):
         query = converter_query()
         text, answer = get("/v1/convert?" + urllib.parse.urlencode({k: v for k, v in query.items() if v}))
         shown = js("return document.getElementById('convert-result').dataset.value")
         return (query, shown, raw_number(text, "result"), answer) if shown == raw_number(text, "result") else False
     try:
-        return WebDriverWait(driver, 10, poll_frequency=0.2).until(agreed)
+        return WebDriverWait(driver, 30, poll_frequency=0.2).until(agreed)
     except TimeoutException:
         query = converter_query()
         text, _ = get("/v1/convert?" + urllib.parse.urlencode({k: v for k, v in query.items() if v}))

@@ -53,13 +53,13 @@ extension Ingestor {
                 guard let first = batch.publications.first?.day, let last = batch.publications.last?.day else { return nil }
                 return first...last.adding(days: policy.validity(of: batch.provider))
             }
-            var exclusions: [ConsensusExclusion] = []
+            let exclusions = Mutex<[ConsensusExclusion]>([])
             let recorded = try store.ingest(valid, validity: ProviderRegistry.validityDays) { reader in
                 let merged = Self.mergedDays(recomputed, reader: reader, policy: policy)
-                exclusions = merged.exclusions
+                exclusions.withLock { $0 = merged.exclusions }
                 return merged.batch
             }
-            record(exclusions, recomputed: recomputed)
+            record(exclusions.withLock { $0 }, recomputed: recomputed)
             if let updated = recorded.first(where: { $0.outcome == .updated }) { state.recordDataOrigin(updated.source) }
             if followsIngests { try applyLoggedChanges() }
             return recorded

@@ -1,10 +1,11 @@
 import Foundation
 import RatesCore
 
-/// What travels between the server and either database in bulk, written and read the same way
-/// for SQLite and PostgreSQL: an ingest's rows as one JSON document (compared and applied with set
-/// operations in the database, a handful of statements for a full history rather than 400,000),
-/// and a stored day's values as one line of text.
+/// What travels between the server and a database in bulk: an ingest's rows as one JSON document
+/// for PostgreSQL (compared and applied with set operations in the database, a handful of
+/// statements for a full history rather than 400,000, with no round trip per row; SQLite, in
+/// process, binds each row instead: ``SQLiteRowInsert``), a publication's days as a JSON list, and
+/// a stored day's values as one line of text, for either.
 enum IngestDocuments {
     /// The batch as a JSON array of `[day, currency, value, provider, providerDay]` rows
     /// (`providerDay` null when it is the day itself).

@@ -109,7 +109,7 @@ public final class RatesStore: Sendable {
     @discardableResult
     public func ingest(
         provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, validity: [String: Int] = [:],
-        merge: (QuoteReader) throws -> RatesBatch
+        merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
         try ingest([QuoteBatch(provider: provider, publications: publications, inParts: inParts, run: run)], validity: validity, merge: merge)[0]
     }
@@ -121,9 +121,9 @@ public final class RatesStore: Sendable {
     /// has was withdrawn), unless its batch is `inParts`: then the provider publishes a day in
     /// several parts (tables on their own cadences) and a publication adds to its day's quotes.
     ///
-    /// `merge` runs inside the transaction, after every batch's quotes are stored: it reads the
-    /// quotes (the new ones included) through the ``QuoteReader`` it is given and returns the merged
-    /// days to store, each complete (as ``ingest(_:run:)`` takes them). The runs' outcome counts the
+    /// `merge` runs inside the transaction, on another thread while the batches' quotes are
+    /// stored: it reads the quotes (the new ones included) through the ``QuoteReader`` it is
+    /// given, which holds them in memory, and returns the merged days to store, each complete (as ``ingest(_:run:)`` takes them). The runs' outcome counts the
     /// merged changes only (quotes that change no merged value change nothing a client sees); the
     /// runs of one transaction share its outcome and count, and its change log names the last run.
     ///
@@ -134,7 +134,7 @@ public final class RatesStore: Sendable {
     /// - Returns: The recorded runs, in the batches' order, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
     /// - Throws: When the transaction fails, or what `merge` throws; nothing is stored then.
     @discardableResult
-    public func ingest(_ batches: [QuoteBatch], validity: [String: Int] = [:], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
+    public func ingest(_ batches: [QuoteBatch], validity: [String: Int] = [:], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
         guard !batches.isEmpty else { return [] }
         return try database.ingest(batches, validity: validity, merge: merge)
     }
@@ -261,7 +261,7 @@ protocol RatesDatabase: Sendable {
     var epoch: String { get }
     func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun
     /// `batches` is never empty.
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun]
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun]
     func record(_ run: FetchRun) throws -> FetchRun
     func prune(before day: Day, now: Date) throws -> FetchRun
     func snapshot() throws -> StoredRates

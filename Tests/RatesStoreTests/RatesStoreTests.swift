@@ -55,7 +55,7 @@ struct RatesStoreTests {
             let quote = { (code: String, value: String) in PublishedQuote(currency: CurrencyCode(code)!, value: value, unit: 1, direction: .pivotPerUnits) }
             let tableA = ProviderPublication(day: day, quotes: [quote("EUR", "4.2304"), quote("USD", "3.677")])
             let tableB = ProviderPublication(day: day, quotes: [quote("AFN", "0.056626")])
-            let noMerge: (QuoteReader) throws -> RatesBatch = { _ in RatesBatch(base: .euro, days: []) }
+            let noMerge: @Sendable (QuoteReader) throws -> RatesBatch = { _ in RatesBatch(base: .euro, days: []) }
             for provider in ["NBP", "CNB"] {
                 try store.ingest(provider: provider, publications: [tableA], inParts: provider == "NBP", run: Self.run(), merge: noMerge)
                 try store.ingest(provider: provider, publications: [tableB], inParts: provider == "NBP", run: Self.run(), merge: noMerge)
@@ -70,7 +70,7 @@ struct RatesStoreTests {
         try await Self.withDatabase(backend) { path in
             let store = try RatesStore(location: path)
             let quote = PublishedQuote(currency: CurrencyCode("USD")!, value: "3.677", unit: 1, direction: .pivotPerUnits)
-            let noMerge: (QuoteReader) throws -> RatesBatch = { _ in RatesBatch(base: .euro, days: []) }
+            let noMerge: @Sendable (QuoteReader) throws -> RatesBatch = { _ in RatesBatch(base: .euro, days: []) }
             try store.ingest(provider: "NBP", publications: [ProviderPublication(day: Day("2026-03-04")!, quotes: [quote])], run: Self.run(), merge: noMerge)
             #expect(try store.providerHoldings()["NBP"]?.latestDay == Day("2026-03-04"))
             // Another process's import: a second store on the same file.

@@ -13,10 +13,14 @@ extension PostgresRatesDatabase {
         }
     }
 
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
         try writeTransaction { statements in
-            // What the merge reads: the quotes stored around the batches' days, with the batches applied.
-            let reader = try QuoteBatch.span(of: batches, validity: validity).map { try Self.quotes($0, providers: nil, applying: batches, statements) }
+            // What the merge reads: the quotes stored around the batches' days, with the batches
+            // applied. It merges while the quotes are stored.
+            let merged = try QuoteBatch.span(of: batches, validity: validity).map { span in
+                let reader = try Self.quotes(span, providers: nil, applying: batches, statements)
+                return BackgroundWork { try merge(reader) }
+            }
             var runs: [FetchRun] = []
             for batch in batches {
                 var run = batch.run
@@ -25,8 +29,8 @@ extension PostgresRatesDatabase {
                 try Self.storeQuotes(of: batch, statements)
                 runs.append(run)
             }
-            guard let reader else { return runs }
-            try Self.apply(try merge(reader), run: &runs[runs.count - 1], statements)
+            guard let merged else { return runs }
+            try Self.apply(try merged.value(), run: &runs[runs.count - 1], statements)
             runs = QuoteBatch.sharingOutcome(runs, of: batches)
             for run in runs.dropLast() {
                 guard let id = run.id else { continue }

@@ -155,10 +155,14 @@ extension SQLiteRatesDatabase {
         }
     }
 
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
         try database.write { db in
-            // What the merge reads: the quotes stored around the batches' days, with the batches applied.
-            let reader = try QuoteBatch.span(of: batches, validity: validity).map { try QuoteReader(db, $0, applying: batches) }
+            // What the merge reads: the quotes stored around the batches' days, with the batches
+            // applied. It merges while the quotes are stored.
+            let merged = try QuoteBatch.span(of: batches, validity: validity).map { span in
+                let reader = try QuoteReader(db, span, applying: batches)
+                return BackgroundWork { try merge(reader) }
+            }
             var runs: [FetchRun] = []
             for batch in batches {
                 var run = batch.run
@@ -167,8 +171,8 @@ extension SQLiteRatesDatabase {
                 try Self.storeQuotes(provider: batch.provider, publications: batch.publications, inParts: batch.inParts, db)
                 runs.append(run)
             }
-            guard let reader else { return runs }
-            try Self.apply(try merge(reader), run: &runs[runs.count - 1], db)
+            guard let merged else { return runs }
+            try Self.apply(try merged.value(), run: &runs[runs.count - 1], db)
             runs = QuoteBatch.sharingOutcome(runs, of: batches)
             for run in runs.dropLast() { try run.update(db) }
             return runs
@@ -176,22 +180,32 @@ extension SQLiteRatesDatabase {
     }
 
     /// Replaces `provider`'s quotes of each publication's day with the publication's (or, `inParts`,
-    /// adds them, replacing only the currencies it has): as ``apply(_:run:_:)`` does with merged
-    /// days, the quotes travel as one JSON document and are written with set operations.
+    /// adds them, replacing only the currencies it has), one prepared insert per quote.
     static func storeQuotes(provider: String, publications: [ProviderPublication], inParts: Bool, _ db: Database) throws {
-        let replacingDays = inParts ? "" : "DELETE FROM quote WHERE provider = :provider AND day IN (SELECT value FROM json_each(:days));"
-        try db.execute(
-            sql: """
-                \(replacingDays)
-                INSERT OR REPLACE INTO quote (provider, day, currency, value, unit, direction)
-                    SELECT :provider, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:quotes);
-                """,
-            arguments: ["provider": provider, "days": IngestDocuments.days(publications), "quotes": IngestDocuments.quotes(publications)])
+        if !inParts {
+            try db.execute(
+                sql: "DELETE FROM quote WHERE provider = ? AND day IN (SELECT value FROM json_each(?))",
+                arguments: [provider, IngestDocuments.days(publications)])
+        }
+        let insert = try SQLiteRowInsert(
+            db, sql: "INSERT OR REPLACE INTO quote (provider, day, currency, value, unit, direction) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        insert.bind(provider, at: 1)
+        for publication in publications {
+            insert.bind(publication.day.description, at: 2)
+            for quote in publication.quotes {
+                insert.bind(quote.currency.rawValue, at: 3)
+                insert.bind(quote.value, at: 4)
+                insert.bind(quote.unit, at: 5)
+                insert.bind(quote.direction.rawValue, at: 6)
+                try insert.insertRow()
+            }
+        }
     }
 
     /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
+    /// The batch's rows go into a temporary table (one prepared insert each), which set
+    /// operations then compare with the stored rows and apply.
     static func apply(_ batch: RatesBatch, run: inout FetchRun, _ db: Database) throws {
-        let document = IngestDocuments.mergedRows(batch)
         run.outcome = .unchanged
         run.latestDay = batch.latestDay?.description
         try run.update(db)
@@ -203,8 +217,22 @@ extension SQLiteRatesDatabase {
                                                               provider TEXT NOT NULL, providerDay TEXT,
                                                               PRIMARY KEY (day, currency)) WITHOUT ROWID;
                     DELETE FROM temp.incoming;
-                    INSERT INTO temp.incoming (day, currency, value, provider, providerDay)
-                        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(:document);
+                    """)
+            let incoming = try SQLiteRowInsert(
+                db, sql: "INSERT INTO temp.incoming (day, currency, value, provider, providerDay) VALUES (?1, ?2, ?3, ?4, ?5)")
+            for daily in batch.days {
+                incoming.bind(daily.day.description, at: 1)
+                for (currency, value) in daily.rates {
+                    let source = daily.sources[currency]
+                    incoming.bind(currency.rawValue, at: 2)
+                    incoming.bind(value, at: 3)
+                    incoming.bind(source?.provider ?? batch.provider, at: 4)
+                    incoming.bind(source.flatMap { $0.day == daily.day ? nil : $0.day.description }, at: 5)
+                    try incoming.insertRow()
+                }
+            }
+            try db.execute(
+                sql: """
                     -- New and changed values, and values that now come from another provider or day.
                     INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId)
                         SELECT i.day, i.currency, i.value, i.provider, i.providerDay, :run FROM temp.incoming i
@@ -224,7 +252,7 @@ extension SQLiteRatesDatabase {
                     DELETE FROM rate WHERE (day, currency) IN (SELECT day, currency FROM change WHERE seq > :before AND value IS NULL);
                     DELETE FROM temp.incoming;
                     """,
-                arguments: ["document": document, "run": run.id, "before": before])
+                arguments: ["run": run.id, "before": before])
         }
         try storeDayTables(IngestDocuments.dayTables(batch), db)
         let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
@@ -288,7 +316,7 @@ extension SQLiteRatesDatabase {
         days.reserveCapacity(8_192)
         let rows = try Row.fetchCursor(db, sql: "SELECT day, rates FROM dayTable ORDER BY day")
         while let row = try rows.next() {
-            guard let day = Day(row[0] as String), let bytes = row.dataNoCopy(atIndex: 1), let table = DayTable(day: day, encoded: [UInt8](bytes))
+            guard let day = Day(row[0] as String), let table = try row.withUnsafeData(atIndex: 1, { $0.flatMap { DayTable(day: day, encoded: [UInt8]($0)) } })
             else { return nil }
             days.append(table)
         }
