@@ -53,6 +53,15 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     /// (`"1.1650"`, `"136"`, `"0.000049"`, `"1234.56"`), at most ``maxDigits`` digits once
     /// leading zeros are dropped. `nil` for anything else: signs, exponents, spaces, `".5"`, `"1."`.
     public init?(_ text: some StringProtocol) {
+        // One concrete loop over contiguous bytes (every native string's): a generic one walks
+        // the text through its witness table, byte by byte, from another module.
+        let utf8 = text.utf8
+        guard let value = utf8.withContiguousStorageIfAvailable(Self.init(contiguous:)) ?? Array(utf8).withUnsafeBufferPointer(Self.init(contiguous:))
+        else { return nil }
+        self = value
+    }
+
+    private init?(contiguous text: UnsafeBufferPointer<UInt8>) {
         var low: UInt64 = 0
         var middle: UInt64 = 0
         var high: UInt64 = 0
@@ -60,7 +69,7 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
         var integerDigits = 0
         var fractionDigits = 0
         var sawPoint = false
-        for byte in text.utf8 {
+        for byte in text {
             if byte == UInt8(ascii: ".") {
                 guard !sawPoint, integerDigits > 0 else { return nil }
                 sawPoint = true

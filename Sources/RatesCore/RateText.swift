@@ -22,6 +22,12 @@ public enum RateText {
 
     /// ``isValid(_:)`` over UTF-8 bytes, for the parsers.
     public static func isValid(bytes: some Collection<UInt8>) -> Bool {
+        // One concrete loop over contiguous bytes (every native string's): a generic one walks
+        // the collection through its witness table, byte by byte, from another module.
+        bytes.withContiguousStorageIfAvailable(isValid(contiguous:)) ?? Array(bytes).withUnsafeBufferPointer(isValid(contiguous:))
+    }
+
+    private static func isValid(contiguous bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let zero = UInt8(ascii: "0")
         let nine = UInt8(ascii: "9")
         let point = UInt8(ascii: ".")

@@ -41,14 +41,7 @@ extension Ingestor {
     public func ingest(_ batches: [QuoteBatch], notAfter: Day) throws -> [FetchRun] {
         try exclusively {
             let policy = mergePolicy
-            let valid = try batches.map { batch in
-                let entry = ProviderRegistry.entry(batch.provider)
-                var valid = batch
-                valid.publications = try ProviderValidation.validate(
-                    batch.publications, notAfter: notAfter, notBefore: entry?.identity.historyStart ?? ProviderValidation.firstDay)
-                valid.inParts = entry?.publishesInParts ?? false
-                return valid
-            }
+            let valid = try Self.validated(batches, notAfter: notAfter)
             let recomputed = valid.compactMap { batch -> ClosedRange<Day>? in
                 guard let first = batch.publications.first?.day, let last = batch.publications.last?.day else { return nil }
                 return first...last.adding(days: policy.validity(of: batch.provider))
@@ -64,6 +57,26 @@ extension Ingestor {
             if followsIngests { try applyLoggedChanges() }
             return recorded
         }
+    }
+
+    /// `batches` each validated as its provider's figures, side by side (an archive holds
+    /// hundreds of thousands), with whether it is published in parts taken from the registry.
+    ///
+    /// - Throws: The first invalid batch's `UpstreamDataError`, in the batches' order.
+    static func validated(_ batches: [QuoteBatch], notAfter: Day) throws -> [QuoteBatch] {
+        let results = Mutex([Result<QuoteBatch, any Error>?](repeating: nil, count: batches.count))
+        DispatchQueue.concurrentPerform(iterations: batches.count) { index in
+            let result = Result { () throws -> QuoteBatch in
+                let entry = ProviderRegistry.entry(batches[index].provider)
+                var valid = batches[index]
+                valid.publications = try ProviderValidation.validate(
+                    valid.publications, notAfter: notAfter, notBefore: entry?.identity.historyStart ?? ProviderValidation.firstDay)
+                valid.inParts = entry?.publishesInParts ?? false
+                return valid
+            }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { try $0!.get() }
     }
 
     /// The merged days in `ranges`, recomputed from every provider's quotes.
