@@ -110,7 +110,7 @@ public struct XLSXWorkbook: Sendable {
 
     // MARK: - Dates
 
-    /// The day an Excel date serial names in this workbook's date system.
+    /// The day an Excel date serial names in this workbook's date system (``ExcelDateSystem``).
     ///
     /// In the 1900 system, serial 1 is 1900-01-01 and serial 60 is 1900-02-29, a day that never was
     /// (Lotus 1-2-3 counted 1900 as a leap year, and Excel kept it): 60 is rejected, and from 61 on the
@@ -120,10 +120,9 @@ public struct XLSXWorkbook: Sendable {
     /// - Throws: `UpstreamDataError.invalidDay` with the serial for anything else (a fraction, a
     ///   negative number, 0 in the 1900 system, the 1900-02-29 that never was).
     public func day(serial: String) throws(UpstreamDataError) -> Day {
-        guard let number = Self.wholeNumber(serial) else { throw .invalidDay("Excel serial \(serial)") }
-        if date1904 { return Day(year: 1904, month: 1, day: 1)!.adding(days: number) }
-        guard number >= 1, number != 60 else { throw .invalidDay("Excel serial \(serial)") }
-        return Day(year: 1899, month: 12, day: number < 60 ? 31 : 30)!.adding(days: number)
+        let system: ExcelDateSystem = date1904 ? .from1904 : .from1900
+        guard let number = Self.wholeNumber(serial), let day = system.day(serial: number) else { throw .invalidDay("Excel serial \(serial)") }
+        return day
     }
 
     /// The value of a serial written as a whole number (`46113`, also `46113.0` or `4.6113E4`), at most
