@@ -11,7 +11,10 @@
 # neighbour's burst on this shared machine moves one round, not the verdict.
 #
 # Needs nginx and wrk (apt-get install nginx wrk).
-# Usage: Scripts/measure-load.sh [seconds per run, default 10]   (ROUNDS=n in the environment)
+# The server holds the bundled ECB history, or a copy of the database LOAD_DB names: every
+# recorded provider's figures, merged, are KEEP_DB=file Scripts/measure-providers.sh's.
+#
+# Usage: Scripts/measure-load.sh [seconds per run, default 10]   (ROUNDS=n, LOAD_DB=file in the environment)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-10}
@@ -27,7 +30,11 @@ trap 'kill ${server:-} 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(
 port=$((20000 + RANDOM % 20000))
 nginx_port=$((port + 1))
 
-"$binary" import Sources/RatesIngest/Resources/eurofxref-hist.zip --db "$work/rates.sqlite" >/dev/null
+if [ -n "${LOAD_DB:-}" ]; then
+    cp "$LOAD_DB" "$work/rates.sqlite"
+else
+    "$binary" import Sources/RatesIngest/Resources/eurofxref-hist.zip --db "$work/rates.sqlite" >/dev/null
+fi
 "$binary" serve --db "$work/rates.sqlite" --port "$port" --upstream-url http://127.0.0.1:9/ --no-schedule --providers none >"$work/server.log" 2>&1 &
 server=$!
 wait_for() { for _ in $(seq 200); do curl -fs -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }

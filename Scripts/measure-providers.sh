@@ -15,7 +15,8 @@
 #     a local stand-in (Scripts/fake-ecb.py) and fetched by POST /v1/admin/refresh (so the server is
 #     a few weeks behind the real calendar, as after a short outage, and fetches the 90-day file).
 #
-# Usage: Scripts/measure-providers.sh
+# Usage: Scripts/measure-providers.sh   (KEEP_DB=file in the environment keeps a copy of the database
+#        as imported, for LOAD_DB=file Scripts/measure-load.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,6 +85,7 @@ started=$(now)
 "$binary" import --archive "$archive" --db "$db" >"$work/import.log" 2>"$work/import.err" || { cat "$work/import.log" "$work/import.err"; exit 1; }
 elapsed=$(echo "$(now) - $started" | bc)
 printf "  %.2f s: %s\n" "$elapsed" "$(tail -1 "$work/import.log")"
+[ -z "${KEEP_DB:-}" ] || cp "$db" "$KEEP_DB"
 { grep '^refused ' "$work/import.log" || true; } | cut -c1-200 | sed 's/^/    /'
 
 echo "== restart to the first 200 of /v1/latest"
