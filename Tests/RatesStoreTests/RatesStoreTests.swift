@@ -123,6 +123,34 @@ struct RatesStoreTests {
         }
     }
 
+    @Test(
+        "new days and stored ones log the same: each value once, in day and currency order, with its source; a day already stored is compared",
+        arguments: backends)
+    func newAndStoredDaysLogAlike(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
+            let code = { (text: String) in CurrencyCode(text)! }
+            let nbp = RateSource(provider: "NBP", day: Day("2026-10-28")!)
+            // Days nothing is stored of yet, their currencies given in no particular order.
+            let appended = try store.ingest(
+                RatesBatch(base: .euro, days: [
+                    DailyRates(day: Day("2026-10-30")!, rates: [code("USD"): "1.1172", code("GBP"): "0.8338", code("PLN"): "4.2590"], sources: [code("PLN"): nbp]),
+                    DailyRates(day: Day("2026-10-29")!, rates: [code("USD"): "1.113"]),
+                ]), run: Self.run())
+            #expect(appended.outcome == .updated && appended.rowsChanged == 4)
+            // A stored day with one value corrected beside a new day: only what changed is logged.
+            let compared = try store.ingest(
+                Self.batch([("2026-10-30", ["USD": "1.1173", "GBP": "0.8338", "PLN": "4.2590"]), ("2026-11-02", ["USD": "1.1200"])]), run: Self.run())
+            #expect(compared.rowsChanged == 3, "USD corrected, PLN now the ECB's own figure, the new day's USD")
+            let log = try store.changeLog(after: 0).map { "\($0.sequence) \($0.day) \($0.currency) \($0.value ?? "-") \($0.source.map { "\($0.provider) \($0.day)" } ?? "")" }
+            #expect(log == [
+                "1 2026-10-29 USD 1.113 ", "2 2026-10-30 GBP 0.8338 ", "3 2026-10-30 PLN 4.2590 NBP 2026-10-28", "4 2026-10-30 USD 1.1172 ",
+                "5 2026-10-30 PLN 4.2590 ", "6 2026-10-30 USD 1.1173 ", "7 2026-11-02 USD 1.1200 ",
+            ])
+            #expect(try store.version() == 7)
+        }
+    }
+
     @Test("a start reads each day as the table stored with its rows: corrections, withdrawals, sources and a prune included", arguments: backends)
     func dayTables(backend: Backend) async throws {
         try await Self.withDatabase(backend) { path in

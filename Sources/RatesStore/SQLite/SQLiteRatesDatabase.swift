@@ -195,7 +195,7 @@ extension SQLiteRatesDatabase {
             for quote in publication.quotes {
                 insert.bind(quote.currency.rawValue, at: 3)
                 insert.bind(quote.value, at: 4)
-                insert.bind(quote.unit, at: 5)
+                insert.bind(Int64(quote.unit), at: 5)
                 insert.bind(quote.direction.rawValue, at: 6)
                 try insert.insertRow()
             }
@@ -203,56 +203,18 @@ extension SQLiteRatesDatabase {
     }
 
     /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
-    /// The batch's rows go into a temporary table (one prepared insert each), which set
-    /// operations then compare with the stored rows and apply.
+    /// Days the merged table holds no value of (a new database, a new publication's day) are
+    /// appended; otherwise the batch is compared with the stored rows.
     static func apply(_ batch: RatesBatch, run: inout FetchRun, _ db: Database) throws {
         run.outcome = .unchanged
         run.latestDay = batch.latestDay?.description
         try run.update(db)
         let before = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
-        do {
-            try db.execute(
-                sql: """
-                    CREATE TEMP TABLE IF NOT EXISTS incoming (day TEXT NOT NULL, currency TEXT NOT NULL, value TEXT NOT NULL,
-                                                              provider TEXT NOT NULL, providerDay TEXT,
-                                                              PRIMARY KEY (day, currency)) WITHOUT ROWID;
-                    DELETE FROM temp.incoming;
-                    """)
-            let incoming = try SQLiteRowInsert(
-                db, sql: "INSERT INTO temp.incoming (day, currency, value, provider, providerDay) VALUES (?1, ?2, ?3, ?4, ?5)")
-            for daily in batch.days {
-                incoming.bind(daily.day.description, at: 1)
-                for (currency, value) in daily.rates {
-                    let source = daily.sources[currency]
-                    incoming.bind(currency.rawValue, at: 2)
-                    incoming.bind(value, at: 3)
-                    incoming.bind(source?.provider ?? batch.provider, at: 4)
-                    incoming.bind(source.flatMap { $0.day == daily.day ? nil : $0.day.description }, at: 5)
-                    try incoming.insertRow()
-                }
-            }
-            try db.execute(
-                sql: """
-                    -- New and changed values, and values that now come from another provider or day.
-                    INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId)
-                        SELECT i.day, i.currency, i.value, i.provider, i.providerDay, :run FROM temp.incoming i
-                        LEFT JOIN rate r ON r.day = i.day AND r.currency = i.currency
-                        WHERE r.value IS NOT i.value OR r.provider IS NOT i.provider OR r.providerDay IS NOT i.providerDay
-                        ORDER BY i.day, i.currency;
-                    -- Withdrawn values: stored for a day the batch holds, absent from it.
-                    INSERT INTO change (day, currency, value, fetchRunId)
-                        SELECT r.day, r.currency, NULL, :run FROM rate r
-                        WHERE r.day IN (SELECT DISTINCT day FROM temp.incoming)
-                          AND NOT EXISTS (SELECT 1 FROM temp.incoming i WHERE i.day = r.day AND i.currency = r.currency)
-                        ORDER BY r.day, r.currency;
-                    INSERT INTO rate (day, currency, value, provider, providerDay, seq)
-                        SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > :before AND value IS NOT NULL
-                        ON CONFLICT (day, currency) DO UPDATE
-                            SET value = excluded.value, provider = excluded.provider, providerDay = excluded.providerDay, seq = excluded.seq;
-                    DELETE FROM rate WHERE (day, currency) IN (SELECT day, currency FROM change WHERE seq > :before AND value IS NULL);
-                    DELETE FROM temp.incoming;
-                    """,
-                arguments: ["run": run.id, "before": before])
+        if let first = batch.days.first?.day, let last = batch.latestDay,
+           try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE day BETWEEN ? AND ?)", arguments: [first.description, last.description]) == false {
+            try append(batch, run: run.id, db)
+        } else {
+            try compareAndApply(batch, run: run.id, before: before, db)
         }
         try storeDayTables(IngestDocuments.dayTables(batch), db)
         let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
@@ -261,6 +223,83 @@ extension SQLiteRatesDatabase {
             run.rowsChanged = changed
             try run.update(db)
         }
+    }
+
+    /// Days none of which the merged table holds a value of: every value is new, so each goes to
+    /// the change log and the merged table as it is, in (day, currency) order, one prepared insert each.
+    private static func append(_ batch: RatesBatch, run: Int64?, _ db: Database) throws {
+        let change = try SQLiteRowInsert(
+            db, sql: "INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        let rate = try SQLiteRowInsert(db, sql: "INSERT INTO rate (day, currency, value, provider, providerDay, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        change.bind(run, at: 6)
+        for daily in batch.days {
+            let day = daily.day.description
+            for (currency, value) in daily.rates.sorted(by: { $0.key < $1.key }) {
+                let source = daily.sources[currency]
+                let provider = source?.provider ?? batch.provider
+                let providerDay = source.flatMap { $0.day == daily.day ? nil : $0.day.description }
+                func bindValue(_ insert: SQLiteRowInsert) {
+                    insert.bind(day, at: 1)
+                    insert.bind(currency.rawValue, at: 2)
+                    insert.bind(value, at: 3)
+                    insert.bind(provider, at: 4)
+                    insert.bind(providerDay, at: 5)
+                }
+                bindValue(change)
+                try change.insertRow()
+                bindValue(rate)
+                rate.bind(db.lastInsertedRowID, at: 6)
+                try rate.insertRow()
+            }
+        }
+    }
+
+    /// The batch's rows put in a temporary table (one prepared insert each), which set operations
+    /// compare with the stored rows: new and changed values, and the values of the batch's days it
+    /// no longer holds (withdrawn), go to the change log, and from there to the merged table.
+    private static func compareAndApply(_ batch: RatesBatch, run: Int64?, before: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TEMP TABLE IF NOT EXISTS incoming (day TEXT NOT NULL, currency TEXT NOT NULL, value TEXT NOT NULL,
+                                                          provider TEXT NOT NULL, providerDay TEXT,
+                                                          PRIMARY KEY (day, currency)) WITHOUT ROWID;
+                DELETE FROM temp.incoming;
+                """)
+        let incoming = try SQLiteRowInsert(
+            db, sql: "INSERT INTO temp.incoming (day, currency, value, provider, providerDay) VALUES (?1, ?2, ?3, ?4, ?5)")
+        for daily in batch.days {
+            incoming.bind(daily.day.description, at: 1)
+            for (currency, value) in daily.rates {
+                let source = daily.sources[currency]
+                incoming.bind(currency.rawValue, at: 2)
+                incoming.bind(value, at: 3)
+                incoming.bind(source?.provider ?? batch.provider, at: 4)
+                incoming.bind(source.flatMap { $0.day == daily.day ? nil : $0.day.description }, at: 5)
+                try incoming.insertRow()
+            }
+        }
+        try db.execute(
+            sql: """
+                -- New and changed values, and values that now come from another provider or day.
+                INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId)
+                    SELECT i.day, i.currency, i.value, i.provider, i.providerDay, :run FROM temp.incoming i
+                    LEFT JOIN rate r ON r.day = i.day AND r.currency = i.currency
+                    WHERE r.value IS NOT i.value OR r.provider IS NOT i.provider OR r.providerDay IS NOT i.providerDay
+                    ORDER BY i.day, i.currency;
+                -- Withdrawn values: stored for a day the batch holds, absent from it.
+                INSERT INTO change (day, currency, value, fetchRunId)
+                    SELECT r.day, r.currency, NULL, :run FROM rate r
+                    WHERE r.day IN (SELECT DISTINCT day FROM temp.incoming)
+                      AND NOT EXISTS (SELECT 1 FROM temp.incoming i WHERE i.day = r.day AND i.currency = r.currency)
+                    ORDER BY r.day, r.currency;
+                INSERT INTO rate (day, currency, value, provider, providerDay, seq)
+                    SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > :before AND value IS NOT NULL
+                    ON CONFLICT (day, currency) DO UPDATE
+                        SET value = excluded.value, provider = excluded.provider, providerDay = excluded.providerDay, seq = excluded.seq;
+                DELETE FROM rate WHERE (day, currency) IN (SELECT day, currency FROM change WHERE seq > :before AND value IS NULL);
+                DELETE FROM temp.incoming;
+                """,
+            arguments: ["run": run, "before": before])
     }
 
     /// Stores each table as its day's. An empty one changes nothing, as an empty day of a batch

@@ -31,9 +31,13 @@ struct SQLiteRowInsert {
         }
     }
 
-    /// Binds `integer` to the parameter at `index` (from 1).
-    func bind(_ integer: Int, at index: Int32) {
-        sqlite3_bind_int64(statement.sqliteStatement, index, Int64(integer))
+    /// Binds `integer` to the parameter at `index` (from 1), or NULL when it is `nil`.
+    func bind(_ integer: Int64?, at index: Int32) {
+        guard let integer else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+            return
+        }
+        sqlite3_bind_int64(statement.sqliteStatement, index, integer)
     }
 
     /// Runs the statement with the parameters bound, then resets it for the next row.
