@@ -123,9 +123,10 @@ public final class RatesStore: Sendable {
     ///
     /// `merge` runs inside the transaction, on another thread while the batches' quotes are
     /// stored: it reads the quotes (the new ones included) through the ``QuoteReader`` it is
-    /// given, which holds them in memory, and returns the merged days to store, each complete (as ``ingest(_:run:)`` takes them). The runs' outcome counts the
-    /// merged changes only (quotes that change no merged value change nothing a client sees); the
-    /// runs of one transaction share its outcome and count, and its change log names the last run.
+    /// given, which holds them in memory, and returns the merged days to store, each complete (as
+    /// ``ingest(_:run:)`` takes them). The runs' outcome counts the merged changes only (quotes
+    /// that change no merged value change nothing a client sees); the runs of one transaction
+    /// share its outcome and count, and its change log names the last run.
     ///
     /// The reader holds every provider's quotes from ``QuoteReader/lookBackDays`` before the first
     /// day of the batches' publications to as many after the last, and those of the providers of
