@@ -9,7 +9,7 @@ import RatesCore
 /// STRING record after it). BLANK and MULBLANK cells (formatting only) hold no value and are left out;
 /// substreams nested in the sheet (embedded charts) are skipped. A cell given a value twice, or a
 /// number that is not finite, rejects the sheet.
-public struct BIFFSheet: Sendable {
+public struct BIFFSheet: Worksheet, Sendable {
     /// The sheet's name on its tab.
     public let name: String
     /// The rows that hold a value, in ascending order.
@@ -165,39 +165,10 @@ public struct BIFFSheet: Sendable {
         guard let name = BIFFCell.errorNames[value] else { throw layout("cell \(reference) holds error code 0x\(String(value, radix: 16))") }
         return .error(name)
     }
-
-    /// The row numbered `number` (1-based), if it holds a value.
-    public func row(_ number: Int) -> BIFFRow? {
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let middle = (low + high) / 2
-            if rows[middle].number < number { low = middle + 1 } else { high = middle }
-        }
-        return low < rows.count && rows[low].number == number ? rows[low] : nil
-    }
-
-    /// The cell at `reference` (`B12`), if it holds a value.
-    public subscript(reference: String) -> BIFFCell? {
-        guard let (column, row) = XLSXCell.position(reference) else { return nil }
-        return self.row(row)?[column]
-    }
-}
-
-/// One row of a sheet: the cells in it that hold a value, in column order.
-public struct BIFFRow: Equatable, Sendable {
-    /// The row's number, 1-based, as on the sheet.
-    public var number: Int
-    public var cells: [BIFFCell]
-
-    /// The cell in `column` (0-based: A is 0), if it holds a value.
-    public subscript(column: Int) -> BIFFCell? {
-        cells.first { $0.column == column }
-    }
 }
 
 /// One cell's stored value.
-public struct BIFFCell: Equatable, Sendable {
+public struct BIFFCell: WorksheetCell {
     public enum Value: Equatable, Sendable {
         /// A string: shared (LABELSST), the cell's own (LABEL, RSTRING) or a formula's.
         case text(String)

@@ -4,7 +4,7 @@ import RatesCore
 ///
 /// Cells without a value (formatting only) are left out. Rows and cells must come in ascending
 /// order, each once, as Excel writes them; a row or cell without its `r` reference takes the next position.
-public struct XLSXSheet: Sendable {
+public struct XLSXSheet: Worksheet, Sendable {
     /// The sheet's name on its tab.
     public let name: String
     /// The rows that hold a value, in ascending order.
@@ -124,39 +124,10 @@ public struct XLSXSheet: Sendable {
         }
         return children
     }
-
-    /// The row numbered `number` (1-based), if it holds a value.
-    public func row(_ number: Int) -> XLSXRow? {
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let middle = (low + high) / 2
-            if rows[middle].number < number { low = middle + 1 } else { high = middle }
-        }
-        return low < rows.count && rows[low].number == number ? rows[low] : nil
-    }
-
-    /// The cell at `reference` (`B12`), if it holds a value.
-    public subscript(reference: String) -> XLSXCell? {
-        guard let (column, row) = XLSXCell.position(reference) else { return nil }
-        return self.row(row)?[column]
-    }
-}
-
-/// One row of a sheet: the cells in it that hold a value, in column order.
-public struct XLSXRow: Equatable, Sendable {
-    /// The row's number, 1-based, as on the sheet.
-    public var number: Int
-    public var cells: [XLSXCell]
-
-    /// The cell in `column` (0-based: A is 0), if it holds a value.
-    public subscript(column: Int) -> XLSXCell? {
-        cells.first { $0.column == column }
-    }
 }
 
 /// One cell's stored value.
-public struct XLSXCell: Equatable, Sendable {
+public struct XLSXCell: WorksheetCell {
     public enum Value: Equatable, Sendable {
         /// A string: shared (`t="s"`), a formula's (`t="str"`) or inline (`t="inlineStr"`).
         case text(String)
