@@ -2,7 +2,7 @@ import RatesCore
 
 /// Excel's two date systems: which day a date serial stored in a workbook names. The XLSX and the
 /// XLS readers both read serials through it (``XLSXWorkbook/day(serial:)``, ``BIFFWorkbook/day(serial:)``).
-enum ExcelDateSystem: Sendable {
+public enum ExcelDateSystem: Sendable {
     /// The 1900 system (Excel's default): serial 1 is 1900-01-01 and serial 60 is 1900-02-29, a day that
     /// never was (Lotus 1-2-3 counted 1900 as a leap year, and Excel kept it); from 61 on, the serial is
     /// the number of days after 1899-12-30.

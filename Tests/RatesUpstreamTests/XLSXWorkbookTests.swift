@@ -62,7 +62,7 @@ struct XLSXWorkbookTests {
         }
         #expect(try workbook.day(serial: "46113.0") == Day("2026-04-01"))
         let (workbook1904, _) = try sheet("", date1904: true)
-        #expect(workbook1904.date1904)
+        #expect(workbook1904.dateSystem == .from1904)
         #expect(try workbook1904.day(serial: "0") == Day(year: 1904, month: 1, day: 1))
         #expect(try workbook1904.day(serial: "44650") == Day("2026-03-31"))
     }
@@ -125,7 +125,7 @@ struct XLSXWorkbookTests {
     func recordedWorkbook() throws {
         let workbook = try XLSXWorkbook(ProviderFixture.bytes("sbp-pakistan/01_assets_document_BFER_Daily.xlsx.xlsx"), provider: "TEST")
         #expect(workbook.sheets == [XLSXWorkbook.SheetEntry(name: "Sheet1", path: "xl/worksheets/sheet1.xml", isHidden: false)])
-        #expect(!workbook.date1904)
+        #expect(workbook.dateSystem == .from1900)
         #expect(workbook.sharedStrings.count == 58)
         let sheet = try #require(try workbook.sheet(named: "Sheet1"))
         #expect(sheet["A2"]?.text == "State Bank of Pakistan")

@@ -212,17 +212,7 @@ public struct BIFFCell: WorksheetCell {
     /// double's own precision, and the display format is not consulted. This is ``XLSXCell/decimalText``'s
     /// reading of the same double.
     public var decimalText: String? {
-        number.map(Self.decimalText)
-    }
-
-    /// The shortest round-trip decimal text of a finite double, without an exponent (`1e-05` is `0.00001`,
-    /// `89500.0` is `89500`).
-    static func decimalText(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        guard value != 0 else { return "0" }
-        var text = XLSXCell.plainDecimal("\(value)") ?? "\(value)"
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
+        number.map(XLSXCell.shortestDecimal)
     }
 
     /// The number an RK value stores ([MS-XLS] RkNumber): bit 1 set, a signed 30-bit integer in bits

@@ -39,8 +39,8 @@ public struct BIFFWorkbook: Sendable {
 
     /// The worksheets in tab order.
     public let sheets: [SheetEntry]
-    /// Whether dates count from 1904-01-01 (DATEMODE 1) rather than the 1900 system.
-    public let date1904: Bool
+    /// The system its date serials count in (DATEMODE: 0 the 1900 system, 1 the 1904 one).
+    public let dateSystem: ExcelDateSystem
     /// The workbook's code page (CODEPAGE; 1200 is UTF-16), `nil` when it has no CODEPAGE record.
     public let codePage: Int?
     /// The shared strings, by index (rich text runs and phonetic guides left out).
@@ -77,7 +77,7 @@ public struct BIFFWorkbook: Sendable {
         }
         try Self.checkBOF(first, type: Self.globalsSubstream, provider: provider, of: "the workbook globals")
 
-        var date1904 = false
+        var dateSystem = ExcelDateSystem.from1900
         var codePage: Int?
         var sheets: [SheetEntry] = []
         var sharedStrings: [String]?
@@ -93,8 +93,8 @@ public struct BIFFWorkbook: Sendable {
                 codePage = try reader.uint16("CODEPAGE")
             case BIFFRecord.Kind.dateMode:
                 switch try reader.uint16("DATEMODE") {
-                case 0: date1904 = false
-                case 1: date1904 = true
+                case 0: dateSystem = .from1900
+                case 1: dateSystem = .from1904
                 case let other: throw layout("DATEMODE \(other); expected 0 (1900) or 1 (1904)")
                 }
             case BIFFRecord.Kind.boundSheet:
@@ -116,7 +116,7 @@ public struct BIFFWorkbook: Sendable {
                 continue
             }
         }
-        self.date1904 = date1904
+        self.dateSystem = dateSystem
         self.codePage = codePage
         self.sheets = sheets
         self.sharedStrings = sharedStrings ?? []
@@ -139,9 +139,8 @@ public struct BIFFWorkbook: Sendable {
     /// - Throws: `UpstreamDataError.invalidDay` with the serial for anything else (a fraction, a negative
     ///   number, more than seven digits, 0 in the 1900 system, the 1900-02-29 that never was).
     public func day(serial: Double) throws(UpstreamDataError) -> Day {
-        let system: ExcelDateSystem = date1904 ? .from1904 : .from1900
-        guard serial >= 0, serial <= 9_999_999, serial.rounded(.towardZero) == serial, let day = system.day(serial: Int(serial)) else {
-            throw .invalidDay("Excel serial \(BIFFCell.decimalText(serial))")
+        guard serial >= 0, serial <= 9_999_999, serial.rounded(.towardZero) == serial, let day = dateSystem.day(serial: Int(serial)) else {
+            throw .invalidDay("Excel serial \(XLSXCell.shortestDecimal(serial))")
         }
         return day
     }

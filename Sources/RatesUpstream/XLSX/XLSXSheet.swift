@@ -176,9 +176,7 @@ public struct XLSXCell: WorksheetCell {
     public var decimalText: String? {
         guard case .number(let stored) = value, let plain = Self.plainDecimal(stored) else { return nil }
         guard Self.significantDigits(plain) > 15, let double = Double(stored), double.isFinite else { return plain }
-        var shortest = Self.plainDecimal("\(double)") ?? plain
-        if shortest.hasSuffix(".0") { shortest.removeLast(2) }
-        return shortest
+        return Self.shortestDecimal(double)
     }
 
     // MARK: - Reading numbers and references
@@ -231,6 +229,17 @@ public struct XLSXCell: WorksheetCell {
         var result = String(decoding: integerPart, as: UTF8.self)
         if !fractionPart.isEmpty { result += "." + String(decoding: fractionPart, as: UTF8.self) }
         return negative ? "-" + result : result
+    }
+
+    /// The shortest decimal that denotes `value` (the round-trip representation Swift, Python and
+    /// Excel print), written without an exponent: `1e-05` is `0.00001`, `89500.0` is `89500`. A value
+    /// that is not finite is written as Swift prints it.
+    static func shortestDecimal(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        guard value != 0 else { return "0" }
+        var text = plainDecimal("\(value)") ?? "\(value)"
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
     }
 
     /// The significant digits of a plain decimal: from its first non-zero digit, trailing zeros included.

@@ -31,8 +31,8 @@ public struct XLSXWorkbook: Sendable {
 
     /// The sheets in tab order.
     public let sheets: [SheetEntry]
-    /// Whether dates count from 1904-01-01 (`<workbookPr date1904="1"/>`) rather than the 1900 system.
-    public let date1904: Bool
+    /// The system its date serials count in (`<workbookPr date1904="1"/>`: the 1904 one; else the 1900 one).
+    public let dateSystem: ExcelDateSystem
     /// The shared strings, by index: each `<si>`'s text (the runs of rich text joined, phonetic runs left out).
     public let sharedStrings: [String]
 
@@ -67,8 +67,8 @@ public struct XLSXWorkbook: Sendable {
             throw .unexpectedLayout(provider: provider, "\(workbookPath) is not a SpreadsheetML workbook (namespace \(workbook.namespaceURI ?? "none"))")
         }
         switch workbook.child("workbookPr")?.attribute("date1904") {
-        case nil, "0", "false": date1904 = false
-        case "1", "true": date1904 = true
+        case nil, "0", "false": dateSystem = .from1900
+        case "1", "true": dateSystem = .from1904
         case let other?: throw .unexpectedLayout(provider: provider, "date1904=\"\(other)\" in \(workbookPath)")
         }
         var sheets: [SheetEntry] = []
@@ -112,16 +112,11 @@ public struct XLSXWorkbook: Sendable {
 
     /// The day an Excel date serial names in this workbook's date system (``ExcelDateSystem``).
     ///
-    /// In the 1900 system, serial 1 is 1900-01-01 and serial 60 is 1900-02-29, a day that never was
-    /// (Lotus 1-2-3 counted 1900 as a leap year, and Excel kept it): 60 is rejected, and from 61 on the
-    /// serial is the number of days after 1899-12-30. In the 1904 system, serial 0 is 1904-01-01.
-    ///
     /// - Parameter serial: A cell's stored number: whole days only (`46113`; `46113.5`, a time of day, is rejected).
     /// - Throws: `UpstreamDataError.invalidDay` with the serial for anything else (a fraction, a
     ///   negative number, 0 in the 1900 system, the 1900-02-29 that never was).
     public func day(serial: String) throws(UpstreamDataError) -> Day {
-        let system: ExcelDateSystem = date1904 ? .from1904 : .from1900
-        guard let number = Self.wholeNumber(serial), let day = system.day(serial: number) else { throw .invalidDay("Excel serial \(serial)") }
+        guard let number = Self.wholeNumber(serial), let day = dateSystem.day(serial: number) else { throw .invalidDay("Excel serial \(serial)") }
         return day
     }
 

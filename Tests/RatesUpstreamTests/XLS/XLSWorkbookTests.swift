@@ -34,7 +34,7 @@ struct XLSWorkbookTests {
         let workbook = try BIFFWorkbook(ProviderFixture.bytes(Self.bdl), provider: "TEST")
         #expect(workbook.sheets.map(\.name) == ["Daily Exchange Rates  2026", "Daily Exchange Rates  2025", "Daily Exchange Rates 2024"])
         #expect(workbook.sheets.allSatisfy { !$0.isHidden })
-        #expect(!workbook.date1904)
+        #expect(workbook.dateSystem == .from1900)
         #expect(workbook.codePage == 1200)
         #expect(workbook.sharedStrings.prefix(6) == ["Period", "Currency", "Bid", "Ask", "Mid", "USD"])
 
@@ -132,13 +132,13 @@ struct XLSWorkbookTests {
     @Test("RK values decode per the spec: a 30-bit integer or the top of a double, each with or without the ×100 flag")
     func rkValues() throws {
         #expect(BIFFCell.number(rk: 57933 << 2 | 0x03) == 579.33)
-        #expect(BIFFCell.decimalText(BIFFCell.number(rk: 57933 << 2 | 0x03)) == "579.33")
+        #expect(XLSXCell.shortestDecimal(BIFFCell.number(rk: 57933 << 2 | 0x03)) == "579.33")
         #expect(BIFFCell.number(rk: 46272 << 2 | 0x02) == 46272)
         #expect(BIFFCell.number(rk: UInt32(bitPattern: Int32(-5) << 2) | 0x02) == -5)
         #expect(BIFFCell.number(rk: UInt32(bitPattern: Int32(-150) << 2) | 0x03) == -1.5)
         #expect(BIFFCell.number(rk: 0x3FF8_0000) == 1.5)
         #expect(BIFFCell.number(rk: 0x3FF8_0001) == 0.015)
-        #expect(BIFFCell.decimalText(BIFFCell.number(rk: 0x3FF8_0001)) == "0.015")
+        #expect(XLSXCell.shortestDecimal(BIFFCell.number(rk: 0x3FF8_0001)) == "0.015")
 
         let (_, sheet) = try sheet([
             XLSFixture.rk("A1", 0x3FF8_0000), XLSFixture.mulRK("B1", [1894650 << 2 | 0x03, 7 << 2 | 0x02, 0x3FF8_0001]),
@@ -153,14 +153,14 @@ struct XLSWorkbookTests {
 
     @Test("numbers as decimal text: the shortest decimal that round-trips the stored double, without an exponent")
     func decimalText() {
-        #expect(BIFFCell.decimalText(89500) == "89500")
-        #expect(BIFFCell.decimalText(104016.9) == "104016.9")
-        #expect(BIFFCell.decimalText(0.00699) == "0.00699")
-        #expect(BIFFCell.decimalText(0.1 + 0.2) == "0.30000000000000004")
-        #expect(BIFFCell.decimalText(1e-5) == "0.00001")
-        #expect(BIFFCell.decimalText(1e16) == "10000000000000000")
-        #expect(BIFFCell.decimalText(-2.5) == "-2.5")
-        #expect(BIFFCell.decimalText(-0.0) == "0")
+        #expect(XLSXCell.shortestDecimal(89500) == "89500")
+        #expect(XLSXCell.shortestDecimal(104016.9) == "104016.9")
+        #expect(XLSXCell.shortestDecimal(0.00699) == "0.00699")
+        #expect(XLSXCell.shortestDecimal(0.1 + 0.2) == "0.30000000000000004")
+        #expect(XLSXCell.shortestDecimal(1e-5) == "0.00001")
+        #expect(XLSXCell.shortestDecimal(1e16) == "10000000000000000")
+        #expect(XLSXCell.shortestDecimal(-2.5) == "-2.5")
+        #expect(XLSXCell.shortestDecimal(-0.0) == "0")
         #expect(BIFFCell(column: 0, row: 1, value: .text("1.5")).decimalText == nil)
     }
 
@@ -205,7 +205,7 @@ struct XLSWorkbookTests {
         }
         #expect(throws: UpstreamDataError.invalidDay("Excel serial 46272.5")) { try workbook.day(serial: 46272.5) }
         let (mac, _) = try sheet([], date1904: true)
-        #expect(mac.date1904)
+        #expect(mac.dateSystem == .from1904)
         #expect(try mac.day(serial: 0) == Day("1904-01-01"))
         #expect(try mac.day(serial: 44810) == Day("2026-09-07"))
     }
