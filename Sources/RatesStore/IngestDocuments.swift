@@ -12,18 +12,23 @@ enum IngestDocuments {
     static func mergedRows(_ batch: RatesBatch) -> String {
         var json = "["
         json.reserveCapacity(batch.valueCount * 40)
-        let batchProvider = escaped(batch.provider)
         for daily in batch.days {
             let day = daily.day.description
             for (currency, value) in daily.rates {
                 if json.utf8.count > 1 { json += "," }
-                let source = daily.sources[currency]
-                let provider = source.map { escaped($0.provider) } ?? batchProvider
-                let providerDay = source.flatMap { $0.day == daily.day ? nil : "\"\($0.day)\"" } ?? "null"
-                json += "[\"\(day)\",\"\(currency.rawValue)\",\"\(escaped(value))\",\"\(provider)\",\(providerDay)]"
+                let source = rowSource(of: currency, in: daily, batch: batch)
+                let providerDay = source.providerDay.map { "\"\($0)\"" } ?? "null"
+                json += "[\"\(day)\",\"\(currency.rawValue)\",\"\(escaped(value))\",\"\(escaped(source.provider))\",\(providerDay)]"
             }
         }
         return json + "]"
+    }
+
+    /// Where a merged row's value comes from, as both stores keep it: its provider (the batch's
+    /// when the day names none) and that provider's own day, `nil` when it is the row's day itself.
+    static func rowSource(of currency: CurrencyCode, in daily: DailyRates, batch: RatesBatch) -> (provider: String, providerDay: String?) {
+        let source = daily.sources[currency]
+        return (source?.provider ?? batch.provider, source.flatMap { $0.day == daily.day ? nil : $0.day.description })
     }
 
     /// The publications' days as a JSON array of `"YYYY-MM-DD"`.

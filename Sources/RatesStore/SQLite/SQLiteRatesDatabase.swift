@@ -235,15 +235,13 @@ extension SQLiteRatesDatabase {
         for daily in batch.days {
             let day = daily.day.description
             for (currency, value) in daily.rates.sorted(by: { $0.key < $1.key }) {
-                let source = daily.sources[currency]
-                let provider = source?.provider ?? batch.provider
-                let providerDay = source.flatMap { $0.day == daily.day ? nil : $0.day.description }
+                let source = IngestDocuments.rowSource(of: currency, in: daily, batch: batch)
                 func bindValue(_ insert: SQLiteRowInsert) {
                     insert.bind(day, at: 1)
                     insert.bind(currency.rawValue, at: 2)
                     insert.bind(value, at: 3)
-                    insert.bind(provider, at: 4)
-                    insert.bind(providerDay, at: 5)
+                    insert.bind(source.provider, at: 4)
+                    insert.bind(source.providerDay, at: 5)
                 }
                 bindValue(change)
                 try change.insertRow()
@@ -270,11 +268,11 @@ extension SQLiteRatesDatabase {
         for daily in batch.days {
             incoming.bind(daily.day.description, at: 1)
             for (currency, value) in daily.rates {
-                let source = daily.sources[currency]
+                let source = IngestDocuments.rowSource(of: currency, in: daily, batch: batch)
                 incoming.bind(currency.rawValue, at: 2)
                 incoming.bind(value, at: 3)
-                incoming.bind(source?.provider ?? batch.provider, at: 4)
-                incoming.bind(source.flatMap { $0.day == daily.day ? nil : $0.day.description }, at: 5)
+                incoming.bind(source.provider, at: 4)
+                incoming.bind(source.providerDay, at: 5)
                 try incoming.insertRow()
             }
         }
