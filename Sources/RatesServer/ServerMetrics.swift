@@ -35,12 +35,25 @@ public final class ServerMetrics: Sendable {
     private let dataAge: Gauge
     private let eventStreams: Gauge
     /// Handles by (route, method, status): a dictionary lookup instead of the registry's label matching on every request.
-    private let requestHandles = Mutex<[RequestKey: (count: Counter, duration: DurationHistogram)]>([:])
+    private let requestHandles = Mutex<[RequestKey: RequestRecorder]>([:])
 
     private struct RequestKey: Hashable {
         var route: String
         var method: String
         var status: Int
+    }
+
+    /// The count and latency of the answers of one route, method and status; kept by a caller
+    /// that answers the same way again (``FastPath``), so it looks them up once.
+    struct RequestRecorder: Sendable {
+        fileprivate let count: Counter
+        fileprivate let duration: DurationHistogram
+
+        /// Counts one answered request and its latency.
+        func record(duration: Duration) {
+            count.increment()
+            self.duration.record(duration)
+        }
     }
 
     /// Request latency buckets, in seconds: prepared answers take well under a millisecond.
@@ -72,17 +85,20 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one answered request and its latency.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        requestRecorder(route: route, method: method, status: status).record(duration: duration)
+    }
+
+    /// What counts the answers to `method` requests of `route` with `status`.
+    func requestRecorder(route: String, method: String, status: Int) -> RequestRecorder {
         let key = RequestKey(route: route, method: method, status: status)
-        let handles = requestHandles.withLock { handles in
+        return requestHandles.withLock { handles in
             if let known = handles[key] { return known }
-            let made = (
-                registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]),
-                registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.latencyBuckets))
+            let made = RequestRecorder(
+                count: registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]),
+                duration: registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.latencyBuckets))
             handles[key] = made
             return made
         }
-        handles.count.increment()
-        handles.duration.record(duration)
     }
 
     /// Counts one finished upstream fetch of any source.

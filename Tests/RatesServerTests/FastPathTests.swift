@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import RatesCore
 import RatesServer
 import RatesTestSupport
 import Testing
@@ -176,6 +177,34 @@ struct FastPathTests {
             #expect(ids.count == 2 && ids[0] != ids[1])
             let notModified = try await client.request("/v1/latest?base=USD", headers: [.ifNoneMatch: try #require(first.headers[.eTag])])
             #expect(notModified.status == .notModified && notModified.body.readableBytes == 0)
+        }
+    }
+
+    @Test("a request asked again after a publication gets the new day under a new tag, and a client holding the old tag gets it too")
+    func repeatedAnswerFollowsPublication() async throws {
+        let days = FakeUpstream.history.suffix(2).map(\.day)
+        let upstream = FakeUpstream(publishedThrough: days[0], firstDay: days[0].adding(days: -10))
+        try await TestServer.withEmptyDatabase { database in
+            try await upstream.run { url in
+                let configuration = TestServer.configuration(database: database, upstream: url)
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                    #expect(try await client.refresh().json["outcome"] as? String == "updated")
+                    let before = try await client.request("/v1/latest?base=USD")
+                    let again = try await client.request("/v1/latest?base=USD")
+                    #expect(before.json["date"] as? String == days[0].description)
+                    #expect(again.body == before.body && again.headers[.eTag] == before.headers[.eTag])
+                    let oldTag = try #require(before.headers[.eTag])
+                    #expect(try await client.request("/v1/latest?base=USD", headers: [.ifNoneMatch: oldTag]).status == .notModified)
+
+                    upstream.publish(through: days[1])
+                    #expect(try await client.refresh().json["outcome"] as? String == "updated")
+                    let after = try await client.request("/v1/latest?base=USD")
+                    #expect(after.json["date"] as? String == days[1].description)
+                    #expect(after.headers[.eTag] != oldTag)
+                    let held = try await client.request("/v1/latest?base=USD", headers: [.ifNoneMatch: oldTag])
+                    #expect(held.status == .ok && held.body == after.body)
+                }
+            }
         }
     }
 

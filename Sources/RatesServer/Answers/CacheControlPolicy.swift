@@ -69,11 +69,10 @@ final class CacheControlPolicy: Sendable {
     func freshness(of snapshot: RatesSnapshot, confirmed: Bool) -> Freshness {
         let now = now()
         let second = Int64(now.timeIntervalSince1970.rounded(.down))
-        if let memo = last.withLock({ $0 }), memo.version == snapshot.version, memo.epoch == snapshot.epoch, memo.confirmed == confirmed,
-           memo.second == second
-        {
-            return memo.freshness
+        let memo = last.withLock { last in
+            last.flatMap { $0.version == snapshot.version && $0.epoch == snapshot.epoch && $0.confirmed == confirmed && $0.second == second ? $0.freshness : nil }
         }
+        if let memo { return memo }
         let expected = schedule.latestPublication(asOf: now)
         let isBehind = snapshot.latest.map { $0.day < expected } ?? true
         let cacheControl: String

@@ -18,7 +18,7 @@ import Synchronization
 /// API keys or rate limits are configured, since those are checked by middleware. Answers are the
 /// same bytes and headers the routes send, CORS headers included (the same ``CORSPolicy``),
 /// counted in the same metrics.
-struct FastPath: Sendable {
+final class FastPath: Sendable {
     let state: ServerState
     let cache: ResponseCache
     let answers: DataAnswers
@@ -27,6 +27,7 @@ struct FastPath: Sendable {
     let cors: CORSPolicy
     let maxURILength: Int
     private let dates = HTTPDateCache()
+    private let recentAnswers = RecentAnswers()
     private let requestIDs = RequestIDSequence()
 
     init(
@@ -42,14 +43,20 @@ struct FastPath: Sendable {
         maxURILength = configuration.maxURILength
     }
 
-    /// The answer to `request` as the bytes to send, when it is prepared or a data route's that
-    /// builds without error, else `nil`.
+    /// An answer as the bytes to send: its head (status line and headers), then its body, if any.
+    struct Answer {
+        var head: ByteBuffer
+        var body: ByteBuffer?
+    }
+
+    /// The answer to `request`, when it is prepared or a data route's that builds without error, else `nil`.
     ///
     /// Only keep-alive HTTP/1.1 `GET`s are answered here: anything that ends the connection or
-    /// needs the older protocol's rules is left to the framework. The answer is written whole
-    /// (status line, headers, body) into one buffer from `allocator`, as NIO's encoder would
-    /// frame it: `Content-Length` for a body, nothing for a 304.
-    func answer(to request: HTTPRequestHead, allocator: ByteBufferAllocator) -> ByteBuffer? {
+    /// needs the older protocol's rules is left to the framework. The head is written as NIO's
+    /// encoder would frame it: `Content-Length` for a body, nothing for a 304. An answer given
+    /// just before to the same target is sent again from ``RecentAnswers`` (unless its CORS
+    /// headers depend on the request's `Origin`), with this request's ID and date.
+    func answer(to request: HTTPRequestHead, allocator: ByteBufferAllocator) -> Answer? {
         guard request.method == .GET, request.version == .http1_1, request.uri.utf8.count <= maxURILength else { return nil }
         let fields = RequestFields(request.headers)
         // Prepared answers here are JSON: a client preferring another format is answered by the route.
@@ -59,39 +66,56 @@ struct FastPath: Sendable {
         guard !snapshot.isEmpty else { return nil }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let acceptsGzip = PreparedAnswer.acceptsGzip(fields.acceptEncoding)
-        // The path, found by bytes: iterating a String's Characters would run grapheme breaking on every request.
-        let path = request.uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { request.uri[..<$0] } ?? request.uri[...]
-        guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip)
-            ?? built(for: request.uri, path: path, snapshot: snapshot, freshness: freshness, gzip: acceptsGzip)
-        else { return nil }
-        let prepared = PreparedAnswer(ifNoneMatch: fields.ifNoneMatch, acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: cachePolicy)
 
-        var bytes = allocator.buffer(capacity: 512 + (prepared.body?.readableBytes ?? 0))
-        bytes.writeStaticString("HTTP/1.1 ")
-        bytes.writeString(String(prepared.status.code))
-        bytes.writeStaticString(" ")
-        bytes.writeString(prepared.status.reasonPhrase)
-        bytes.writeStaticString("\r\n")
-        let header = { (name: HTTPField.Name, value: String) in
-            bytes.writeString(name.rawName)
-            bytes.writeStaticString(": ")
-            bytes.writeString(value)
-            bytes.writeStaticString("\r\n")
+        var isPreparedNow = false
+        func prepare() -> (answer: RecentAnswers.Answer, keep: Bool)? {
+            isPreparedNow = true
+            // The path, found by bytes: iterating a String's Characters would run grapheme breaking on every request.
+            let path = request.uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { request.uri[..<$0] } ?? request.uri[...]
+            guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip)
+                ?? built(for: request.uri, path: path, snapshot: snapshot, freshness: freshness, gzip: acceptsGzip)
+            else { return nil }
+            let prepared = PreparedAnswer(ifNoneMatch: fields.ifNoneMatch, acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: cachePolicy)
+            var head = allocator.buffer(capacity: 512)
+            head.writeStaticString("HTTP/1.1 ")
+            head.writeString(String(prepared.status.code))
+            head.writeStaticString(" ")
+            head.writeString(prepared.status.reasonPhrase)
+            head.writeStaticString("\r\n")
+            let header = { (name: HTTPField.Name, value: String) in
+                head.writeString(name.rawName)
+                head.writeStaticString(": ")
+                head.writeString(value)
+                head.writeStaticString("\r\n")
+            }
+            prepared.forEachHeader(header)
+            cors.forEachHeader(path: path, origin: fields.origin, header)
+            if let body = prepared.body { header(.contentLength, String(body.readableBytes)) }
+            let answer = RecentAnswers.Answer(
+                head: head, body: prepared.body, route: entry.route, isNotModified: prepared.status == .notModified,
+                recorder: metrics.requestRecorder(route: entry.route.path, method: "GET", status: prepared.status.code))
+            return (answer, cache.keeps(entry))
         }
-        prepared.forEachHeader(header)
-        cors.forEachHeader(path: path, origin: fields.origin, header)
-        if let body = prepared.body { header(.contentLength, String(body.readableBytes)) }
+        let key = RecentAnswers.Key(
+            target: request.uri, generation: freshness.generation, acceptsGzip: acceptsGzip, ifNoneMatch: fields.ifNoneMatch,
+            etag: freshness.etag, cacheControl: freshness.untilNextPublication)
+        guard let answer = fields.origin != nil && cors.variesByOrigin ? prepare()?.answer : recentAnswers.answer(for: key, make: prepare) else { return nil }
+        // A recent answer is a prepared one served again: the cache's lookup counts it as a hit.
+        if !isPreparedNow { cache.metrics?.recordCacheLookup(hit: true) }
+
+        var head = allocator.buffer(capacity: answer.head.readableBytes + 128)
+        head.writeImmutableBuffer(answer.head)
         // The caller's own ID when it is sane, as the application's answers do (RequestIDMiddleware).
         let requestID = fields.requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
-        header(.requestID, requestID)
-        header(.date, dates.now)
-        header(.server, "rates-relay")
-        bytes.writeStaticString("\r\n")
-        if var body = prepared.body { bytes.writeBuffer(&body) }
+        head.writeStaticString("X-Request-ID: ")
+        head.writeString(requestID)
+        head.writeStaticString("\r\nDate: ")
+        head.writeString(dates.now)
+        head.writeStaticString("\r\nServer: rates-relay\r\n\r\n")
 
-        if entry.route == .sync { metrics.recordSync(notModified: prepared.status == .notModified) }
-        metrics.recordRequest(route: entry.route.path, method: "GET", status: prepared.status.code, duration: start.duration(to: .now))
-        return bytes
+        if answer.route == .sync { metrics.recordSync(notModified: answer.isNotModified) }
+        answer.recorder.record(duration: start.duration(to: .now))
+        return Answer(head: head, body: answer.body)
     }
 
     /// The request headers the fast path reads, found in one pass over the request's headers.

@@ -131,7 +131,13 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             reading = true
             if pending == 0, let encoderContext, let answer = fastPath?.answer(to: request, allocator: context.channel.allocator) {
                 answeredHere = true
-                encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(answer)), promise: nil)
+                // Head and body as two buffers, which the socket takes in one vectored write: the body is not copied.
+                if let body = answer.body {
+                    encoderContext.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
+                    encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(body)), promise: nil)
+                } else {
+                    encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
+                }
                 return
             }
             pending += 1

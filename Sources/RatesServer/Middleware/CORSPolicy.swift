@@ -55,6 +55,11 @@ struct CORSPolicy: Sendable, Equatable {
         }
     }
 
+    /// Whether an answer's CORS headers depend on the request's `Origin` (only listed origins are named back).
+    var variesByOrigin: Bool {
+        if case .origins = allowed { true } else { false }
+    }
+
     /// Whether answers on `path` are meant for pages: every path but the operator endpoints.
     static func covers(_ path: some StringProtocol) -> Bool {
         if Route.hasEmptySegment(path) { return covers(Route.canonical(path)) }
