@@ -39,7 +39,6 @@ public struct BANGUATProvider: RatesProvider {
     }
 
     static let serviceNamespace = "http://www.banguat.gob.gt/variables/ws/"
-    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
     /// The bank's number for the US dollar.
     static let dollar = "2"
 
@@ -52,21 +51,12 @@ public struct BANGUATProvider: RatesProvider {
             <TipoCambioRango xmlns="\(Self.serviceNamespace)"><fechainit>\(first.text(format))</fechainit>\
             <fechafin>\(last.text(format))</fechafin></TipoCambioRango></soap:Body></soap:Envelope>
             """
-        let headers = ["Content-Type": "text/xml; charset=utf-8", "SOAPAction": "\"\(Self.serviceNamespace)TipoCambioRango\""]
-        return [ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope)]
+        return [.soap(url: baseURL, action: "\"\(Self.serviceNamespace)TipoCambioRango\"", envelope: envelope)]
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
-        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
-        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
-            let response = soapBody.children.first
-        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
-        if response.localName == "Fault" {
-            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(response.child("faultstring")?.text ?? ""))")
-        }
-        guard response.localName == "TipoCambioRangoResponse", response.children.count == 1, let result = response.child("TipoCambioRangoResult")
-        else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to TipoCambioRango") }
+        let result = try xml.soapResult(of: xml.soapAnswer(body), operation: "TipoCambioRango")
         try xml.expectOnly(["Vars", "TotalItems"], in: result)
         let varsElements = result.children("Vars")
         guard varsElements.count <= 1 else { throw .unexpectedLayout(provider: key, "<TipoCambioRangoResult> has \(varsElements.count) <Vars>") }

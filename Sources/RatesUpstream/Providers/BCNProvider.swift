@@ -38,7 +38,6 @@ public struct BCNProvider: RatesProvider {
     }
 
     static let serviceNamespace = "http://servicios.bcn.gob.ni/"
-    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 0, today: today()) else { return [] }
@@ -58,21 +57,12 @@ public struct BCNProvider: RatesProvider {
             <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="\(Self.serviceNamespace)"><soap:Body>\
             <tns:RecuperaTC_Mes><tns:Ano>\(year)</tns:Ano><tns:Mes>\(month)</tns:Mes></tns:RecuperaTC_Mes></soap:Body></soap:Envelope>
             """
-        let headers = ["Content-Type": "text/xml; charset=utf-8", "SOAPAction": "\"\(Self.serviceNamespace)RecuperaTC_Mes\""]
-        return ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope)
+        return .soap(url: baseURL, action: "\"\(Self.serviceNamespace)RecuperaTC_Mes\"", envelope: envelope)
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
-        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
-        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
-            let response = soapBody.children.first
-        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
-        if response.localName == "Fault" {
-            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(response.child("faultstring")?.text ?? ""))")
-        }
-        guard response.localName == "RecuperaTC_MesResponse", response.children.count == 1, let result = response.child("RecuperaTC_MesResult")
-        else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to RecuperaTC_Mes") }
+        let result = try xml.soapResult(of: xml.soapAnswer(body), operation: "RecuperaTC_Mes")
         try xml.expectOnly(["Detalle_TC"], in: result)
         guard result.children.count == 1, let detail = result.children.first else {
             throw .unexpectedLayout(provider: key, "<RecuperaTC_MesResult> has \(result.children.count) <Detalle_TC>, expected one")

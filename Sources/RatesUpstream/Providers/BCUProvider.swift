@@ -69,7 +69,6 @@ public struct BCUProvider: RatesProvider {
         .init(number: "4400", code: "TRY", label: "TRY"),
     ]
 
-    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -81,8 +80,7 @@ public struct BCUProvider: RatesProvider {
                 <cot:FechaDesde>\(first)</cot:FechaDesde><cot:FechaHasta>\(last)</cot:FechaHasta><cot:Grupo>0</cot:Grupo></cot:Entrada>\
                 </cot:wsbcucotizaciones.Execute></soapenv:Body></soapenv:Envelope>
                 """
-            let headers = ["Content-Type": "text/xml; charset=utf-8", "SOAPAction": "Cotizaaction/AWSBCUCOTIZACIONES.Execute"]
-            return ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope, subject: currency.code)
+            return .soap(url: baseURL, action: "Cotizaaction/AWSBCUCOTIZACIONES.Execute", envelope: envelope, subject: currency.code)
         }
     }
 
@@ -91,13 +89,7 @@ public struct BCUProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
-        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
-        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
-            let response = soapBody.children.first
-        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
-        if response.localName == "Fault" {
-            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(response.child("faultstring")?.text ?? ""))")
-        }
+        let response = try xml.soapAnswer(body)
         guard response.localName == "wsbcucotizaciones.ExecuteResponse", response.children.count == 1, let output = response.child("Salida")
         else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to wsbcucotizaciones.Execute") }
         try xml.expectOnly(["respuestastatus", "datoscotizaciones"], in: output)

@@ -55,12 +55,9 @@ public struct BOAProvider: RatesProvider {
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
-        let links = HTMLLinks.links(in: session.text).filter {
-            $0.href.hasSuffix(".xlsx") && $0.href.contains("Cotation-DZD") && $0.href.contains("journalier")
-        }
-        guard Set(links.map(\.href)).count == 1, let url = HTMLLinks.url(links[0].href, site: Self.site, base: baseURL) else {
-            throw .unexpectedLayout(provider: key, "the page links \(Set(links.map(\.href)).count) daily workbooks (Cotation-DZD-…-journalier.xlsx), expected one")
-        }
+        let url = try HTMLLinks.onlyURL(
+            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Cotation-DZD") && $0.href.contains("journalier") },
+            site: Self.site, base: baseURL, provider: key, files: "daily workbooks (Cotation-DZD-…-journalier.xlsx)")
         return [ProviderRequest(url: url)]
     }
 

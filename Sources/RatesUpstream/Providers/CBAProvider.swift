@@ -48,7 +48,6 @@ public struct CBAProvider: RatesProvider {
     static let metals: Set<String> = ["XAU", "XAG", "XPT", "XPD"]
 
     static let serviceNamespace = "http://www.cba.am/"
-    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -68,19 +67,12 @@ public struct CBAProvider: RatesProvider {
             xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>\
             <\(operation) xmlns="\(Self.serviceNamespace)">\(parameters)</\(operation)></soap:Body></soap:Envelope>
             """
-        let headers = ["Content-Type": "text/xml; charset=utf-8", "SOAPAction": "\"\(Self.serviceNamespace)\(operation)\""]
-        return ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope, subject: operation)
+        return .soap(url: baseURL, action: "\"\(Self.serviceNamespace)\(operation)\"", envelope: envelope, subject: operation)
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
-        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
-        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
-            let response = soapBody.children.first
-        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
-        if response.localName == "Fault" {
-            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(response.child("faultstring")?.text ?? ""))")
-        }
+        let response = try xml.soapAnswer(body)
         switch response.localName {
         case "ExchangeRatesLatestResponse":
             let result = try only("ExchangeRatesLatestResult", in: response)

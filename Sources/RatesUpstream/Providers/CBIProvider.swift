@@ -66,10 +66,9 @@ public struct CBIProvider: RatesProvider {
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
-        let links = Set(HTMLLinks.links(in: session.text).filter { $0.href.hasSuffix(".xlsx") && $0.text.contains(Self.goldMarker) }.map(\.href))
-        guard links.count == 1, let url = HTMLLinks.url(links.first!, site: Self.site, base: baseURL) else {
-            throw .unexpectedLayout(provider: key, "the page links \(links.count) workbooks of rates against the main currencies and gold, expected one")
-        }
+        let url = try HTMLLinks.onlyURL(
+            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.text.contains(Self.goldMarker) }, site: Self.site, base: baseURL,
+            provider: key, files: "workbooks of rates against the main currencies and gold")
         return [ProviderRequest(url: url)]
     }
 

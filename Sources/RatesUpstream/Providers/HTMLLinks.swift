@@ -29,6 +29,20 @@ enum HTMLLinks {
         return links
     }
 
+    /// The URL of the one file `page` links where `isWanted` holds (links to it more than once count once).
+    ///
+    /// - Throws: `UpstreamDataError.unexpectedLayout` saying how many such files it links (`files` names
+    ///   them) when that is not exactly one, or the link is relative (see ``url(_:site:base:)``).
+    static func onlyURL(
+        in page: String, where isWanted: (Link) -> Bool, site: String, base: String, provider: String, files: String
+    ) throws(UpstreamDataError) -> String {
+        let hrefs = Set(links(in: page).filter(isWanted).map(\.href))
+        guard hrefs.count == 1, let url = url(hrefs.first!, site: site, base: base) else {
+            throw .unexpectedLayout(provider: provider, "the page links \(hrefs.count) \(files), expected one")
+        }
+        return url
+    }
+
     /// The URL to ask for a link found on a page of `site` (`https://cbs.gov.ws`, no trailing slash), when
     /// the adapter's requests go to `base` (the site itself, a mirror or a test server): a link to the site
     /// (`https://cbs.gov.ws/media/x.xlsx`) or from its root (`/media/x.xlsx`) is asked under `base`, a link

@@ -54,28 +54,14 @@ public struct MNBProvider: RatesProvider {
             <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:web="http://www.mnb.hu/webservices/">\
             <soap:Body><web:\(operation)>\(parameters)</web:\(operation)></soap:Body></soap:Envelope>
             """
-        let headers = [
-            "Content-Type": "text/xml; charset=utf-8",
-            "SOAPAction": "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/\(operation)",
-        ]
-        return ProviderRequest(url: baseURL, method: .post, headers: headers, body: envelope, subject: operation)
+        return .soap(url: baseURL, action: "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/\(operation)", envelope: envelope, subject: operation)
     }
 
-    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
-        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
-        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
-            let response = soapBody.children.first
-        else { throw .unexpectedLayout(provider: key, "not a SOAP 1.1 envelope with one element in its body") }
-        if response.localName == "Fault" {
-            let reason = response.child("faultstring")?.text ?? ""
-            throw .unexpectedLayout(provider: key, "SOAP fault \(UpstreamDataError.quoted(reason))")
-        }
         let operation = request.subject ?? "GetExchangeRates"
-        guard response.localName == operation + "Response", response.children.count == 1, let result = response.child(operation + "Result")
-        else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to \(operation)") }
+        let result = try xml.soapResult(of: xml.soapAnswer(body), operation: operation)
         // The result is a document of its own, sent as escaped text.
         let rates = try XMLReader.Element(parsing: Array(result.text.utf8), root: "MNBExchangeRates")
         try xml.expectOnly(["Day"], in: rates)

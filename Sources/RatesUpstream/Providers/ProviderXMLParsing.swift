@@ -65,6 +65,30 @@ struct ProviderXMLParsing {
         }
     }
 
+    // MARK: - SOAP 1.1
+
+    /// The envelope namespace of SOAP 1.1.
+    static let soapNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
+
+    /// The answer in a SOAP 1.1 envelope: the one element of its body, which must not be a fault.
+    func soapAnswer(_ body: [UInt8]) throws(UpstreamDataError) -> XMLReader.Element {
+        let envelope = try XMLReader.Element(parsing: body, root: "Envelope")
+        guard envelope.namespaceURI == Self.soapNamespace, let soapBody = envelope.child("Body"), soapBody.children.count == 1,
+            let answer = soapBody.children.first
+        else { throw .unexpectedLayout(provider: provider, "not a SOAP 1.1 envelope with one element in its body") }
+        if answer.localName == "Fault" {
+            throw .unexpectedLayout(provider: provider, "SOAP fault \(UpstreamDataError.quoted(answer.child("faultstring")?.text ?? ""))")
+        }
+        return answer
+    }
+
+    /// The `<operationResult>` of an `<operationResponse>`, its only child, as .NET services answer `operation`.
+    func soapResult(of answer: XMLReader.Element, operation: String) throws(UpstreamDataError) -> XMLReader.Element {
+        guard answer.localName == operation + "Response", answer.children.count == 1, let result = answer.child(operation + "Result")
+        else { throw .unexpectedLayout(provider: provider, "<\(answer.qualifiedName)> is not the answer to \(operation)") }
+        return result
+    }
+
     // MARK: - Figures
 
     /// A published unit (`1`, `100`, …): ASCII digits without a sign or a leading zero, at most ten.

@@ -59,10 +59,9 @@ public struct RBFProvider: RatesProvider {
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
-        let links = Set(HTMLLinks.links(in: session.text).map(\.href).filter { $0.hasSuffix(".xlsx") && $0.contains("Exchange-Rates-Daily") })
-        guard links.count == 1, let url = HTMLLinks.url(links.first!, site: Self.site, base: baseURL) else {
-            throw .unexpectedLayout(provider: key, "the page links \(links.count) daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx), expected one")
-        }
+        let url = try HTMLLinks.onlyURL(
+            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Exchange-Rates-Daily") }, site: Self.site, base: baseURL,
+            provider: key, files: "daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx)")
         return [ProviderRequest(url: url)]
     }
 

@@ -192,4 +192,10 @@ public struct ProviderRequest: Hashable, Sendable {
         self.body = body
         self.subject = subject
     }
+
+    /// A SOAP 1.1 call: `envelope` posted to `url` as XML, with the `SOAPAction` header `action`.
+    static func soap(url: String, action: String, envelope: String, subject: String? = nil) -> ProviderRequest {
+        ProviderRequest(
+            url: url, method: .post, headers: ["Content-Type": "text/xml; charset=utf-8", "SOAPAction": action], body: envelope, subject: subject)
+    }
 }
