@@ -7,7 +7,8 @@ extension RatesCache {
     /// - `rate`: the visible data, the server's rate text per (day, currency), and where it came
     ///   from (`v3`: `provider` and `providerDay`, both `NULL` for the ECB's figure of that very day,
     ///   as on the wire, so the ECB's history costs nothing more).
-    /// - `stagedRate`: pages of a snapshot in progress, swapped into `rate` by its last page.
+    /// - `stagedRate`: pages of a snapshot in progress; its last page renames the table to `rate`
+    ///   and makes an empty one (``createStagedRate``).
     /// - `syncState`: one row — where the cache stands in the server's feed, and what the server
     ///   said about its data at the last page (`v2`: `expectedLatestDate`, `serverStale`;
     ///   `v3`: `sourcesKnown`).
@@ -64,6 +65,19 @@ extension RatesCache {
         }
         return migrator
     }
+
+    /// `stagedRate` as the migrations leave it (and `rate`, which has the same columns and checks),
+    /// made anew each time a completed snapshot's staged table is renamed to `rate`.
+    static let createStagedRate = """
+        CREATE TABLE stagedRate (
+            day TEXT NOT NULL CHECK (length(day) = 10),
+            currency TEXT NOT NULL CHECK (length(currency) = 3),
+            value TEXT NOT NULL,
+            provider TEXT,
+            providerDay TEXT CHECK (providerDay IS NULL OR length(providerDay) = 10),
+            PRIMARY KEY (day, currency)
+        ) WITHOUT ROWID
+        """
 }
 
 /// The `syncState` row: the cursor and everything stored with it.

@@ -101,12 +101,8 @@ final class RatesCache: Sendable {
                 }
                 result.upserted = try Self.insert(page, into: "stagedRate", db)
                 if !page.more {
-                    try db.execute(sql: "DELETE FROM rate")
-                    try db.execute(sql: """
-                        INSERT INTO rate (day, currency, value, provider, providerDay)
-                        SELECT day, currency, value, provider, providerDay FROM stagedRate
-                        """)
-                    try db.execute(sql: "DELETE FROM stagedRate")
+                    // The staged table becomes the visible one, and an empty one takes its place: no row is copied.
+                    try db.execute(sql: "DROP TABLE rate; ALTER TABLE stagedRate RENAME TO rate; " + Self.createStagedRate)
                     state.base = page.base.rawValue
                     state.sourcesKnown = true
                     result.completedSnapshot = true
@@ -143,14 +139,17 @@ final class RatesCache: Sendable {
     }
 
     /// Inserts or replaces the upserts of `page` into `table`, each with its source; returns how many.
+    ///
+    /// Rows go in in key order (day, currency), so each lands after the one before in the table's
+    /// B-tree: in hash order, every insert would touch another page of it.
     private static func insert(_ page: SyncPage, into table: String, _ db: Database) throws -> Int {
         let statement = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO \(table) (day, currency, value, provider, providerDay) VALUES (?, ?, ?, ?, ?)")
         var count = 0
-        for (day, rates) in page.upserts {
+        for (day, rates) in page.upserts.sorted(by: { $0.key < $1.key }) {
             let dayText = day.description
             let sources = page.sources[day] ?? [:]
-            for (code, value) in rates {
+            for (code, value) in rates.sorted(by: { $0.key < $1.key }) {
                 let source = sources[code]
                 try statement.execute(arguments: [dayText, code.rawValue, value, source?.provider, source?.day.description])
                 count += 1

@@ -57,6 +57,32 @@ struct PageApplicationTests {
         #expect(state.cursor == "c2" && state.epoch == "e2" && state.etag == "\"e2-1\"" && !state.snapshotInProgress)
     }
 
+    @Test("a completed snapshot leaves both tables as the migrations made them: same columns, key and checks, the staged one empty")
+    func snapshotKeepsSchema() throws {
+        let temporary = TemporaryCache()
+        let cache = try RatesCache(url: temporary.url)
+        func columns(_ table: String) throws -> [String] {
+            try cache.read { db in
+                try Row.fetchAll(db, sql: "PRAGMA table_xinfo(\(table))").map { "\($0["name"] as String) \($0["type"] as String) \($0["notnull"] as Int) \($0["pk"] as Int)" }
+            }
+        }
+        let migrated = try columns("rate")
+        #expect(try columns("stagedRate") == migrated)
+        for round in 1...2 {
+            try cache.apply(snapshot(threeDays, cursor: "c\(round)"), sentCursor: false, window: nil, etag: nil, now: now)
+            #expect(try columns("rate") == migrated && columns("stagedRate") == migrated, "after snapshot \(round)")
+            #expect(try cache.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM stagedRate") } == 0)
+            #expect(try cache.currencies() == [.usd, .jpy, .gbp, .bgn])
+            for table in ["rate", "stagedRate"] {
+                for row in ["'2026-1-1', 'USD'", "'2026-11-02', 'US'"] {
+                    #expect(throws: DatabaseError.self, "\(table) checks \(row)") {
+                        try cache.pool.write { db in try db.execute(sql: "INSERT INTO \(table) (day, currency, value) VALUES (\(row), '1')") }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a crash after page 1 of 2 leaves the old data and the cursor; the next run resumes with page 2")
     func crashAndResume() async throws {
         let temporary = TemporaryCache()
