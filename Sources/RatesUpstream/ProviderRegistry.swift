@@ -147,6 +147,7 @@ public enum ProviderRegistry {
         Entry("CBS", .elsewhere) { url, _ in CBSProvider(baseURL: url) },
         Entry("CBI", .elsewhere) { url, _ in CBIProvider(baseURL: url) },
         Entry("BOTA", .elsewhere) { url, _ in BOTAProvider(baseURL: url) },
+        Entry("CBE", .elsewhere) { url, _ in CBEProvider(baseURL: url) },
         Entry("CBSL", .elsewhere) { url, _ in CBSLProvider(baseURL: url) },
         Entry("MAS", .elsewhere) { url, _ in MASProvider(baseURL: url) },
         Entry("BI", .elsewhere) { url, _ in BIProvider(baseURL: url) },
