@@ -146,12 +146,20 @@ final class RatesCache: Sendable {
         let statement = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO \(table) (day, currency, value, provider, providerDay) VALUES (?, ?, ?, ?, ?)")
         var count = 0
+        // A page's sources name few days, each for many values: each day is written out once.
+        var dayTexts: [Day: String] = [:]
+        func text(_ day: Day) -> String {
+            if let text = dayTexts[day] { return text }
+            let text = day.description
+            dayTexts[day] = text
+            return text
+        }
         for (day, rates) in page.upserts.sorted(by: { $0.key < $1.key }) {
-            let dayText = day.description
+            let dayText = text(day)
             let sources = page.sources[day] ?? [:]
             for (code, value) in rates.sorted(by: { $0.key < $1.key }) {
                 let source = sources[code]
-                try statement.execute(arguments: [dayText, code.rawValue, value, source?.provider, source?.day.description])
+                try statement.execute(arguments: [dayText, code.rawValue, value, source?.provider, source.map { text($0.day) }])
                 count += 1
             }
         }
