@@ -77,27 +77,25 @@ struct SyncPage: Sendable, Equatable {
             guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
                 throw .invalidResponse("sync page: not JSON")
             }
-            /// `value`, the member at `path` (dot-separated), as a `T`; `nil` when it is left out or `null`.
-            func typed<T>(_ value: Any?, at path: String) throws(RatesClientError) -> T? {
-                guard let value, !(value is NSNull) else { return nil }
-                guard let typed = value as? T else { throw .invalidResponse("sync page: wrong type at '\(path)'") }
-                return typed
-            }
-            /// `value`, the member at `path` inside an object or array, as a `T`: `null` is the wrong type there.
-            func some<T>(_ value: Any, at path: String) throws(RatesClientError) -> T {
-                guard let typed: T = try typed(value, at: path) else { throw .invalidResponse("sync page: wrong type at '\(path)'") }
+            func wrongType(_ path: String) -> RatesClientError { .invalidResponse("sync page: wrong type at '\(path)'") }
+            /// The member `key` as a `T`; `nil` when it is left out or `null`.
+            func typed<T>(_ key: String) throws(RatesClientError) -> T? {
+                guard let value = object[key], !(value is NSNull) else { return nil }
+                guard let typed = value as? T else { throw wrongType(key) }
                 return typed
             }
             func required<T>(_ key: String) throws(RatesClientError) -> T {
-                guard let value: T = try typed(object[key], at: key) else { throw .invalidResponse("sync page: missing '\(key)'") }
+                guard let value: T = try typed(key) else { throw .invalidResponse("sync page: missing '\(key)'") }
                 return value
             }
-            /// The object at `key`, each member read by `member` (given the member and its path).
-            func members<Member>(_ key: String, _ member: (Any, String) throws(RatesClientError) -> Member) throws(RatesClientError) -> [String: Member]? {
-                guard let members: [String: Any] = try typed(object[key], at: key) else { return nil }
-                var read: [String: Member] = [:]
-                read.reserveCapacity(members.count)
-                for (name, value) in members { read[name] = try member(value, key + "." + name) }
+            /// The object `key` of arrays of `Element`: `upsertSources`, `deletes`.
+            func arrays<Element>(_ key: String) throws(RatesClientError) -> [String: [Element]]? {
+                guard let members: [String: Any] = try typed(key) else { return nil }
+                var read: [String: [Element]] = [:]
+                for (name, value) in members {
+                    guard let array = value as? [Element] else { throw wrongType(key + "." + name) }
+                    read[name] = array
+                }
                 return read
             }
             epoch = try required("epoch")
@@ -105,20 +103,29 @@ struct SyncPage: Sendable, Equatable {
             more = try required("more")
             reset = try required("reset")
             base = try required("base")
-            latestDate = try typed(object["latestDate"], at: "latestDate")
-            expectedLatestDate = try typed(object["expectedLatestDate"], at: "expectedLatestDate")
-            stale = try typed(object["stale"], at: "stale")
-            nextUpdateAfter = try typed(object["nextUpdateAfter"], at: "nextUpdateAfter")
-            upserts = try members("upserts") { (day, path) throws(RatesClientError) in
-                let rates: [String: Any] = try some(day, at: path)
-                var texts: [String: String] = [:]
-                texts.reserveCapacity(rates.count)
-                for (code, value) in rates { texts[code] = try some(value, at: path + "." + code) }
-                return texts
+            latestDate = try typed("latestDate")
+            expectedLatestDate = try typed("expectedLatestDate")
+            stale = try typed("stale")
+            nextUpdateAfter = try typed("nextUpdateAfter")
+            sources = try typed("sources")
+            upsertSources = try arrays("upsertSources")
+            deletes = try arrays("deletes")
+            // The bulk of a page, read with concrete casts and no path made unless it is wrong.
+            if let days: [String: Any] = try typed("upserts") {
+                var upserts: [String: [String: String]] = [:]
+                upserts.reserveCapacity(days.count)
+                for (day, rates) in days {
+                    guard let rates = rates as? [String: Any] else { throw wrongType("upserts." + day) }
+                    var texts: [String: String] = [:]
+                    texts.reserveCapacity(rates.count)
+                    for (code, value) in rates {
+                        guard let text = value as? String else { throw wrongType("upserts.\(day).\(code)") }
+                        texts[code] = text
+                    }
+                    upserts[day] = texts
+                }
+                self.upserts = upserts
             }
-            sources = try typed(object["sources"], at: "sources")
-            upsertSources = try members("upsertSources") { (value, path) throws(RatesClientError) in try some(value, at: path) }
-            deletes = try members("deletes") { (value, path) throws(RatesClientError) in try some(value, at: path) }
         }
     }
 
