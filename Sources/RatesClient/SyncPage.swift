@@ -53,8 +53,7 @@ struct SyncPage: Sendable, Equatable {
     /// leave them out, and servers before sources (or a page of the ECB's own figures only) leave
     /// out `sources` and `upsertSources`.
     ///
-    /// Read with `JSONSerialization` and a type check per field: on a first sync of tens of
-    /// thousands of values, `JSONDecoder`'s nested dictionaries took twice as long.
+    /// Read with ``JSONValue`` and a type check per field.
     private struct Wire {
         var epoch: String
         var cursor: String
@@ -74,57 +73,66 @@ struct SyncPage: Sendable, Equatable {
 
         /// Reads a page body; a member that is `null` counts as left out.
         init(json data: Data) throws(RatesClientError) {
-            guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-                throw .invalidResponse("sync page: not JSON")
-            }
+            guard case .object(let object)? = JSONValue(parsing: data) else { throw .invalidResponse("sync page: not JSON") }
             func wrongType(_ path: String) -> RatesClientError { .invalidResponse("sync page: wrong type at '\(path)'") }
-            /// The member `key` as a `T`; `nil` when it is left out or `null`.
-            func typed<T>(_ key: String) throws(RatesClientError) -> T? {
-                guard let value = object[key], !(value is NSNull) else { return nil }
-                guard let typed = value as? T else { throw wrongType(key) }
-                return typed
-            }
-            func required<T>(_ key: String) throws(RatesClientError) -> T {
-                guard let value: T = try typed(key) else { throw .invalidResponse("sync page: missing '\(key)'") }
-                return value
-            }
-            /// The object `key` of arrays of `Element`: `upsertSources`, `deletes`.
-            func arrays<Element>(_ key: String) throws(RatesClientError) -> [String: [Element]]? {
-                guard let members: [String: Any] = try typed(key) else { return nil }
-                var read: [String: [Element]] = [:]
-                for (name, value) in members {
-                    guard let array = value as? [Element] else { throw wrongType(key + "." + name) }
-                    read[name] = array
-                }
+            /// The member `key` read by `read`, which gives `nil` for the wrong type; `nil` when it is left out or `null`.
+            func member<T>(_ key: String, _ read: (JSONValue) -> T?) throws(RatesClientError) -> T? {
+                guard let value = object[key], value != .null else { return nil }
+                guard let read = read(value) else { throw wrongType(key) }
                 return read
             }
-            epoch = try required("epoch")
-            cursor = try required("cursor")
-            more = try required("more")
-            reset = try required("reset")
-            base = try required("base")
-            latestDate = try typed("latestDate")
-            expectedLatestDate = try typed("expectedLatestDate")
-            stale = try typed("stale")
-            nextUpdateAfter = try typed("nextUpdateAfter")
-            sources = try typed("sources")
-            upsertSources = try arrays("upsertSources")
-            deletes = try arrays("deletes")
-            // The bulk of a page, read with concrete casts and no path made unless it is wrong.
-            if let days: [String: Any] = try typed("upserts") {
-                var upserts: [String: [String: String]] = [:]
-                upserts.reserveCapacity(days.count)
-                for (day, rates) in days {
-                    guard let rates = rates as? [String: Any] else { throw wrongType("upserts." + day) }
-                    var texts: [String: String] = [:]
-                    texts.reserveCapacity(rates.count)
-                    for (code, value) in rates {
-                        guard let text = value as? String else { throw wrongType("upserts.\(day).\(code)") }
-                        texts[code] = text
+            func required<T>(_ key: String, _ read: (JSONValue) -> T?) throws(RatesClientError) -> T {
+                guard let value = try member(key, read) else { throw .invalidResponse("sync page: missing '\(key)'") }
+                return value
+            }
+            func string(_ value: JSONValue) -> String? { if case .string(let text) = value { text } else { nil } }
+            func bool(_ value: JSONValue) -> Bool? { if case .bool(let flag) = value { flag } else { nil } }
+            func int(_ value: JSONValue) -> Int? { if case .number(let text) = value { Int(text) } else { nil } }
+            func array<Element>(_ readElement: @escaping (JSONValue) -> Element?) -> (JSONValue) -> [Element]? {
+                { value in
+                    guard case .array(let elements) = value else { return nil }
+                    var read: [Element] = []
+                    read.reserveCapacity(elements.count)
+                    for element in elements {
+                        guard let typed = readElement(element) else { return nil }
+                        read.append(typed)
                     }
-                    upserts[day] = texts
+                    return read
                 }
-                self.upserts = upserts
+            }
+            /// An object whose every member `member` reads; `nil` names the member of the wrong type.
+            func members<Member>(_ key: String, _ read: (JSONValue) -> Member?) throws(RatesClientError) -> [String: Member]? {
+                guard let value = object[key], value != .null else { return nil }
+                guard case .object(let members) = value else { throw wrongType(key) }
+                var typed: [String: Member] = [:]
+                typed.reserveCapacity(members.count)
+                for (name, value) in members {
+                    guard let member = read(value) else { throw wrongType(key + "." + name) }
+                    typed[name] = member
+                }
+                return typed
+            }
+            epoch = try required("epoch", string)
+            cursor = try required("cursor", string)
+            more = try required("more", bool)
+            reset = try required("reset", bool)
+            base = try required("base", string)
+            latestDate = try member("latestDate", string)
+            expectedLatestDate = try member("expectedLatestDate", string)
+            stale = try member("stale", bool)
+            nextUpdateAfter = try member("nextUpdateAfter", string)
+            sources = try member("sources", array(array(string)))
+            upsertSources = try members("upsertSources", array(int))
+            deletes = try members("deletes", array(string))
+            upserts = try members("upserts") { day in
+                guard case .object(let rates) = day else { return nil }
+                var texts: [String: String] = [:]
+                texts.reserveCapacity(rates.count)
+                for (code, value) in rates {
+                    guard case .string(let text) = value else { return nil }
+                    texts[code] = text
+                }
+                return texts
             }
         }
     }
