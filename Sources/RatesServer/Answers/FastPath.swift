@@ -27,7 +27,7 @@ final class FastPath: Sendable {
     let cors: CORSPolicy
     let maxURILength: Int
     private let dates = HTTPDateCache()
-    private let recentAnswers = RecentAnswers()
+    private let recentAnswers: RecentAnswers
     private let requestIDs = RequestIDSequence()
 
     init(
@@ -36,6 +36,7 @@ final class FastPath: Sendable {
     ) {
         self.state = state
         self.cache = cache
+        recentAnswers = RecentAnswers(capacity: cache.capacity)
         self.answers = answers
         self.cachePolicy = cachePolicy
         self.metrics = metrics
@@ -68,7 +69,7 @@ final class FastPath: Sendable {
         let acceptsGzip = PreparedAnswer.acceptsGzip(fields.acceptEncoding)
 
         var isPreparedNow = false
-        func prepare() -> (answer: RecentAnswers.Answer, keep: Bool)? {
+        func prepare() -> RecentAnswers.Answer? {
             isPreparedNow = true
             // The path, found by bytes: iterating a String's Characters would run grapheme breaking on every request.
             let path = request.uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { request.uri[..<$0] } ?? request.uri[...]
@@ -91,15 +92,14 @@ final class FastPath: Sendable {
             prepared.forEachHeader(header)
             cors.forEachHeader(path: path, origin: fields.origin, header)
             if let body = prepared.body { header(.contentLength, String(body.readableBytes)) }
-            let answer = RecentAnswers.Answer(
+            return RecentAnswers.Answer(
                 head: head, body: prepared.body, route: entry.route, isNotModified: prepared.status == .notModified,
                 recorder: metrics.requestRecorder(route: entry.route.path, method: "GET", status: prepared.status.code))
-            return (answer, cache.keeps(entry))
         }
         let key = RecentAnswers.Key(
             target: request.uri, generation: freshness.generation, acceptsGzip: acceptsGzip, ifNoneMatch: fields.ifNoneMatch,
             etag: freshness.etag, cacheControl: freshness.untilNextPublication)
-        guard let answer = fields.origin != nil && cors.variesByOrigin ? prepare()?.answer : recentAnswers.answer(for: key, make: prepare) else { return nil }
+        guard let answer = fields.origin != nil && cors.variesByOrigin ? prepare() : recentAnswers.answer(for: key, make: prepare) else { return nil }
         // A recent answer is a prepared one served again: the cache's lookup counts it as a hit.
         if !isPreparedNow { cache.metrics?.recordCacheLookup(hit: true) }
 

@@ -9,9 +9,10 @@ import Synchronization
 /// `X-Request-ID` and `Date`. Finding the prepared answer, choosing its form and status, writing
 /// a dozen headers one by one and finding the route's counters took half of the fast path's
 /// time; a repeated answer skips all of it. The table is small and direct-mapped by the
-/// target's hash, so its memory is bounded whatever the load: a target sharing its slot with
-/// another busy one is only prepared afresh more often. Only answers the ``ResponseCache`` keeps
-/// are held here, so a cache configured to keep nothing makes every answer afresh.
+/// target's hash: a target sharing its slot with another busy one is only prepared afresh more
+/// often. Its memory is bounded whatever the load: an answer is held only when it is at most a
+/// slot's share of `capacity` (the ``ResponseCache``'s bound, whose bodies it mostly shares), so a
+/// cache configured to keep nothing makes every answer afresh.
 final class RecentAnswers: Sendable {
     /// What decides an answer.
     struct Key: Equatable, Sendable {
@@ -36,23 +37,26 @@ final class RecentAnswers: Sendable {
 
     private let slots: Mutex<[(key: Key, answer: Answer)?]>
     private let mask: Int
+    /// The largest answer held, in bytes (head and body).
+    private let maxAnswerBytes: Int
 
-    /// A table of `slotCount` answers, a power of two.
-    init(slotCount: Int = 64) {
+    /// A table of `slotCount` answers (a power of two) holding at most `capacity` bytes of them.
+    init(slotCount: Int = 64, capacity: Int) {
         precondition(slotCount > 0 && slotCount & (slotCount - 1) == 0, "slotCount must be a power of two")
         slots = Mutex(Array(repeating: nil, count: slotCount))
         mask = slotCount - 1
+        maxAnswerBytes = capacity / slotCount
     }
 
-    /// The answer `key` describes, made by `make` when it is not the one held (and then held if
-    /// `make` says to keep it); `nil` when `make` gives none.
-    func answer(for key: Key, make: () -> (answer: Answer, keep: Bool)?) -> Answer? {
+    /// The answer `key` describes, made by `make` when it is not the one held (and then held if it
+    /// is small enough); `nil` when `make` gives none.
+    func answer(for key: Key, make: () -> Answer?) -> Answer? {
         let slot = key.target.hashValue & mask
         if let held = slots.withLock({ slots in slots[slot].flatMap { $0.key == key ? $0.answer : nil } }) {
             return held
         }
         guard let made = make() else { return nil }
-        if made.keep { slots.withLock { $0[slot] = (key, made.answer) } }
-        return made.answer
+        if made.head.readableBytes + (made.body?.readableBytes ?? 0) <= maxAnswerBytes { slots.withLock { $0[slot] = (key, made) } }
+        return made
     }
 }

@@ -106,9 +106,6 @@ final class ResponseCache: Sendable {
         self.metrics = metrics
     }
 
-    /// Whether the cache keeps an answer like `entry`: it keeps none larger than its whole capacity.
-    func keeps(_ entry: Entry) -> Bool { entry.cost <= capacity }
-
     /// The answer stored for `key` in `generation`, if it was prepared, with its gzip form when `gzip`.
     ///
     /// For the fast path: a hit counts as a lookup; a miss does not, since the request goes on
