@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON document (RFC 8259) read into values: what ``SyncPage`` reads a page from.
 ///
 /// A page of a first sync holds tens of thousands of values; read by `JSONDecoder` (nested
@@ -121,7 +123,7 @@ enum JSONValue: Equatable, Sendable {
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
-                return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+                return String(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), encoding: .utf8)
             }
             var text = Array(bytes[start..<index])
             while bytes[index] == UInt8(ascii: "\\") {
@@ -156,7 +158,7 @@ enum JSONValue: Equatable, Sendable {
                 guard index < bytes.count else { return nil }
             }
             index += 1
-            return String(validating: text, as: UTF8.self)
+            return String(bytes: text, encoding: .utf8)
         }
 
         /// The value of four hexadecimal digits.
