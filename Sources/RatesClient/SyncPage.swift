@@ -73,11 +73,11 @@ struct SyncPage: Sendable, Equatable {
 
         /// Reads a page body; a member that is `null` counts as left out.
         init(json data: Data) throws(RatesClientError) {
-            guard case .object(let object)? = JSONValue(parsing: data) else { throw .invalidResponse("sync page: not JSON") }
+            guard let document = try? JSONValue(parsing: Array(data)), case .object = document else { throw .invalidResponse("sync page: not JSON") }
             func wrongType(_ path: String) -> RatesClientError { .invalidResponse("sync page: wrong type at '\(path)'") }
             /// The member `key` read by `read`, which gives `nil` for the wrong type; `nil` when it is left out or `null`.
             func member<T>(_ key: String, _ read: (JSONValue) -> T?) throws(RatesClientError) -> T? {
-                guard let value = object[key], value != .null else { return nil }
+                guard let value = document[key], !value.isNull else { return nil }
                 guard let read = read(value) else { throw wrongType(key) }
                 return read
             }
@@ -85,12 +85,12 @@ struct SyncPage: Sendable, Equatable {
                 guard let value = try member(key, read) else { throw .invalidResponse("sync page: missing '\(key)'") }
                 return value
             }
-            func string(_ value: JSONValue) -> String? { if case .string(let text) = value { text } else { nil } }
+            func string(_ value: JSONValue) -> String? { value.stringValue }
             func bool(_ value: JSONValue) -> Bool? { if case .bool(let flag) = value { flag } else { nil } }
-            func int(_ value: JSONValue) -> Int? { if case .number(let text) = value { Int(text) } else { nil } }
+            func int(_ value: JSONValue) -> Int? { value.numberText.flatMap { Int($0) } }
             func array<Element>(_ readElement: @escaping (JSONValue) -> Element?) -> (JSONValue) -> [Element]? {
                 { value in
-                    guard case .array(let elements) = value else { return nil }
+                    guard let elements = value.elements else { return nil }
                     var read: [Element] = []
                     read.reserveCapacity(elements.count)
                     for element in elements {
@@ -102,13 +102,13 @@ struct SyncPage: Sendable, Equatable {
             }
             /// An object whose every member `member` reads; `nil` names the member of the wrong type.
             func members<Member>(_ key: String, _ read: (JSONValue) -> Member?) throws(RatesClientError) -> [String: Member]? {
-                guard let value = object[key], value != .null else { return nil }
+                guard let value = document[key], !value.isNull else { return nil }
                 guard case .object(let members) = value else { throw wrongType(key) }
                 var typed: [String: Member] = [:]
                 typed.reserveCapacity(members.count)
-                for (name, value) in members {
-                    guard let member = read(value) else { throw wrongType(key + "." + name) }
-                    typed[name] = member
+                for member in members {
+                    guard let read = read(member.value) else { throw wrongType(key + "." + member.key) }
+                    typed[member.key] = read
                 }
                 return typed
             }
@@ -128,9 +128,9 @@ struct SyncPage: Sendable, Equatable {
                 guard case .object(let rates) = day else { return nil }
                 var texts: [String: String] = [:]
                 texts.reserveCapacity(rates.count)
-                for (code, value) in rates {
-                    guard case .string(let text) = value else { return nil }
-                    texts[code] = text
+                for rate in rates {
+                    guard let text = rate.value.stringValue else { return nil }
+                    texts[rate.key] = text
                 }
                 return texts
             }

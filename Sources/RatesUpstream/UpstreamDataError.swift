@@ -62,9 +62,5 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     /// `text` in quotes, shortened and with control characters escaped, for messages and logs.
-    static func quoted(_ text: String) -> String {
-        let limit = 40
-        let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
-        return "\"" + shown.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined() + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 }
