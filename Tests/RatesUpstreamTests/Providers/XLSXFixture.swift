@@ -37,6 +37,24 @@ enum XLSXFixture {
         return ~crc
     }
 
+    /// Expects every truncation of the recorded workbook `name` and an HTML error page to be rejected as an
+    /// unreadable archive, and an empty body as empty (`stride`: the truncations' step, as ``ProviderFixture/truncations(of:stride:)``).
+    static func expectBrokenWorkbooksRejected(
+        _ name: String, _ provider: some RatesProvider, stride: Int = 101, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(name), stride: stride) {
+            guard case .unreadableArchive = ProviderFixture.error(cut, provider) else {
+                Issue.record("a truncation of \(cut.count) bytes was not rejected as an unreadable archive", sourceLocation: sourceLocation)
+                return
+            }
+        }
+        guard case .unreadableArchive = ProviderFixture.error(ProviderFixture.htmlErrorPage, provider) else {
+            Issue.record("an HTML page was not rejected as an unreadable archive", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(ProviderFixture.error([], provider) == .empty, sourceLocation: sourceLocation)
+    }
+
     /// The members of a workbook's bytes.
     static func members(of bytes: [UInt8]) throws -> [(path: String, bytes: [UInt8])] {
         let archive = try ZIPArchive(bytes, name: "workbook")
