@@ -94,17 +94,17 @@ final class ResponseCache: Sendable {
     static let defaultCapacity = 4 << 20
 
     private let storage: Mutex<Storage>
-    /// The bound, in bytes.
-    let capacity: Int
     /// Counts hits and misses when given.
     let metrics: ServerMetrics?
 
     /// A cache holding at most `capacity` bytes of answers.
     init(capacity: Int = ResponseCache.defaultCapacity, metrics: ServerMetrics? = nil) {
         storage = Mutex(Storage(capacity: capacity))
-        self.capacity = capacity
         self.metrics = metrics
     }
+
+    /// The bound, in bytes.
+    var capacity: Int { storage.withLock { $0.capacity } }
 
     /// The answer stored for `key` in `generation`, if it was prepared, with its gzip form when `gzip`.
     ///

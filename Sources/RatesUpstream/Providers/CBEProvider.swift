@@ -36,10 +36,9 @@ public struct CBEProvider: RatesProvider {
     static let pagePath = "/en/economic-research/statistics/cbe-exchange-rates/historical-data"
     /// Where the form posts.
     static let formPath = "/api/statistics/GetHistoricalData"
-    /// The form's hidden fields, posted back as the page gives them.
-    static let hiddenFields = ["__RequestVerificationToken", "DataSourceId", "FallbackUrl", "LanguageName"]
-    /// The hidden fields as the page gave them in May 2026, for the requests known without the page (`rates-relay import`).
-    static let lastKnownFields = [
+    /// The form's hidden fields in its order, posted back as the page gives them; here with the values the page
+    /// gave in May 2026 (the token left empty), for the requests known without the page (`rates-relay import`).
+    static let hiddenFields: KeyValuePairs<String, String> = [
         "__RequestVerificationToken": "", "DataSourceId": "19CFFDDBFF494350A5E9C6A4397FC7DF", "FallbackUrl": pagePath, "LanguageName": "en",
     ]
     /// The currencies by the names the form and the workbook give them, with the units their figures are for.
@@ -67,31 +66,31 @@ public struct CBEProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        posts(window, fields: Self.lastKnownFields, cookie: nil)
+        posts(window, fields: Self.hiddenFields.map { ($0.key, $0.value) }, cookie: nil)
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         let page = try HTMLDocument(parsing: session.body, provider: key)
         let inputs = page.startTags("input")
-        var fields: [String: String] = [:]
-        for name in Self.hiddenFields {
+        var fields: [(name: String, value: String)] = []
+        for (name, _) in Self.hiddenFields {
             let matches = inputs.filter { $0["name"] == name }
             guard matches.count == 1, let value = matches[0]["value"], !value.isEmpty else {
                 throw .unexpectedLayout(provider: key, "the page has no \(name) to post the form with")
             }
-            fields[name] = value
+            fields.append((name, value))
         }
         return posts(window, fields: fields, cookie: session.cookieHeader)
     }
 
-    /// The form posts of `window`'s days, one per year, with the page's hidden `fields`.
-    func posts(_ window: FetchWindow, fields: [String: String], cookie: String?) -> [ProviderRequest] {
+    /// The form posts of `window`'s days, one per year, with the hidden `fields` (name and value, in the form's order).
+    func posts(_ window: FetchWindow, fields: [(name: String, value: String)], cookie: String?) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         var headers = FormBody.contentType
         if let cookie { headers["Cookie"] = cookie }
         return Day.spans(from: first, through: last, maxDays: 366).map { span in
             let body = FormBody.encode(
-                Self.hiddenFields.map { ($0, fields[$0] ?? "") }
+                fields
                     + [("FromDateRaw", span.first.text(.dayMonthYear(separator: "/"))), ("ToDateRaw", span.last.text(.dayMonthYear(separator: "/")))]
                     + Self.currencies.map { ("SelectedSelectOptions", $0.key) } + [("SubmitAction", "2")])
             return ProviderRequest(url: baseURL + Self.formPath, method: .post, headers: headers, body: body)
