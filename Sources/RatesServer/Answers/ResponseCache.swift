@@ -171,15 +171,30 @@ extension ResponseCache {
     /// The entries of one generation in CLOCK slots, and their total cost.
     private struct Storage {
         struct Slot {
-            var key: String
+            var key: Key
             var entry: Entry
             /// Used since the hand last passed.
             var referenced: Bool
         }
 
+        /// A request target with its hash computed once: an eviction's removal from the index
+        /// rehashes the keys it shifts, which would otherwise hash each target's bytes again.
+        struct Key: Hashable {
+            let target: String
+            let hash: Int
+
+            init(_ target: String) {
+                self.target = target
+                hash = target.hashValue
+            }
+
+            static func == (lhs: Key, rhs: Key) -> Bool { lhs.hash == rhs.hash && lhs.target == rhs.target }
+            func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        }
+
         let capacity: Int
         var generation: Int64 = -1
-        var index: [String: Int] = [:]
+        var index: [Key: Int] = [:]
         var slots: [Slot?] = []
         var freeSlots: [Int] = []
         var hand = 0
@@ -189,16 +204,17 @@ extension ResponseCache {
             self.capacity = capacity
         }
 
-        mutating func lookup(_ key: String, generation: Int64) -> Entry? {
-            guard generation == self.generation, let slot = index[key] else { return nil }
+        mutating func lookup(_ target: String, generation: Int64) -> Entry? {
+            guard generation == self.generation, let slot = index[Key(target)] else { return nil }
             slots[slot]!.referenced = true
             return slots[slot]!.entry
         }
 
-        /// Stores `entry` under `key`, replacing what was there; makes room first, and keeps
+        /// Stores `entry` under `target`, replacing what was there; makes room first, and keeps
         /// nothing larger than the whole cache.
-        mutating func insert(_ key: String, _ entry: Entry, generation: Int64) {
+        mutating func insert(_ target: String, _ entry: Entry, generation: Int64) {
             if generation != self.generation { self = Storage(capacity: capacity, generation: generation) }
+            let key = Key(target)
             if let slot = index[key] {
                 bytes += entry.cost - slots[slot]!.entry.cost
                 slots[slot]!.entry = entry

@@ -63,8 +63,13 @@ struct CORSPolicy: Sendable, Equatable {
     /// Whether answers on `path` are meant for pages: every path but the operator endpoints.
     static func covers(_ path: some StringProtocol) -> Bool {
         if Route.hasEmptySegment(path) { return covers(Route.canonical(path)) }
-        return !(path.hasPrefix("/v1/admin/") || path == "/healthz" || path == "/readyz" || path == "/metrics")
+        // Compared as bytes: this runs on every answer, and the paths compared with are ASCII.
+        let bytes = path.utf8
+        return !(bytes.starts(with: "/v1/admin/".utf8) || operatorPaths.contains { bytes.elementsEqual($0.utf8) })
     }
+
+    /// The operator endpoints outside `/v1/admin/`.
+    private static let operatorPaths = [Route.health, .readiness, .metrics].map(\.path)
 
     /// Calls `write` with each CORS header of the answer to a request for `path` whose `Origin`
     /// header is `origin`; preflights are answered by ``preflightHeaders(path:origin:)`` instead.
