@@ -70,8 +70,14 @@ public final class Ingestor: Sendable {
     func applyLoggedChanges() throws -> Int {
         let applied = try advance()
         // Only now are the change set and the replaced snapshot released.
-        if applied > 0 { Allocator.returnFreedMemory() }
+        if applied > 0 { returnFreedMemory() }
         return applied
+    }
+
+    /// Gives back what the work just done left behind: the store's caches, then the freed heap.
+    public func returnFreedMemory() {
+        store.releaseMemory()
+        Allocator.returnFreedMemory()
     }
 
     /// Moves the in-memory dataset forward by the changes logged after its version.

@@ -67,7 +67,7 @@ struct ServerParts {
         ingestor = Ingestor(store: store, state: state, logger: logger)
         if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
         // Loading read every stored row once; what that took is free again.
-        Allocator.returnFreedMemory()
+        ingestor.returnFreedMemory()
         let fetches = UpstreamFetches(configuration.fetchSettings, ingestor: ingestor, httpClient: httpClient, logger: logger, recordOutcome: metrics.recordFetch)
         sources = fetches.all.map { [state] in (FetchCoordinator($0.fetch, state: state), $0.schedule) }
         role = FetcherRole(store: store, forwardTimeout: configuration.upstreamTimeout * 2 + .seconds(30))

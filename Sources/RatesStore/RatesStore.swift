@@ -162,6 +162,11 @@ public final class RatesStore: Sendable {
     /// The dataset version: the newest change's sequence number, 0 when nothing was ever stored.
     public func version() throws -> Int64 { try database.version() }
 
+    /// Gives back the memory the database keeps only for speed, after work that filled it (a
+    /// start's first read, an ingest): SQLite's page caches, with its idle readers closed (the
+    /// next read opens one). PostgreSQL keeps its caches in its own processes: nothing to give back.
+    public func releaseMemory() { database.releaseMemory() }
+
     /// The newest stored day, or `nil` when the database holds no rates.
     public func latestDay() throws -> Day? { try database.latestDay() }
 
@@ -282,4 +287,5 @@ protocol RatesDatabase: Sendable {
     /// The newest recorded run's id, 0 before the first.
     func latestRunID() throws -> Int64
     func providerHoldings() throws -> [String: RatesStore.ProviderHoldings]
+    func releaseMemory()
 }

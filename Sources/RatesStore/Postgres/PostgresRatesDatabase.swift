@@ -30,6 +30,9 @@ final class PostgresRatesDatabase: RatesDatabase {
         epoch = try session.withConnection { try $0.value("SELECT value FROM meta WHERE key = 'epoch'", as: String.self) } ?? ""
     }
 
+    /// PostgreSQL's caches are in its own processes.
+    func releaseMemory() {}
+
     // MARK: - Schema
 
     /// The migrations, in order, by name; applied once each and never edited once shipped.

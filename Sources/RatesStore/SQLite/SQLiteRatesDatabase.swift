@@ -38,6 +38,11 @@ final class SQLiteRatesDatabase: RatesDatabase {
         epoch = try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") } ?? ""
     }
 
+    func releaseMemory() {
+        // Waits for the reads under way; the in-memory databases of tests are queues, which keep theirs.
+        (database as? DatabasePool)?.releaseMemory()
+    }
+
     // MARK: - Schema
 
     static var migrator: DatabaseMigrator {
