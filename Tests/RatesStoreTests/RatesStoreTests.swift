@@ -92,6 +92,26 @@ struct RatesStoreTests {
         }
     }
 
+    @Test(
+        "giving back the caches while reads run loses nothing: every read answers in full, and the store ingests and reads after it",
+        .timeLimit(.minutes(1)), arguments: backends)
+    func releaseMemoryBesideReads(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
+            try store.ingest(Self.batch([("2026-10-29", ["USD": "1.113"]), ("2026-10-30", ["USD": "1.1172", "GBP": "0.8338"])]), run: Self.run())
+            let reads = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { try (0..<25).reduce(0) { total, _ in total + (try store.snapshot().days.count) } } }
+                for _ in 0..<10 { store.releaseMemory() }
+                return try await group.reduce(0, +)
+            }
+            #expect(reads == 8 * 25 * 2, "every read saw both days")
+            store.releaseMemory()
+            let run = try store.ingest(Self.batch([("2026-10-31", ["USD": "1.1201"])]), run: Self.run())
+            #expect(run.outcome == .updated && run.rowsChanged == 1)
+            #expect(try store.snapshot().days.map(\.day.description) == ["2026-10-29", "2026-10-30", "2026-10-31"])
+        }
+    }
+
     @Test("re-ingesting identical data changes nothing but records the run", arguments: backends)
     func idempotent(backend: Backend) async throws {
         try await Self.withDatabase(backend) { path in
