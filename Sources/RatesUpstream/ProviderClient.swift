@@ -170,7 +170,9 @@ public struct ProviderClient: Sendable {
     /// The days of several answers, one publication per day: the union of each day's quotes.
     ///
     /// The same quote in two answers (a bank repeating the table in force for two asked days) counts
-    /// once; the same currency of the same day with another figure is rejected.
+    /// once, the first answer's text kept: a figure is the same however many trailing zeros each answer
+    /// writes (the CBBH's daily answer writes `1.955830` where its period answer writes `1.95583`). The
+    /// same currency of the same day with another figure, unit or direction is rejected.
     /// - Returns: The days in ascending order, quotes in the order first seen.
     public static func combine(_ parts: [[ProviderPublication]]) throws(UpstreamDataError) -> [ProviderPublication] {
         // One answer with each day once (the ECB's whole history): its days as they are, not copied a figure at a time.
@@ -183,7 +185,7 @@ public struct ProviderClient: Sendable {
             var day = days[publication.day] ?? ([], [:])
             for quote in publication.quotes {
                 if let seen = day.index[quote.currency] {
-                    guard day.quotes[seen] == quote else { throw .duplicateCurrency(quote.currency, day: publication.day) }
+                    guard day.quotes[seen].isSameFigure(as: quote) else { throw .duplicateCurrency(quote.currency, day: publication.day) }
                 } else {
                     day.index[quote.currency] = day.quotes.count
                     day.quotes.append(quote)
@@ -320,4 +322,15 @@ public struct ProviderValidators: Sendable, Equatable {
 
     /// Whether no URL has validators.
     public var isEmpty: Bool { entries.isEmpty }
+}
+
+extension PublishedQuote {
+    /// Whether `other` gives this currency the same figure: the same unit and direction, and an equal
+    /// value whatever the trailing zeros of either text.
+    func isSameFigure(as other: PublishedQuote) -> Bool {
+        guard currency == other.currency, unit == other.unit, direction == other.direction else { return false }
+        if value == other.value { return true }
+        guard let mine = ExactDecimal(value), let theirs = ExactDecimal(other.value) else { return false }
+        return mine == theirs
+    }
 }

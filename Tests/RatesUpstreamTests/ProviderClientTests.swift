@@ -240,17 +240,27 @@ struct ProviderClientTests {
 
     // MARK: - Combining
 
-    @Test("the same quote in two answers counts once; the same currency with another figure is a duplicate")
+    @Test("the same quote in two answers counts once, trailing zeros or not; the same currency with another figure, unit or direction is a duplicate")
     func combine() throws {
         let day = Day("2026-03-04")!
         let usd = PublishedQuote(currency: CurrencyCode("USD")!, value: "3.6868", direction: .pivotPerUnits)
         let eur = PublishedQuote(currency: .euro, value: "4.2304", direction: .pivotPerUnits)
         let combined = try ProviderClient.combine([[ProviderPublication(day: day, quotes: [usd])], [ProviderPublication(day: day, quotes: [usd, eur])]])
         #expect(combined == [ProviderPublication(day: day, quotes: [usd, eur])])
+        var zeros = usd
+        zeros.value = "3.686800"
+        #expect(try ProviderClient.combine([[ProviderPublication(day: day, quotes: [usd])], [ProviderPublication(day: day, quotes: [zeros])]])
+            == [ProviderPublication(day: day, quotes: [usd])], "the first answer's text is kept")
         var other = usd
         other.value = "3.6869"
-        #expect(throws: UpstreamDataError.duplicateCurrency(usd.currency, day: day)) {
-            try ProviderClient.combine([[ProviderPublication(day: day, quotes: [usd])], [ProviderPublication(day: day, quotes: [other])]])
+        var perHundred = usd
+        perHundred.unit = 100
+        var inverted = usd
+        inverted.direction = .unitsPerPivot
+        for differing in [other, perHundred, inverted] {
+            #expect(throws: UpstreamDataError.duplicateCurrency(usd.currency, day: day)) {
+                try ProviderClient.combine([[ProviderPublication(day: day, quotes: [usd])], [ProviderPublication(day: day, quotes: [differing])]])
+            }
         }
     }
 

@@ -62,6 +62,18 @@ struct ProviderFileTests {
         }
     }
 
+    @Test("two answers writing a day's figures with and without trailing zeros (the CBBH's daily and period lists) combine, the first file's text kept")
+    func combinesFiguresWrittenTwoWays() throws {
+        let period = Array(try Fixtures.data("cbbh-bosnia/02_GetJsonForPeriod_dateFrom=2026-09-24_dateTo=2026-09-26.json"))
+        let daily = Array(try Fixtures.data("cbbh-bosnia/03_GetJson_date=09_25_2026_00_00_00.json"))
+        let periodFirst = try ProviderFile.read([period, daily], provider: CBBHProvider())
+        #expect(periodFirst == (try ProviderFile.read([period], provider: CBBHProvider())))
+        let euro = periodFirst.first { $0.day == Day("2026-09-25")! }?.quotes.first { $0.currency == .euro }
+        #expect(euro?.value == "1.95583")
+        let dailyFirst = try ProviderFile.read([daily, period], provider: CBBHProvider())
+        #expect(dailyFirst.first { $0.day == Day("2026-09-25")! }?.quotes.first { $0.currency == .euro }?.value == "1.955830")
+    }
+
     @Test("a file that does not name its currency needs --subject: without it, it is refused as ambiguous")
     func subjectNeeded() throws {
         let bytes = Array(try Fixtures.data("bcb-brazil/PTAX_CotacaoMoedaPeriodo_USD_2026-03-01_2026-03-06.json"))
