@@ -161,6 +161,7 @@ public enum ProviderRegistry {
         Entry("DAB", .elsewhere) { url, _ in DABProvider(baseURL: url) },
         Entry("BDL", .elsewhere) { url, _ in BDLProvider(baseURL: url) },
         Entry("BCBO", .elsewhere) { url, _ in BCBOProvider(baseURL: url) },
+        Entry("BCCCD", .elsewhere) { url, _ in BCCCDProvider(baseURL: url) },
         Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
         Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
         Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },

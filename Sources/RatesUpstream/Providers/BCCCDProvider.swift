@@ -1,0 +1,139 @@
+import RatesCore
+
+/// The Banque Centrale du Congo's average (middle) rates of the Congolese franc: about 20 currencies.
+///
+/// - Source: the rates page `https://www.bcc.cd/marche-des-changes/cours-de-change`, asked for as its
+///   React Server Components payload (request header `Rsc: 1`, answered as `text/x-component`). The
+///   payload is lines `ID:VALUE`; a value that is a JSON array or object holds the page's data, among it
+///   object members `"history"` (the table's, `content.history`, and the chart's, `chart.history`): per
+///   currency code, the recent days' rates,
+///   `{"USD":[{"date":"2026-09-01","buy":2212.52,"average":2263.57,"sell":2314.62,"unit":1},…],…}`.
+///   Every `"history"` object in the payload is read, and their days are joined: two that give one
+///   currency of one day different figures reject the answer. Other lines (module references `I[…]`,
+///   text chunks `T…`) are not read. For any day, `…/cours-de-change/YYYY-MM-DD` answers an HTML page listing
+///   that day's averages of the main currencies in one list `<dl>` of `<dt>USD (cours moyen)</dt><dd>2264</dd>`;
+///   the page does not name its day, which is the request's (``ProviderRequest/subject``).
+/// - Quote convention: `average` francs for `unit` units of the currency,
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` (2264 CDF per USD; `unit` must be a power of
+///   ten). The buying and selling rates are not read. A page's figures are per 1 unit, as the payload's
+///   are for the same currencies (the page's averages equal the payload's). `null` is no figure; a
+///   figure that is not a positive decimal, a code that is not three capital letters, a day that does
+///   not exist, or one currency of one day given two figures rejects the answer.
+/// - Schedule: Africa/Kinshasa, Monday to Friday; the day's rates are on the page by about 12:00.
+/// - Ranges: the payload holds the last days only, so a range asks for the payload and for the page of
+///   each weekday in it; a fetch keeps the range's days.
+public struct BCCCDProvider: RatesProvider {
+    public let key = "BCCCD"
+    public let name = "Banque Centrale du Congo"
+    public let country: String? = "CD"
+    public let pivot = CurrencyCode("CDF")!
+    public let rateType = "average rate (cours moyen)"
+    /// Monday to Friday, by 12:00 Kinshasa time.
+    public let schedule = PublicationSchedule(timeZone: "Africa/Kinshasa", expectedMinute: 12 * 60)
+
+    /// The real rates page, to which `/YYYY-MM-DD` is appended for a day's page.
+    public static let defaultBaseURL = "https://www.bcc.cd/marche-des-changes/cours-de-change"
+    /// The weekdays with rates (ISO: Monday 1 … Friday 5).
+    static let publicationWeekdays: Set<Int> = [1, 2, 3, 4, 5]
+
+    /// The rates page's address, without a trailing slash.
+    public let baseURL: String
+
+    /// - Parameter baseURL: The rates page (``defaultBaseURL`` when `nil`), for a test server or a mirror.
+    public init(baseURL: String? = nil) {
+        self.baseURL = baseURL ?? Self.defaultBaseURL
+    }
+
+    public func requests(for window: FetchWindow) -> [ProviderRequest] {
+        let payload = ProviderRequest(url: baseURL, headers: ["Rsc": "1"])
+        guard case .range(let first, let last) = window else { return [payload] }
+        guard first <= last else { return [] }
+        return [payload] + Day.days(from: first, through: last, on: Self.publicationWeekdays).map { day in
+            ProviderRequest(url: "\(baseURL)/\(day.text(.iso))", subject: day.text(.iso))
+        }
+    }
+
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let publications: [ProviderPublication]
+        if let subject = request.subject {
+            guard let day = Day(subject, .iso) else { throw .unexpectedLayout(provider: key, "the request names no day: \(subject)") }
+            publications = [ProviderPublication(day: day, quotes: try dayPage(body, day: day))]
+        } else {
+            publications = try payload(body)
+        }
+        return try ProviderValidation.validate(publications)
+    }
+
+    /// The averages of one day's page.
+    private func dayPage(_ body: [UInt8], day: Day) throws(UpstreamDataError) -> [PublishedQuote] {
+        let page = try HTMLDocument(parsing: body, provider: key)
+        // A page cut short would still hold a shorter list: the list must end.
+        guard page.tokens.contains(.end("dl")) else { throw .unexpectedLayout(provider: key, "no complete list <dl> of rates") }
+        let terms = page.texts(of: "dt")
+        let figures = page.texts(of: "dd")
+        guard !terms.isEmpty, terms.count == figures.count else {
+            throw .unexpectedLayout(provider: key, "\(terms.count) terms <dt> and \(figures.count) figures <dd>: not a list of rates")
+        }
+        var quotes: [PublishedQuote] = []
+        for (term, figure) in zip(terms, figures) {
+            let suffix = " (cours moyen)"
+            guard term.hasSuffix(suffix), let currency = CurrencyCode(String(term.dropLast(suffix.count))) else {
+                throw .unexpectedLayout(provider: key, "the term \(UpstreamDataError.quoted(term)) is not \"XXX (cours moyen)\"")
+            }
+            guard let value = ProviderValidation.rateText(figure) else { throw .invalidRate(currency: currency, day: day, text: figure) }
+            quotes.append(PublishedQuote(currency: currency, value: value, direction: .pivotPerUnits))
+        }
+        return quotes
+    }
+
+    /// The days of every `"history"` object in the payload.
+    private func payload(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
+        guard !body.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else { throw .empty }
+        var histories: [ProviderJSON] = []
+        for line in body.split(separator: UInt8(ascii: "\n")) {
+            // `ID:` then the value: a JSON array or object holds data; module references and text chunks do not.
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+                line[..<colon].allSatisfy({ Self.isHexDigit($0) }), colon + 1 < line.endIndex,
+                line[colon + 1] == UInt8(ascii: "[") || line[colon + 1] == UInt8(ascii: "{")
+            else { continue }
+            let value = try ProviderJSON(parsing: Array(line[(colon + 1)...]), provider: key)
+            Self.collectHistories(in: value, into: &histories)
+        }
+        guard !histories.isEmpty else { throw .unexpectedLayout(provider: key, "no \"history\" of rates in the payload") }
+        var days: [Day: [CurrencyCode: PublishedQuote]] = [:]
+        for history in histories {
+            for member in try history.members("the history", provider: key) {
+                for (index, record) in try member.value.array("the history of \(member.key)", provider: key).enumerated() {
+                    let what = "\(member.key) record \(index + 1)"
+                    let dayText = try record.field("date", of: what, provider: key).string("the date of \(what)", provider: key)
+                    let day = try Day(parsing: dayText, .iso)
+                    let average = try record.field("average", of: what, provider: key)
+                    if average == .null { continue }
+                    let unit = try record.field("unit", of: what, provider: key).integer("the unit of \(what)", provider: key)
+                    let quote = try PublishedQuote.reading(code: member.key, value: average, unit: unit, direction: .pivotPerUnits, day: day)
+                    if let seen = days[day]?[quote.currency], seen != quote { throw .duplicateCurrency(quote.currency, day: day) }
+                    days[day, default: [:]][quote.currency] = quote
+                }
+            }
+        }
+        return days.map { day, quotes in ProviderPublication(day: day, quotes: quotes.values.sorted { $0.currency < $1.currency }) }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
+
+    /// The values of every member named `history` in `value`, depth first.
+    private static func collectHistories(in value: ProviderJSON, into histories: inout [ProviderJSON]) {
+        switch value {
+        case .object(let members):
+            for member in members {
+                if member.key == "history" { histories.append(member.value) } else { collectHistories(in: member.value, into: &histories) }
+            }
+        case .array(let elements):
+            for element in elements { collectHistories(in: element, into: &histories) }
+        default:
+            break
+        }
+    }
+}
