@@ -5,7 +5,8 @@ import RatesCore
 /// - Source: `https://www.amcm.gov.mo/api/v1.0/cms/financial_info?Begin=20260518&End=20260522&QueryType=1`
 ///   (days as YYYYMMDD, both included), JSON: `{"message":"OK","data":[{"id":228934,"date":"2026-05-22 00:00:00",
 ///   "currency":"AUD","unit":1.0,"usdMean":"5.7635","usdMeanValue":5.76350000,"bid":"0.7141"},…]}`, one record
-///   per currency and day, newest day first.
+///   per currency and day, newest day first. An empty `data` (a span of weekends and holidays only) is no
+///   publication.
 /// - Quote convention: `usdMean` (despite its name) is the middle rate in patacas for `unit` units of the
 ///   currency, read as the text it is written in (`"10.8350"`, trailing zeros kept): 5.7635 MOP per 1 AUD,
 ///   5.0727 MOP per 100 JPY; ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with unit `unit` (written
@@ -77,6 +78,7 @@ public struct AMCMProvider: RatesProvider {
             guard RateText.isValid(mean) else { throw .invalidRate(currency: currency, day: day, text: mean) }
             rows.append((day, PublishedQuote(currency: currency, value: mean, unit: unit, direction: .pivotPerUnits)))
         }
+        if rows.isEmpty { return [] }
         return try ProviderValidation.validate(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
     }
 

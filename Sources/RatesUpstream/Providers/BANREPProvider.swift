@@ -8,7 +8,8 @@ import RatesCore
 ///   answered with a JSON array of `{"valor":"3691.9","unidad":"COP","vigenciadesde":"2026-03-17T00:00:00.000","vigenciahasta":"2026-03-17T00:00:00.000"}`.
 /// - Quote convention: `valor` pesos per 1 US dollar, read as the text it is written in:
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, USD only. A record with another `unidad` than
-///   COP, or a `valor` that is not a plain decimal, rejects the answer.
+///   COP, or a `valor` that is not a plain decimal, rejects the answer. An empty array (no TRM starts in the
+///   range) is no publication.
 /// - Schedule: America/Bogota; each working day's market sets, by about 18:00 local time, the TRM of the
 ///   next calendar day: a record is dated `vigenciadesde`, the first day it holds. Friday's holds from
 ///   Saturday through `vigenciahasta` (the Monday, or the Tuesday after a Monday holiday): one publication,
@@ -71,6 +72,7 @@ public struct BANREPProvider: RatesProvider {
             let quote = PublishedQuote(currency: Self.dollar, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: from, quotes: [quote]))
         }
+        if publications.isEmpty { return [] }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 2))
     }
 }

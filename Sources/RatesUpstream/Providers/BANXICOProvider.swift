@@ -12,8 +12,11 @@ import RatesCore
 ///   SF46406 JPY, SF60632 CAD. A series not listed there is a layout error.
 /// - Quote convention: MXN per 1 unit of the currency, ``RatesCore/PublishedQuote/Direction/pivotPerUnits``
 ///   (the yen too: `0.1105` pesos per yen, four decimals).
-/// - Skipped: `"N/E"` ("no existe"), the SIE's mark for a day without a figure.
+/// - Skipped: `"N/E"` ("no existe"), the SIE's mark for a day without a figure. A series with no figure in
+///   the span asked for (only holidays or weekends, or days before the series starts) comes without its
+///   `datos`: no figure of that currency; an answer with no figure at all is no publication.
 /// - Schedule: America/Mexico_City, Monday to Friday; the FIX is determined at 12:00 and out about 12:30 local time.
+/// - History: the FIX from 1991-11-12 (``historyStart``), the other series from their own first days.
 public struct BANXICOProvider: RatesProvider {
     public let key = "BANXICO"
     public let name = "Banco de México"
@@ -22,6 +25,8 @@ public struct BANXICOProvider: RatesProvider {
     public let rateType = "FIX rate"
     public let schedule = PublicationSchedule(timeZone: "America/Mexico_City", expectedMinute: 12 * 60 + 30)
     public let needsAPIKey = true
+    /// The FIX's first day.
+    public let historyStart = Day(year: 1991, month: 11, day: 12)!
 
     /// The real SIE API root.
     public static let defaultBaseURL = "https://www.banxico.org.mx/SieAPIRest/service/v1"
@@ -64,10 +69,14 @@ public struct BANXICOProvider: RatesProvider {
         guard let seriesList = document["bmx"]?["series"]?.elements else {
             throw .unexpectedLayout(provider: key, "no \"bmx\" object with a \"series\" array")
         }
+        guard !seriesList.isEmpty else { throw .empty }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for series in seriesList {
-            guard let id = series["idSerie"]?.stringValue, let observations = series["datos"]?.elements else {
-                throw .unexpectedLayout(provider: key, "a series without the text idSerie and the array datos")
+            guard let id = series["idSerie"]?.stringValue else { throw .unexpectedLayout(provider: key, "a series without the text idSerie") }
+            // A series without figures in the span has no `datos`.
+            let datos = series["datos"] ?? .null
+            guard let observations = datos == .null ? [] : datos.elements else {
+                throw .unexpectedLayout(provider: key, "the datos of \(id) is \(datos.kind), not an array")
             }
             guard let currency = Self.series.first(where: { $0.key == id }).flatMap({ CurrencyCode($0.value) }) else {
                 throw .unexpectedLayout(provider: key, "a series \(DelimitedText.shown(id)), which has no currency here")
@@ -84,6 +93,7 @@ public struct BANXICOProvider: RatesProvider {
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits))
             }
         }
-        return try ProviderValidation.validate(quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        if quotesByDay.isEmpty { return [] }
+        return try ProviderValidation.validate(quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

@@ -8,7 +8,8 @@ import RatesCore
 ///   (dates as MM-DD-YYYY, both included). The newest publication is asked for as the last seven days up to today.
 ///   The answer: `{"value":[{"cotacaoCompra":5.19950,"cotacaoVenda":5.20010,"dataHoraCotacao":"2026-03-02 13:09:26.433","tipoBoletim":"Fechamento",…},…]}`.
 ///   Only the closing bulletin (`Fechamento`, the PTAX rate itself) is asked for; the day's four intermediate
-///   bulletins are not read, and one in an answer is a layout error.
+///   bulletins are not read, and one in an answer is a layout error. An empty `value` (a span of weekends and
+///   holidays only, such as Carnival's Monday and Tuesday) is no publication.
 /// - Quote convention: BRL per 1 unit of the currency, buying (`cotacaoCompra`) and selling (`cotacaoVenda`)
 ///   only. As for every buy/sell-only source, the figure stored is their exact midpoint
 ///   (``RatesCore/RateText/midpoint(_:_:)``, digits read from the JSON text: `5.19950` and `5.20010` give
@@ -76,6 +77,7 @@ public struct BCBProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
         }
+        if publications.isEmpty { return [] }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }
 

@@ -7,15 +7,19 @@ import RatesCore
 ///   fragment in UTF-8: a heading `<h2>Cours des devises du lundi 16 mars 2026</h2>` (the French
 ///   weekday, which must be the date's) and one table whose header row is `Devise | CFA`, then one row
 ///   per currency named in French (`<td>Dollar us</td><td>605,5200</td>`). The names are read through
-///   a fixed table (``currencyNames``); a name not in it rejects the answer. The recorded answers write
-///   the accented letters of six names as the text of their UTF-8 bytes (`Couronne su\xC3\xA9doise`):
-///   such a name is read with those bytes decoded (``currencyName(_:)``), so it is the same name as
-///   `Couronne suédoise`. A table with its header and no currency is no publication (a day without one),
-///   not an error.
+///   a fixed table (``currencyNames``), or as the ISO 4217 code a cell may hold; a row whose name is
+///   neither is skipped (the names drift over the years: `Couronne thèque` and `Couronne tchèque`), its
+///   figure still checked, and a table none of whose names is known rejects the answer. The answers
+///   write the accented letters of names and of the heading's month as the text of their UTF-8 bytes
+///   (`Couronne su\xC3\xA9doise`, `16 f\xC3\xA9vrier`): such text is read with those bytes decoded
+///   (``decoded(_:)``), so it is the same as `Couronne suédoise`, `16 février`. A day without a
+///   publication (a Saturday, a holiday) is answered with the heading alone, or the table's header with
+///   no currency: no publication, not an error.
 /// - Quote convention: francs CFA for 1 unit of the currency, French notation (decimal comma, a point
 ///   between thousands: `1.953,0200` is 1953.0200 XOF per KWD), read with the same digits:
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. The euro's line is the fixed parity
-///   (655,9570) and is kept as published.
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. Every French figure has its decimal
+///   comma, so one without it is read in English notation (`605.52`, the point a decimal point, not a
+///   thousands mark). The euro's line is the fixed parity (655,9570) and is kept as published.
 /// - Schedule: Sunday to Friday (the Sunday table is for the Gulf markets' working day), Africa/Dakar
 ///   (UTC+0), usually by 10:00; a table is dated the day it is published for.
 /// - Ranges: one request per Sunday–Friday of the range (the endpoint answers one day). The newest
@@ -69,35 +73,47 @@ public struct BCEAOProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let page = try HTMLDocument(parsing: body, provider: key)
-        let (_, rows) = try page.table(withHeader: ["Devise", "CFA"])
         let headings = page.texts(of: "h2").filter { $0.hasPrefix("Cours des devises du ") }
+        // A day without a publication: the heading alone, no table.
+        if headings.count == 1, page.tables.isEmpty { return [] }
+        let (_, rows) = try page.table(withHeader: ["Devise", "CFA"])
         guard headings.count == 1, let heading = headings.first else {
             throw .unexpectedLayout(provider: key, "\(headings.count) headings \"Cours des devises du …\", expected one")
         }
-        let day = try Self.day(heading)
+        let day = try Self.day(Self.decoded(heading))
         guard !rows.isEmpty else { return [] }
         var quotes: [PublishedQuote] = []
+        var unknown: [String] = []
         for row in rows {
             let cells = row.texts
             guard cells.count == 2 else {
                 throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells on \(day): \(HTMLDocument.shown(cells))")
             }
-            guard let code = Self.currencyNames[Self.currencyName(cells[0])] else {
-                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(cells[0])) on \(day) is not one the adapter knows")
+            let name = Self.decoded(cells[0])
+            let value = cells[1].contains(",")
+                ? GroupedDecimal.rateText(cells[1], decimalMark: ",", groupMark: ".") : GroupedDecimal.rateText(cells[1], decimalMark: ".")
+            guard let code = Self.currencyNames[name] ?? CurrencyCode(name).flatMap({ $0.name != nil ? $0.rawValue : nil }) else {
+                // A name the adapter does not know: the row is left out, but it must still hold a figure.
+                guard value != nil else {
+                    throw .unexpectedLayout(provider: key, "the figure \(UpstreamDataError.quoted(cells[1])) of \(UpstreamDataError.quoted(cells[0])) on \(day) is no number")
+                }
+                unknown.append(cells[0])
+                continue
             }
             let currency = try ProviderXMLParsing.currency(code, day: day)
-            guard let value = GroupedDecimal.rateText(cells[1], decimalMark: ",", groupMark: ".") else {
-                throw .invalidRate(currency: currency, day: day, text: cells[1])
-            }
+            guard let value else { throw .invalidRate(currency: currency, day: day, text: cells[1]) }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
+        }
+        guard !quotes.isEmpty else {
+            throw .unexpectedLayout(provider: key, "none of the currencies on \(day) is one the adapter knows: \(HTMLDocument.shown(unknown))")
         }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
     }
 
-    /// The currency name of a cell, with each byte written as `\xHH` decoded: `Couronne su\xC3\xA9doise`
-    /// is `Couronne suédoise`. A cell whose escaped bytes are not UTF-8 stays as written (a name no
-    /// currency has).
-    static func currencyName(_ cell: String) -> String {
+    /// The text of a cell or heading, with each byte written as `\xHH` decoded: `Couronne su\xC3\xA9doise`
+    /// is `Couronne suédoise`, `f\xC3\xA9vrier` is `février`. A text whose escaped bytes are not UTF-8
+    /// stays as written (a name no currency or month has).
+    static func decoded(_ cell: String) -> String {
         guard cell.contains("\\x") else { return cell }
         var bytes: [UInt8] = []
         var rest = Substring(cell)

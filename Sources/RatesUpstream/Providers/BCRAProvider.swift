@@ -7,7 +7,8 @@ import RatesCore
 ///   `https://api.bcra.gob.ar/estadisticascambiarias/v1.0/Cotizaciones?fecha=2026-03-19`, answered with
 ///   `{"status":200,"results":{"fecha":"2026-03-19","detalle":[{"codigoMoneda":"AUD","descripcion":"DOLAR AUSTRALIA",
 ///   "tipoPase":0.70550000,"tipoCotizacion":983.81975000},…]}}`. An empty `detalle` (a day without
-///   quotations) is no publication.
+///   quotations: a holiday is answered `{"status":200,"results":{"fecha":null,"detalle":[]}}`, with or without
+///   its date) is no publication; quotations without a date reject the answer.
 /// - Quote convention: `tipoCotizacion` pesos for one unit of the currency, or for the number of units its
 ///   `descripcion` names (`DONG VIETNAM (C/1.000 UNIDADES)`: per 1000 VND), read as written in the JSON,
 ///   trailing zeros kept (`983.81975000`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. `tipoPase`
@@ -15,8 +16,10 @@ import RatesCore
 ///   reference dollar of Communication A 3500, a benchmark, not a currency), `XAU` and `XAG` (gold and
 ///   silver, quoted 0 here), `CNH` (the offshore yuan, no ISO 4217 code; its figure is `CNY`'s), and `MXP` and
 ///   `VEB`, codes ISO 4217 withdrew in 1993 and 2008 under which the bank quotes today's Mexican peso and
-///   bolívar (78.44 ARS per "MXP" is the MXN's figure): stored under neither code. The SDR is `XDR`. Any
-///   other zero rejects the answer.
+///   bolívar (78.44 ARS per "MXP" is the MXN's figure): stored under neither code. The SDR is `XDR`. A
+///   `tipoCotizacion` of 0 is the bank's mark for a currency it lists but does not quote that day: skipped. Codes
+///   are read without the spaces around them (`"USD "`). The units are written with a point between thousands
+///   (`C/1.000`) or without one (`C/1000`).
 /// - Schedule: America/Argentina/Buenos_Aires, Monday to Friday, usually out by 13:00 local time, dated the
 ///   day the quotations are for.
 /// - Ranges: one request per weekday of the range; the newest publication is asked for as the weekdays of
@@ -61,27 +64,32 @@ public struct BCRAProvider: RatesProvider {
             throw .unexpectedLayout(provider: key, "the answer's status is \(status.shown), not 200")
         }
         let results = try document.field("results", of: "the answer", provider: key)
-        let day = try Day(parsing: try results.field("fecha", of: "\"results\"", provider: key).string("\"fecha\"", provider: key), .iso)
         let details = try results.field("detalle", of: "\"results\"", provider: key).array("\"detalle\"", provider: key)
-        if details.isEmpty { return [] }
+        let date = try results.field("fecha", of: "\"results\"", provider: key)
+        // A day without quotations (a holiday): `"fecha":null` or the day, and no `detalle`.
+        if details.isEmpty, date == .null || date.stringValue != nil { return [] }
+        let day = try Day(parsing: try date.string("\"fecha\"", provider: key), .iso)
         var quotes: [PublishedQuote] = []
         for (index, detail) in details.enumerated() {
             let what = "quotation \(index + 1) of \(day)"
             let code = try detail.field("codigoMoneda", of: what, provider: key).string("\(what)'s \"codigoMoneda\"", provider: key)
+                .trimmingCharacters(in: .whitespaces)
             if Self.skipped.contains(code) { continue }
             let description = try detail.field("descripcion", of: "\(code) on \(day)", provider: key).string("its description", provider: key)
             let unit = try Self.unit(in: description, provider: key)
             let value = try detail.field("tipoCotizacion", of: "\(code) on \(day)", provider: key)
-            guard case .number = value else {
+            guard case .number(let figure) = value else {
                 throw .unexpectedLayout(provider: key, "\"tipoCotizacion\" of \(code) on \(day) is \(value.kind), not a number")
             }
+            // Listed, not quoted that day.
+            if figure.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }) { continue }
             quotes.append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
         }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
     }
 
     /// The units a description names (`DONG VIETNAM (C/1.000 UNIDADES)`: 1000, the point grouping
-    /// thousands); 1 when it names none.
+    /// thousands, or `C/1000` without it); 1 when it names none.
     static func unit(in description: String, provider: String) throws(UpstreamDataError) -> Int {
         guard let start = description.range(of: "(C/") else { return 1 }
         guard let end = description.range(of: " UNIDADES)", range: start.upperBound..<description.endIndex) else {
@@ -89,7 +97,7 @@ public struct BCRAProvider: RatesProvider {
         }
         let written = description[start.upperBound..<end.lowerBound]
         let groups = written.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
+        guard groups.count == 1 || (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
             groups.allSatisfy({ $0.utf8.allSatisfy(\.isASCIIDigit) }), let unit = Int(groups.joined()), unit > 0
         else {
             throw .unexpectedLayout(provider: provider, "the description \(UpstreamDataError.quoted(description)) names no whole number of units")

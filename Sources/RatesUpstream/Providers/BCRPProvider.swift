@@ -14,7 +14,8 @@ import RatesCore
 ///   the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `"3.36"` and
 ///   `"3.368"` give `"3.364"`), soles for one US dollar, ``PublishedQuote/Direction/pivotPerUnits``. The
 ///   series' names must say they are the buying and the selling rate in soles per US dollar.
-/// - Schedule: America/Lima, Monday to Friday, the day's close out by about 17:00; the series start on 1997-01-02.
+/// - Schedule: America/Lima, Monday to Friday, the day's close out by about 17:00; the series start on 1997-01-02
+///   (``historyStart``): an answer reaching back to 1997 is read whole.
 /// - Ranges: one request for the whole range; the newest publication is asked for as the last seven days
 ///   up to today.
 public struct BCRPProvider: RatesProvider {
@@ -25,6 +26,8 @@ public struct BCRPProvider: RatesProvider {
     public let rateType = "midpoint of the published buying and selling rates"
     /// Monday to Friday, by 17:00 Lima time.
     public let schedule = PublicationSchedule(timeZone: "America/Lima", expectedMinute: 17 * 60)
+    /// The series' first day.
+    public let historyStart = Day(year: 1997, month: 1, day: 2)!
 
     /// The API root (`…/estadisticas/series/api`).
     public let endpoint: String
@@ -75,7 +78,7 @@ public struct BCRPProvider: RatesProvider {
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
     }
 
     /// `01.Set.26`: two-digit day, month abbreviation, two-digit year.

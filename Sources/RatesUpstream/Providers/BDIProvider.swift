@@ -12,7 +12,9 @@ import RatesCore
 ///   1 EUR (``RatesCore/PublishedQuote/Direction/unitsPerPivot``). A row with any other convention (the
 ///   portal also knows quotes against the US dollar) rejects the answer: this adapter does no cross arithmetic.
 /// - Absent: `N.A.` in the rate column (currencies Banca d'Italia lists but does not quote that day,
-///   such as RUB, BYN, IRR and KPW in February 2026) is skipped.
+///   such as RUB, BYN, IRR and KPW in February 2026) is skipped. A day without quotations (a TARGET or
+///   Italian holiday) is answered with the header and the disclaimer and no row, or with rows that are all
+///   `N.A.`: no publication.
 /// - Schedule: Europe/Rome, Monday to Friday, after the ECB's concertation; out by about 17:00 local time.
 /// - Requests: the endpoint answers one day per request, so a range asks for every weekday in it and
 ///   the newest publication is today's (Rome) weekday, or the Friday before a weekend.
@@ -104,6 +106,8 @@ public struct BDIProvider: RatesProvider {
         }
         // The disclaimer ends every answer: without it the body was cut short.
         guard sawDisclaimer else { throw .unexpectedLayout(provider: key, "no \"# DISCLAIMER\" block at the end: the answer is truncated") }
+        // No quotation that day.
+        if order.isEmpty { return [] }
         let publications = order.map { day, codes in
             ProviderPublication(
                 day: day,

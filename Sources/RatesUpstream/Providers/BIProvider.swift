@@ -12,8 +12,9 @@ import RatesCore
 ///   currency list (the `ddlmatauang1` select), then posts the form back per currency with `txtFrom` and `txtTo`
 ///   (`01-Mar-2026`) and the `btnSearch1` button, with the page's cookies. That answer names its currency
 ///   (`CURRENCIES AED`), which must be the one searched for, and holds the table `Value | Sell | Buy | Date`, one
-///   row per day (`1.00 | 4,627.79 | 4,580.24 | 5 Mar 2026`). An answer without that table is rejected: no
-///   recording shows what a search with no day in its range answers.
+///   row per day (`1.00 | 4,627.79 | 4,580.24 | 5 Mar 2026`). A search with no day in its range (a weekend, the
+///   holidays of Idul Fitri) answers the currency's label without the table: no publication, when the page is
+///   whole (it ends with `</html>`). A page with neither the label nor the table is rejected.
 /// - Quote convention: rupiah for `Value` units of the currency (1, or 100 for JPY), selling and buying only. As for
 ///   every buy/sell-only source, the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``:
 ///   `4,653.45` and `4,605.27` give `4629.36`), ``PublishedQuote/Direction/pivotPerUnits``; the thousands
@@ -150,13 +151,20 @@ public struct BIProvider: RatesProvider {
 
     /// The search's table of one currency, a row per day; `asked`: the currency searched for, when known.
     func search(_ page: HTMLDocument, asked: String?) throws(UpstreamDataError) -> [ProviderPublication] {
-        let (_, rows) = try page.table(withHeader: Self.searchHeader)
         let names = page.texts(of: "span").filter { $0.hasPrefix("CURRENCIES ") }
         guard names.count == 1 else { throw .unexpectedLayout(provider: key, "\(names.count) \"CURRENCIES\" labels on the page, expected one") }
         let codeText = String(names[0].dropFirst("CURRENCIES ".count))
         if let asked, asked != codeText {
             throw .unexpectedLayout(provider: key, "the search for \(asked) answers the table of \(UpstreamDataError.quoted(codeText))")
         }
+        // No day in the range: the label without the table, on a whole page (one cut short may have lost it).
+        if page.tables(withHeader: Self.searchHeader).isEmpty {
+            guard page.tokens.last(where: { if case .text = $0 { return false } else { return true } }) == .end("html") else {
+                throw .unexpectedLayout(provider: key, "the search's answer has no table Value | Sell | Buy | Date and ends before </html>")
+            }
+            return []
+        }
+        let (_, rows) = try page.table(withHeader: Self.searchHeader)
         var publications: [ProviderPublication] = []
         for row in rows {
             let cells = row.texts

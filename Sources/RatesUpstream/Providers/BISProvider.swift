@@ -15,7 +15,7 @@ import RatesCore
 ///   uses today (Slovenia's tolar as euros before 2007, the Turkish lira of 2001 as new lira), and
 ///   some codes are not what the figures are in. ``rules`` is the fixed table of what is read when:
 ///   a row of an economy before its code was its currency is skipped (a restatement, not a
-///   published rate), Venezuela's `VEF` is read as VES from 2018-08 (the figures are bolívares
+///   published rate: Suriname's dollar of 2004 in May 2001, 2.1785 for 2178.5 guilders), Venezuela's `VEF` is read as VES from 2018-08 (the figures are bolívares
 ///   soberanos since then), Sierra Leone's `SLL` as SLE from 2022-07 (the figures are new leones
 ///   throughout: before, restated), São Tomé's `STD` and Mauritania's `MRO` only through 2017-12
 ///   (later figures would be in a retired unit), Zimbabwe's `ZWL` never (its units changed too often
@@ -58,6 +58,7 @@ public struct BISProvider: RatesProvider {
     public static let rules: [Rule] = [
         // Currencies introduced since 1999, restated before.
         Rule(economy: "AF", code: "AFN", from: "2002-10", through: nil, reads: nil),
+        Rule(economy: "AO", code: "AOA", from: "1999-12", through: nil, reads: nil),
         Rule(economy: "AZ", code: "AZN", from: "2006-01", through: nil, reads: nil),
         Rule(economy: "BY", code: "BYN", from: "2016-07", through: nil, reads: nil),
         Rule(economy: "GH", code: "GHS", from: "2007-07", through: nil, reads: nil),
@@ -66,6 +67,8 @@ public struct BISProvider: RatesProvider {
         Rule(economy: "RO", code: "RON", from: "2005-07", through: nil, reads: nil),
         Rule(economy: "RS", code: "RSD", from: "2006-10", through: nil, reads: nil),
         Rule(economy: "SD", code: "SDG", from: "2007-01", through: nil, reads: nil),
+        Rule(economy: "SR", code: "SRD", from: "2004-01", through: nil, reads: nil),
+        Rule(economy: "TJ", code: "TJS", from: "2000-11", through: nil, reads: nil),
         Rule(economy: "TM", code: "TMT", from: "2009-01", through: nil, reads: nil),
         Rule(economy: "TR", code: "TRY", from: "2005-01", through: nil, reads: nil),
         Rule(economy: "ZM", code: "ZMW", from: "2013-01", through: nil, reads: nil),

@@ -40,6 +40,45 @@ struct BANXICOProviderTests {
         #expect(ProviderFixture.quote("JPY", on: "2026-03-02", in: publications) == nil)
     }
 
+    /// The recording with the `datos` of `series` taken out: how the SIE answers for a series with no
+    /// figure in the span asked for.
+    func withoutDatos(_ series: [String], in bytes: [UInt8]) throws -> [UInt8] {
+        var text = try #require(String(validating: bytes, as: UTF8.self))
+        for id in series {
+            let start = try #require(text.range(of: "\"idSerie\":\"\(id)\""))
+            let datos = try #require(text.range(of: ",\"datos\":[", range: start.upperBound..<text.endIndex))
+            let end = try #require(text.range(of: "]", range: datos.upperBound..<text.endIndex))
+            text.removeSubrange(datos.lowerBound..<end.upperBound)
+        }
+        return Array(text.utf8)
+    }
+
+    @Test("a series without datos has no figure in the span: the others are read; no figure at all is no publication")
+    func seriesWithoutFigures() throws {
+        let bytes = try ProviderFixture.bytes(file)
+        let noCAD = try parse(try withoutDatos(["SF60632"], in: bytes))
+        #expect(noCAD.count == 10)
+        #expect(noCAD.allSatisfy { Set($0.quotes.map(\.currency.rawValue)) == ["USD", "EUR", "GBP", "JPY"] })
+        #expect(ProviderFixture.quote("USD", on: "2026-03-02", in: noCAD)?.value == "17.3485")
+        let none = try withoutDatos(BANXICOProvider.series.map(\.key), in: bytes)
+        #expect(try parse(none).isEmpty)
+        // datos that is there but not an array is no answer of the SIE's.
+        let notArray = try ProviderFixture.edited(file, replacing: "\"datos\":[{\"fecha\":\"02/03/2026\",\"dato\":\"17.3485\"}", with: "\"datos\":{},\"x\":[{\"fecha\":\"02/03/2026\",\"dato\":\"17.3485\"}")
+        #expect(error(notArray)?.isLayout(of: "BANXICO") == true)
+    }
+
+    @Test("reads the FIX back to its first day, 1991-11-12; a day before it rejects the answer")
+    func history() throws {
+        // The recording's first FIX moved to the series' first day.
+        let first = try ProviderFixture.edited(file, replacing: "{\"fecha\":\"02/03/2026\",\"dato\":\"17.3485\"}", with: "{\"fecha\":\"12/11/1991\",\"dato\":\"17.3485\"}")
+        let publications = try parse(first)
+        #expect(publications.first?.day == Day("1991-11-12"))
+        #expect(publications.first?.quotes == [PublishedQuote(currency: CurrencyCode("USD")!, value: "17.3485", unit: 1, direction: .pivotPerUnits)])
+        #expect(provider.historyStart == Day("1991-11-12"))
+        let before = try ProviderFixture.edited(file, replacing: "{\"fecha\":\"02/03/2026\",\"dato\":\"17.3485\"}", with: "{\"fecha\":\"11/11/1991\",\"dato\":\"17.3485\"}")
+        #expect(error(before) == .dayOutOfRange(Day("1991-11-11")!))
+    }
+
     @Test("a figure that is not a decimal (also one with a comma) or a day that is not DD/MM/YYYY rejects the answer")
     func garbageRate() throws {
         let garbage = try ProviderFixture.edited(file, replacing: "\"dato\":\"17.3485\"", with: "\"dato\":\"17.34x5\"")

@@ -66,12 +66,20 @@ struct BCBProviderTests {
         #expect(error("USD", twice) == .duplicateDay(Day("2026-03-02")!))
     }
 
-    @Test("a truncated body, an HTML error page, an empty body, an empty answer and an unknown subject are rejected")
+    @Test("an answer without quotations, a span of weekends and holidays only, is no publication")
+    func noQuotations() throws {
+        // The USD recording with its quotations taken out, its "@odata.context" kept.
+        let text = try #require(String(validating: try ProviderFixture.bytes(file("USD")), as: UTF8.self))
+        let start = try #require(text.range(of: "\"value\":["))
+        let empty = String(text[..<start.upperBound]) + "]}"
+        #expect(try parse("USD", Array(empty.utf8)).isEmpty)
+    }
+
+    @Test("a truncated body, an HTML error page, an empty body and an unknown subject are rejected")
     func brokenBodies() throws {
         #expect(error("USD", try ProviderFixture.truncated(file("USD")))?.isLayout(of: "BCB") == true)
         #expect(error("USD", ProviderFixture.htmlErrorPage)?.isLayout(of: "BCB") == true)
         #expect(error("USD", []) == .empty)
-        #expect(error("USD", Array(#"{"@odata.context":"x","value":[]}"#.utf8)) == .empty)
         let unknown = ProviderRequest(url: BCBProvider.defaultBaseURL, subject: "XAU")
         #expect(ProviderFixture.error(try ProviderFixture.bytes(file("USD")), provider, request: unknown)?.isLayout(of: "BCB") == true)
     }

@@ -40,11 +40,46 @@ struct BCRAProviderTests {
         #expect(provider.requests(for: .latest).allSatisfy { $0.method == .get && $0.body == nil })
     }
 
+    @Test("a zero figure is a currency listed but not quoted that day: left out, the rest read")
+    func zeroIsNotQuoted() throws {
+        // The bank writes 0 for what it lists without a figure (the peso, gold and silver in this recording).
+        let zero = try ProviderFixture.edited(file, replacing: "\"tipoCotizacion\":983.81975000", with: "\"tipoCotizacion\":0.00000000")
+        let publication = try #require(try parse(zero).first)
+        #expect(publication["AUD"] == nil)
+        #expect(publication.quotes.count == 31)
+        #expect(publication["USD"] == quote("USD", "1394.50000000"))
+    }
+
+    @Test("a code with spaces around it, and a unit written without the thousands point, read as the same quote")
+    func paddedCodeAndPlainUnit() throws {
+        let whole = try parse()
+        let padded = try ProviderFixture.edited(file, replacing: "\"codigoMoneda\":\"AUD\"", with: "\"codigoMoneda\":\"AUD \"")
+        #expect(try parse(padded) == whole)
+        let plain = try ProviderFixture.edited(file, replacing: "(C/1.000 UNIDADES)", with: "(C/1000 UNIDADES)")
+        #expect(try parse(plain)[0]["VND"] == quote("VND", "53.04096500", unit: 1000))
+    }
+
+    @Test("a holiday's answer, fecha null and no quotations, is no publication")
+    func holiday() throws {
+        // The recording with its date set to null and its quotations taken out: the API's answer for a
+        // day without quotations, `{"status":200,"results":{"fecha":null,"detalle":[]}}`.
+        let bytes = try ProviderFixture.bytes(file)
+        let text = try #require(String(validating: bytes, as: UTF8.self))
+        let start = try #require(text.range(of: "\"detalle\":["))
+        let end = try #require(text.range(of: "]", options: .backwards))
+        let emptied = String(text[..<start.upperBound]) + String(text[end.lowerBound...])
+        let holiday = try #require(ProviderFixture.replacing("\"fecha\":\"2026-03-19\"", with: "\"fecha\":null", in: Array(emptied.utf8)))
+        #expect(try parse(holiday).isEmpty)
+        // Quotations without a date are no holiday: rejected.
+        let undated = try ProviderFixture.edited(file, replacing: "\"fecha\":\"2026-03-19\"", with: "\"fecha\":null")
+        #expect(error(undated)?.isLayout(of: "BCRA") == true)
+    }
+
     @Test("a figure that is not a positive number, a currency twice, a bad code, unit or day rejects the answer")
     func badQuotations() throws {
         let day = Day("2026-03-19")!
-        let zero = try ProviderFixture.edited(file, replacing: "\"tipoCotizacion\":983.81975000", with: "\"tipoCotizacion\":0.00000000")
-        #expect(error(zero) == .invalidRate(currency: CurrencyCode("AUD")!, day: day, text: "0.00000000"))
+        let negative = try ProviderFixture.edited(file, replacing: "\"tipoCotizacion\":983.81975000", with: "\"tipoCotizacion\":-983.81975000")
+        #expect(error(negative) == .invalidRate(currency: CurrencyCode("AUD")!, day: day, text: "-983.81975000"))
         let text = try ProviderFixture.edited(file, replacing: "\"tipoCotizacion\":983.81975000", with: "\"tipoCotizacion\":\"983,81975\"")
         #expect(error(text)?.isLayout(of: "BCRA") == true)
         let twice = try ProviderFixture.edited(file, replacing: "\"codigoMoneda\":\"AWG\"", with: "\"codigoMoneda\":\"AUD\"")

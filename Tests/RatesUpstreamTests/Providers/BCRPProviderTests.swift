@@ -42,6 +42,18 @@ struct BCRPProviderTests {
         #expect(ProviderFixture.error { try parse(series) }?.isLayout(of: "BCRP") == true)
     }
 
+    @Test("reads days back to the series' first, 1997-01-02; a day before it rejects the answer")
+    func history() throws {
+        // The recording's first period renamed to the series' first day, as an answer reaching back to 1997 names it.
+        let first = try ProviderFixture.edited(file, replacing: #""01.Set.26""#, with: #""02.Jan.97""#)
+        let publications = try parse(first)
+        #expect(publications.first?.day == Day("1997-01-02"))
+        #expect(ProviderFixture.quote("USD", on: "1997-01-02", in: publications) == quote("USD", "3.364"))
+        #expect(provider.historyStart == Day("1997-01-02"))
+        let before = try ProviderFixture.edited(file, replacing: #""01.Set.26""#, with: #""31.Dec.96""#)
+        #expect(ProviderFixture.error { try parse(before) } == .dayOutOfRange(Day("1996-12-31")!))
+    }
+
     @Test("rejects every truncation, an HTML error page and an empty body")
     func notTheAnswer() throws {
         for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(file), stride: 7) {

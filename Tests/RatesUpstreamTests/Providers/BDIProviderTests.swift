@@ -82,6 +82,27 @@ struct BDIProviderTests {
         #expect(ProviderFixture.error(beforeDisclaimer, provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
     }
 
+    @Test("a holiday's answer, the header and the disclaimer without rows, or every row N.A., is no publication")
+    func holiday() throws {
+        // The recording with its rows taken out (the header, the blank lines and the disclaimer left): the
+        // answer for a day Banca d'Italia does not quote.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        var lines = text.components(separatedBy: "\n")
+        let firstBlank = try #require(lines.indices.dropFirst().first { lines[$0].isEmpty })
+        lines.removeSubrange(1..<firstBlank)
+        #expect(try parse(Array(lines.joined(separator: "\n").utf8)).isEmpty)
+        // The same rows, each with N.A. for its rate: listed, none quoted.
+        let unquoted = text.components(separatedBy: "\n").enumerated().map { index, line in
+            guard index > 0, !line.isEmpty, !line.hasPrefix("#") else { return line }
+            var fields = line.components(separatedBy: ",")
+            fields[fields.count - 3] = "N.A."
+            return fields.joined(separator: ",")
+        }
+        #expect(try parse(Array(unquoted.joined(separator: "\n").utf8)).isEmpty)
+        // Without the disclaimer, the header alone is a cut answer.
+        #expect(ProviderFixture.error(Array((lines[0] + "\n").utf8), provider, request: request("2026-02-10"))?.isLayout(of: "BDI") == true)
+    }
+
     @Test("an HTML error page and an empty body are rejected")
     func htmlAndEmpty() {
         #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider)?.isLayout(of: "BDI") == true)

@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -75,6 +76,23 @@ struct BIProviderTests {
         // A search's answer is not the latest table, nor the latest page a search's answer.
         #expect(error(aud)?.isLayout(of: "BI") == true)
         #expect(ProviderFixture.error { try provider.parse(ProviderFixture.bytes(pageFile), of: searchRequest("AED")) }?.isLayout(of: "BI") == true)
+    }
+
+    @Test("a search with no day in its range, the label without the table, is no publication; cut short it is rejected")
+    func searchWithoutDays() throws {
+        // The recorded AED search with its result table taken out: the page's answer when no day of the
+        // range has rates (the grid renders nothing without rows).
+        let bytes = try ProviderFixture.bytes(searches["AED"]!)
+        var text = try #require(String(validating: bytes, as: UTF8.self))
+        let grid = try #require(text.range(of: "gvSearchResult2"))
+        let open = try #require(text.range(of: "<table", options: .backwards, range: text.startIndex..<grid.lowerBound))
+        let close = try #require(text.range(of: "</table>", range: grid.upperBound..<text.endIndex))
+        text.removeSubrange(open.lowerBound..<close.upperBound)
+        #expect(try parseSearch("AED", Array(text.utf8)).isEmpty)
+        // The label must still be the currency searched for.
+        #expect(ProviderFixture.error { try provider.parse(Array(text.utf8), of: searchRequest("AUD")) }?.isLayout(of: "BI") == true)
+        // The recording cut between the label (byte 139,818) and its table (byte 140,327) is not a search without days.
+        #expect(ProviderFixture.error { try parseSearch("AED", Array(bytes[..<140_327])) }?.isLayout(of: "BI") == true)
     }
 
     @Test("gets the page plainly for the latest rates; for a range first for its form state, then one search per currency")

@@ -38,12 +38,31 @@ struct BISProviderTests {
     func restated() throws {
         let may = try #require(try parse(ProviderFixture.bytes(may2001)).first)
         #expect(may.day == Day("2001-05-31")!)
-        #expect(may.quotes.count == 130)
+        #expect(may.quotes.count == 129)
         #expect(may["EUR"]?.value == "1.179245")
         #expect(may["STD"]?.value == "8968.84")
         #expect(may["MRO"]?.value == "256.4")
-        // The new Turkish lira (2005), the leu (2005), the new manat (2006): restated, not published, in 2001.
-        #expect(may["TRY"] == nil && may["RON"] == nil && may["AZN"] == nil && may["VEF"] == nil && may["ZWL"] == nil)
+        // The new Turkish lira (2005), the leu (2005), the new manat (2006), the Surinamese dollar (2004, the row's
+        // 2.1785 is 2178.5 guilders restated): restated, not published, in 2001.
+        #expect(may["TRY"] == nil && may["RON"] == nil && may["AZN"] == nil && may["VEF"] == nil && may["ZWL"] == nil && may["SRD"] == nil)
+        // The somoni (2000-10-30) and the kwanza (1999-12-01) were current by then.
+        #expect(may["TJS"] == quote("TJS", "2.35", .unitsPerPivot))
+        #expect(may["AOA"] == quote("AOA", "19.62864", .unitsPerPivot))
+    }
+
+    @Test("the somoni's rows before November 2000 and the kwanza's before December 1999 are restatements, skipped")
+    func restatedSomoniAndKwanza() throws {
+        // The May 2001 rows of Tajikistan and Angola moved to the last months before their currencies
+        // came in, as the BIS's answers for those months hold them (figures restated in today's unit).
+        let before = try ProviderFixture.edited(may2001, replacing: ",M,TJ,TJS,E,2001-05,", with: ",M,TJ,TJS,E,2000-10,")
+        let beforeBoth = try #require(ProviderFixture.replacing(",M,AO,AOA,E,2001-05,", with: ",M,AO,AOA,E,1999-11,", in: before))
+        #expect(try parse(beforeBoth).map(\.day) == [Day("2001-05-31")!])
+        // From their first full month on, they are read.
+        let from = try ProviderFixture.edited(may2001, replacing: ",M,TJ,TJS,E,2001-05,", with: ",M,TJ,TJS,E,2000-11,")
+        let fromBoth = try #require(ProviderFixture.replacing(",M,AO,AOA,E,2001-05,", with: ",M,AO,AOA,E,1999-12,", in: from))
+        let publications = try parse(fromBoth)
+        #expect(ProviderFixture.quote("TJS", on: "2000-11-30", in: publications) == quote("TJS", "2.35", .unitsPerPivot))
+        #expect(ProviderFixture.quote("AOA", on: "1999-12-31", in: publications) == quote("AOA", "19.62864", .unitsPerPivot))
     }
 
     @Test("holds no publication in the 1900 answer: months before 1999 are not read")
