@@ -6,8 +6,10 @@ import RatesCore
 /// - Source: the bank's forex API, `https://forex.cbm.gov.mm/api/latest` for the newest table and
 ///   `…/api/history/DD-MM-YYYY` for a day's, both in one layout:
 ///   `{"info":"Central Bank of Myanmar","description":…,"timestamp":"1775721600","rates":{"USD":"2100.00","JPY":"1321.88",…}}`.
-///   The rates are an object keyed by ISO 4217 code, each value decimal text; no rates at all (`"rates":[]`,
-///   a day without a table) is no publication.
+///   The rates are an object keyed by ISO 4217 code, each value decimal text with a decimal point and, in
+///   figures of a thousand and more, a comma between groups of three digits (`"1,300.0"`, `"4,243.9"`, as the
+///   tables of 2016 and 2021 write them; `"2100.00"` without it, as those of 2026 do); no rates at all
+///   (`"rates":[]`, a day without a table) is no publication.
 /// - Quote convention: kyats for one unit of the currency (2100.00 MMK per 1 USD),
 ///   ``PublishedQuote/Direction/pivotPerUnits``, except the six currencies the bank quotes per 100
 ///   units (its website's table says so; the API does not): IDR, JPY, KHR, KRW, LAK and VND
@@ -59,7 +61,15 @@ public struct CBMProvider: RatesProvider {
         var quotes: [PublishedQuote] = []
         for rate in rates where rate.key != pivot.rawValue {
             let unit = Self.perHundred.contains(rate.key) ? 100 : 1
-            quotes.append(try .reading(code: rate.key, value: rate.value, unit: unit, direction: .pivotPerUnits, day: day))
+            guard let currency = CurrencyCode(rate.key) else { throw .invalidCurrencyCode(rate.key, day: day) }
+            let grouped: String?
+            if case .string(let text) = rate.value {
+                grouped = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",")
+            } else {
+                grouped = rate.value.publishedDecimal
+            }
+            guard let value = grouped else { throw .invalidRate(currency: currency, day: day, text: rate.value.shown) }
+            quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
     }

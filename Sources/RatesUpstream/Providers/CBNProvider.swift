@@ -11,11 +11,18 @@ import RatesCore
 ///   ``PublishedQuote/Direction/pivotPerUnits``; the buying and selling rates are not read. The bank
 ///   names currencies, not codes: a fixed table gives each name (spaces around it dropped, letters
 ///   upper-cased) its ISO 4217 code, with the spellings the bank has used (`YEN` and `JAPANESE YEN`,
-///   `POUND STERLING` and `POUNDS STERLING`, `DANISH KRONA` and `DANISH KRONER`). `SDR` is stored as `XDR`;
-///   `CFA` as `XOF`, the CFA franc of Nigeria's western neighbours (the central African `XAF` has the same
-///   value: both are 655.957 to the euro). `WAUA`, the West African Unit of Account of the West African
-///   Monetary Agency, is skipped: it is no currency and has no ISO 4217 code. Any other name rejects the answer.
-///   A row whose `centralrate` is empty or `null` gives no figure for that currency that day and is skipped.
+///   `POUND STERLING` and `POUNDS STERLING`, `DANISH KRONA` and `DANISH KRONER`), and a name that is itself an
+///   ISO 4217 code is that code. `SDR` is stored as `XDR`; `CFA` as `XOF`, the CFA franc of Nigeria's western
+///   neighbours (the central African `XAF` has the same value: both are 655.957 to the euro). `WAUA`, the West
+///   African Unit of Account of the West African Monetary Agency, is skipped: it is no currency and has no ISO
+///   4217 code. Any other name is skipped too: the answer is the whole history since 2001, and a label of one
+///   currency the table does not know costs that currency, not every figure of 25 years.
+///   A row whose `centralrate` is `null`, blank or zero gives no figure for that currency that day and is skipped.
+/// - Corrections: the bank corrects a figure by adding a row for the same currency and day (`US DOLLAR` on
+///   2024-02-22 as 1488.8960 and again as 1440.1210; on 2020-11-18 twice alike), and two spellings of one
+///   currency may both be listed on a day. Rows of one currency and day that agree are one figure; where they
+///   differ, the row with the higher `id` is the bank's later record and is the one read. Two differing rows
+///   without `id`s to tell them apart reject the answer.
 /// - Day: `ratedate`.
 /// - Schedule: Africa/Lagos, Monday to Friday, the day's rates out by about 16:00; the bank's list goes back
 ///   to 2001-12-10.
@@ -63,22 +70,44 @@ public struct CBNProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let rows = try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key)
-        var days: [Day: [PublishedQuote]] = [:]
+        guard !rows.isEmpty else { throw .empty }
+        var days: [Day: [CurrencyCode: (id: Int?, quote: PublishedQuote)]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
             let dayText = try row.field("ratedate", of: what, provider: key).string("\(what)'s \"ratedate\"", provider: key)
             let day = try Day(parsing: dayText, .iso)
             let name = try row.field("currency", of: what, provider: key).string("\(what)'s \"currency\"", provider: key)
                 .trimmingCharacters(in: .whitespaces).uppercased()
-            if Self.skipped.contains(name) { continue }
-            guard let code = Self.codes[name] else {
-                throw .unexpectedLayout(provider: key, "\(what) names a currency the adapter does not know: \(UpstreamDataError.quoted(name))")
-            }
+            guard !Self.skipped.contains(name), let code = Self.code(named: name), code != pivot else { continue }
             let value = try row.field("centralrate", of: "\(name) on \(day)", provider: key)
-            if value.isNull || value == .string("") { continue }
-            days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
+            if value.isNull { continue }
+            if case .string(let text) = value, Self.isNoFigure(text) { continue }
+            let quote = try PublishedQuote.reading(code: code.rawValue, value: value, direction: .pivotPerUnits, day: day)
+            var id: Int?
+            if let field = row["id"] { id = try field.integer("\(what)'s \"id\"", provider: key) }
+            if let earlier = days[day]?[code] {
+                if earlier.quote != quote {
+                    guard let id, let earlierID = earlier.id, id != earlierID else { throw .duplicateCurrency(code, day: day) }
+                }
+                // The later record (the higher id) is the one kept.
+                guard let id, earlier.id.map({ id > $0 }) ?? true else { continue }
+            }
+            days[day, default: [:]][code] = (id, quote)
         }
-        guard !rows.isEmpty else { throw .empty }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value.values.map(\.quote)) })
+    }
+
+    /// The code of a currency the bank names `name` (upper-cased): its table's, or `name` itself when that
+    /// is an ISO 4217 code; `nil` for a name it does not know.
+    static func code(named name: String) -> CurrencyCode? {
+        if let code = codes[name] { return CurrencyCode(code) }
+        guard let code = CurrencyCode(name), code.name != nil else { return nil }
+        return code
+    }
+
+    /// Whether a `centralrate` text gives no figure: blank, or zero (`"0.0000"`).
+    static func isNoFigure(_ text: String) -> Bool {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        return digits.allSatisfy { $0 == "0" || $0 == "." } && digits.filter { $0 == "." }.count <= 1
     }
 }

@@ -11,11 +11,16 @@ import RatesCore
 ///   `VunitRate` (the same figure divided by `Nominal`, computed by the bank) is not read.
 /// - Schedule: the bank sets the rates on its working days (Europe/Moscow), usually by 13:00, for
 ///   the next calendar day: a table is dated Tuesday to Saturday, and Saturday's holds through Monday.
-/// - Ranges: one daily request per Tuesday–Saturday in the range. (`XML_dynamic.asp` answers a
-///   range at once, but per currency, by the bank's own currency ID: one request per currency and
-///   an ID list kept by hand; the daily table needs neither.) For a day without a table of its own
-///   (a holiday) the bank answers with the table in force, under its own date, which may lie
-///   before the range.
+/// - Ranges: one daily request per Tuesday–Saturday in the range. For a day without a table of its own
+///   (a holiday) the bank answers with the table in force, under its own date, which may lie before the range.
+/// - One currency over a range: `https://www.cbr.ru/scripts/XML_dynamic.asp?date_req1=DD/MM/YYYY&date_req2=DD/MM/YYYY&VAL_NM_RQ=R01235`
+///   answers `<ValCurs ID="R01235" DateRange1="01.03.2026" DateRange2="05.03.2026" name="Foreign Currency Market Dynamic">`
+///   holding one `<Record Date="03.03.2026" Id="R01235">` per table of the range, with `<Nominal>` and `<Value>`
+///   as in the daily table (none for a range without a table). The answer names its currency only by the bank's
+///   own ID, the `ID` of the daily table's `<Valute>`: ``currencyIDs`` pairs the 54 IDs with their `CharCode`s
+///   as the daily table does, and an ID not among them rejects the answer. The fetch does not ask for these
+///   (one request per currency where the daily tables need one per day), but an answer of theirs reads as
+///   the days' figures of its currency, whichever table request it is read for.
 /// - Metals: `https://www.cbr.ru/scripts/xml_metall.asp?date_req1=DD/MM/YYYY&date_req2=DD/MM/YYYY`,
 ///   the bank's accounting prices of refined gold, silver, platinum and palladium per gram, in
 ///   roubles, for each day it set them in the range (none for a range of holidays): `<Metall>`
@@ -60,6 +65,19 @@ public struct CBRProvider: RatesProvider {
     /// The metals by the code of their `<Record>`.
     static let metals = [1: CurrencyCode("XAU")!, 2: CurrencyCode("XAG")!, 3: CurrencyCode("XPT")!, 4: CurrencyCode("XPD")!]
 
+    /// The bank's currency IDs (the `ID` of a daily table's `<Valute>`, the `VAL_NM_RQ` of `XML_dynamic.asp`) and
+    /// the codes its daily table gives them (`<CharCode>`), as the table of 2026-04-25 pairs them.
+    static let currencyIDs: [String: String] = [
+        "R01010": "AUD", "R01020A": "AZN", "R01030": "DZD", "R01035": "GBP", "R01060": "AMD", "R01080": "BHD", "R01090B": "BYN",
+        "R01105": "BOB", "R01115": "BRL", "R01135": "HUF", "R01150": "VND", "R01200": "HKD", "R01210": "GEL", "R01215": "DKK",
+        "R01230": "AED", "R01235": "USD", "R01239": "EUR", "R01240": "EGP", "R01270": "INR", "R01280": "IDR", "R01300": "IRR",
+        "R01335": "KZT", "R01350": "CAD", "R01355": "QAR", "R01370": "KGS", "R01375": "CNY", "R01395": "CUP", "R01500": "MDL",
+        "R01503": "MNT", "R01520": "NGN", "R01530": "NZD", "R01535": "NOK", "R01540": "OMR", "R01565": "PLN", "R01580": "SAR",
+        "R01585F": "RON", "R01589": "XDR", "R01625": "SGD", "R01670": "TJS", "R01675": "THB", "R01685": "BDT", "R01700J": "TRY",
+        "R01710A": "TMT", "R01717": "UZS", "R01720": "UAH", "R01760": "CZK", "R01770": "SEK", "R01775": "CHF", "R01800": "ETB",
+        "R01805F": "RSD", "R01810": "ZAR", "R01815": "KRW", "R01820": "JPY", "R02005": "MMK",
+    ]
+
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/scripts/XML_daily.asp"
         let slashed = Day.ProviderFormat.dayMonthYear(separator: "/")
@@ -80,7 +98,37 @@ public struct CBRProvider: RatesProvider {
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
         if request.url.hasPrefix(metalsURL + "?") { return try metalPrices(body, xml: xml) }
+        let root = try XMLReader.Element(parsing: body, root: "ValCurs")
+        if root.attribute("ID") != nil { return try currencyRange(root, xml: xml) }
         return try ProviderValidation.validate([xml.valCursTable(body, pivot: pivot, days: .dayMonthYear(separator: ".", padded: false))])
+    }
+
+    /// Reads an `XML_dynamic.asp` answer: `<ValCurs ID=… DateRange1=… DateRange2=…>`, one currency's figure on
+    /// each day of the range it was asked for, one `<Record>` a day.
+    private func currencyRange(_ root: XMLReader.Element, xml: ProviderXMLParsing) throws(UpstreamDataError) -> [ProviderPublication] {
+        let id = try xml.attribute(root, "ID", in: "<ValCurs>")
+        for bound in ["DateRange1", "DateRange2"] {
+            _ = try Day(parsing: xml.attribute(root, bound, in: "<ValCurs ID=\"\(id)\">"), .dayMonthYear(separator: "."))
+        }
+        try xml.expectOnly(["Record"], in: root)
+        guard let currency = Self.currencyIDs[id].flatMap({ CurrencyCode($0) }) else {
+            throw .unexpectedLayout(provider: key, "<ValCurs ID=\"\(id)\">: a currency ID the adapter does not know")
+        }
+        // A range without a table (the New Year holidays) has no records: nothing published.
+        guard !root.children.isEmpty else { return [] }
+        var rows: [(day: Day, quote: PublishedQuote)] = []
+        for record in root.children {
+            let day = try Day(parsing: xml.attribute(record, "Date", in: "a <Record> of \(id)"), .dayMonthYear(separator: "."))
+            let recordID = try xml.attribute(record, "Id", in: "the <Record> of \(day)")
+            guard recordID == id else {
+                throw .unexpectedLayout(provider: key, "the <Record> of \(day) is of \(UpstreamDataError.quoted(recordID)) in the answer of \(id)")
+            }
+            let place = "the <Record> of \(currency) on \(day)"
+            let unit = try xml.unit(xml.text(record, "Nominal", in: place), of: currency, day: day)
+            let value = try ProviderXMLParsing.rate(xml.text(record, "Value", in: place), currency: currency, day: day)
+            rows.append((day, PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits)))
+        }
+        return try ProviderValidation.validate(ProviderPublication.byDay(rows))
     }
 
     /// Reads a `<Metall>` answer: each metal's price per gram on each day, as one per troy ounce.

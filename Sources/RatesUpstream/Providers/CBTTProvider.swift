@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 
 /// The Central Bank of Trinidad and Tobago's daily exchange rates of the Trinidad and Tobago dollar
@@ -7,14 +8,17 @@ import RatesCore
 ///   `https://www.central-bank.org.tt/wp-json/rates/v1/forex-rate/2026-2026` answers
 ///   `{"cbttdailyforexrates":[{"famedate":"2026-01-02","USD_Buying":"6.7017","USD_Selling":"6.7992","CAD_Buying":…,"Euro_Buying":…,…},…]}`,
 ///   one row per calendar day, with `USD`, `CAD`, `GBP`, `Euro` (EUR), `CHF`, `BBD`, `GYD` and `JMD`
-///   columns. A span without rows is one object of nulls instead of an array: no publication.
+///   columns. A span without rows is one object instead of an array, its figures `null` (its `famedate` the
+///   span, `"2027-2027"`): no publication. `…/forex-rate/all` answers the whole history, from 1991
+///   (``historyStart``); a row dated before it is left out.
 /// - Quote convention: the weighted averages of the authorised dealers' buying and selling rates (GYD
 ///   and JMD not weighted), Trinidad and Tobago dollars for one unit, only. As for every buy/sell-only
 ///   source, the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `"6.7017"`
 ///   and `"6.7992"` give `"6.75045"`), ``PublishedQuote/Direction/pivotPerUnits``. Being averages of the
 ///   day's deals, the buying rate is sometimes above the selling one; the midpoint is taken all the same.
-///   A currency with no deals on one side that day has that side `null`: it has no midpoint and is
-///   skipped for the day; a day with every column `null` (a weekend, a holiday) is no publication.
+///   A currency with no deals on one side that day has that side `null` (in older years also blank, or
+///   zero: `"0.0000"`): it has no midpoint and is skipped for the day; a day with every column so (a
+///   weekend, a holiday) is no publication.
 ///   A column the adapter does not know rejects the answer.
 /// - Per EUR: through the ECB's dollar (``bridgesThroughECB``), not the bank's own EUR average: few
 ///   dealers trade euros there, and that average strays far from the market (9.30865 TTD per EUR on
@@ -32,6 +36,8 @@ public struct CBTTProvider: RatesProvider {
     public let bridgesThroughECB = true
     /// Monday to Friday, by 16:00 Port of Spain time.
     public let schedule = PublicationSchedule(timeZone: "America/Port_of_Spain", expectedMinute: 16 * 60)
+    /// The first day of the bank's published series (it starts in 1991).
+    public let historyStart = Day(year: 1991, month: 1, day: 1)!
 
     /// The route's address (`…/wp-json/rates/v1/forex-rate`).
     public let endpoint: String
@@ -60,7 +66,7 @@ public struct CBTTProvider: RatesProvider {
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(parsing: body, provider: key)
         let rows = try document.field("cbttdailyforexrates", of: "the answer", provider: key)
-        if case .object(let members) = rows, members.allSatisfy({ $0.value.isNull }) { return [] }
+        if case .object(let members) = rows, members.allSatisfy({ $0.key == "famedate" || $0.value.isNull }) { return [] }
         var publications: [ProviderPublication] = []
         for (index, row) in try rows.array("\"cbttdailyforexrates\"", provider: key).enumerated() {
             let what = "row \(index + 1)"
@@ -68,12 +74,13 @@ public struct CBTTProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "\(what) has a column the adapter does not know: \(UpstreamDataError.quoted(member.key))")
             }
             let day = try Day(parsing: try row.field("famedate", of: what, provider: key).string("\(what)'s \"famedate\"", provider: key), .iso)
+            guard day >= historyStart else { continue }
             var quotes: [PublishedQuote] = []
             for column in Self.columns {
                 let currency = CurrencyCode(column.code)!
                 let buying = try row.field(column.prefix + "_Buying", of: "\(day)", provider: key)
                 let selling = try row.field(column.prefix + "_Selling", of: "\(day)", provider: key)
-                if buying.isNull || selling.isNull { continue }
+                if Self.isNoDeal(buying) || Self.isNoDeal(selling) { continue }
                 guard let buy = buying.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: buying.shown) }
                 guard let sell = selling.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: selling.shown) }
                 guard let middle = RateText.midpoint(buy, sell) else { throw .invalidRate(currency: currency, day: day, text: buy) }
@@ -82,6 +89,18 @@ public struct CBTTProvider: RatesProvider {
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
         guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
+    }
+
+    /// Whether one side of a currency's figures says there were no deals: `null`, blank, or zero.
+    static func isNoDeal(_ side: ProviderJSON) -> Bool {
+        let text: String
+        switch side {
+        case .null: return true
+        case .string(let string): text = string.trimmingCharacters(in: .whitespaces)
+        case .number(let literal): text = literal
+        default: return false
+        }
+        return text.allSatisfy { $0 == "0" || $0 == "." } && text.filter { $0 == "." }.count <= 1
     }
 }

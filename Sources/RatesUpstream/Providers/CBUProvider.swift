@@ -8,7 +8,8 @@ import RatesCore
 ///   working day (Monday to Friday).
 /// - Quotes: `Rate`, UZS per `Nominal` units (``PublishedQuote/Direction/pivotPerUnits``; 10 for
 ///   the rupiah, the rial and the dong), both as strings (`"12194.21"`, `"1"`).
-/// - Day: `Date`, written `DD.MM.YYYY`.
+/// - Day: `Date`, written `DD.MM.YYYY`. The archive goes back to 1994-07-01 (``historyStart``, the som's
+///   first day); a day it has no rates for is answered `[]`, no publication.
 /// - Schedule: Asia/Tashkent, Monday to Friday, usually out by about 14:00.
 public struct CBUProvider: RatesProvider {
     public let key = "CBU"
@@ -17,6 +18,8 @@ public struct CBUProvider: RatesProvider {
     public let pivot = CurrencyCode("UZS")!
     public let rateType = "official rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Tashkent", expectedMinute: 14 * 60)
+    /// The first day of the archive.
+    public let historyStart = Day(year: 1994, month: 7, day: 1)!
 
     let endpoint: String
 
@@ -47,6 +50,7 @@ public struct CBUProvider: RatesProvider {
             guard case .string = rate else { throw .unexpectedLayout(provider: key, "\(what)'s \"Rate\" is \(rate.kind), not a string") }
             days[day, default: []].append(try .reading(code: code, value: rate, unit: nominal, direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        guard !days.isEmpty else { return [] }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

@@ -8,12 +8,17 @@ import RatesCore
 ///     `země|měna|množství|kód|kurz`, rows such as `Japonsko|jen|100|JPY|36,850` (comma decimals). Files from
 ///     before 2002 carry a second block of the euro's legacy currencies with the header
 ///     `země|denominace|množství|kód|poměr`; its figures are CZK per amount too and are read the same way.
+///     The English `daily.txt` of the same fixing (`…/en/financial-markets/…/daily.txt`) is read alike: a first
+///     line `13 Feb 2026 #31` (or with the day as `13.02.2026`), the header `Country|Currency|Amount|Code|Rate`,
+///     rows such as `USA|dollar|1|USD|22.345` (decimal points).
 ///   - ranges: `GET https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=YYYY`, one request per calendar
 ///     year touched by the range; each answer holds the whole year published so far
-///     (`{"rates":[{"currencyCode":"JPY","amount":100,"validFor":"2026-01-02","rate":13.141},…]}`).
+///     (`{"rates":[{"currencyCode":"JPY","amount":100,"validFor":"2026-01-02","rate":13.141},…]}`), none for
+///     a year before its first fixing (`"rates":[]`, no publication).
 ///     The rates are JSON numbers: they are read from their text in the body, so `24.170` stays `24.170`.
 /// - Quote convention: CZK per `amount` units of the currency (1, 100 or 1000: JPY, HUF, INR per 100, IDR per 1000),
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``.
+/// - History: the fixing goes back to 1991-01-01 (``historyStart``), in both the text and the yearly JSON.
 /// - Schedule: Europe/Prague, Monday to Friday, published after 14:30 local time.
 public struct CNBProvider: RatesProvider {
     public let key = "CNB"
@@ -22,6 +27,8 @@ public struct CNBProvider: RatesProvider {
     public let pivot = CurrencyCode("CZK")!
     public let rateType = "exchange rate fixing"
     public let schedule = PublicationSchedule(timeZone: "Europe/Prague", expectedMinute: 14 * 60 + 30)
+    /// The first day of the bank's fixing history.
+    public let historyStart = Day(year: 1991, month: 1, day: 1)!
 
     /// The real text file of the newest fixing.
     public static let defaultTextURL =
@@ -52,25 +59,30 @@ public struct CNBProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let publications = request.url.contains("/exrates/daily-year") ? try parseYear(body) : [try parseText(body)]
-        return try ProviderValidation.validate(publications)
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
     }
 
     // MARK: - denni_kurz.txt
 
-    static let header = ["země", "měna", "množství", "kód", "kurz"]
+    /// The header of the Czech file and of the English one.
+    static let headers = [["země", "měna", "množství", "kód", "kurz"], ["Country", "Currency", "Amount", "Code", "Rate"]]
     static let legacyHeader = ["země", "denominace", "množství", "kód", "poměr"]
 
     func parseText(_ body: [UInt8]) throws(UpstreamDataError) -> ProviderPublication {
         let lines = try DelimitedText.lines(body, provider: key)
         guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        // `21.04.2000 #80`
-        let title = first.split(separator: " ")
-        guard title.count == 2, title[1].hasPrefix("#"), Int(title[1].dropFirst()) != nil else {
-            throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\": \(DelimitedText.shown(first))")
+        // `21.04.2000 #80` (Czech), `13 Feb 2026 #31` (English)
+        let title = first.split(separator: " #", omittingEmptySubsequences: false)
+        guard title.count == 2, !title[1].isEmpty, title[1].allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\" or \"DD Mon YYYY #N\": \(DelimitedText.shown(first))")
         }
-        let day = try Day(parsing: title[0], .dayMonthYear(separator: "."))
-        guard lines.count > 1, try DelimitedText.fields(lines[1], separator: "|", provider: key) == Self.header else {
-            throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz")
+        let dayText = String(title[0])
+        guard let day = Day(dayText, .dayMonthYear(separator: ".")) ?? Day(dayText, .dayMonthNameYear(separator: " ")) else {
+            throw .invalidDay(dayText)
+        }
+        guard lines.count > 1, Self.headers.contains(try DelimitedText.fields(lines[1], separator: "|", provider: key)) else {
+            throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz or Country|Currency|Amount|Code|Rate")
         }
         var quotes: [PublishedQuote] = []
         var expectHeader = false

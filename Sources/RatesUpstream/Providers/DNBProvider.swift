@@ -10,8 +10,12 @@ import RatesCore
 ///   first on), answered as CSV `VALUTA;KURTYP;TID;INDHOLD` with days as `2026M03D31`. The answer
 ///   runs to the newest day, past the range's end; `..` marks a currency with no rate that day
 ///   (the lev after Bulgaria joined the euro) and is skipped.
+///   An answer of either without a day (the CSV's header alone: a range starting after the newest day) is
+///   no publication.
 /// - Quote convention: both give kroner per 100 units of the currency (747.50 DKK per 100 EUR),
 ///   whatever `refamt="1"` in the XML suggests: ``PublishedQuote/Direction/pivotPerUnits``, unit 100.
+/// - History: DNVALD's daily rates go back to 1977-01-03 (``historyStart``); a range from before 1999 is
+///   answered in full.
 /// - Schedule: Danish banking days (Europe/Copenhagen), about 16:00.
 public struct DNBProvider: RatesProvider {
     public let key = "DNB"
@@ -21,6 +25,8 @@ public struct DNBProvider: RatesProvider {
     public let rateType = "indicative rate"
     /// Working days, about 16:00 Copenhagen time.
     public let schedule = PublicationSchedule(timeZone: "Europe/Copenhagen", expectedMinute: 16 * 60)
+    /// The first day of DNVALD's daily rates.
+    public let historyStart = Day(year: 1977, month: 1, day: 3)!
 
     /// The latest rates' URL.
     public let latestURL: String
@@ -56,7 +62,9 @@ public struct DNBProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        try ProviderValidation.validate(request.method == .post ? parseStatbank(body) : parseLatest(body))
+        let publications = try request.method == .post ? parseStatbank(body) : parseLatest(body)
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
     }
 
     // MARK: - Latest (XML)

@@ -14,6 +14,9 @@ import RatesCore
 ///   four are USD per 1 unit of the currency (`DEXUSAL`, `DEXUSEU`, `DEXUSNZ`, `DEXUSUK`, "U.S. Dollars to One
 ///   Euro"), ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. An answer is read only as levels (`"units":"lin"`).
 /// - Skipped: the value `"."`, FRED's mark for a day without a figure (a US holiday, a market closed).
+///   A range without observations (`"observations":[]`) or with none but `"."` is no publication.
+/// - History: the series start on 1971-01-04 (``historyStart``; the euro's on 1999-01-04); a request
+///   without `observation_start` answers a series' whole history.
 /// - Schedule: America/New_York, weekly on Mondays about 16:15 local time (the daily figures of the week before).
 public struct FREDProvider: RatesProvider {
     public let key = "FRED"
@@ -23,6 +26,8 @@ public struct FREDProvider: RatesProvider {
     public let rateType = "H.10 noon buying rate"
     public let schedule = PublicationSchedule(timeZone: "America/New_York", weekdays: [1], expectedMinute: 16 * 60 + 15, cadence: .weekly)
     public let needsAPIKey = true
+    /// The first day of the H.10 series FRED serves.
+    public let historyStart = Day(year: 1971, month: 1, day: 4)!
 
     /// The real endpoint.
     public static let defaultBaseURL = "https://api.stlouisfed.org/fred/series/observations"
@@ -88,6 +93,7 @@ public struct FREDProvider: RatesProvider {
             guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: series.direction)]))
         }
-        return try ProviderValidation.validate(publications)
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
     }
 }

@@ -13,9 +13,14 @@ import RatesCore
 /// - Schedule: Asia/Hong_Kong; the bulletin is monthly, a month's daily figures appear early in a
 ///   later month (about a month's lag).
 ///
+/// - History: the series starts on 1981-01-02 (``historyStart``); before 1999 the legacy currencies
+///   (`dem`, `frf`, `itl`, `nlg`, `bef`) have figures and `eur` is `null`.
+///
 /// Skipped: the `neeri_*` fields (effective exchange rate indices, not currencies) and `null`
-/// fields: the legacy currencies (`dem`, `frf`, `itl`, `nlg`, `bef`) after they ceased, the SDR on
-/// days the IMF has no rate.
+/// fields: the legacy currencies after they ceased, the euro before it began, the SDR on
+/// days the IMF has no rate. A record with no currency's figure (only indices, or nothing) is no
+/// publication for its day, and a page without records (a range the bulletin does not cover yet)
+/// is none at all.
 public struct HKMAProvider: RatesProvider {
     public let key = "HKMA"
     public let name = "Hong Kong Monetary Authority"
@@ -23,6 +28,8 @@ public struct HKMAProvider: RatesProvider {
     public let pivot = CurrencyCode("HKD")!
     public let rateType = "market rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Hong_Kong", expectedMinute: 11 * 60, cadence: .monthly)
+    /// The first day of the HKMA's daily series.
+    public let historyStart = Day(year: 1981, month: 1, day: 2)!
 
     let endpoint: String
 
@@ -72,8 +79,9 @@ public struct HKMAProvider: RatesProvider {
                 if member.value.isNull { continue }
                 quotes.append(try .reading(code: code, value: member.value, direction: .pivotPerUnits, day: day))
             }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        return try ProviderValidation.validate(publications)
+        guard !publications.isEmpty else { return [] }
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
     }
 }

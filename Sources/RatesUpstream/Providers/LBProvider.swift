@@ -1,6 +1,6 @@
 import RatesCore
 
-/// The Bank of Lithuania's official rates of the litas (about 88 currencies), 1999 to 2014: the
+/// The Bank of Lithuania's official rates of the litas (about 88 currencies), 1994 to 2014: the
 /// history of a retired currency.
 ///
 /// - Source: `https://www.lb.lt/webservices/FxRates/FxRates.asmx/getFxRates?tp=LT&dt=YYYY-MM-DD`,
@@ -19,9 +19,10 @@ import RatesCore
 ///   2014-12-31 (``lastDay``). The schedule kept is the bank's former one (Lithuanian working days,
 ///   after 14:00 Vilnius time), but nothing is asked for after ``lastDay``: a fetch of days after it
 ///   makes no request, and the newest publication is the table of ``lastDay``.
-/// - Ranges: one request per Monday–Friday in the range, within 1999-01-04
-///   (``ProviderValidation/firstDay``, the euro's first day; the bank's tables go back to 1994)
-///   through ``lastDay``. With nothing stored, a fetch asks for the last `backfillDays` days of the litas.
+/// - Ranges: one request per Monday–Friday in the range, within 1994-04-01 (``historyStart``, the
+///   first table the service holds) through ``lastDay``; an answer without `<FxRate>` (a day the service
+///   holds no table for) is no publication. With nothing stored, a fetch asks for the last `backfillDays` days
+///   of the litas.
 public struct LBProvider: RatesProvider {
     public let key = "LB"
     public let name = "Bank of Lithuania"
@@ -30,6 +31,8 @@ public struct LBProvider: RatesProvider {
     public let rateType = "official rate"
     /// The bank's former schedule: working days, after 14:00 Vilnius time. No table comes after ``lastDay``.
     public let schedule = PublicationSchedule(timeZone: "Europe/Vilnius", expectedMinute: 14 * 60)
+    /// The first day of the bank's litas tables.
+    public let historyStart = Day(year: 1994, month: 4, day: 1)!
 
     /// The web service, without a trailing slash.
     public let baseURL: String
@@ -50,7 +53,7 @@ public struct LBProvider: RatesProvider {
         case .latest:
             days = [Self.lastDay]
         case .range(let first, let last):
-            days = Day.days(from: max(first, ProviderValidation.firstDay), through: min(last, Self.lastDay), on: schedule.weekdays)
+            days = Day.days(from: max(first, historyStart), through: min(last, Self.lastDay), on: schedule.weekdays)
         }
         return days.map { ProviderRequest(url: "\(baseURL)/getFxRates?tp=LT&dt=\($0)") }
     }
@@ -101,6 +104,7 @@ public struct LBProvider: RatesProvider {
             }
             days[day, default: []].append(quote)
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        guard !days.isEmpty else { return [] }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

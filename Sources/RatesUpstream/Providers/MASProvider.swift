@@ -11,11 +11,13 @@ import RatesCore
 ///   `Exchange Rates (Daily)`, `Mar 2026 to Mar 2026`), the header `End of Period,,,S$ Per Unit of Euro,…,
 ///   S$ Per 100 Units of Australian Dollar,…`, one row per day (`2026,Mar,02,1.4940,…`; the year and the
 ///   month written only where they change: `,,03,1.4877,…`), a blank line and footnotes (`"* Daily figures
-///   are values as of noon."`), the last of which must be there: without it the answer is taken as cut.
+///   are values as of noon."`, and any other line, such as a note on the source), the daily one of which must
+///   be there: without it the answer is taken as cut.
 /// - Quote convention: Singapore dollars per 1 unit (EUR, GBP, USD) or per 100 units (the others) of the
 ///   currency, as each column's title says: ``PublishedQuote/Direction/pivotPerUnits``, unit 1 or 100. Columns
 ///   name currencies in English: a fixed table maps the 21 names the database uses to their codes, and a
 ///   column with any other name rejects the answer. An empty cell (no figure that day) is skipped.
+/// - History: the daily series start on 1988-01-01 (``historyStart``; the form's first year).
 /// - Schedule: Asia/Singapore, Monday to Friday; the day's noon figures are in the database by about 18:00.
 /// - Ranges: the form asks for whole months: a range is one request from its first day's month through its
 ///   last day's, and the fetch keeps the range's own days. The newest publication is asked for as the
@@ -28,6 +30,8 @@ public struct MASProvider: RatesProvider {
     public let rateType = "noon rate"
     /// Monday to Friday, the noon figures out by about 18:00 Singapore time.
     public let schedule = PublicationSchedule(timeZone: "Asia/Singapore", expectedMinute: 18 * 60)
+    /// The first day of the database's daily exchange rates.
+    public let historyStart = Day(year: 1988, month: 1, day: 1)!
 
     /// The page's URL.
     public let pageURL: String
@@ -153,10 +157,7 @@ public struct MASProvider: RatesProvider {
         var footnotes: [String] = []
         for line in lines[end...] where !DelimitedText.isBlank(line) {
             let fields = try DelimitedText.fields(line, separator: ",", provider: key)
-            guard fields.count == 1, fields[0].hasPrefix("* ") else {
-                throw .unexpectedLayout(provider: key, "the line \(DelimitedText.shown(line)) after the rows")
-            }
-            footnotes.append(fields[0])
+            footnotes.append(fields.joined(separator: ","))
         }
         guard footnotes.contains(Self.dailyFootnote) else {
             throw .unexpectedLayout(provider: key, "no footnote \"\(Self.dailyFootnote)\" after the rows: the answer is cut")
@@ -182,6 +183,6 @@ public struct MASProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1), notBefore: historyStart)
     }
 }

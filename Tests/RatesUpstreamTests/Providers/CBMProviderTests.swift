@@ -45,10 +45,29 @@ struct CBMProviderTests {
         #expect(CBMProvider(baseURL: "http://127.0.0.1:8080/cbm").requests(for: .latest)[0].url == "http://127.0.0.1:8080/cbm/api/latest")
     }
 
-    @Test("rejects a value that is not a decimal, a currency twice, a bad code and a bad timestamp")
+    @Test("a figure with commas between groups of three digits reads as the same digits without them")
+    func groupedFigures() throws {
+        // The API's tables of 2016 and 2021 write figures of a thousand and more so ("USD":"1,300.0",
+        // "KWD":"4,243.9"); this one is the 2026 recording with two figures written that way.
+        var body = try ProviderFixture.edited(file, replacing: #""USD":"2100.00""#, with: #""USD":"2,100.00""#)
+        body = try #require(ProviderFixture.replacing(#""KWD":"6851.55""#, with: #""KWD":"6,851.55""#, in: body))
+        let table = try #require(try parse(body).first)
+        #expect(table.quotes.count == 38)
+        #expect(table["USD"] == quote("USD", "2100.00"))
+        #expect(table["KWD"] == quote("KWD", "6851.55"))
+        // A whole number with a grouping comma is a thousand times the digits before it, not a fraction.
+        let whole = try ProviderFixture.edited(file, replacing: #""USD":"2100.00""#, with: #""USD":"2,100""#)
+        #expect(try parse(whole).first?["USD"] == quote("USD", "2100"))
+    }
+
+    @Test("rejects a value that is not a decimal, a misplaced grouping comma, a decimal comma, a currency twice, a bad code and a bad timestamp")
     func alteredValues() throws {
-        let value = try ProviderFixture.edited(file, replacing: #""USD":"2100.00""#, with: #""USD":"2,100.00""#)
-        #expect(ProviderFixture.error { try parse(value) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "2,100.00"))
+        let value = try ProviderFixture.edited(file, replacing: #""USD":"2100.00""#, with: #""USD":"2100.0x""#)
+        #expect(ProviderFixture.error { try parse(value) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "2100.0x"))
+        let group = try ProviderFixture.edited(file, replacing: #""USD":"2100.00""#, with: #""USD":"21,00.00""#)
+        #expect(ProviderFixture.error { try parse(group) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "21,00.00"))
+        let comma = try ProviderFixture.edited(file, replacing: #""USD":"2100.00""#, with: #""USD":"2100,00""#)
+        #expect(ProviderFixture.error { try parse(comma) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "2100,00"))
         let twice = try ProviderFixture.edited(file, replacing: #""IDR":"#, with: #""USD":"#)
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(twice) }))
         let code = try ProviderFixture.edited(file, replacing: #""IDR":"#, with: #""Idr":"#)

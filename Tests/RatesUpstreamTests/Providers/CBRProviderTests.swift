@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -87,6 +88,55 @@ struct CBRProviderTests {
         // The currency table is not read as metal prices, nor the other way round.
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try provider.parse(ProviderFixture.bytes(file), of: request) }))
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.bytes(metalsFile)) }))
+    }
+
+    /// The recorded `XML_dynamic.asp` answers: one currency each, 2026-03-01 to 05.
+    static let dynamicFiles = ["R01135_HUF", "R01235_USD", "R01239_EUR", "R01375_CNY", "R01820_JPY"].map {
+        "cbr-russia/XML_dynamic_\($0)_2026-03-01_2026-03-05.xml"
+    }
+    let dollarRange = "cbr-russia/XML_dynamic_R01235_USD_2026-03-01_2026-03-05.xml"
+
+    @Test("reads a currency's XML_dynamic answer: its figure on each table day of the range, the currency known by the bank's ID")
+    func currencyRange() throws {
+        let dollar = try parse(ProviderFixture.bytes(dollarRange))
+        #expect(dollar.map(\.day.description) == ["2026-03-03", "2026-03-04", "2026-03-05"])
+        #expect(dollar.map(\.quotes) == [[quote("USD", "77.1734")], [quote("USD", "77.6093")], [quote("USD", "77.8009")]])
+        let yen = try parse(ProviderFixture.bytes("cbr-russia/XML_dynamic_R01820_JPY_2026-03-01_2026-03-05.xml"))
+        #expect(ProviderFixture.quote("JPY", on: "2026-03-03", in: yen) == quote("JPY", "49.3436", unit: 100))
+        // Trailing zeros stay as published.
+        let forint = try parse(ProviderFixture.bytes("cbr-russia/XML_dynamic_R01135_HUF_2026-03-01_2026-03-05.xml"))
+        #expect(ProviderFixture.quote("HUF", on: "2026-03-05", in: forint) == quote("HUF", "23.4030", unit: 100))
+        // Read as the answer to a table request of a range too.
+        let rangeRequest = provider.requests(for: .range(Day("2026-03-03")!, Day("2026-03-05")!))[0]
+        #expect(try provider.parse(ProviderFixture.bytes(dollarRange), of: rangeRequest) == dollar)
+    }
+
+    @Test("the five recorded XML_dynamic answers import together: three days of five currencies")
+    func importsCurrencyRanges() throws {
+        let publications = try ProviderFile.read(try Self.dynamicFiles.map { try ProviderFixture.bytes($0) }, provider: provider)
+        #expect(publications.map(\.day.description) == ["2026-03-03", "2026-03-04", "2026-03-05"])
+        #expect(publications.allSatisfy { $0.codes == ["CNY", "EUR", "HUF", "JPY", "USD"] })
+        #expect(ProviderFixture.quote("CNY", on: "2026-03-03", in: publications) == quote("CNY", "11.1960"))
+        #expect(ProviderFixture.quote("EUR", on: "2026-03-05", in: publications) == quote("EUR", "90.7458"))
+    }
+
+    @Test("an XML_dynamic answer without records is no publication; an unknown ID, a record of another ID, a bad figure are rejected")
+    func currencyRangeAltered() throws {
+        // A range of holidays: the recording with its records taken out.
+        let all = String(decoding: try ProviderFixture.bytes(dollarRange), as: UTF8.self)
+        let empty = Array((all[..<all.range(of: "<Record ")!.lowerBound] + "</ValCurs>").utf8)
+        #expect(try parse(empty).isEmpty)
+        let unknown = try ProviderFixture.edited(dollarRange, replacing: #"<ValCurs ID="R01235""#, with: #"<ValCurs ID="R09999""#)
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(unknown) }))
+        let other = try ProviderFixture.edited(dollarRange, replacing: #"<Record Date="04.03.2026" Id="R01235">"#, with: #"<Record Date="04.03.2026" Id="R01239">"#)
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(other) }))
+        let value = try ProviderFixture.edited(dollarRange, replacing: "<Value>77,6093</Value>", with: "<Value>77,60x3</Value>")
+        #expect(ProviderFixture.error { try parse(value) } == .invalidRate(currency: CurrencyCode("USD")!, day: Day("2026-03-04")!, text: "77,60x3"))
+        let twice = try ProviderFixture.edited(dollarRange, replacing: #"<Record Date="04.03.2026""#, with: #"<Record Date="03.03.2026""#)
+        #expect(ProviderFixture.error { try parse(twice) } == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-03-03")!))
+        for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(dollarRange), stride: 37) {
+            #expect(ProviderFixture.error { try parse(cut) } != nil)
+        }
     }
 
     @Test("rejects a value that is not a decimal")

@@ -48,7 +48,7 @@ struct CBUProviderTests {
         #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("31.04.2026"))
     }
 
-    @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
+    @Test("rejects truncated answers, an HTML error page and an empty body")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file("2026-04-02"))
         let request = Self.request("2026-04-02")
@@ -57,7 +57,24 @@ struct CBUProviderTests {
         }
         #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
         #expect(ProviderFixture.error([], provider, request: request) == .empty)
-        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: request) == .empty)
+    }
+
+    @Test("a day the archive has no rates for, answered [], is no publication")
+    func noRates() throws {
+        #expect(try provider.parse(Array("[]".utf8), of: Self.request("2026-04-04")).isEmpty)
+    }
+
+    @Test("reads days back to 1994-07-01, the archive's first; an earlier day is refused")
+    func history() throws {
+        // An archive day from before 1999 has the same layout: the recording of 2026-04-01 with every row dated 1994-07-01.
+        let recorded = String(decoding: try ProviderFixture.bytes(Self.file("2026-04-01")), as: UTF8.self)
+        let old = recorded.replacingOccurrences(of: #""Date":"01.04.2026""#, with: #""Date":"01.07.1994""#)
+        let publications = try provider.parse(Array(old.utf8), of: Self.request("1994-07-01"))
+        #expect(publications.map(\.day) == [day("1994-07-01")])
+        #expect(publications.first?.quotes.count == 75)
+        #expect(publications.first?["USD"] == quote("USD", "12194.21"))
+        let before = recorded.replacingOccurrences(of: #""Date":"01.04.2026""#, with: #""Date":"30.06.1994""#)
+        #expect(ProviderFixture.error(Array(before.utf8), provider, request: Self.request("1994-06-30")) == .dayOutOfRange(day("1994-06-30")))
     }
 
     @Test("asks for today's rates, and for a range one working day at a time")

@@ -40,6 +40,48 @@ struct CNBProviderTests {
         #expect(ProviderFixture.quote("IDR", on: "2026-04-02", in: publications) == PublishedQuote(currency: CurrencyCode("IDR")!, value: "1.253", unit: 1000, direction: .pivotPerUnits))
     }
 
+    @Test("reads the English daily.txt: a day as DD Mon YYYY, the header Country|Currency|Amount|Code|Rate, decimal points")
+    func readsEnglishText() throws {
+        // The bank serves the same fixing in English (`…/en/…/daily.txt`: `13 Feb 2026 #31`,
+        // `Country|Currency|Amount|Code|Rate`, `USA|dollar|1|USD|22.345`). Here the recording's fixing rows
+        // written that way: its first line and header in English, its decimal commas made points, the
+        // legacy-currency block after them left out. The country and currency names are not read.
+        let czech = String(decoding: try ProviderFixture.bytes(text), as: UTF8.self)
+        let rows = czech.components(separatedBy: "\n\n")[0].split(separator: "\n").dropFirst(2).map { $0.replacingOccurrences(of: ",", with: ".") }
+        let english = (["21 Apr 2000 #80", "Country|Currency|Amount|Code|Rate"] + rows).joined(separator: "\n") + "\n"
+        let publications = try provider.parse(Array(english.utf8), of: latest)
+        #expect(publications.map(\.day) == [Day("2000-04-21")!])
+        #expect(publications[0].quotes.count == 17)
+        #expect(ProviderFixture.quote("JPY", in: publications[0]) == PublishedQuote(currency: CurrencyCode("JPY")!, value: "36.850", unit: 100, direction: .pivotPerUnits))
+        #expect(ProviderFixture.quote("USD", in: publications[0])?.value == "38.595")
+        // The English file with the day written as the Czech one writes it reads the same.
+        let dotted = english.replacingOccurrences(of: "21 Apr 2000 #80", with: "21.04.2000 #80")
+        #expect(try provider.parse(Array(dotted.utf8), of: latest) == publications)
+        // A first line without the running number, or a header of neither file, is refused.
+        let noNumber = english.replacingOccurrences(of: "21 Apr 2000 #80", with: "21 Apr 2000")
+        #expect(ProviderFixture.error(Array(noNumber.utf8), provider, request: latest)?.isLayout(of: "CNB") == true)
+        let header = english.replacingOccurrences(of: "Country|Currency|Amount|Code|Rate", with: "Country|Currency|Amount|Rate|Code")
+        #expect(ProviderFixture.error(Array(header.utf8), provider, request: latest)?.isLayout(of: "CNB") == true)
+    }
+
+    @Test("a fixing from 1991 on reads; a day before the history's first is refused")
+    func history() throws {
+        // The text format is the same since 1991: the recording dated in 1993 and in 1990.
+        let old = try ProviderFixture.edited(text, replacing: "21.04.2000 #80", with: "21.04.1993 #80")
+        #expect(try provider.parse(old, of: latest).map(\.day) == [Day("1993-04-21")!])
+        let before = try ProviderFixture.edited(text, replacing: "21.04.2000 #80", with: "31.12.1990 #80")
+        #expect(ProviderFixture.error(before, provider, request: latest) == .dayOutOfRange(Day("1990-12-31")!))
+        #expect(provider.historyStart == Day("1991-01-01")!)
+    }
+
+    @Test("a year without a fixing yet (\"rates\":[]) is no publication")
+    func emptyYear() throws {
+        let all = String(decoding: try ProviderFixture.bytes(year), as: UTF8.self)
+        let empty = String(all[..<all.range(of: "[")!.upperBound]) + "]}"
+        #expect(empty == #"{"rates":[]}"#)
+        #expect(try provider.parse(Array(empty.utf8), of: yearRequest).isEmpty)
+    }
+
     @Test("a rate that is not a decimal rejects the answer, in the text and in the JSON")
     func garbageRate() throws {
         let body = try ProviderFixture.edited(text, replacing: "USA|dolar|1|USD|38,595", with: "USA|dolar|1|USD|38,5x95")

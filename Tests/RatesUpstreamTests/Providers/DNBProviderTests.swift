@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -74,6 +75,29 @@ struct DNBProviderTests {
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parseRange(header) }))
         let rateType = try ProviderFixture.edited(statbankFile, replacing: "EUR;KBH;2026M03D31;", with: "EUR;KBS;2026M03D31;")
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parseRange(rateType) }))
+    }
+
+    @Test("reads Statbank's rates back to 1977-01-03, DNVALD's first day; an earlier day is refused")
+    func history() throws {
+        // A query from before 1999 is answered in the same CSV: the recording with one row dated on DNVALD's first day.
+        let old = try ProviderFixture.edited(statbankFile, replacing: "AUD;KBH;2025M07D08;416.2300", with: "AUD;KBH;1977M01D03;416.2300")
+        let days = try parseRange(old)
+        #expect(days.count == 270)
+        #expect(days.first?.day == Day("1977-01-03"))
+        #expect(days.first?.quotes == [PublishedQuote(currency: CurrencyCode("AUD")!, value: "416.2300", unit: 100, direction: .pivotPerUnits)])
+        let before = try ProviderFixture.edited(statbankFile, replacing: "AUD;KBH;2025M07D08;416.2300", with: "AUD;KBH;1976M12D31;416.2300")
+        #expect(ProviderFixture.error { try parseRange(before) } == .dayOutOfRange(Day("1976-12-31")!))
+    }
+
+    @Test("an answer without a day, the CSV's header alone or the XML without rates, is no publication")
+    func noDay() throws {
+        let csv = try ProviderFixture.bytes(statbankFile)
+        let header = Array(csv[...csv.firstIndex(of: UInt8(ascii: "\n"))!])
+        #expect(String(decoding: header, as: UTF8.self) == "VALUTA;KURTYP;TID;INDHOLD\r\n")
+        #expect(try parseRange(header).isEmpty)
+        let xml = String(decoding: try ProviderFixture.bytes(latestFile), as: UTF8.self)
+        let noRates = String(xml[..<xml.range(of: "<dailyrates")!.lowerBound]) + "</exchangerates>"
+        #expect(try parseLatest(Array(noRates.utf8)).isEmpty)
     }
 
     @Test("rejects truncated answers, an HTML error page and empty bodies")

@@ -77,6 +77,29 @@ struct FREDProviderTests {
         #expect(error("DEXJPUS", body) == .duplicateDay(Day("2026-03-02")!))
     }
 
+    @Test("a range without observations, or with only days without a figure, is no publication")
+    func emptyRange() throws {
+        // The recording's answer with its observations taken out, as FRED answers a range of holidays.
+        let all = String(decoding: try ProviderFixture.bytes(file("DEXJPUS")), as: UTF8.self)
+        let none = String(all[..<all.range(of: #""observations":["#)!.upperBound]) + "]}"
+        #expect(try parse("DEXJPUS", Array(none.utf8)).isEmpty)
+        let holiday = #"{"realtime_start":"2026-03-19","realtime_end":"2026-03-19","date":"2026-03-02","value":"."}"#
+        #expect(try parse("DEXJPUS", Array((String(none.dropLast(2)) + holiday + "]}").utf8)).isEmpty)
+    }
+
+    @Test("a whole series' history reads back to 1971-01-04, the H.10 series' first day; an earlier day is refused")
+    func history() throws {
+        // An answer without observation_start holds the series from 1971: the recording with its first
+        // observation dated on the series' first day.
+        let body = try ProviderFixture.edited(file("DEXJPUS"), replacing: #""date":"2026-03-02""#, with: #""date":"1971-01-04""#)
+        let publications = try parse("DEXJPUS", body)
+        #expect(publications.count == 10)
+        #expect(publications.first?.day == Day("1971-01-04"))
+        #expect(publications.first?.quotes == [PublishedQuote(currency: CurrencyCode("JPY")!, value: "157.48", unit: 1, direction: .unitsPerPivot)])
+        let before = try ProviderFixture.edited(file("DEXJPUS"), replacing: #""date":"2026-03-02""#, with: #""date":"1970-12-31""#)
+        #expect(error("DEXJPUS", before) == .dayOutOfRange(Day("1970-12-31")!))
+    }
+
     @Test("a truncated body, an HTML error page, FRED's error answer, an empty body and an unknown subject are rejected")
     func brokenBodies() throws {
         #expect(error("DEXJPUS", try ProviderFixture.truncated(file("DEXJPUS")))?.isLayout(of: "FRED") == true)
@@ -84,7 +107,6 @@ struct FREDProviderTests {
         let refusal = Array(#"{"error_code":400,"error_message":"Bad Request.  The value for variable api_key is not registered."}"#.utf8)
         #expect(error("DEXJPUS", refusal)?.isLayout(of: "FRED") == true)
         #expect(error("DEXJPUS", []) == .empty)
-        #expect(error("DEXJPUS", Array(#"{"units":"lin","observations":[]}"#.utf8)) == .empty)
         let unknown = ProviderRequest(url: "https://api.stlouisfed.org/fred/series/observations", subject: "DEXXXUS")
         #expect(ProviderFixture.error(try ProviderFixture.bytes(file("DEXJPUS")), provider, request: unknown)?.isLayout(of: "FRED") == true)
     }

@@ -58,8 +58,42 @@ struct HKMAProviderTests {
         #expect(ProviderFixture.error([], provider, request: request) == .empty)
         let failure = #"{"header":{"success":false,"err_code":"0208","err_msg":"Invalid date range"},"result":{"datasize":0,"records":[]}}"#
         #expect(ProviderFixture.error(Array(failure.utf8), provider, request: request) == .unexpectedLayout(provider: "HKMA", "the answer reports failure: \"Invalid date range\""))
+    }
+
+    @Test("a page without records is no publication")
+    func noRecords() throws {
         let none = #"{"header":{"success":true,"err_code":"0000","err_msg":"No error found"},"result":{"datasize":0,"records":[]}}"#
-        #expect(ProviderFixture.error(Array(none.utf8), provider, request: request) == .empty)
+        #expect(try provider.parse(Array(none.utf8), of: request).isEmpty)
+    }
+
+    @Test("a record with no currency's figure, only indices, is no publication for its day; the others read")
+    func recordWithoutCurrencies() throws {
+        // The recording with one more record in front: the Saturday's with every currency null, as the
+        // bulletin writes a day it has indices but no rates for.
+        let all = String(decoding: try ProviderFixture.bytes(Self.file), as: UTF8.self)
+        let start = all.range(of: #"{"end_of_day":"2026-02-28""#)!
+        let end = all[start.lowerBound...].range(of: "}")!.upperBound
+        var record = String(all[start.lowerBound..<end]).replacingOccurrences(of: "2026-02-28", with: "2026-03-01")
+        for field in ["usd", "gbp", "jpy", "cad", "aud", "sgd", "twd", "chf", "cny", "krw", "thb", "myr", "eur", "php", "inr", "idr", "zar"] {
+            record = record.replacingOccurrences(of: #""\#(field)":[0-9.]+"#, with: #""\#(field)":null"#, options: .regularExpression)
+        }
+        #expect(record.contains(#""usd":null,"gbp":null"#) && record.contains(#""neeri_2020_trade_wgt":101.2"#))
+        let body = all.replacingCharacters(in: start.lowerBound..<start.lowerBound, with: record + ",")
+        let publications = try provider.parse(Array(body.utf8), of: request)
+        #expect(publications.map(\.day) == ["2026-02-25", "2026-02-26", "2026-02-27", "2026-02-28"].map(day))
+        #expect(publications[3]["USD"] == quote("USD", "7.8245"))
+    }
+
+    @Test("reads days back to 1981-01-02, the series' first; an earlier day is refused")
+    func history() throws {
+        // A range from before 1999 is answered in the same records: the recording's Saturday dated on the series' first day.
+        let bytes = try ProviderFixture.bytes(Self.file)
+        let old = try #require(ProviderFixture.replacing(#""end_of_day":"2026-02-28""#, with: #""end_of_day":"1981-01-02""#, in: bytes))
+        let publications = try provider.parse(old, of: request)
+        #expect(publications.first?.day == day("1981-01-02"))
+        #expect(publications.first?["USD"] == quote("USD", "7.8245"))
+        let before = try #require(ProviderFixture.replacing(#""end_of_day":"2026-02-28""#, with: #""end_of_day":"1980-12-31""#, in: bytes))
+        #expect(ProviderFixture.error(before, provider, request: request) == .dayOutOfRange(day("1980-12-31")))
     }
 
     @Test("asks for the ten newest days, and a range in spans of 1000 days")

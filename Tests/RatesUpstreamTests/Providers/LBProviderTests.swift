@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesTestFixtures
 import RatesUpstream
@@ -47,7 +48,20 @@ struct LBProviderTests {
         #expect(publications.allSatisfy { $0.quotes.count == 88 })
     }
 
-    @Test("asks for the litas' last table as the newest, one table per weekday of a range, nothing outside 1999-01-04…2014-12-31")
+    @Test("reads tables back to 1994-04-01, the service's first; an earlier day is refused")
+    func history() throws {
+        // A table from before 1999 has the same layout: the recording with every rate dated 1994-04-01.
+        let recorded = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let old = recorded.replacingOccurrences(of: "<Dt>2014-12-30</Dt>", with: "<Dt>1994-04-01</Dt>")
+        let publications = try parse(Array(old.utf8))
+        #expect(publications.map(\.day) == [Day("1994-04-01")!])
+        #expect(publications.first?.quotes.count == 88)
+        #expect(publications.first?["AED"] == quote("AED", "7.6881", unit: 10))
+        let before = recorded.replacingOccurrences(of: "<Dt>2014-12-30</Dt>", with: "<Dt>1994-03-31</Dt>")
+        #expect(ProviderFixture.error { try parse(Array(before.utf8)) } == .dayOutOfRange(Day("1994-03-31")!))
+    }
+
+    @Test("asks for the litas' last table as the newest, one table per weekday of a range, nothing outside 1994-04-01…2014-12-31")
     func requests() {
         let base = "https://www.lb.lt/webservices/FxRates/FxRates.asmx/getFxRates"
         #expect(provider.requests(for: .latest).map(\.url) == [base + "?tp=LT&dt=2014-12-31"])
@@ -56,7 +70,8 @@ struct LBProviderTests {
                 base + "?tp=LT&dt=2014-12-26", base + "?tp=LT&dt=2014-12-29", base + "?tp=LT&dt=2014-12-30", base + "?tp=LT&dt=2014-12-31",
             ])
         #expect(provider.requests(for: .range(Day("2015-01-01")!, Day("2026-04-09")!)).isEmpty)
-        #expect(provider.requests(for: .range(Day("1998-12-31")!, Day("1999-01-05")!)).map(\.url) == [base + "?tp=LT&dt=1999-01-04", base + "?tp=LT&dt=1999-01-05"])
+        // 1994-03-30 is a Wednesday.
+        #expect(provider.requests(for: .range(Day("1994-03-30")!, Day("1994-04-04")!)).map(\.url) == [base + "?tp=LT&dt=1994-04-01", base + "?tp=LT&dt=1994-04-04"])
         #expect(provider.requests(for: .latest).allSatisfy { $0.method == .get && $0.body == nil })
     }
 
@@ -96,7 +111,7 @@ struct LBProviderTests {
         #expect(ProviderFixture.error { try parse(noLitas) }?.isLayout(of: "LB") == true)
     }
 
-    @Test("rejects truncated bodies, an HTML error page, an empty body and a table without rates")
+    @Test("rejects truncated bodies, an HTML error page and an empty body; a table without rates is no publication")
     func notTheTable() throws {
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(file)) }))
         for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(file), stride: 211) {
@@ -105,6 +120,6 @@ struct LBProviderTests {
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
         #expect(ProviderFixture.error { try parse([]) } == .empty)
         let empty = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?><FxRates xmlns=\"http://www.lb.lt/WebServices/FxRates\"></FxRates>".utf8)
-        #expect(ProviderFixture.error { try parse(empty) } == .empty)
+        #expect(try parse(empty).isEmpty)
     }
 }

@@ -73,6 +73,30 @@ struct MASProviderTests {
         #expect(error(weekly)?.isLayout(of: "MAS") == true)
     }
 
+    @Test("reads months back to January 1988, the series' first; an earlier day is refused")
+    func history() throws {
+        // A download of an older month has the same layout: the recording with its year and month made March 1998.
+        let old = try ProviderFixture.edited(file, replacing: "2026,Mar,02,", with: "1998,Mar,02,")
+        let publications = try parse(old)
+        #expect(publications.count == 22)
+        #expect(publications.first?.day == Day("1998-03-02"))
+        #expect(ProviderFixture.quote("USD", on: "1998-03-31", in: publications) == quote("USD", "1.2913"))
+        let before = try ProviderFixture.edited(file, replacing: "2026,Mar,02,", with: "1987,Dec,02,")
+        #expect(error(before) == .dayOutOfRange(Day("1987-12-02")!))
+        #expect(provider.historyStart == Day("1988-01-01")!)
+    }
+
+    @Test("any line after the rows is a footnote; the daily one must be among them")
+    func footnotes() throws {
+        // A note on the source after the footnotes, as a download of another period may carry one.
+        let noted = try ProviderFixture.edited(
+            file, replacing: #""* Daily figures are values as of noon.""#,
+            with: #""* Daily figures are values as of noon."\#nSource: Monetary Authority of Singapore, Financial Database"#)
+        #expect(try parse(noted) == (try parse(ProviderFixture.bytes(file))))
+        let noDaily = try ProviderFixture.edited(file, replacing: #""* Daily figures are values as of noon.""#, with: "Source: Monetary Authority of Singapore")
+        #expect(error(noDaily)?.isLayout(of: "MAS") == true)
+    }
+
     @Test("rejects every truncation, an HTML error page and an empty body")
     func notTheFile() throws {
         let bytes = try ProviderFixture.bytes(file)
