@@ -9,6 +9,7 @@ import RatesCore
 ///   The answer is a page with one table per currency, headed `Date | 1 AUD -> LKR | 1 LKR -> AUD`, one row per
 ///   day: `2025-05-19 | 191.8850 | 0.0052`. The tables are followed by the rest of the page: an answer without its
 ///   closing `</html>` was cut short (between two tables it would read as fewer currencies) and is rejected.
+///   A range without rates (a weekend, a Poya day) answers the tables with no rows: no publication.
 /// - Quote convention: the first figure, rupees per 1 unit of the currency (``PublishedQuote/Direction/pivotPerUnits``,
 ///   unit 1), as published with its four decimals (so the figures of currencies worth little carry few digits:
 ///   VND `0.0115`); the inverse column (`0.0052`) is not read. Skipped: `XAU`
@@ -97,6 +98,8 @@ public struct CBSLProvider: RatesProvider {
         guard tables > 0 else { throw .unexpectedLayout(provider: key, "no table headed Date | 1 XXX -> LKR | 1 LKR -> XXX") }
         // A page cut between two tables would read as fewer currencies: the whole page ends with </html>.
         guard page.tokens.contains(.end("html")) else { throw .unexpectedLayout(provider: key, "the page ends before its </html>: it was cut short") }
+        // The tables are there but hold no day (a range of a weekend or holidays): no publication.
+        guard !days.isEmpty else { return [] }
         return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 }

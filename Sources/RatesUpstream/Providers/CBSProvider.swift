@@ -10,15 +10,18 @@ import RatesCore
 ///   figures), then one row per working day, its date an Excel date serial in column B.
 /// - Quote convention: units of the currency per 1 WST, whichever way the header writes the pair
 ///   (0.36023 USD, 56.47811 JPY per tala): ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1.
-///   ``currencies`` maps the headers' names to codes (`YEN` is JPY, `US` USD, `AUS` AUD). Skipped: the
-///   `CNH` column (offshore renminbi, not an ISO 4217 code: the onshore CNY is its own column); cells
-///   `n/a` (no figure that day); and rows without a date, which are monthly and quarterly averages
-///   (`Jan`, `Dec qtr avg`, or no label at all) and their headers (`usd`, `nzd`, …); a month's label typed
-///   as a number (a "date" without figures); cells right of the header's last currency (a reckoning such as
-///   `=1/H135` beside 2017-06-30); and a row dated outside the rows around it, a slip whose figures' day
-///   is unknown (2026-01-12 between 2026-02-11 and 2026-02-13; 2015-06-30, the 2015 sheet's row, among
-///   the days of 2014). Figures are stored as doubles and read as ``XLSXCell/decimalText`` says
-///   (`0.36022999999999999` is `0.36023`).
+///   ``currencies`` maps the headers' names to codes (`YEN` is JPY, `US` USD, `AUS` AUD), and a name that is
+///   an ISO 4217 code is that currency; headers are read in any case and spacing (`Tala / usd`). Skipped:
+///   the `CNH` column (offshore renminbi, not an ISO 4217 code: the onshore CNY is its own column); cells
+///   `n/a` in any case and spacing (no figure that day); and rows without a date, which are monthly and
+///   quarterly averages (`Jan`, `Dec qtr avg`, or no label at all, in any case) and their headers (`usd`,
+///   `nzd`, …), month names, and other words (a heading, a note); a month's label typed as a number (a
+///   "date" without figures); cells right of the header's last currency (a reckoning such as `=1/H135`
+///   beside 2017-06-30); and a row dated outside the rows around it, a slip whose figures' day is unknown
+///   (2026-01-12 between 2026-02-11 and 2026-02-13; 2015-06-30, the 2015 sheet's row, among the days of
+///   2014). A date is an Excel date serial or, where typed as text, `5/01/2026`, `5-Jan-2026` or
+///   `2026-01-05`; a label with digits that is none of these rejects the answer. Figures are stored as
+///   doubles and read as ``XLSXCell/decimalText`` says (`0.36022999999999999` is `0.36023`).
 /// - Schedule: Pacific/Apia, Monday to Friday; a day's rates are set in the morning, by about 08:00.
 /// - Ranges: the one workbook holds every day since 2008-01-03, for the newest publication and any range;
 ///   its days are kept from it. A fetch first reads the page for the workbook's address
@@ -53,13 +56,28 @@ public struct CBSProvider: RatesProvider {
         "USD": "USD", "US": "USD", "NZD": "NZD", "NZ": "NZD", "AUD": "AUD", "AUS": "AUD", "EURO": "EUR", "EUR": "EUR",
         "FJD": "FJD", "YEN": "JPY", "GBP": "GBP", "CNY": "CNY", "CNH": nil,
     ]
-    /// The month names of the rows that start a block.
+    /// The month names of the rows that start a block, in capitals.
     static let months: Set<String> = [
         "JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER",
     ]
-    /// The labels of average rows: a month's (`Jan`) or a quarter's (`Dec qtr avg`).
+    /// The labels of average rows, in any case: a month's (`Jan`, `Sept`) or a quarter's (`Dec qtr avg`),
+    /// or any label saying `avg` or `average`.
     static func isAverage(_ label: String) -> Bool {
-        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec"].contains(label) || label.hasSuffix(" qtr avg")
+        let lower = label.lowercased()
+        return ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"].contains(lower)
+            || lower.contains("avg") || lower.contains("average")
+    }
+    /// The day a date typed as text names (`5/01/2026`, `05/01/2026`, `5-Jan-2026`, `2026-01-05`); `nil` for other text.
+    static func textDay(_ label: String) -> Day? {
+        Day(label, .dayMonthYear(separator: "/", padded: false)) ?? Day(label, .dayMonthNameYear(separator: "-"))
+            ?? Day(label, .dayMonthNameYear(separator: " ")) ?? Day(label, .iso)
+    }
+    /// The code a header names beside `TALA`: the bank's own names (``currencies``) or an ISO 4217 code;
+    /// `.some(nil)` for a column skipped, `nil` for a name neither.
+    static func currency(named name: String) -> String?? {
+        if let known = currencies[name] { return known }
+        guard let code = CurrencyCode(name), code.name != nil else { return nil }
+        return .some(code.rawValue)
     }
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
@@ -97,11 +115,11 @@ public struct CBSProvider: RatesProvider {
         var dated: [ProviderPublication] = []
         for row in sheet.rows {
             // A header: `TALA/USD` or `US/TALA` in each column after B (B says `DATE`, or names the month).
-            if row.cells.contains(where: { $0.column > 1 && trimmed($0)?.contains("TALA") == true }) {
+            if row.cells.contains(where: { $0.column > 1 && trimmed($0)?.uppercased().contains("TALA") == true }) {
                 var header: [Int: CurrencyCode?] = [:]
                 for cell in row.cells where cell.column > 1 {
-                    let pair = (trimmed(cell) ?? "").split(separator: "/").map(String.init)
-                    guard pair.count == 2, pair.contains("TALA"), let name = pair.first(where: { $0 != "TALA" }), let code = Self.currencies[name] else {
+                    let pair = (trimmed(cell) ?? "").uppercased().split(separator: "/").map { $0.split(separator: " ").joined() }
+                    guard pair.count == 2, pair.contains("TALA"), let name = pair.first(where: { $0 != "TALA" }), let code = Self.currency(named: name) else {
                         throw layout("header \(cell.reference) is \(UpstreamDataError.quoted(trimmed(cell) ?? "\(cell.value)")), not a currency the adapter knows against TALA")
                     }
                     header.updateValue(code.flatMap(CurrencyCode.init), forKey: cell.column)
@@ -110,11 +128,19 @@ public struct CBSProvider: RatesProvider {
                 continue
             }
             guard let first = row[1] else { continue }  // an average without a label, or the averages' own header
+            var textDay: Day?
             if let label = trimmed(first) {
-                guard Self.months.contains(label) || Self.isAverage(label) else { throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))") }
-                continue
+                textDay = Self.textDay(label)
+                if textDay == nil {
+                    // A month's name, an average's label, a word (a heading, a note): no day's row.
+                    guard Self.months.contains(label.uppercased()) || Self.isAverage(label) || !label.contains(where: \.isNumber) else {
+                        throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))")
+                    }
+                    continue
+                }
             }
-            guard let serial = first.number else { throw layout("\(first.reference) is not a date") }
+            let serial = first.number
+            guard textDay != nil || serial != nil else { throw layout("\(first.reference) is not a date") }
             guard let columns else { throw layout("row \(row.number) comes before any header") }
             let last = columns.keys.max() ?? 0
             var quotes: [PublishedQuote] = []
@@ -122,12 +148,15 @@ public struct CBSProvider: RatesProvider {
             for cell in row.cells where cell.column > 1 && cell.column <= last {
                 guard let column = columns[cell.column] else { throw layout("\(cell.reference) holds a value in a column without a currency") }
                 guard let code = column else { continue }
-                if cell.text == "n/a" { continue }
+                if trimmed(cell)?.lowercased() == "n/a" { continue }
                 let rowDay: Day
                 if let day {
                     rowDay = day
+                } else if let textDay {
+                    rowDay = textDay
+                    day = rowDay
                 } else {
-                    rowDay = try workbook.day(serial: serial)
+                    rowDay = try workbook.day(serial: serial ?? "")
                     day = rowDay
                 }
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: rowDay, text: cell.text ?? "\(cell.value)") }

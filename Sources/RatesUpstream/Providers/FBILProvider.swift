@@ -8,7 +8,8 @@ import RatesCore
 ///   The answer is a JSON array, one element per day and currency, newest day first:
 ///   `[{"processRunDate":"2026-03-20 00:00:00","subProdName":"INR / 100 JPY","displayTime":"2026-03-20 13:00:00","rate":58.940000,"comments":""},…]`.
 ///   The rates are JSON numbers and are read from their text (`93.348300` stays `93.348300`: the API writes six
-///   decimals, the benchmark has four).
+///   decimals, the benchmark has four); a record whose `rate` is `null` has no figure and is left out. A range
+///   without a publication (Indian holidays, a weekend) answers `[]`: no publication.
 /// - Quote convention: INR per N units of the currency as `subProdName` says (`INR / 1 USD`, `INR / 100 JPY`,
 ///   `INR / 10000 IDR`), ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with `unit` N. A `subProdName` of
 ///   any other form is a layout error.
@@ -49,7 +50,7 @@ public struct FBILProvider: RatesProvider {
             throw .unexpectedLayout(provider: key, "the answer is not a JSON array of rates")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
-        for record in records {
+        for record in records where record["rate"] != ProviderJSON.null {
             guard let dayText = record["processRunDate"]?.stringValue, let product = record["subProdName"]?.stringValue,
                 let rate = record["rate"]?.numberText
             else {
@@ -60,6 +61,8 @@ public struct FBILProvider: RatesProvider {
             guard RateText.isValid(rate) else { throw .invalidRate(currency: currency, day: day, text: rate) }
             quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: rate, unit: unit, direction: .pivotPerUnits))
         }
+        // A range of holidays answers `[]`: no publication.
+        guard !quotesByDay.isEmpty else { return [] }
         return try ProviderValidation.validate(
             quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }

@@ -16,8 +16,14 @@ import RatesCore
 /// - Schedule: Europe/Zagreb, lists dated Monday to Friday; a list is dated the day it applies
 ///   (`datum_primjene`) and is out by 13:00 local time on that day (Frankfurter polls from 12:00 UTC).
 /// - Ranges: one request, `?datum-primjene-od=YYYY-MM-DD&datum-primjene-do=YYYY-MM-DD`, both days
-///   included. The kuna lists before 2023 (`tecajn/v2`, HRK per unit) are another currency's
-///   history and are not read by this adapter.
+///   included. A range without a list (holidays) answers `[]`: no publication.
+/// - Kuna lists: before 2023 the lists (`https://api.hnb.hr/tecajn/v2?datum-od=…&datum-do=…`) gave
+///   kunas for `jedinica` units of each currency, dated `datum`: `{"broj_tecajnice":"251","datum":"2022-12-31",
+///   "jedinica":1,"srednji_tecaj":"7,534500","valuta":"EUR",…}`. Against the euro such a list gives one
+///   figure as published, its euro row: the kuna, `srednji_tecaj` HRK per `jedinica` EUR
+///   (``PublishedQuote/Direction/unitsPerPivot``, unit `jedinica`). Its other rows are figures against the
+///   kuna, which this source's pivot cannot express without arithmetic: they are checked (code, unit,
+///   decimal) and left out. A kuna list without a euro row (before 1999) gives nothing: no publication.
 public struct HNBProvider: RatesProvider {
     public let key = "HNB"
     public let name = "Croatian National Bank"
@@ -52,17 +58,34 @@ public struct HNBProvider: RatesProvider {
         var quotes: [Day: [PublishedQuote]] = [:]
         for (index, row) in try document.array("the answer", provider: key).enumerated() {
             let what = "row \(index + 1)"
-            let dayText = try row.field("datum_primjene", of: what, provider: key).string("\(what)'s \"datum_primjene\"", provider: key)
+            // A kuna list (`tecajn/v2`) states each row's unit and dates it `datum`; the euro lists do neither.
+            let kunaUnit = row["jedinica"]
+            let dateField = kunaUnit != nil && row["datum_primjene"] == nil ? "datum" : "datum_primjene"
+            let dayText = try row.field(dateField, of: what, provider: key).string("\(what)'s \"\(dateField)\"", provider: key)
             let day = try Day(parsing: dayText, .iso)
             let code = try row.field("valuta", of: what, provider: key).string("\(what)'s \"valuta\"", provider: key)
             let middle = try row.field("srednji_tecaj", of: what, provider: key).string("\(what)'s \"srednji_tecaj\"", provider: key)
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             guard let value = ProviderValidation.rateText(middle) else { throw .invalidRate(currency: currency, day: day, text: middle) }
-            guard currency != pivot else { continue }
-            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)
+            let quote: PublishedQuote
+            if let kunaUnit {
+                let unit = try kunaUnit.integer("\(what)'s \"jedinica\"", provider: key)
+                guard ProviderValidation.isPowerOfTen(unit) else { throw .invalidRate(currency: currency, day: day, text: "\(unit)") }
+                // Kunas for `jedinica` units of the row's currency: against the euro, only the euro's row.
+                guard currency == pivot else { continue }
+                quote = PublishedQuote(currency: Self.kuna, value: value, unit: unit, direction: .unitsPerPivot)
+            } else {
+                guard currency != pivot else { continue }
+                quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)
+            }
             if quotes[day] == nil { days.append(day) }
             quotes[day, default: []].append(quote)
         }
+        // A range without a list (holidays, or days before the euro's first list) answers `[]`.
+        guard !days.isEmpty else { return [] }
         return try ProviderValidation.validate(days.map { ProviderPublication(day: $0, quotes: quotes[$0]!) })
     }
+
+    /// The kuna, Croatia's currency until 2022.
+    static let kuna = CurrencyCode("HRK")!
 }

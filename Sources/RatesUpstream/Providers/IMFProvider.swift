@@ -11,9 +11,14 @@ import RatesCore
 ///   except the names marked `(1)` (`Euro(1)`, `U.K. pound(1)`, `Australian dollar(1)`, `New Zealand dollar(1)`,
 ///   `Botswana pula(1)`), which are USD per 1 unit of the currency (``RatesCore/PublishedQuote/Direction/pivotPerUnits``).
 ///   Figures above 999 carry thousands separators (`1,435.400000`), which are dropped; all digits are kept.
-/// - Names: ``currencyNames`` maps the English names to codes; a name it does not know rejects the answer
-///   (add it there). The `U.S. dollar` row (always 1) is the pivot and left out.
-/// - Skipped: `NA` cells (no rate reported that day).
+/// - Names: the set of currencies changes from month to month (about 35 in 2026, others such as
+///   `Hungarian forint`, `Russian ruble` or `South African rand` in other months). ``currencyNames`` maps
+///   the English names the report uses, matched trimmed and in any case, to codes; a name it does not know
+///   rejects the answer (add it there). A name kept across a redenomination means the code of its day
+///   (``redenominations``: `Venezuelan bolivar` is VEB before 2008, VEF until 2018-08-19, VES after). The
+///   `U.S. dollar` row (always 1) is the pivot and left out.
+/// - Skipped: `NA` cells (no rate reported that day), and rows with a footnote mark other than `(1)`
+///   (`Name(2)`): the notes announce other marks but the report's text does not say what they mean.
 /// - Schedule: America/New_York, Monday to Friday, usually out by 14:00 local time.
 public struct IMFProvider: RatesProvider {
     public let key = "IMF"
@@ -26,17 +31,33 @@ public struct IMFProvider: RatesProvider {
     /// The real endpoint.
     public static let defaultBaseURL = "https://www.imf.org/external/np/fin/data/rms_mth.aspx"
 
-    /// The currency names of the representative-rates report (footnote marks removed) and their codes.
+    /// The currency names of the representative-rates report, lower-cased, without footnote marks, and
+    /// their codes (the names the report has used across its months; a month lists some of them).
     public static let currencyNames: [String: String] = [
-        "Algerian dinar": "DZD", "Australian dollar": "AUD", "Botswana pula": "BWP", "Brazilian real": "BRL",
-        "Brunei dollar": "BND", "Canadian dollar": "CAD", "Chilean peso": "CLP", "Chinese yuan": "CNY",
-        "Czech koruna": "CZK", "Danish krone": "DKK", "Euro": "EUR", "Indian rupee": "INR",
-        "Israeli New Shekel": "ILS", "Japanese yen": "JPY", "Korean won": "KRW", "Kuwaiti dinar": "KWD",
-        "Malaysian ringgit": "MYR", "Mauritian rupee": "MUR", "Mexican peso": "MXN", "New Zealand dollar": "NZD",
-        "Norwegian krone": "NOK", "Omani rial": "OMR", "Peruvian sol": "PEN", "Philippine peso": "PHP",
-        "Polish zloty": "PLN", "Qatari riyal": "QAR", "Saudi Arabian riyal": "SAR", "Singapore dollar": "SGD",
-        "Swedish krona": "SEK", "Swiss franc": "CHF", "Thai baht": "THB", "Trinidadian dollar": "TTD",
-        "U.A.E. dirham": "AED", "U.K. pound": "GBP", "U.S. dollar": "USD", "Uruguayan peso": "UYU",
+        "afghan afghani": "AFN", "algerian dinar": "DZD", "angolan kwanza": "AOA", "australian dollar": "AUD", "bahamian dollar": "BSD",
+        "bahrain dinar": "BHD", "bangladeshi taka": "BDT", "barbados dollar": "BBD", "botswana pula": "BWP", "brazilian real": "BRL",
+        "brunei dollar": "BND", "canadian dollar": "CAD", "chilean peso": "CLP", "chinese yuan": "CNY", "colombian peso": "COP",
+        "costa rican colon": "CRC", "czech koruna": "CZK", "danish krone": "DKK", "djibouti franc": "DJF", "egyptian pound": "EGP",
+        "euro": "EUR", "fiji dollar": "FJD", "hungarian forint": "HUF", "icelandic krona": "ISK", "indian rupee": "INR",
+        "iranian rial": "IRR", "israeli new shekel": "ILS", "japanese yen": "JPY", "jordanian dinar": "JOD", "kazakhstani tenge": "KZT",
+        "korean won": "KRW", "kuwaiti dinar": "KWD", "libyan dinar": "LYD", "malaysian ringgit": "MYR", "mauritian rupee": "MUR",
+        "mexican peso": "MXN", "moldovan leu": "MDL", "mongolian tugrik": "MNT", "moroccan dirham": "MAD", "mozambican metical": "MZN",
+        "myanmar kyat": "MMK", "namibian dollar": "NAD", "nepalese rupee": "NPR", "new zealand dollar": "NZD", "nigerian naira": "NGN",
+        "norwegian krone": "NOK", "omani rial": "OMR", "pakistani rupee": "PKR", "peruvian sol": "PEN", "philippine peso": "PHP",
+        "polish zloty": "PLN", "qatari riyal": "QAR", "romanian leu": "RON", "russian ruble": "RUB", "rwandan franc": "RWF",
+        "samoan tala": "WST", "saudi arabian riyal": "SAR", "singapore dollar": "SGD", "south african rand": "ZAR",
+        "sri lankan rupee": "LKR", "swedish krona": "SEK", "swiss franc": "CHF", "thai baht": "THB", "trinidadian dollar": "TTD",
+        "tunisian dinar": "TND", "u.a.e. dirham": "AED", "u.k. pound": "GBP", "u.s. dollar": "USD", "ugandan shilling": "UGX",
+        "uruguayan peso": "UYU", "venezuelan bolivar": "VES", "yemeni rial": "YER", "zambian kwacha": "ZMW",
+    ]
+
+    /// Currencies the report names the same across a redenomination: before each day, the name meant
+    /// the code replaced then (the bolívar fuerte from 2008, the soberano from 2018-08-20, and so on).
+    static let redenominations: [String: [(before: Day, code: String)]] = [
+        "VES": [(Day(year: 2008, month: 1, day: 1)!, "VEB"), (Day(year: 2018, month: 8, day: 20)!, "VEF")],
+        "MZN": [(Day(year: 2006, month: 7, day: 1)!, "MZM")],
+        "RON": [(Day(year: 2005, month: 7, day: 1)!, "ROL")],
+        "ZMW": [(Day(year: 2013, month: 1, day: 1)!, "ZMK")],
     ]
 
     private let baseURL: String
@@ -91,7 +112,7 @@ public struct IMFProvider: RatesProvider {
             let fields = try DelimitedText.fields(line, separator: "\t", provider: key)
             if fields[0] == "Currency" {
                 var days: [Day] = []
-                for text in fields.dropFirst() { days.append(try Day(parsing: text, .monthNameDayYear)) }
+                for text in fields.dropFirst() { days.append(try Day(parsing: Self.trimmed(text), .monthNameDayYear)) }
                 guard !days.isEmpty else { throw .unexpectedLayout(provider: key, "a block header without days") }
                 blockDays = days
                 publications += days.map { ProviderPublication(day: $0, quotes: []) }
@@ -111,12 +132,13 @@ public struct IMFProvider: RatesProvider {
             guard fields.count == days.count + 1 else {
                 throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(days.count + 1) in \(DelimitedText.shown(line))")
             }
-            let (code, direction) = try currency(named: fields[0], day: days[0])
-            if code == pivot { continue }
+            guard let row = try currency(named: fields[0]) else { continue }
+            if row.code == pivot.rawValue { continue }
             for (day, text) in zip(days, fields.dropFirst()) where text != "NA" {
+                let code = Self.code(row.code, on: day)
                 guard let value = Self.rateText(text) else { throw .invalidRate(currency: code, day: day, text: text) }
                 let index = publications.lastIndex { $0.day == day }!
-                publications[index].quotes.append(PublishedQuote(currency: code, value: value, unit: 1, direction: direction))
+                publications[index].quotes.append(PublishedQuote(currency: code, value: value, unit: 1, direction: row.direction))
             }
         }
         // The notes end every report: without them the body was cut short.
@@ -124,19 +146,37 @@ public struct IMFProvider: RatesProvider {
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }
 
-    /// The code and quote direction of a row's currency name (`Euro(1)` → EUR, USD per 1 EUR).
-    func currency(named text: String, day: Day) throws(UpstreamDataError) -> (CurrencyCode, PublishedQuote.Direction) {
-        var name = Substring(text)
+    /// The code (as of the report's current currencies) and quote direction of a row's currency name,
+    /// matched trimmed and in any case (`Euro(1)` → EUR, USD per 1 EUR); `nil` for a row with a footnote
+    /// mark other than `(1)`, whose convention the report does not state.
+    func currency(named text: String) throws(UpstreamDataError) -> (code: String, direction: PublishedQuote.Direction)? {
+        var name = Substring(Self.trimmed(text).lowercased())
         var direction = PublishedQuote.Direction.unitsPerPivot
         if name.hasSuffix("(1)") {
             name = name.dropLast(3)
             direction = .pivotPerUnits
+        } else if name.last == ")", let open = name.lastIndex(of: "("),
+            case let mark = name[name.index(after: open)..<name.index(before: name.endIndex)], !mark.isEmpty, mark.allSatisfy(\.isNumber)
+        {
+            return nil
         }
-        guard let code = Self.currencyNames[String(name)].flatMap({ CurrencyCode($0) }) else {
-            throw .unexpectedLayout(provider: key, "an unknown currency name \(DelimitedText.shown(text)) (a footnote mark other than (1)?)")
+        guard let code = Self.currencyNames[Self.trimmed(String(name))] else {
+            throw .unexpectedLayout(provider: key, "an unknown currency name \(DelimitedText.shown(text))")
         }
         return (code, direction)
     }
+
+    /// The code `current` had on `day`: the code it replaced before a redenomination.
+    static func code(_ current: String, on day: Day) -> CurrencyCode {
+        let code = redenominations[current]?.first { day < $0.before }?.code ?? current
+        return CurrencyCode(code)!
+    }
+
+    /// `text` without leading, trailing or repeated whitespace.
+    static func trimmed(_ text: some StringProtocol) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// A figure as published (`3.073000`, `1,435.400000`) without its thousands separators; `nil` when the
     /// separators are not in groups of three before the point or the rest is not a rate text.
     static func rateText(_ text: String) -> String? {

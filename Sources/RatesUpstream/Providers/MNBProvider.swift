@@ -6,7 +6,8 @@ import RatesCore
 ///   `GetCurrentExchangeRates` for the latest day, `GetExchangeRates` (start day, end day, currency
 ///   list) for a range. The answer's `<…Result>` element holds a second XML document as escaped
 ///   text: `<MNBExchangeRates><Day date="2025-03-28"><Rate unit="1" curr="EUR">402,61</Rate>…`.
-///   A range request must name its currencies: ``currencies`` lists the 32 the bank quotes.
+///   A range request must name its currencies: ``currencies`` lists the 32 the bank quotes. A range
+///   without a working day (holidays only) answers an empty `<MNBExchangeRates />`: no publication.
 /// - Quote convention: forints for `unit` units of the currency (100 for IDR, JPY, KRW), decimal
 ///   comma: ``PublishedQuote/Direction/pivotPerUnits``.
 /// - Schedule: Hungarian working days (Europe/Budapest), usually by 12:00.
@@ -81,6 +82,8 @@ public struct MNBProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
+        // A range of Hungarian holidays only answers `<MNBExchangeRates />`.
+        guard !publications.isEmpty else { return [] }
         return try ProviderValidation.validate(publications)
     }
 }

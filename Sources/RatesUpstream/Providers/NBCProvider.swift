@@ -13,13 +13,15 @@ import RatesCore
 /// - Quote convention: riels for `Unit` units of the currency (2545.50 KHR per 100 JPY):
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The figure is the bank's `Average` as published;
 ///   bid and ask are not read. The dollar, which the table does not list, is the official exchange rate of the
-///   form table (riels per dollar, unit 1). `CNH` (offshore yuan, which ISO 4217 does not list; the onshore `CNY`
-///   is kept) is skipped; the SDR, written `SDR`, is stored as ISO 4217's `XDR`.
+///   form table (riels per dollar, unit 1). A symbol ISO 4217 does not list is skipped, such as `CNH` (the
+///   offshore yuan; the onshore `CNY` is kept); the SDR, written `SDR`, is stored as ISO 4217's `XDR`.
 /// - Schedule: Asia/Phnom_Penh, Monday to Friday, usually by 16:00; a table is dated the day it is for,
 ///   published on the working day before it (Friday's page is dated Monday).
-/// - Ranges: one `POST` per weekday of the range, all with the token of one session request. (The bank may
-///   rotate its token after each use; a day it then answers with its newest table instead is read under that
-///   table's own date.) The newest publication is the page without a form post, no session needed.
+/// - Ranges: one `POST` per weekday of the range, all with the token of one session request. The bank gives
+///   a new token with every page it serves (each answer's form carries its own `tk`), as if each were good for
+///   one post; a day it answers with its newest table instead is read under that table's own date, so such a
+///   day is missing from the range, never misdated. The newest publication is the page without a form post,
+///   no session needed.
 public struct NBCProvider: RatesProvider {
     public let key = "NBC"
     public let name = "National Bank of Cambodia"
@@ -42,8 +44,6 @@ public struct NBCProvider: RatesProvider {
     }
 
     static let header = ["Currency", "Symbol", "Unit", "Bid", "Ask", "Average"]
-    /// Codes in the table that ISO 4217 does not list and the adapter skips.
-    static let skipped: Set<String> = ["CNH"]
 
     private var pageURL: String { "\(baseURL)/english/economic_research/exchange_rate.php" }
 
@@ -102,8 +102,8 @@ public struct NBCProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "a row that is not a currency's against KHR on \(day): \(HTMLDocument.shown(cells))")
             }
             let symbol = String(cells[1].dropLast("/KHR".count))
-            guard !Self.skipped.contains(symbol) else { continue }
             let currency = try ProviderXMLParsing.currency(symbol == "SDR" ? "XDR" : symbol, day: day)
+            guard currency.name != nil else { continue }
             let unit = try xml.unit(cells[2], of: currency, day: day)
             guard let value = GroupedDecimal.rateText(cells[5], decimalMark: ".", groupMark: ",") else {
                 throw .invalidRate(currency: currency, day: day, text: cells[5])

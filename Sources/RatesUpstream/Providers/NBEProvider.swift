@@ -7,7 +7,10 @@ import RatesCore
 ///   A day without rates (a holiday, a weekend) is an empty `data`: no publication.
 /// - Quote convention: `weighted_average`, birr for one unit of the currency,
 ///   ``PublishedQuote/Direction/pivotPerUnits``; the buying and selling rates are not read. The SDR is
-///   published under its ISO 4217 code, `XDR`.
+///   published under its ISO 4217 code, `XDR`. A row whose `weighted_average` is `null`, empty or zero
+///   (as around the float of July to September 2024, when some currencies had no weighted average) has
+///   no figure and is left out; a day of such rows alone is no publication. Any other value that is not
+///   a positive decimal rejects the answer.
 /// - Day: each row's `date`.
 /// - Schedule: Africa/Addis_Ababa, Monday to Friday, the day's rates out by about 13:00. Rates since the
 ///   birr floated are asked for (from 2024-10-01).
@@ -55,9 +58,21 @@ public struct NBEProvider: RatesProvider {
             let code = try row.field("currency", of: what, provider: key).field("code", of: "\(what)'s \"currency\"", provider: key)
                 .string("\(what)'s currency code", provider: key)
             let value = try row.field("weighted_average", of: "\(code) on \(day)", provider: key)
+            guard !Self.isNoFigure(value) else { continue }
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
         guard !days.isEmpty else { return [] }
         return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+    }
+
+    /// Whether a `weighted_average` gives no figure: `null`, empty, or zero (`"0"`, `"0.0000"`, `0`).
+    static func isNoFigure(_ value: ProviderJSON) -> Bool {
+        let text: String
+        switch value {
+        case .null: return true
+        case .string(let literal), .number(let literal): text = literal
+        default: return false
+        }
+        return text.isEmpty || (text.first == "0" && text.allSatisfy { $0 == "0" || $0 == "." } && text.filter { $0 == "." }.count <= 1)
     }
 }

@@ -65,6 +65,15 @@ struct CBSLProviderTests {
         #expect(error(header)?.isLayout(of: "CBSL") == true)
     }
 
+    @Test("a range of a weekend or holidays only, its tables without rows, is no publication")
+    func noDays() throws {
+        // The answer for days without rates: every currency's table, headed as usual, with no row.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+            .replacingOccurrences(of: #"<tr class="odd"><td> 2025-05-\d\d </td>.*?</tr>"#, with: "", options: .regularExpression)
+        #expect(!text.contains("2025-05-19"))
+        #expect(try parse(Array(text.utf8)) == [])
+    }
+
     @Test("rejects a cut page, an HTML error page, the form and an empty body")
     func notThePage() throws {
         let bytes = try ProviderFixture.bytes(file)

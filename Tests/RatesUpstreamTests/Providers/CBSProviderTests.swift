@@ -53,6 +53,46 @@ struct CBSProviderTests {
         #expect(throws: UpstreamDataError.self) { try provider.requests(for: .latest, session: ProviderSession(body: ProviderFixture.htmlErrorPage)) }
     }
 
+    @Test("an n/a cell in any case or spacing is no figure that day")
+    func notAvailable() throws {
+        // The 2016 sheet writes `n/a`; a later issue may type it otherwise: 2026-01-05's CNY as ` N/A `.
+        let body = try XLSXFixture.edited(
+            file, member: year2026, replacing: "<c r=\"J3\" s=\"64\"><v>2.5172599999999998</v></c>", with: "<c r=\"J3\" t=\"inlineStr\"><is><t> N/A </t></is></c>")
+        let publications = try parse(body)
+        #expect(publications.count == 4595)
+        #expect(publications.first { $0.day == Day("2026-01-05") }?.codes == ["AUD", "EUR", "FJD", "GBP", "JPY", "NZD", "USD"])
+        #expect(ProviderFixture.quote("USD", on: "2026-01-05", in: publications)?.value == "0.36023")
+        #expect(ProviderFixture.quote("CNY", on: "2026-01-06", in: publications) != nil)
+    }
+
+    @Test("a header naming an ISO 4217 code beside TALA, in any case and spacing, is that currency")
+    func isoHeader() throws {
+        // 2026's TALA/NZD header retyped as a currency the adapter has no name of, `Tala / INR`.
+        let body = try XLSXFixture.edited(
+            file, member: year2026, replacing: "<c r=\"D2\" s=\"61\" t=\"s\"><v>3</v></c>", with: "<c r=\"D2\" t=\"inlineStr\"><is><t>Tala / INR</t></is></c>")
+        let publications = try parse(body)
+        #expect(ProviderFixture.quote("INR", on: "2026-01-05", in: publications) == quote("INR", "0.62426", .unitsPerPivot))
+        #expect(ProviderFixture.quote("NZD", on: "2026-01-05", in: publications) == nil)
+        #expect(publications.contains { $0.day.parts.year == 2025 && $0["NZD"] != nil })
+    }
+
+    @Test("a date typed as text (5/01/2026, 6-Jan-2026) dates its row; a word label is no day's row; a label with digits that is no date is rejected")
+    func textLabels() throws {
+        let body = try XLSXFixture.edited(file, [
+            (year2026, "<c r=\"B3\" s=\"63\"><v>46027</v></c>", "<c r=\"B3\" t=\"inlineStr\"><is><t>5/01/2026</t></is></c>"),
+            (year2026, "<c r=\"B4\" s=\"63\"><v>46028</v></c>", "<c r=\"B4\" t=\"inlineStr\"><is><t>6-Jan-2026</t></is></c>"),
+            // January's block title retyped as a heading.
+            (year2026, "<c r=\"B1\" s=\"87\" t=\"s\"><v>0</v></c>", "<c r=\"B1\" t=\"inlineStr\"><is><t>Rates for January</t></is></c>"),
+        ])
+        let publications = try parse(body)
+        #expect(publications.count == 4595)
+        #expect(ProviderFixture.quote("USD", on: "2026-01-05", in: publications) == quote("USD", "0.36023", .unitsPerPivot))
+        #expect(ProviderFixture.quote("USD", on: "2026-01-06", in: publications)?.value == "0.36083")
+        let odd = try XLSXFixture.edited(
+            file, member: year2026, replacing: "<c r=\"B1\" s=\"87\" t=\"s\"><v>0</v></c>", with: "<c r=\"B1\" t=\"inlineStr\"><is><t>Q1 2026</t></is></c>")
+        #expect(ProviderFixture.error(odd, provider)?.isLayout(of: "CBS") == true)
+    }
+
     @Test("a value that is not a number, a currency twice, an unknown currency and a bad day are rejected")
     func alteredInput() throws {
         let text = try XLSXFixture.edited(file, member: year2026, replacing: "<v>0.62426000000000004</v></c>", with: "<v>0</v></c>")

@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -57,20 +58,66 @@ struct DABProviderTests {
             == "http://127.0.0.1:8080/exchange-rates?field_date_value=2026-05-18")
     }
 
-    @Test("rejects a value that is not a decimal, even one not averaged")
+    @Test("rejects a transfer figure that is not a decimal; the cash figures are not read")
     func garbageValue() throws {
         let transfer = try ProviderFixture.edited(file, replacing: "<td class=\"row_1 col_3\">64.0267</td>", with: "<td class=\"row_1 col_3\">64,0267</td>")
         #expect(ProviderFixture.error { try parse(transfer) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "64,0267"))
-        let cash = try ProviderFixture.edited(file, replacing: "<td class=\"row_1 col_1\">64.0767</td>", with: "<td class=\"row_1 col_1\">-</td>")
-        #expect(ProviderFixture.error { try parse(cash) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "-"))
+        let half = try ProviderFixture.edited(file, replacing: "<td class=\"row_1 col_4\">63.9267</td>", with: "<td class=\"row_1 col_4\">-</td>")
+        #expect(ProviderFixture.error { try parse(half) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "-"))
+        // The toman's cash figures (0.0009 and 0.0003 here) fall towards zero: a dash or a zero there
+        // takes nothing from the day.
+        var cash = try ProviderFixture.edited(file, replacing: "<td class=\"row_7 col_1\">0.0009</td>", with: "<td class=\"row_7 col_1\">-</td>")
+        cash = try #require(ProviderFixture.replacing("<td class=\"row_7 col_2\">0.0003</td>", with: "<td class=\"row_7 col_2\">0.0000</td>", in: cash))
+        let table = try #require(try parse(cash).first)
+        #expect(table.quotes.count == 10)
+        #expect(table["IRR"] == quote("IRR", "0.0006", unit: 10))
     }
 
-    @Test("rejects a currency listed twice, a name it does not know, a day that does not exist, another header")
+    @Test("a currency whose transfer figures are both zero or blank has none that day and is left out")
+    func noTransferFigure() throws {
+        // The toman's transfer figures (0.0008 and 0.0004) gone to zero, as the rial keeps falling.
+        var zero = try ProviderFixture.edited(file, replacing: "<td class=\"row_7 col_3\">0.0008</td>", with: "<td class=\"row_7 col_3\">0.0000</td>")
+        zero = try #require(ProviderFixture.replacing("<td class=\"row_7 col_4\">0.0004</td>", with: "<td class=\"row_7 col_4\">0.0000</td>", in: zero))
+        let table = try #require(try parse(zero).first)
+        #expect(table.codes == ["AED", "CHF", "CNY", "EUR", "GBP", "INR", "PKR", "SAR", "USD"])
+        #expect(table["USD"] == quote("USD", "63.9767"))
+        var blank = try ProviderFixture.edited(file, replacing: "<td class=\"row_7 col_3\">0.0008</td>", with: "<td class=\"row_7 col_3\"></td>")
+        blank = try #require(ProviderFixture.replacing("<td class=\"row_7 col_4\">0.0004</td>", with: "<td class=\"row_7 col_4\">-</td>", in: blank))
+        #expect(try parse(blank).first?.quotes.count == 9)
+    }
+
+    @Test("reads labels retyped with other spacing, symbols or case, and labels that are ISO 4217 codes; leaves out unknown ones")
+    func labels() throws {
+        // The bank types its labels by hand: `USD $`, `Euro €`, a code such as `SAR`.
+        var body = try ProviderFixture.edited(file, replacing: ">USD$<", with: ">USD $<")
+        body = try #require(ProviderFixture.replacing(">EURO€<", with: "> Euro € <", in: body))
+        body = try #require(ProviderFixture.replacing(">SAUDI RIYAL<", with: ">SAR<", in: body))
+        body = try #require(ProviderFixture.replacing(">IRAN Toman<", with: ">IRAN  TOMAN<", in: body))
+        let table = try #require(try parse(body).first)
+        #expect(table.codes == ["AED", "CHF", "CNY", "EUR", "GBP", "INR", "IRR", "PKR", "SAR", "USD"])
+        #expect(table["USD"] == quote("USD", "63.9767"))
+        #expect(table["EUR"] == quote("EUR", "73.6538"))
+        #expect(table["IRR"] == quote("IRR", "0.0006", unit: 10))
+        // A label neither the bank's known words nor a code: that row is left out.
+        let unknown = try ProviderFixture.edited(file, replacing: ">SWISS₣<", with: ">SWISS FRANK<")
+        #expect(try parse(unknown).first?.codes == ["AED", "CNY", "EUR", "GBP", "INR", "IRR", "PKR", "SAR", "USD"])
+    }
+
+    @Test("reads a page with the day's table alone, without the monthly averages")
+    func dayTableAlone() throws {
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let averages = try #require(text.range(of: "<h2 class=\"mb-0\">Average Rates</h2>"))
+        let end = try #require(text.range(of: "</table>", range: averages.upperBound..<text.endIndex))
+        let alone = Array((text[..<averages.lowerBound] + text[end.upperBound...]).utf8)
+        #expect(try parse(alone) == (try parse(ProviderFixture.bytes(file))))
+    }
+
+    @Test("rejects a currency listed twice, a table without the dollar, a day that does not exist, another header")
     func badFields() throws {
         let twice = try ProviderFixture.edited(file, replacing: ">EURO€<", with: ">USD$<")
         #expect(ProviderFixture.error { try parse(twice) } == .duplicateCurrency(CurrencyCode("USD")!, day: day))
-        let unknown = try ProviderFixture.edited(file, replacing: ">EURO€<", with: ">EURO<")
-        #expect(ProviderFixture.error { try parse(unknown) }?.isLayout(of: "DAB") == true)
+        let noDollar = try ProviderFixture.edited(file, replacing: ">USD$<", with: ">DOLLAR<")
+        #expect(ProviderFixture.error { try parse(noDollar) }?.isLayout(of: "DAB") == true)
         let date = try ProviderFixture.edited(file, replacing: "Last updated: 18 May 2026", with: "Last updated: 31 June 2026")
         #expect(ProviderFixture.error { try parse(date) } == .invalidDay("31 June 2026"))
         let header = try ProviderFixture.edited(file, replacing: ">Transfer (Buy)</th>", with: ">Transfer</th>")

@@ -54,13 +54,25 @@ struct FBILProviderTests {
         #expect(error(body) == .duplicateCurrency(CurrencyCode("USD")!, day: Day("2026-03-20")!))
     }
 
-    @Test("a truncated body, an HTML error page, an empty body and an empty array are rejected")
+    @Test("a range of holidays only, answered [], is no publication; a record whose rate is null is left out")
+    func noPublication() throws {
+        #expect(try provider.parse(Array("[]".utf8), of: provider.requests(for: .latest)[0]) == [])
+        // FBIL's record of a benchmark not set that day: the rate null, the rest as usual.
+        let body = try ProviderFixture.edited(file, replacing: "\"rate\":125.156400", with: "\"rate\":null")
+        let publications = try provider.parse(body, of: provider.requests(for: .latest)[0])
+        #expect(publications.count == 3)
+        let friday = try #require(publications.first { $0.day == Day("2026-03-20")! })
+        #expect(friday.quotes.count == 5)
+        #expect(friday["GBP"] == nil)
+        #expect(friday["USD"] == PublishedQuote(currency: CurrencyCode("USD")!, value: "93.348300", unit: 1, direction: .pivotPerUnits))
+    }
+
+    @Test("a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
         #expect(error(try ProviderFixture.truncated(file))?.isLayout(of: "FBIL") == true)
         #expect(error(ProviderFixture.htmlErrorPage)?.isLayout(of: "FBIL") == true)
         #expect(error(Array(#"{"status":500,"error":"Internal Server Error"}"#.utf8))?.isLayout(of: "FBIL") == true)
         #expect(error([]) == .empty)
-        #expect(error(Array("[]".utf8)) == .empty)
     }
 
     @Test("latest asks for the last seven days up to today, a range for its two days, in one request")

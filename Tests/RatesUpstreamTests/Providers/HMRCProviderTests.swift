@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -60,7 +61,57 @@ struct HMRCProviderTests {
         #expect(!provider.meansNoPublication(httpStatus: 500, for: next))
     }
 
-    @Test("rejects a value that is not a decimal, a code repeated with another figure, a bad code, a period that is not one month")
+    @Test("a row with its own start date within the month is a correction: a second publication, dated that day")
+    func midMonthCorrection() throws {
+        // HMRC corrects a currency that moves more than 5% within the month: the month-start row then
+        // ends the day before and a row of the same currency runs from the correction's day to the
+        // month's end (the shape of HMRC's files for such months). August's lek is given one here.
+        let body = try ProviderFixture.edited(
+            august, replacing: "Albania,Lek,ALL,109.7955,01/08/2026,31/08/2026",
+            with: "Albania,Lek,ALL,109.7955,01/08/2026,14/08/2026\nAlbania,Lek,ALL,115.2210,15/08/2026,31/08/2026")
+        let publications = try parse(body)
+        #expect(publications.map(\.day) == [Day("2026-08-01")!, Day("2026-08-15")!])
+        #expect(publications[0].quotes.count == 141)
+        #expect(publications[0]["ALL"] == quote("ALL", "109.7955", .unitsPerPivot))
+        #expect(publications[1].quotes == [quote("ALL", "115.2210", .unitsPerPivot)])
+        // A correction row may also follow a month-start row that still runs to the month's end.
+        let added = try ProviderFixture.edited(
+            august, replacing: "USA,Dollar,USD,1.3367,01/08/2026,31/08/2026",
+            with: "USA,Dollar,USD,1.3367,01/08/2026,31/08/2026\nUSA,Dollar,USD,1.2699,22/08/2026,31/08/2026")
+        let two = try parse(added)
+        #expect(two.map(\.day) == [Day("2026-08-01")!, Day("2026-08-22")!])
+        #expect(two[0]["USD"]?.value == "1.3367")
+        #expect(two[1].quotes == [quote("USD", "1.2699", .unitsPerPivot)])
+    }
+
+    @Test("reads HMRC's own labels: ZIG as ZWG, VED as VES, SLE before March 2023 as SLL; skips Ecuador's ECS row")
+    func ownLabels() throws {
+        // HMRC has labelled Zimbabwe Gold ZIG and the bolívar VED; August's rows relabelled so.
+        let labels = try ProviderFixture.edited(
+            august, replacing: "Venezuelan Bolivar,VES,984.1686", with: "Venezuelan Bolivar,VED,984.1686")
+        let zig = try #require(ProviderFixture.replacing("Zimbabwe Gold,ZWG,35.8198", with: "Zimbabwe Gold,ZIG,35.8198", in: labels))
+        // Ecuador's row, as HMRC writes it: the US dollar's figure under the sucre's code.
+        let ecuador = try #require(ProviderFixture.replacing(
+            "USA,Dollar,USD,1.3367,01/08/2026,31/08/2026",
+            with: "Ecuador,Dollar,ECS,1.3367,01/08/2026,31/08/2026\nUSA,Dollar,USD,1.3367,01/08/2026,31/08/2026", in: zig))
+        let month = try #require(try parse(ecuador).first)
+        #expect(month.quotes.count == 141)
+        #expect(month["ZWG"] == quote("ZWG", "35.8198", .unitsPerPivot))
+        #expect(month["VES"]?.value == "984.1686")
+        #expect(month["USD"]?.value == "1.3367")
+        #expect(month["ZIG"] == nil && month["VED"] == nil && month["ECS"] == nil)
+        #expect(month["SLE"]?.value == "30.6308")
+        // A file of November 2022: HMRC's SLE row then priced the old leone (15631.1792 per £1 that month).
+        var november = String(decoding: try ProviderFixture.bytes(august), as: UTF8.self)
+            .replacingOccurrences(of: "01/08/2026,31/08/2026", with: "01/11/2022,30/11/2022")
+        november = november.replacingOccurrences(of: "Leone,SLE,30.6308", with: "Leone,SLE,15631.1792")
+        let old = try #require(try parse(Array(november.utf8)).first)
+        #expect(old.day == Day("2022-11-01")!)
+        #expect(old["SLL"] == quote("SLL", "15631.1792", .unitsPerPivot))
+        #expect(old["SLE"] == nil)
+    }
+
+    @Test("rejects a value that is not a decimal, a code repeated with another figure, a bad code, a period outside the file's month or a month no row starts")
     func alteredFields() throws {
         let day = Day("2026-08-01")!
         let value = try ProviderFixture.edited(august, replacing: "109.7955", with: "109.79x5")
@@ -71,8 +122,13 @@ struct HMRCProviderTests {
         #expect(ProviderFixture.error { try parse(code) } == .invalidCurrencyCode("Lek", day: day))
         let unknown = try ProviderFixture.edited(august, replacing: "Albania,Lek,ALL", with: "Albania,Lek,QQQ")
         #expect(ProviderFixture.error { try parse(unknown) } == .invalidCurrencyCode("QQQ", day: day))
-        let start = try ProviderFixture.edited(august, replacing: "4.9091,01/08/2026,31/08/2026", with: "4.9091,02/08/2026,31/08/2026")
-        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(start) }))
+        let past = try ProviderFixture.edited(august, replacing: "4.9091,01/08/2026,31/08/2026", with: "4.9091,01/08/2026,01/09/2026")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(past) }))
+        let backwards = try ProviderFixture.edited(august, replacing: "4.9091,01/08/2026,31/08/2026", with: "4.9091,20/08/2026,19/08/2026")
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(backwards) }))
+        // Every row moved to start on the 2nd: no row starts the month.
+        let noFirst = Array(String(decoding: try ProviderFixture.bytes(august), as: UTF8.self).replacingOccurrences(of: ",01/08/2026,", with: ",02/08/2026,").utf8)
+        #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(noFirst) }))
         let date = try ProviderFixture.edited(august, replacing: "4.9091,01/08/2026,31/08/2026", with: "4.9091,01/08/2026,32/08/2026")
         #expect(ProviderFixture.error { try parse(date) } == .invalidDay("32/08/2026"))
         let mixed = try ProviderFixture.edited(august, replacing: "109.7955,01/08/2026,31/08/2026", with: "109.7955,01/09/2026,30/09/2026")

@@ -6,6 +6,7 @@ import Testing
 struct HNBProviderTests {
     let provider = HNBProvider()
     let file = "hnb-croatia-historical/00_tecajn-eur_v3_datum-primjene-do=2023-01-06_datum-primjene-od=2023-01-02.json"
+    let kuna = "hnb-croatia-historical/01_tecajn_v2_datum-do=2022-12-31_datum-od=2022-12-28.json"
 
     func parse(_ body: [UInt8]) throws -> [ProviderPublication] {
         try provider.parse(body, of: provider.requests(for: .latest)[0])
@@ -51,13 +52,45 @@ struct HNBProviderTests {
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(missing) }))
     }
 
-    @Test("rejects every truncation, an HTML error page, an empty body and an empty list")
+    @Test("reads a kuna list (tecajn/v2) as the one figure it gives against the euro: its euro row, HRK per 1 EUR; the rows against the kuna left out")
+    func kunaList() throws {
+        let publications = try parse(ProviderFixture.bytes(kuna))
+        #expect(publications.count == 1)
+        #expect(publications[0].day == Day("2022-12-31")!)
+        #expect(publications[0].quotes == [quote("HRK", "7.534500", .unitsPerPivot)])
+        #expect(try ProviderFile.read([try ProviderFixture.bytes(kuna)], provider: provider, today: Day("2023-01-10")!) == publications)
+        // A list stating the euro's figure for 100 euros keeps that unit.
+        let hundred = try ProviderFixture.edited(kuna, replacing: #""jedinica":1,"kupovni_tecaj":"7,511897""#, with: #""jedinica":100,"kupovni_tecaj":"7,511897""#)
+        #expect(try parse(hundred)[0].quotes == [quote("HRK", "7.534500", unit: 100, .unitsPerPivot)])
+    }
+
+    @Test("a kuna list without a euro row (the lists before 1999) is no publication; its rows are still checked")
+    func kunaListWithoutEuro() throws {
+        // The list's euro row relabelled as the Deutsche mark's, as the lists before the euro named it.
+        let noEuro = try ProviderFixture.edited(kuna, replacing: #""valuta":"EUR""#, with: #""valuta":"DEM""#)
+        #expect(try parse(noEuro) == [])
+        let day = Day("2022-12-31")!
+        let value = try ProviderFixture.edited(kuna, replacing: #""srednji_tecaj":"1,879537""#, with: #""srednji_tecaj":"1,87x537""#)
+        #expect(ProviderFixture.error { try parse(value) } == .invalidRate(currency: CurrencyCode("HUF")!, day: day, text: "1,87x537"))
+        let unit = try ProviderFixture.edited(kuna, replacing: #""jedinica":100,"kupovni_tecaj":"1,873898""#, with: #""jedinica":50,"kupovni_tecaj":"1,873898""#)
+        #expect(ProviderFixture.error { try parse(unit) } == .invalidRate(currency: CurrencyCode("HUF")!, day: day, text: "50"))
+        let code = try ProviderFixture.edited(kuna, replacing: #""valuta":"HUF""#, with: #""valuta":"Huf""#)
+        #expect(ProviderFixture.error { try parse(code) } == .invalidCurrencyCode("Huf", day: day))
+        let date = try ProviderFixture.edited(kuna, replacing: #""datum":"2022-12-31""#, with: #""datum":"2022-12-32""#)
+        #expect(ProviderFixture.error { try parse(date) } == .invalidDay("2022-12-32"))
+    }
+
+    @Test("a range without a list, answered [], is no publication")
+    func noList() throws {
+        #expect(try parse(Array("[]".utf8)) == [])
+    }
+
+    @Test("rejects every truncation, an HTML error page and an empty body")
     func notTheList() throws {
         for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(file)) {
             #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(cut) }))
         }
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }))
         #expect(ProviderFixture.error { try parse([]) } == .empty)
-        #expect(ProviderFixture.error { try parse(Array("[]".utf8)) } == .empty)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import RatesCore
-import RatesUpstream
+@testable import RatesUpstream
 import Testing
 
 @Suite("IMF adapter")
@@ -42,12 +42,53 @@ struct IMFProviderTests {
         #expect(ProviderFixture.error(grouping, provider) == .invalidRate(currency: CurrencyCode("KRW")!, day: Day("2026-03-03")!, text: "14,35.400000"))
     }
 
-    @Test("a currency named twice on one day is rejected; an unknown name is a layout error")
+    @Test("a currency named twice on one day is rejected; a name the report has never used is a layout error")
     func duplicateAndUnknown() throws {
         let twice = try ProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Singapore dollar\t1.267400")
         #expect(ProviderFixture.error(twice, provider) == .duplicateCurrency(CurrencyCode("SGD")!, day: Day("2026-03-02")!))
-        let unknown = try ProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Brunei dollar(2)\t1.267400")
+        let unknown = try ProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Atlantis dollar\t1.267400")
         #expect(ProviderFixture.error(unknown, provider)?.isLayout(of: "IMF") == true)
+    }
+
+    @Test("names are matched trimmed and in any case, including those of currencies other months list; header days trimmed")
+    func otherNames() throws {
+        // The report's casing and spacing vary between months (`Chinese Yuan `); the header cells too.
+        var body = try ProviderFixture.edited(file, replacing: "Chinese yuan\t6.882900", with: "Chinese Yuan \t6.882900")
+        body = try #require(ProviderFixture.replacing("Currency\tMarch 02, 2026\t", with: "Currency\tMarch 02, 2026 \t", in: body))
+        // Other months list currencies this one does not: the Brunei dollar's row renamed to one of them.
+        body = try #require(ProviderFixture.replacing("Brunei dollar\t1.267400", with: "Hungarian forint\t1.267400", in: body))
+        let publications = try parse(body)
+        #expect(publications.count == 22)
+        #expect(ProviderFixture.quote("CNY", on: "2026-03-02", in: publications) == quote("CNY", "6.882900", .unitsPerPivot))
+        #expect(ProviderFixture.quote("HUF", on: "2026-03-02", in: publications) == quote("HUF", "1.267400", .unitsPerPivot))
+        #expect(ProviderFixture.quote("HUF", on: "2026-03-03", in: publications)?.value == "1.272600")
+        #expect(ProviderFixture.quote("BND", on: "2026-03-02", in: publications) == nil)
+    }
+
+    @Test("a row with a footnote mark other than (1) is left out, the rest of the month read")
+    func otherMark() throws {
+        // The notes announce marks besides (1) without saying what they mean: the Brunei dollar marked (2).
+        let body = try ProviderFixture.edited(file, replacing: "Brunei dollar\t1.267400", with: "Brunei dollar(2)\t1.267400")
+        let publications = try parse(body)
+        #expect(publications.count == 22)
+        #expect(publications[0].quotes.count == 33)
+        #expect(ProviderFixture.quote("BND", on: "2026-03-02", in: publications) == nil)
+        // Only the first block's row was marked: the second block still gives the Brunei dollar.
+        #expect(ProviderFixture.quote("BND", on: "2026-03-17", in: publications)?.value == "1.279000")
+    }
+
+    @Test("a name kept across a redenomination means the code of its day: the Venezuelan bolivar in 2018 is VEF")
+    func redenomination() throws {
+        // The March 2026 report moved to March 2018 (every date), with the Uruguayan peso's row renamed
+        // to the Venezuelan bolivar, a name the report kept from VEB through VEF to VES.
+        var text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self).replacingOccurrences(of: ", 2026", with: ", 2018")
+        text = text.replacingOccurrences(of: "Uruguayan peso", with: "Venezuelan bolivar")
+        let publications = try provider.parse(Array(text.utf8), of: provider.requests(for: .latest)[0])
+        #expect(publications.first?.day == Day("2018-03-02"))
+        #expect(ProviderFixture.quote("VEF", on: "2018-03-02", in: publications) == quote("VEF", "38.740000", .unitsPerPivot))
+        #expect(ProviderFixture.quote("VES", on: "2018-03-02", in: publications) == nil)
+        #expect(IMFProvider.code("VES", on: Day("2007-12-31")!) == CurrencyCode("VEB")!)
+        #expect(IMFProvider.code("VES", on: Day("2018-08-20")!) == CurrencyCode("VES")!)
     }
 
     @Test("a truncated body, an HTML error page and an empty body are rejected")

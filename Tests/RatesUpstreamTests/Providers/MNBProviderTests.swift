@@ -70,6 +70,16 @@ struct MNBProviderTests {
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(inner) }))
     }
 
+    @Test("a range of Hungarian holidays only, answered with an empty <MNBExchangeRates />, is no publication")
+    func holidays() throws {
+        // The service's answer for days without rates: the same envelope, the inner document without a day.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let start = try #require(text.range(of: "&lt;MNBExchangeRates&gt;"))
+        let end = try #require(text.range(of: "&lt;/MNBExchangeRates&gt;"))
+        let empty = text[..<start.lowerBound] + "&lt;MNBExchangeRates /&gt;" + text[end.upperBound...]
+        #expect(try parse(Array(empty.utf8)) == [])
+    }
+
     @Test("rejects a truncated answer, an HTML error page and an empty body")
     func notTheAnswer() throws {
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(file)) }))

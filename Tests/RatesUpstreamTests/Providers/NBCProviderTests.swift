@@ -72,6 +72,16 @@ struct NBCProviderTests {
         #expect(ProviderFixture.error { try parse(official) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "40l4"))
     }
 
+    @Test("skips a symbol ISO 4217 does not list, as it skips CNH; reads the rest of the table")
+    func nonISOSymbol() throws {
+        // An older table's symbol of the bank's own (`RMB/KHR` for the yuan) in place of the Canadian dollar's.
+        let body = try ProviderFixture.edited(file, replacing: "CAD/KHR", with: "RMB/KHR")
+        let table = try #require(try parse(body).first)
+        #expect(table.quotes.count == 27)
+        #expect(table["RMB"] == nil && table["CAD"] == nil)
+        #expect(table["AUD"] == quote("AUD", "2888.50"))
+    }
+
     @Test("rejects a currency listed twice, a bad code or unit, a day that does not exist, another layout")
     func badFields() throws {
         let twice = try ProviderFixture.edited(file, replacing: "CAD/KHR", with: "AUD/KHR")

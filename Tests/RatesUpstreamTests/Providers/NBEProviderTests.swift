@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -36,6 +37,24 @@ struct NBEProviderTests {
         #expect(
             provider.requests(for: .latest).map(\.url) == ["2026-05-13", "2026-05-14", "2026-05-15", "2026-05-18", "2026-05-19"].map { base + $0 })
         #expect(provider.requests(for: .latest).allSatisfy { $0.method == .get && $0.body == nil })
+    }
+
+    @Test("a row whose weighted average is null, empty or zero has no figure and is left out; a day of such rows is no publication")
+    func noWeightedAverage() throws {
+        // Around the float (July to September 2024) some currencies had buying and selling rates but no
+        // weighted average: three of 2026-05-18's rows given such values.
+        var body = try ProviderFixture.edited(first, replacing: #""weighted_average":"515.7075""#, with: #""weighted_average":null"#)
+        body = try #require(ProviderFixture.replacing(#""weighted_average":"0.9965""#, with: #""weighted_average":"""#, in: body))
+        body = try #require(ProviderFixture.replacing(#""weighted_average":"9.487""#, with: #""weighted_average":"0.0000""#, in: body))
+        let monday = try #require(try parse(body).first)
+        #expect(monday.day == day)
+        #expect(monday.quotes.count == 16)
+        #expect(monday["KWD"] == nil && monday["JPY"] == nil && monday["ZAR"] == nil)
+        #expect(monday["USD"] == quote("USD", "157.227"))
+        // Every row without a weighted average: the day has none.
+        let none = String(decoding: try ProviderFixture.bytes(first), as: UTF8.self)
+            .replacingOccurrences(of: #""weighted_average":"[0-9.]+""#, with: #""weighted_average":null"#, options: .regularExpression)
+        #expect(try parse(Array(none.utf8)) == [])
     }
 
     @Test("rejects a value that is not a decimal, a currency twice, a bad code or day, an answer that failed")
