@@ -12,7 +12,8 @@ import RatesCore
 ///   ``currencies``. Every record names its currency, and an answer may hold others than the one asked for:
 ///   asked for the Albanian lek (`moeda=ALL`), the service answers every currency's rates.
 /// - Quote convention: `taxa` kwanzas per 1 unit of the currency, read as written in the JSON
-///   (``RatesCore/PublishedQuote/Direction/pivotPerUnits``). Skipped, and not asked for: `AOA` (the kwanza
+///   (``RatesCore/PublishedQuote/Direction/pivotPerUnits``); the service prints its doubles as Java does, a
+///   figure below 0.001 with an exponent (`7.0E-4`), which is written out (`0.00070`). Skipped, and not asked for: `AOA` (the kwanza
 ///   itself), `XDRUSD` (the SDR's dollar rate, not a currency code), `XAU` (gold, whose series mixes kwanzas and
 ///   dollars per ounce), and codes ISO 4217 has withdrawn, whose figures the bank derives from their
 ///   successors: `EEK`, `HRK`, `ZMK` (at their conversion rates) and `STD`, `VEF` (43.5 AOA per "STD" is the new
@@ -104,8 +105,9 @@ public struct BNAProvider: RatesProvider {
                     provider: key, "the rate of \(code) on \(day) is of type \(UpstreamDataError.quoted(type.shown)), not M (middle)")
             }
             if Self.skipped.contains(code) { continue }
-            let value = try record.field("taxa", of: "\(code) on \(day)", provider: key)
-            guard case .number = value else { throw .unexpectedLayout(provider: key, "\"taxa\" of \(code) on \(day) is \(value.kind), not a number") }
+            var value = try record.field("taxa", of: "\(code) on \(day)", provider: key)
+            guard case .number(let literal) = value else { throw .unexpectedLayout(provider: key, "\"taxa\" of \(code) on \(day) is \(value.kind), not a number") }
+            if literal.contains(where: { $0 == "E" || $0 == "e" }), let plain = XLSXCell.plainDecimal(literal) { value = .number(plain) }
             rows.append((day, try .reading(code: code, value: value, direction: .pivotPerUnits, day: day)))
         }
         // Only skipped currencies (the answer for one of them): nothing published of what is read.

@@ -15,7 +15,9 @@ import RatesCore
 ///   row (`<GOLD>2</GOLD>`, `XAU`, its reverse rate `n/a`) is leva per troy ounce, ISO 4217's unit of
 ///   `XAU`, as its `NAME_` says (`Злато (в трой унции)`, `Gold (in troy ounces)`): kept as it is; a gold
 ///   row whose name does not say troy ounces, or with another `RATIO`, rejects the table. The euro is
-///   not in the table (the lev is pegged to it at 1.95583).
+///   not in the table (the lev is pegged to it at 1.95583). `n/a` is the bank's mark for no figure: a row
+///   whose `RATE` is `n/a` or empty (a currency the ECB, whose rates the bank's follow, stopped quoting) is
+///   skipped.
 /// - Schedule: Bulgarian working days (Europe/Sofia): the bank sets the day's rates from the ECB's
 ///   reference rates, out by about 18:00; `CURR_DATE` is the day the table is valid for. Bulgaria
 ///   adopted the euro on 2026-01-01: the lev's tables are its history up to then.
@@ -86,7 +88,10 @@ public struct BNBProvider: RatesProvider {
                     throw .unexpectedLayout(provider: key, "\(place) is a gold row but not leva per troy ounce of XAU (\(code), \(UpstreamDataError.quoted(name)))")
                 }
             }
-            let value = try ProviderXMLParsing.rate(xml.text(row, "RATE", in: "\(place) (\(code))"), currency: code, day: rowDay)
+            let rate = try xml.text(row, "RATE", in: "\(place) (\(code))")
+            let mark = rate.filter { !$0.isWhitespace }.lowercased()
+            if mark.isEmpty || mark == "n/a" { continue }
+            let value = try ProviderXMLParsing.rate(rate, currency: code, day: rowDay)
             guard code != pivot else { continue }
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
         }

@@ -6,7 +6,8 @@ import RatesCore
 ///   `https://api.bnm.gov.my/public/exchange-rate?session=0900` for the newest day, all 27
 ///   currencies; for a range, the API serves history only per currency and month,
 ///   `…/exchange-rate/{code}/year/{y}/month/{m}?session=0900`, so a range makes one request per
-///   currency and month (`subject` = the bank's code).
+///   currency and month (`subject` = the bank's code). A month without any 09:00 session of the
+///   currency (not yet begun, or before the currency was quoted) is answered with `"rate":[]`: no publication.
 /// - Quotes: `middle_rate`, MYR per `unit` units (``PublishedQuote/Direction/pivotPerUnits``; 100
 ///   for the yen, the won, the baht, the Hong Kong dollar and 11 more), the answer's `meta.quote`
 ///   being `rm`. Where a day has no middle rate but buying and selling rates, their exact midpoint.
@@ -79,6 +80,7 @@ public struct BNMProvider: RatesProvider {
                 throw .unexpectedLayout(provider: key, "the answer is for \(UpstreamDataError.quoted(code.shown)), the request for \(subject)")
             }
         }
+        if case .object = data, try data.field("rate", of: "\"data\"", provider: key) == .array([]) { return [] }
         var days: [Day: [PublishedQuote]] = [:]
         for (index, entry) in entries.enumerated() {
             let what = "currency \(index + 1)"

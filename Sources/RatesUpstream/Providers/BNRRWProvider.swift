@@ -8,7 +8,7 @@ import RatesCore
 ///   one request per currency (``ProviderRequest/subject`` is its code; both days included), answered with
 ///   a JSON array of `{"currency_name":"USD","buying_rate":"1458.065","average_rate":"1463.065","selling_rate":"1468.065",
 ///   "post_date":"19-May-26"}` in no particular order. Every record names its currency, which must be the
-///   one asked for.
+///   one asked for. A range without a posting (a weekend, a holiday) is answered with `[]`: no publication.
 /// - Quote convention: `average_rate`, the bank's published average (middle) rate, francs per 1 unit of the
 ///   currency, read as written (`"9.209145"`; thousands commas, which older figures carry, dropped:
 ///   `"1,253.60"` is `1253.60`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The buying and selling
@@ -68,6 +68,8 @@ public struct BNRRWProvider: RatesProvider {
             let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
+        // `[]`: no posting in the range (a weekend, a holiday, the Christmas–New Year week).
+        if publications.isEmpty { return [] }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }
 

@@ -8,7 +8,8 @@ import RatesCore
 ///   (`"19 Mar 2026",0.5165,0.0653,0.0564,0.0748,0.0551,11.9500,1.2717`).
 /// - Quote convention: units of the currency per 1 BWP, ``PublishedQuote/Direction/unitsPerPivot``,
 ///   unit 1. The bank's column names are not all ISO codes: ``columns`` maps `CHN` to CNY, `YEN` to
-///   JPY and `SDR` to XDR; a column not in that table rejects the answer.
+///   JPY and `SDR` to XDR; any other column must be headed by an ISO 4217 code (`EUR`, or a currency
+///   the bank adds), or the answer is rejected.
 /// - Skipped: a figure of `0.0000`, the bank's mark for no figure (the yuan before September 2016,
 ///   the yen on two days of 2005 and 2007). A day written on two rows is read once when the rows
 ///   agree; when they disagree (17 Jan 2018, 23 Oct 2018 and 13 Aug 2019 in the export of March
@@ -26,10 +27,8 @@ public struct BOBProvider: RatesProvider {
     /// Working days, by 12:00 Gaborone time.
     public let schedule = PublicationSchedule(timeZone: "Africa/Gaborone", expectedMinute: 12 * 60)
 
-    /// The bank's column names and the currencies they are.
-    public static let columns: KeyValuePairs<String, String> = [
-        "CHN": "CNY", "EUR": "EUR", "GBP": "GBP", "USD": "USD", "SDR": "XDR", "YEN": "JPY", "ZAR": "ZAR",
-    ]
+    /// The bank's column names that are not the currency's ISO code, and the currencies they are.
+    public static let columns: KeyValuePairs<String, String> = ["CHN": "CNY", "SDR": "XDR", "YEN": "JPY"]
 
     /// The host the `export/` path is under, without a trailing slash.
     public let baseURL: String
@@ -53,7 +52,8 @@ public struct BOBProvider: RatesProvider {
         }
         var currencies: [CurrencyCode] = []
         for column in header.dropFirst() {
-            guard let currency = Self.columns.first(where: { $0.key == column }).flatMap({ CurrencyCode($0.value) }) else {
+            let code = Self.columns.first(where: { $0.key == column })?.value ?? column
+            guard let currency = CurrencyCode(code), currency.name != nil else {
                 throw .unexpectedLayout(provider: key, "a column \(DelimitedText.shown(column)), which names no currency known here")
             }
             guard !currencies.contains(currency) else { throw .unexpectedLayout(provider: key, "the column of \(currency) appears twice") }

@@ -4,7 +4,8 @@ import RatesCore
 ///
 /// - Source: the Valet API's group `FX_RATES_DAILY`,
 ///   `https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/json`: `?recent=1` for
-///   the newest day, `?start_date=…&end_date=…` for a range (one request for any span).
+///   the newest day, `?start_date=…&end_date=…` for a range (one request for any span). A range without a
+///   business day (a weekend, 25–26 December) is answered with `"observations": []`: no publication.
 /// - Quotes: series `FXxxxCAD`, CAD per 1 unit of `xxx` (``PublishedQuote/Direction/pivotPerUnits``,
 ///   unit 1), each value a string (`"v": "1.3706"`).
 /// - Day: the observation's `d`.
@@ -56,6 +57,8 @@ public struct BOCProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
+        // A range without a business day (a weekend, 25–26 December): no observations, no publication.
+        if publications.isEmpty { return [] }
         return try ProviderValidation.validate(publications)
     }
 }

@@ -5,7 +5,8 @@ import RatesCore
 /// - Endpoint: the Interactive Statistical Database,
 ///   `GET https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp?csv.x=yes&Datefrom=17/Mar/2026&Dateto=20/Mar/2026&SeriesCodes=XUDLUSS,…&CSVF=TN&UsingCodes=Y`
 ///   (one request for any range; the newest publication is asked for as the last seven days up to `now`).
-///   The answer is a CSV pivoted by series: `DATE,XUDLUSS,XUDLERS,…`, one row per day (`17 Mar 2026,1.3343,…`).
+///   The answer is a CSV pivoted by series: `DATE,XUDLUSS,XUDLERS,…`, one row per day (`17 Mar 2026,1.3343,…`);
+///   for a range without an observation (a holiday span), the header alone: no publication.
 /// - Series: ``series`` maps each series code to its currency (the code's letters are the Bank's own,
 ///   not ISO's: `XUDLSRS` is the Saudi riyal, `XUDLBK78` the shekel). A column of any other series is a layout error.
 /// - Quote convention: units of the currency per 1 GBP, ``RatesCore/PublishedQuote/Direction/unitsPerPivot``.
@@ -81,6 +82,8 @@ public struct BOEProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
+        // The header alone: no observation in the range (a holiday span).
+        if publications.isEmpty { return [] }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }
 }

@@ -5,7 +5,7 @@ import RatesCore
 /// - Endpoint: the SDMX edge server, `GET https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/?c%5BDATA_TYPE%5D=OF00&startperiod=YYYY-MM-DD&endperiod=YYYY-MM-DD&format=csv`
 ///   (one request for any range; the newest publication is asked for as the last seven days). The answer is
 ///   SDMX-CSV with the columns `SERIES_CODE,…,BASE_CURRENCY,COUNTER_CURRENCY,…,UNIT_MULT,…,TIME_PERIOD,OBS_VALUE,…`,
-///   one row per currency and day.
+///   one row per currency and day; for a span without a representative rate, the header alone: no publication.
 /// - Quote convention: ILS per 10^`UNIT_MULT` units of `BASE_CURRENCY` (JPY per 100, LBP per 10),
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Only `DATA_TYPE` `OF00` (the representative rate) is read.
 /// - Schedule: Asia/Jerusalem, Monday to Friday, published about 15:30 local time.
@@ -53,6 +53,8 @@ public struct BOIProvider: RatesProvider {
             let quote = try table.quote(base: row[0], unitMultiplier: row[2], value: row[4], day: day)
             quotesByDay[day, default: []].append(quote)
         }
+        // The header alone: no representative rate in the range.
+        if quotesByDay.isEmpty { return [] }
         return try ProviderValidation.validate(
             quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }

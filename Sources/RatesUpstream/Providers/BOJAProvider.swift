@@ -1,6 +1,6 @@
 import RatesCore
 
-/// The Bank of Jamaica's counter rates of the Jamaican dollar (JMD), 16 currencies.
+/// The Bank of Jamaica's counter rates of the Jamaican dollar (JMD), about 35 currencies.
 ///
 /// - Source: the bank's wpDataTables table 134, `POST https://boj.org.jm/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134`
 ///   with the form body `draw=1&start=0&length=-1&wdtNonce=…`, where the nonce is the value of
@@ -10,15 +10,19 @@ import RatesCore
 ///   (`DMD & TT`, `Notes` and `Coins` buying rates, `DMD, TT & Cash` the selling rate). The answer is JSON
 ///   (``WPDataTablesAnswer``), one row per currency and day in those columns:
 ///   `["02 Mar 2026","U.S. DOLLAR","155.3493","147.5800","127.5800","157.2639"]`. Currencies are named in
-///   words, read through the fixed table ``currencyNames``; a name not in it rejects the answer. The answer
-///   holds the rows the table shows by default (the current month: 255 rows in the recording, while its
-///   `recordsFiltered` says 104868, so the count is not checked).
+///   words (character references decoded, white space collapsed), read through ``currencyNames``: the 35
+///   names the table's own currency filter lists (`T&#038;T DOLLAR` is `T&T DOLLAR`), or a name that is
+///   itself an ISO 4217 code; any other name rejects the answer. `VENEZUELAN BOLIVAR` is the bolívar of
+///   the row's day: VEB before 2008-01-01, VEF until 2018-08-19, VES since. The answer holds the rows the
+///   table shows by default (the current month: 255 rows in the recording, while its `recordsFiltered`
+///   says 104868, so the count is not checked).
 /// - Quote convention: Jamaican dollars for 1 unit of the currency. The figure stored is the exact midpoint
 ///   (``RatesCore/RateText/midpoint(_:_:)``) of the buying rate for drafts and transfers (`DMD & TT`) and the
 ///   selling rate (`DMD, TT & Cash`): 155.3493 and 157.2639 give 156.3066 JMD per USD,
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Notes and coins are not read. `NORTHERN IRELAND
-///   POUND` (sterling notes of Northern Irish banks, no currency of their own; `GREAT BRITAIN POUND` is GBP)
-///   is skipped.
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Notes and coins are not read. A `DMD & TT` or
+///   selling figure of `0.0000` is the bank's mark for no figure (as all through the `Coins` column): the
+///   currency has no midpoint that day and is skipped. `NORTHERN IRELAND POUND` (sterling notes of Northern
+///   Irish banks, no currency of their own; `GREAT BRITAIN POUND` is GBP) is skipped.
 /// - Schedule: America/Jamaica, Monday to Friday, usually by 13:00; a row is dated the day it is for.
 /// - Ranges: the one request gives what the table shows; a fetch keeps the days it asked for.
 public struct BOJAProvider: RatesProvider {
@@ -38,8 +42,23 @@ public struct BOJAProvider: RatesProvider {
         "SWISS FRANC": "CHF", "AUSTRALIAN DOLLAR": "AUD", "DANISH KRONE": "DKK", "NORWEGIAN KRONE": "NOK", "SWEDISH KRONA": "SEK",
         "HONG KONG DOLLAR": "HKD", "BARBADOS DOLLAR": "BBD", "BELIZE DOLLAR": "BZD", "T&T DOLLAR": "TTD", "BAHAMAS DOLLAR": "BSD",
         "CAYMAN DOLLAR": "KYD", "GUYANA DOLLAR": "GYD", "E. C. DOLLAR": "XCD", "DOMINICAN REP. PESO": "DOP", "GIBRALTAR POUND": "GIP",
-        "NORTHERN IRELAND POUND": nil,
+        "BERMUDA DOLLAR": "BMD", "BRAZIL REAL": "BRL", "CHINESE YUAN": "CNY", "INDIAN RUPEE": "INR", "MALAYSIA RINGGIT": "MYR",
+        "MEXICAN PESO": "MXN", "NEW ZEALAND DOLLAR": "NZD", "SINGAPORE DOLLAR": "SGD", "SOUTH AFRICA RAND": "ZAR", "SOUTH KOREA WON": "KRW",
+        "SRI LANKA RUPEE": "LKR", "TAIWAN N.T. DOLLAR": "TWD", "THAILAND BAHT": "THB", "NORTHERN IRELAND POUND": nil,
     ]
+    /// The bank's name of the bolívar, whose code depends on the day (``bolivar(on:)``).
+    static let bolivarName = "VENEZUELAN BOLIVAR"
+
+    /// The bolívar's code on `day`: VEB until 2007, VEF (the bolívar fuerte) until 2018-08-19, VES (the bolívar soberano) since.
+    static func bolivar(on day: Day) -> String {
+        day < Day(year: 2008, month: 1, day: 1)! ? "VEB" : day < Day(year: 2018, month: 8, day: 20)! ? "VEF" : "VES"
+    }
+
+    /// Whether `text` is a zero written as a decimal (`0.0000`): the bank's mark for no figure.
+    static func isZero(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "0" } }
+    }
 
     /// The host, without a trailing slash.
     public let baseURL: String
@@ -89,12 +108,20 @@ public struct BOJAProvider: RatesProvider {
             guard words.count == 3, words[0].count == 2, words[1].count == 3,
                 let day = HTMLText.day(day: words[0], month: words[1], year: words[2])
             else { throw .invalidDay(row[0]) }
-            let name = HTMLText.collapsed(row[1])
-            guard let entry = Self.currencyNames[name] else {
+            let name = HTMLText.collapsed(HTMLText.decodingReferences(row[1]))
+            let entry: String?
+            if name == Self.bolivarName {
+                entry = Self.bolivar(on: day)
+            } else if let known = Self.currencyNames[name] {
+                entry = known
+            } else if let code = CurrencyCode(name), code.name != nil {
+                entry = code.rawValue
+            } else {
                 throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(name)) on \(day) is not one the adapter knows")
             }
             guard let code = entry else { continue }
             let currency = CurrencyCode(code)!
+            if Self.isZero(row[2]) || Self.isZero(row[5]) { continue }
             guard let value = RateText.midpoint(row[2], row[5]) else {
                 throw .invalidRate(currency: currency, day: day, text: RateText.isValid(row[2]) ? row[5] : row[2])
             }

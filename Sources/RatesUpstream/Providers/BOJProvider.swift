@@ -13,9 +13,11 @@ import RatesCore
 ///   USD per 1 euro (``RatesCore/PublishedQuote/Direction/pivotPerUnits``). Each series' `UNIT` text must be the one
 ///   listed there, so a series that changed its quotation is rejected rather than read upside down.
 /// - Pivot: USD, the currency both series are quoted against (the yen itself is a quoted currency here).
-/// - Skipped: `null`, a day without a figure (weekends, Japanese holidays; the API lists every calendar day).
+/// - Skipped: `null`, a day without a figure (weekends, Japanese holidays; the API lists every calendar day). An answer
+///   of nulls only (months with no business day yet) is no publication.
 /// - Schedule: Asia/Tokyo, Monday to Friday; a business day's 17:00 rates are in the API the next business morning,
 ///   about 09:30 local time.
+/// - History: the series start on 1998-01-05 (``historyStart``); a 1998 answer is read like any other.
 public struct BOJProvider: RatesProvider {
     public let key = "BOJ"
     public let name = "Bank of Japan"
@@ -23,6 +25,8 @@ public struct BOJProvider: RatesProvider {
     public let pivot = CurrencyCode("USD")!
     public let rateType = "Tokyo market interbank rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Tokyo", expectedMinute: 9 * 60 + 30)
+    /// The first day of the series.
+    public let historyStart = Day(year: 1998, month: 1, day: 5)!
 
     /// The real API endpoint.
     public static let defaultBaseURL = "https://www.stat-search.boj.or.jp/api/v1/getDataCode"
@@ -98,7 +102,8 @@ public struct BOJProvider: RatesProvider {
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))
             }
         }
+        if quotesByDay.isEmpty { return [] }
         return try ProviderValidation.validate(
-            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1), notBefore: historyStart)
     }
 }

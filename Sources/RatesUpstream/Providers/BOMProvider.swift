@@ -6,6 +6,7 @@ import RatesCore
 ///   `https://www.mongolbank.mn/en/currency-rate-movement/data`, answered with
 ///   `{"success":true,"data":[{"RATE_DATE":"2026-05-22","USD":"3,576.42","EUR":"4,151.69",…,"SDR":"4,887.93"},…],"langData":{…}}`:
 ///   one object per day, newest first, one member per currency. `langData` (the page's texts) is not read.
+///   A range without a rate (a weekend, a holiday) is answered with `"data":[]`: no publication.
 /// - Quote convention: tögrögs per 1 unit of the currency, read as written with the thousands commas
 ///   dropped (`"3,576.42"` is `3576.42`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Every figure
 ///   is per one unit, to two decimals, however small (`"IDR":"0.20"`, `"VND":"0.14"`). `SDR` is stored as
@@ -72,6 +73,8 @@ public struct BOMProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
+        // `"data":[]`: no rate set in the range (a weekend, a holiday).
+        if publications.isEmpty { return [] }
         return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
     }
 }

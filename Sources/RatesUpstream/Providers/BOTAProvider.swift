@@ -9,6 +9,7 @@ import RatesCore
 ///   A page without the token fails the fetch: the post would be refused.
 ///   The answer is the same page with the table `S/N | Currency | Buy | Sell | Mean | Date` filled, one row per
 ///   currency and day: `<td>1</td><td>USD</td><td>2,589.0,500</td><td>2,615.0,600</td><td>2,602.0,545</td><td>19-May-26</td>`.
+///   For a range without figures, the table is there with its header and no row (as on the page before any post): no publication.
 /// - Quote convention: `Mean` shillings per 1 unit of the currency, ``PublishedQuote/Direction/pivotPerUnits``:
 ///   the bank's own mean of its buying and selling rates (it is not always their exact midpoint: 2,602.0,545
 ///   for 2,589.0,500 and 2,615.0,600), read as published. The bank groups the digits with commas on both
@@ -91,6 +92,8 @@ public struct BOTAProvider: RatesProvider {
             guard let value = Self.figure(cells[4]) else { throw .invalidRate(currency: code, day: day, text: cells[4]) }
             days[day, default: []].append(PublishedQuote(currency: code, value: value, unit: 1, direction: .pivotPerUnits))
         }
+        // The table's header without rows: no figures for the range.
+        if rows.isEmpty { return [] }
         return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 

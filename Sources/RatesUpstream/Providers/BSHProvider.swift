@@ -9,11 +9,15 @@ import RatesCore
 ///   a header row of days (`DT. 03.01.2024`, also written `DT.08.01.2024` or `DT 11.01.2024`), each day
 ///   over two columns, `Kursi kundrejt një USD` (the rate against the dollar) and `Lek për njësi të monedhës
 ///   së huaj (sipas fix.)` (lek per unit, the fixing), then the month's average (`KURSI MESATAR`); below,
-///   one row per currency: a number in column A, its name in B (`Dollari Amerikan (USD)`).
+///   one row per currency: a number in column A, its name in B (`Dollari Amerikan (USD)`). A sheet without a
+///   row of days (a `Sheet1`, a chart, a yearly summary) is not a month's and is passed over; a workbook
+///   without any month's sheet is rejected.
 /// - Quote convention: the lek column of each day, lek per unit of the currency (94.4 ALL per USD; per 100
 ///   for `Jeni Japonez (per 100) (JPY)`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The code is
-///   the name's last word or the one in its last parentheses; `E U R O` is EUR, `SDR` the IMF's special
-///   drawing right, XDR. Skipped: gold and silver (`Ari (oz)`, `Argjendi (oz)`: metals, not currencies),
+///   the name's last word or the one in its last parentheses; the euro's row, named without a code, is
+///   `E U R O` (also read as `EURO` or `Euro`, spaces and case aside), `SDR` the IMF's special drawing right,
+///   XDR (a name with `Drawing` in it is the SDR too). Skipped: gold and silver (a name starting `Ari` or
+///   `Argjend`: `Ari (oz)`, `Argjendi (oz)`, metals, not currencies),
 ///   the offshore renminbi `CNH` (not an ISO 4217 code; the onshore CNY is its own row), the columns against
 ///   the dollar, the monthly average and the sheet's working area right of it (old rates and sums the bank
 ///   keeps there). Figures are stored as doubles and read as ``XLSXCell/decimalText`` says
@@ -48,12 +52,10 @@ public struct BSHProvider: RatesProvider {
         self.baseURL = baseURL ?? Self.site
     }
 
-    /// Currencies whose name carries no code.
-    static let names: [String: String] = ["E U R O": "EUR"]
     /// Codes in the names that are not the code of the row's currency.
     static let codes: [String: String] = ["SDR": "XDR"]
-    /// Rows that are not currencies (metals) or not an ISO 4217 code (CNH): not read.
-    static let skipped: Set<String> = ["Ari (oz)", "Argjendi (oz)", "CNH"]
+    /// Codes that are not an ISO 4217 code (CNH): not read.
+    static let skipped: Set<String> = ["CNH"]
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: baseURL + Self.archivePath)
@@ -94,19 +96,23 @@ public struct BSHProvider: RatesProvider {
         let workbook = try XLSXWorkbook(body, provider: key)
         guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
         var publications: [ProviderPublication] = []
+        var months = 0
         for entry in workbook.sheets {
-            publications += try read(workbook.sheet(entry))
+            guard let days = try read(workbook.sheet(entry)) else { continue }
+            months += 1
+            publications += days
         }
+        guard months > 0 else { throw .unexpectedLayout(provider: key, "no sheet has a row of days (DT. dd.mm.yyyy)") }
         return try ProviderValidation.validate(publications)
     }
 
-    /// The days of one month's sheet.
-    private func read(_ sheet: XLSXSheet) throws(UpstreamDataError) -> [ProviderPublication] {
+    /// The days of one month's sheet; `nil` for a sheet without a row of days (not a month's).
+    private func read(_ sheet: XLSXSheet) throws(UpstreamDataError) -> [ProviderPublication]? {
         func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
         func words(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
         // The header: days up to the average.
         guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { words($0)?.hasPrefix("DT") == true } }) else {
-            throw layout("no row of days (DT. dd.mm.yyyy)")
+            return nil
         }
         var days: [(column: Int, day: Day)] = []
         for cell in sheet.rows[header].cells where cell.column > 1 {
@@ -146,14 +152,17 @@ public struct BSHProvider: RatesProvider {
 
     /// The currency and unit a row's name gives (`Jeni Japonez (per 100) (JPY)` → JPY per 100); `nil` for a row skipped.
     private func currency(_ label: String, in sheet: XLSXSheet) throws(UpstreamDataError) -> (CurrencyCode, Int)? {
-        if Self.skipped.contains(label) { return nil }
+        let first = label.prefix { $0.isLetter }.lowercased()
+        if first == "ari" || first.hasPrefix("argjend") { return nil }  // gold, silver
+        if label.filter({ !$0.isWhitespace }).lowercased() == "euro" { return (CurrencyCode("EUR")!, 1) }
+        if label.lowercased().contains("drawing") { return (CurrencyCode("XDR")!, 1) }
         var unit = 1
         if let per = label.range(of: "(per ") {
             let digits = label[per.upperBound...].prefix { $0 != ")" }
             unit = try ProviderXMLParsing(key).unit(String(digits), of: CurrencyCode("XXX")!, day: ProviderValidation.firstDay)
         }
         let last = label.split(separator: " ").last.map { $0.trimmingCharacters(in: ["(", ")"]) } ?? ""
-        let written = Self.names[label] ?? last
+        let written = last
         if Self.skipped.contains(written) { return nil }
         guard let code = CurrencyCode(Self.codes[written] ?? written) else {
             throw .unexpectedLayout(provider: key, "sheet \(sheet.name): the row \(UpstreamDataError.quoted(label)) names no currency code")

@@ -19,7 +19,9 @@ import RatesCore
 ///   the day they are set.
 /// - Ranges: one `ExchangeRatesByDateRangeByISO` request for the whole range, naming the
 ///   currencies (``currencies``); the answer has a row per currency for each day the bank set
-///   rates, none for weekends and holidays.
+///   rates, none for weekends and holidays. A range without any such day (a weekend, the New Year
+///   holidays of 1–7 January) is answered with a `diffgram` without `DocumentElement` (or one without
+///   rows): no publication.
 public struct CBAProvider: RatesProvider {
     public let key = "CBA"
     public let name = "Central Bank of Armenia"
@@ -89,13 +91,14 @@ public struct CBAProvider: RatesProvider {
             try xml.expectOnly(["schema", "diffgram"], in: result)
             let diffgram = try only("diffgram", in: result)
             try xml.expectOnly(["DocumentElement"], in: diffgram)
-            guard let table = diffgram.child("DocumentElement") else { throw .empty }
+            guard let table = diffgram.child("DocumentElement") else { return [] }
             try xml.expectOnly(["ExchangeRatesByRange"], in: table)
             var days: [Day: [PublishedQuote]] = [:]
             for row in table.children {
                 let day = try Self.day(xml.text(row, "RateDate", in: "<ExchangeRatesByRange>"))
                 if let figure = try quote(row, amount: "Amount", day: day, xml: xml) { days[day, default: []].append(figure) }
             }
+            if table.children.isEmpty { return [] }
             return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
         default:
             throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not an answer of the exchange-rate service")

@@ -12,18 +12,18 @@ import RatesCore
 ///   reads as none too.
 /// - Quote convention: `Middle` marks for `Units` units of `AlphaCode`,
 ///   ``PublishedQuote/Direction/pivotPerUnits`` (EUR at the currency board's 1.95583; HUF, JPY, RSD per
-///   100). The buying and selling rates and the `Comments` (in 1998, the SDR in dollars and the kuna) are not read.
+///   100). The buying and selling rates and the `Comments` (in 1998, the SDR in dollars and the kuna) are not
+///   read. A row without a middle rate (`KWD` in 1998, listed with neither units nor figure) is skipped.
 /// - The lists of 1998 are in Deutsche marks: the mark (KM, BAM) was defined at par with the Deutsche
 ///   mark from the bank's opening in August 1997 until the euro, and before its banknotes (June 1998) the
 ///   lists were kept in DEM, with a `DEM` row at par (`"Units":"100","Middle":"100"`). Such figures are
 ///   BAM figures, and a list with a `DEM` row is read as marks, the row with them (100 BAM per 100 DEM, the
 ///   peg), as long as that row is at par: a `DEM` row at any other figure means the list is not in marks,
-///   and rejects the answer. The 1998 lists themselves are never stored: a list dated before 1999-01-04
-///   (``ProviderValidation/firstDay``) rejects the answer whole (``UpstreamDataError/dayOutOfRange(_:)``),
-///   as does any range reaching before that day. Those lists also
+///   and rejects the answer. They are stored as the convertible mark's figures from the bank's opening on
+///   1997-08-11 (``historyStart``; the first list of 1998 is dated 6 January), the peg to the Deutsche mark
+///   making them per euro at 1.95583 as any mark figure before 1999. Those lists also
 ///   hold units that are not currencies, skipped: `XEU` (the ECU), `XBA` (the ECU's figure under the
-///   bond-market unit's code) and `ESB` (a peseta account unit; `ESP` is the peseta itself); and a row with
-///   neither units nor figure (`KWD`, listed without a rate), skipped.
+///   bond-market unit's code) and `ESB` (a peseta account unit; `ESP` is the peseta itself).
 /// - Day: the list's `Date`, the day it holds for.
 /// - Schedule: Europe/Sarajevo, lists set Monday to Friday by about 16:00 for the next day (dated
 ///   Tuesday to Saturday; Saturday's holds through Monday).
@@ -37,6 +37,8 @@ public struct CBBHProvider: RatesProvider {
     public let rateType = "middle rate"
     /// Working days, by 16:00 Sarajevo time (the lists carry the next day's date).
     public let schedule = PublicationSchedule(timeZone: "Europe/Sarajevo", expectedMinute: 16 * 60)
+    /// The bank's opening, from which the convertible mark was at par with the Deutsche mark.
+    public let historyStart = Day(year: 1997, month: 8, day: 11)!
 
     /// The service's address (`…/CurrencyExchange`).
     public let endpoint: String
@@ -78,14 +80,12 @@ public struct CBBHProvider: RatesProvider {
             publications.append(try self.list(list, what: "list \(index + 1)"))
         }
         guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
     }
 
     /// One exchange list.
     func list(_ list: ProviderJSON, what: String) throws(UpstreamDataError) -> ProviderPublication {
         let day = try Day(parsing: try list.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key), .midnightTimestamp)
-        // The lists before the euro are in Deutsche marks, not convertible marks: never stored.
-        guard day >= ProviderValidation.firstDay else { throw .dayOutOfRange(day) }
         var quotes: [PublishedQuote] = []
         for (position, item) in try list.field("CurrencyExchangeItems", of: "the list of \(day)", provider: key)
             .array("the items of \(day)", provider: key).enumerated()
@@ -94,7 +94,7 @@ public struct CBBHProvider: RatesProvider {
             let code = try item.field("AlphaCode", of: place, provider: key).string("\(place)'s \"AlphaCode\"", provider: key)
             let units = try item.field("Units", of: "\(code) on \(day)", provider: key)
             let middle = try item.field("Middle", of: "\(code) on \(day)", provider: key)
-            if Self.notCurrencies.contains(code) || (units == .string("") && middle == .string("")) { continue }
+            if Self.notCurrencies.contains(code) || middle == .string("") || middle.isNull { continue }
             let unit = try units.integer("\(code)'s \"Units\" on \(day)", provider: key)
             let quote = try PublishedQuote.reading(code: code, value: middle, unit: unit, direction: .pivotPerUnits, day: day)
             if code == Self.deutscheMark, quote.value != String(unit) {

@@ -7,7 +7,8 @@ import RatesCore
 ///   since 1993 as one JSON document (served as text): `{"meta":{…},"data":{"dataSets":[["19930105",
 ///   "25.405","125.25",…],…],"structure":{"Table1":[{"data":"新台幣NTD/USD"},{"data":"日圓JPY/USD"},
 ///   {"data":"英鎊USD/GBP"},…]}}}`: one row per day (the day as `YYYYMMDD`, then one figure per
-///   column), one column label per figure, a Chinese name followed by the pair.
+///   column), one column label per figure, a Chinese name followed by the pair (white space around a label,
+///   which the labels carry unevenly, is not part of it).
 /// - Quote convention: a column `XXX/USD` holds units of XXX per 1 USD
 ///   (``PublishedQuote/Direction/unitsPerPivot``), a column `USD/XXX` US dollars per 1 XXX
 ///   (``PublishedQuote/Direction/pivotPerUnits``: GBP, AUD, EUR); unit 1. The bank writes the New
@@ -81,7 +82,8 @@ public struct CBCProvider: RatesProvider {
 
     /// The currency and direction of a column labelled `label` (`日圓JPY/USD`, `英鎊USD/GBP`).
     func column(_ label: String) throws(UpstreamDataError) -> (currency: CurrencyCode, direction: PublishedQuote.Direction) {
-        let pair = label.unicodeScalars.suffix(7)
+        let trimmed = HTMLText.collapsed(label)
+        let pair = trimmed.unicodeScalars.suffix(7)
         let text = String(String.UnicodeScalarView(pair))
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 3, parts[1].count == 3 else {

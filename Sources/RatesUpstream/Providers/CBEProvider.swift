@@ -10,7 +10,8 @@ import RatesCore
 ///   `SubmitAction=2` (the "Download As Excel" button). The answer is an Excel workbook (read with ``XLSXWorkbook``)
 ///   of one sheet: a title row, the header `Date | Currency | Buy | Sell`, then one row per day and currency, the
 ///   day an Excel date serial (`46121`: 2026-04-09), the currency by its English name, the two figures as numbers.
-///   A page without the hidden fields fails the fetch: the post would be refused.
+///   A page without the hidden fields fails the fetch: the post would be refused. A span without rates (a
+///   Friday–Saturday, a holiday) gives the header and no row: no publication.
 /// - Quote convention: pounds for 1 unit of the currency (for 100 yen: the name says `Japanese Yen 100`),
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``; the bank publishes no middle rate, so each figure is the
 ///   exact midpoint of its buying and selling rates (`RateText.midpoint`: 53.0734 and 53.2067 give 53.14005). A
@@ -118,6 +119,8 @@ public struct CBEProvider: RatesProvider {
             else { throw .invalidRate(currency: code, day: day, text: (row[2]?.text ?? row[2]?.number ?? "") + " / " + (row[3]?.text ?? row[3]?.number ?? "")) }
             days[day, default: []].append(PublishedQuote(currency: code, value: value, unit: currency.unit, direction: .pivotPerUnits))
         }
+        // The header and no row: no rates in the span (a Friday–Saturday, a holiday).
+        if days.isEmpty { return [] }
         return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 }

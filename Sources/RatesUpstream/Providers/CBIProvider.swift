@@ -8,16 +8,23 @@ import RatesCore
 ///   (`/static/uploads/up/file-177909880482668.xlsx`: its name changes with each upload). It is an Excel
 ///   workbook (read with ``XLSXWorkbook``) of one sheet per year since 2009 (`2009` … `2026`). Each sheet:
 ///   a header naming each currency (`الدولار الأمريكي USD`, or the code alone on the row below, `USD`,
-///   `S.FR`), a row of `Buy` and `Sell` columns under each (and, since 2025, a second `Sell … 2`), then one
-///   block per month: a label (`Jan. 2024`, `Feb.2026`), a row per day of the month (its number in column A),
-///   and an `Average` row.
+///   `S.FR`) somewhere over its columns, a row of `Buy` and `Sell` columns under each (and, since 2025, a
+///   second `Sell … 2`), then one block per month: a label, a row per day of the month (its number in
+///   column A), and an `Average` row (any letter case). The labels are written many ways over the years
+///   (`Jan. 2024`, `Feb.2026`, `July  2009`, `jun. 2013`, `Sept.2025`, `Spet.2016`, `*Mar. 2020`): a month's
+///   English name or abbreviation (``HTMLText/month(_:)``, and the sheets' `Spet`), an optional `*` before it,
+///   `.`, `,` or spaces, then the sheet's year. A currency's label is looked for over its columns, from its
+///   `Buy` column to the column before the next `Buy` (the labels drift over the `Sell` columns).
 /// - Quote convention: dinars for one unit of the currency. The bank publishes buying and selling rates
 ///   only; the figure is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `1300` and `1310`
 ///   give `1305`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. The second selling rate is
 ///   not read. Codes are the header's last three capitals; `S.FR` is CHF, `UAE` AED, `SDR` the IMF's special
-///   drawing right, XDR. Skipped: gold (a metal, not a currency); a currency on a day unless both its buying
-///   and selling cells hold numbers (holidays carry a note in text instead, and a lone figure has no
-///   midpoint); days without figures (weekends, holidays) and the averages. The first block of the 2026
+///   drawing right, XDR. Skipped: gold (a metal, not a currency); a currency's columns that hold no figure in
+///   the sheet when its label names no code (QAR's are empty in 2026); columns with figures under such a
+///   label reject the workbook; a currency on a day unless both its buying and selling cells hold
+///   numbers (holidays carry a note in text instead, and a lone figure has no midpoint); days without
+///   figures (weekends, holidays), the averages, and rows of text without figures (the notes under a
+///   year's table: `Note :`, `*Comment : …`). The first block of the 2026
 ///   sheet is labelled with the year alone: a row holding only the sheet's year, before any month's label,
 ///   starts January. Figures are stored as doubles and read as ``XLSXCell/decimalText`` says.
 /// - Schedule: Asia/Baghdad, Sunday to Thursday; the day's rates are in the workbook by about 13:00.
@@ -53,7 +60,6 @@ public struct CBIProvider: RatesProvider {
 
     /// Labels that are not the currency's ISO code; `nil` for a column not read (gold).
     static let aliases: [String: String?] = ["S.FR": "CHF", "UAE": "AED", "SDR": "XDR", "Gold": nil]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: baseURL + Self.indexPath)
@@ -102,16 +108,29 @@ public struct CBIProvider: RatesProvider {
         // Each `Buy` column, the first `Sell` column after it (not `Sell … 2`), and the code above them.
         let labels = sheet.rows[header].cells
         var groups: [Group] = []
-        for buy in labels where words(buy)?.hasPrefix("Buy") == true {
+        let buys = labels.filter { words($0)?.hasPrefix("Buy") == true }
+        for (index, buy) in buys.enumerated() {
             guard let sell = labels.first(where: { $0.column > buy.column && words($0)?.hasPrefix("Sell") == true }),
                 words(sell)?.hasSuffix("2") == false, sell.column == buy.column + 1
             else { throw layout("\(buy.reference) has no Sell column beside it") }
+            // The currency's columns: up to the next Buy column, or for the last, its Sell columns.
+            let end: Int
+            if index + 1 < buys.count {
+                end = buys[index + 1].column - 1
+            } else if let second = labels.first(where: { $0.column == sell.column + 1 }), words(second)?.hasPrefix("Sell") == true {
+                end = second.column
+            } else {
+                end = sell.column
+            }
             var found: [String?] = []
             for row in sheet.rows[..<header] {
-                for cell in row.cells where (buy.column...sell.column).contains(cell.column) {
-                    guard let text = words(cell), let code = Self.code(in: text) else { continue }
+                for cell in row.cells where (buy.column...end).contains(cell.column) {
+                    guard let text = words(cell), let code = Self.code(in: text), !found.contains(code) else { continue }
                     found.append(code)
                 }
+            }
+            if found.isEmpty, !sheet.rows[(header + 1)...].contains(where: { $0[buy.column]?.number != nil || $0[sell.column]?.number != nil }) {
+                continue  // columns without a currency's label nor figures
             }
             guard found.count == 1 else {
                 throw layout("the Buy and Sell columns at \(buy.reference) are titled with \(found.count) currencies, expected one")
@@ -146,9 +165,13 @@ public struct CBIProvider: RatesProvider {
             if let label = words(first) {
                 if let number = Int(label), (1...31).contains(number) {
                     try readDay(row, number: number)
-                } else if label != "Average" {
-                    guard let named = Self.month(label, year: year) else { throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))") }
-                    month = named
+                } else if label.lowercased() != "average" {
+                    if let named = Self.month(label, year: year) {
+                        month = named
+                    } else if groups.contains(where: { row[$0.buy]?.number != nil || row[$0.sell]?.number != nil }) {
+                        throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))")
+                    }
+                    // Otherwise a note under the table: no figures.
                 }
             } else if let number = first.number {
                 if let day = Int(number), (1...31).contains(day) {
@@ -173,10 +196,13 @@ public struct CBIProvider: RatesProvider {
         return .some(String(last))
     }
 
-    /// The month a block's label names (`Jan. 2024`, `Feb.2026`, `Jan,2009`) in `year`; `nil` for any other text.
+    /// The month a block's label names (`Jan. 2024`, `Feb.2026`, `July  2009`, `Sept.2025`, `Spet.2016`, `*Mar. 2020`) in `year`;
+    /// `nil` for any other text.
     static func month(_ label: String, year: Int) -> Int? {
-        guard let index = months.firstIndex(where: { label.hasPrefix($0) }) else { return nil }
-        let rest = label.dropFirst(3).drop { $0 == "." || $0 == "," || $0 == " " }
-        return rest == String(year) ? index + 1 : nil
+        let text = label.drop { $0 == "*" || $0 == " " }
+        let name = text.prefix { $0.isLetter }
+        guard let number = HTMLText.month(name) ?? (name.lowercased() == "spet" ? 9 : nil) else { return nil }
+        let rest = text.dropFirst(name.count).drop { $0 == "." || $0 == "," || $0 == " " }
+        return rest == String(year) ? number : nil
     }
 }

@@ -6,8 +6,8 @@ import RatesCore
 ///   `POST https://www.centralbank.go.ke/wp-admin/admin-ajax.php?action=get_wdtable&table_id=193` with the
 ///   form body `draw=1&start=0&length=-1`. The answer is JSON (``WPDataTablesAnswer``), one row per
 ///   currency and day: `["05\/01\/2024","US DOLLAR","157.9012"]` (day as DD/MM/YYYY, the bank's name
-///   of the currency, the figure). The names are read through the fixed table ``currencyNames``; a name
-///   not in it rejects the answer. The earlier history (from 2003) is another table (32), whose layout
+///   of the currency, the figure). The names, white space collapsed, are read through the fixed table
+///   ``currencyNames``, or as the code when a name is itself an ISO 4217 code; any other name rejects the answer. The earlier history (from 2003) is another table (32), whose layout
 ///   is not recorded here and which is not asked for.
 /// - Quote convention: shillings for 1 unit of the currency (`US DOLLAR`: 129.5200 KES per USD),
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``; `JPY (100)` is per 100 yen (unit 100); the
@@ -60,8 +60,10 @@ public struct CBKProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for row in try WPDataTablesAnswer.rows(body, columns: 3, provider: key) {
             let day = try Day(parsing: row[0], .dayMonthYear(separator: "/"))
-            guard let name = Self.currencyNames[row[1]] else {
-                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(row[1])) on \(day) is not one the adapter knows")
+            let written = HTMLText.collapsed(row[1])
+            let byCode = CurrencyCode(written).flatMap { $0.name == nil ? nil : (code: $0.rawValue, unit: 1, perShilling: false) }
+            guard let name = Self.currencyNames[written] ?? byCode else {
+                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(written)) on \(day) is not one the adapter knows")
             }
             let currency = CurrencyCode(name.code)!
             guard let value = GroupedDecimal.rateText(row[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: row[2]) }

@@ -74,6 +74,17 @@ struct BNAProviderTests {
         #expect(publications[0]["ALL"] != nil)
     }
 
+    @Test("a figure printed with an exponent, as the service prints doubles below 0.001, is written out")
+    func exponent() throws {
+        // LBP's 0.0102 of 19 May printed as Java prints a double below 10^-3 (and, for the test, 0.0102 itself so printed).
+        let small = try ProviderFixture.edited(everything, replacing: "\"taxa\":0.0102", with: "\"taxa\":7.0E-4")
+        #expect(try provider.parse(small, of: request("ALL")).first?["LBP"] == quote("LBP", "0.00070"))
+        let same = try ProviderFixture.edited(everything, replacing: "\"taxa\":0.0102", with: "\"taxa\":1.02E-2")
+        #expect(try provider.parse(same, of: request("ALL")).first?["LBP"] == quote("LBP", "0.0102"))
+        let broken = try ProviderFixture.edited(everything, replacing: "\"taxa\":0.0102", with: "\"taxa\":1.02E-")
+        #expect(ProviderFixture.error(broken, provider, request: request("ALL")) != nil)
+    }
+
     @Test("no records, or only skipped ones, is no publication")
     func noPublication() throws {
         #expect(try parse(try files()["SDG"]!, as: "SDG").isEmpty)

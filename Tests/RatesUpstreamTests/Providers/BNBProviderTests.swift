@@ -59,8 +59,17 @@ struct BNBProviderTests {
     func garbageValue() throws {
         let body = try ProviderFixture.edited(file, replacing: "<RATE>1.70502</RATE>", with: "<RATE>1,705x2</RATE>")
         #expect(ProviderFixture.error { try parse(body) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "1,705x2"))
-        let missing = try ProviderFixture.edited(file, replacing: "<RATE>1.70502</RATE>", with: "<RATE>n/a</RATE>")
-        #expect(ProviderFixture.error { try parse(missing) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "n/a"))
+    }
+
+    @Test("a currency whose RATE is n/a, the bank's mark for no figure, or empty is left out of the day")
+    func noFigure() throws {
+        // The gold row of the same table writes its missing reverse rate `n/a`; the dollar's rate written so.
+        #expect(String(decoding: try ProviderFixture.bytes(file), as: UTF8.self).contains("<REVERSERATE>n/a</REVERSERATE>"))
+        for mark in ["<RATE>n/a</RATE>", "<RATE></RATE>"] {
+            let missing = try ProviderFixture.edited(file, replacing: "<RATE>1.70502</RATE>", with: mark)
+            let table = try #require(try parse(missing).first)
+            #expect(table["USD"] == nil && table.quotes.count == 31 && table["AUD"] == quote("AUD", "1.23873"), "\(mark)")
+        }
     }
 
     @Test("rejects a currency listed twice")

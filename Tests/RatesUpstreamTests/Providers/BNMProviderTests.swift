@@ -47,6 +47,17 @@ struct BNMProviderTests {
         #expect(sdr.last?["XDR"] == quote("XDR", "5.3538"))
     }
 
+    @Test("a currency's month without any session (\"rate\":[]) is no publication")
+    func emptyMonth() throws {
+        // The INR month of March 2026 with its rates taken out, as the API answers a month not yet begun.
+        let text = String(decoding: try ProviderFixture.bytes("bnm-malaysia/exchange-rate_INR_2026-03_session0900.json"), as: UTF8.self)
+        let open = try #require(text.range(of: #""rate":["#))
+        let close = try #require(text.range(of: "}]", options: .backwards))
+        let empty = String(text[..<open.upperBound]) + "]" + String(text[close.upperBound...])
+        #expect(empty.contains(#""unit":100,"rate":[]},"meta":"#))
+        #expect(try provider.parse(Array(empty.utf8), of: Self.month("INR")).isEmpty)
+    }
+
     @Test("takes the exact midpoint of buying and selling where the middle rate is null")
     func midpoint() throws {
         let bytes = try ProviderFixture.bytes(Self.latestFile)

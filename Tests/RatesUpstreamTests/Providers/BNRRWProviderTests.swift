@@ -77,7 +77,7 @@ struct BNRRWProviderTests {
         #expect(error("USD", longYear) == .invalidDay("19-May-2026"))
     }
 
-    @Test("a truncated body, an HTML error page, an empty body and an empty array are rejected")
+    @Test("a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
         #expect(error("USD", try ProviderFixture.truncated(file("USD")))?.isLayout(of: "BNRRW") == true)
         for cut in ProviderFixture.truncations(of: try ProviderFixture.bytes(file("EUR")), stride: 19) {
@@ -85,6 +85,11 @@ struct BNRRWProviderTests {
         }
         #expect(error("USD", ProviderFixture.htmlErrorPage)?.isLayout(of: "BNRRW") == true)
         #expect(error("USD", []) == .empty)
-        #expect(error("USD", Array("[]".utf8)) == .empty)
+    }
+
+    @Test("a range without a posting, an empty array, is no publication")
+    func noPosting() throws {
+        // A recorded answer with its records taken out: what the service answers for a weekend or a holiday.
+        #expect(try provider.parse(Array("[]".utf8), of: request("USD")).isEmpty)
     }
 }

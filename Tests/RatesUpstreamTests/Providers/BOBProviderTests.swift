@@ -36,6 +36,18 @@ struct BOBProviderTests {
         #expect(ProviderFixture.quote("USD", on: "2018-01-18", in: publications)?.value == "0.1023")
     }
 
+    @Test("reads a column headed by any ISO 4217 code: the yuan and the yen under their codes, a currency the bank adds")
+    func isoColumns() throws {
+        let recorded = try parse(ProviderFixture.bytes(file))
+        // The header as the bank would write it with CNY and JPY in place of its CHN and YEN.
+        let codes = try #require(ProviderFixture.replacing("YEN", with: "JPY", in: try ProviderFixture.edited(file, replacing: "CHN,EUR", with: "CNY,EUR")))
+        #expect(try parse(codes) == recorded)
+        // A column the bank adds, under its ISO code: the rand's column headed AUD reads as AUD.
+        let added = try parse(ProviderFixture.edited(file, replacing: "YEN,ZAR", with: "YEN,AUD"))
+        #expect(added.last?["AUD"] == quote("AUD", "1.2717", .unitsPerPivot) && added.last?["ZAR"] == nil)
+        #expect(added.count == recorded.count)
+    }
+
     @Test("asks for the whole file, for the newest publication and for a range alike")
     func requests() {
         let url = "https://www.bankofbotswana.bw/export/exchange-rates.csv?_format=csv&page"

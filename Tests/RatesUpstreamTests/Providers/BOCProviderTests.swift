@@ -59,8 +59,17 @@ struct BOCProviderTests {
         }
         #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
         #expect(ProviderFixture.error([], provider, request: request) == .empty)
-        #expect(ProviderFixture.error(Array(#"{"observations": []}"#.utf8), provider, request: request) == .empty)
         #expect(ProviderFixture.error(Array(#"{"message": "Series not found"}"#.utf8), provider, request: request)?.isUnexpectedLayout == true)
+    }
+
+    @Test("a range without a business day (no observations) is no publication")
+    func noObservations() throws {
+        // The recorded answer with its observations taken out, as Valet answers a weekend or 25–26 December.
+        let text = String(decoding: try ProviderFixture.bytes(Self.file), as: UTF8.self)
+        let open = try #require(text.range(of: #""observations": ["#))
+        let empty = String(text[..<open.upperBound]) + "]\n}\n"
+        #expect(try provider.parse(Array(empty.utf8), of: request).isEmpty)
+        #expect(try provider.parse(Array(empty.utf8), of: provider.requests(for: .range(Day("2026-12-25")!, Day("2026-12-27")!))[0]).isEmpty)
     }
 
     @Test("asks for the most recent observation, and for a range in one request")

@@ -12,6 +12,14 @@ struct BOEProviderTests {
         try provider.parse(body, of: provider.requests(for: .latest)[0])
     }
 
+    @Test("the header alone, a range without an observation (a holiday span), is no publication")
+    func headerOnly() throws {
+        // The recording's header line, as the database answers a range of holidays.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let header = try #require(text.split(whereSeparator: \.isNewline).first)
+        #expect(try parse(Array((header + "\r\n").utf8)).isEmpty)
+    }
+
     @Test("reads the XUDL series of 17…20 Mar 2026: 4 days of 26 currencies per 1 GBP, series mapped to codes")
     func readsRange() throws {
         let publications = try parse(try ProviderFixture.bytes(file))

@@ -40,6 +40,14 @@ struct BOIProviderTests {
         #expect(ProviderFixture.error(body, provider)?.isLayout(of: "BOI") == true)
     }
 
+    @Test("the header alone, a span without a representative rate, is no publication")
+    func headerOnly() throws {
+        // The recording's first line, as the edge server answers a span without any figure.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let header = try #require(text.split(separator: "\n").first)
+        #expect(try provider.parse(Array((header + "\n").utf8), of: provider.requests(for: .latest)[0]).isEmpty)
+    }
+
     @Test("a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
         #expect(ProviderFixture.error(try ProviderFixture.truncated(file), provider)?.isLayout(of: "BOI") == true)

@@ -58,6 +58,51 @@ struct BOJAProviderTests {
         #expect(BOJAProvider(baseURL: "http://127.0.0.1:8080").sessionRequest(for: .latest)?.url == "http://127.0.0.1:8080/market/foreign-exchange/counter-rates/")
     }
 
+    /// The names the table's currency filter lists on the recorded counter-rates page, beyond those of the recorded month, and their codes.
+    static let otherNames = [
+        ("BERMUDA DOLLAR", "BMD"), ("BRAZIL REAL", "BRL"), ("CHINESE YUAN", "CNY"), ("INDIAN RUPEE", "INR"), ("MALAYSIA RINGGIT", "MYR"),
+        ("MEXICAN PESO", "MXN"), ("NEW ZEALAND DOLLAR", "NZD"), ("SINGAPORE DOLLAR", "SGD"), ("SOUTH AFRICA RAND", "ZAR"),
+        ("SOUTH KOREA WON", "KRW"), ("SRI LANKA RUPEE", "LKR"), ("TAIWAN N.T. DOLLAR", "TWD"), ("THAILAND BAHT", "THB"),
+        ("T&#038;T DOLLAR", "TTD"), ("T&T DOLLAR", "TTD"), ("DANISH KRONE", "DKK"), ("BSD", "BSD"),
+    ]
+
+    @Test("reads every name the table's currency filter lists, written with character references or not, and a name that is an ISO code")
+    func filterNames() throws {
+        // The recorded page's filter of table 134 lists these names; the recorded month quotes none of them. Each is put in
+        // place of the Bahamas dollar's name on 2 March (153.0191 and 157.2639).
+        let filter = String(decoding: try ProviderFixture.bytes(page), as: UTF8.self)
+        for (name, code) in Self.otherNames {
+            if name != "BSD" && name != "T&T DOLLAR" { #expect(filter.contains("{\"value\":\"\(name)\"")) }
+            let body = try ProviderFixture.edited(file, replacing: #""BAHAMAS DOLLAR""#, with: "\"\(name)\"")
+            let first = try #require(try parse(body).first)
+            #expect(first[code] == quote(code, "155.1415"), "\(name)")
+            #expect(first.quotes.count == 16)
+        }
+    }
+
+    @Test("reads the bolivar as VEB before 2008, VEF until 2018-08-19 and VES since")
+    func bolivar() throws {
+        // The filter lists VENEZUELAN BOLIVAR; the Bahamas dollar's row of 2 March 2026 renamed, and moved to a day of each bolivar.
+        for (date, day, code) in [("02 Mar 2026", "2026-03-02", "VES"), ("20 Aug 2018", "2018-08-20", "VES"), ("17 Aug 2018", "2018-08-17", "VEF"),
+                                  ("02 Jan 2008", "2008-01-02", "VEF"), ("28 Dec 2007", "2007-12-28", "VEB")] {
+            let body = try ProviderFixture.edited(
+                file, replacing: #"["02 Mar 2026","BAHAMAS DOLLAR""#, with: "[\"\(date)\",\"VENEZUELAN BOLIVAR\"")
+            let publications = try parse(body)
+            #expect(ProviderFixture.quote(code, on: day, in: publications) == quote(code, "155.1415"), "\(date)")
+        }
+    }
+
+    @Test("a buying or selling figure of 0.0000, the bank's mark for no figure, leaves the currency out that day")
+    func noFigure() throws {
+        // 0.0000 is how the table writes no figure (every Coins cell but the dollar's in the recording).
+        let buying = try ProviderFixture.edited(file, replacing: #""U.S. DOLLAR","155.3493""#, with: #""U.S. DOLLAR","0.0000""#)
+        let first = try #require(try parse(buying).first)
+        #expect(first.day == Day("2026-03-02") && first["USD"] == nil && first.quotes.count == 15)
+        let selling = try ProviderFixture.edited(file, replacing: #""U.S. DOLLAR","155.3493","147.5800","127.5800","157.2639""#,
+                                                 with: #""U.S. DOLLAR","155.3493","147.5800","127.5800","0.0000""#)
+        #expect(try parse(selling).first?["USD"] == nil)
+    }
+
     @Test("rejects a value that is not a decimal")
     func garbageValue() throws {
         let body = try ProviderFixture.edited(file, replacing: #""U.S. DOLLAR","155.3493""#, with: #""U.S. DOLLAR","155,3493""#)

@@ -28,6 +28,29 @@ struct BOJProviderTests {
         #expect(quote("EUR", "2026-03-10")?.value == "1.166")
     }
 
+    @Test("reads 1998, the series' first year, and rejects a day before 1998-01-05")
+    func history() throws {
+        // The March 2026 answer with its dates moved to March 1998 (which also starts on a Sunday): the API's layout is the same for every year.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let march1998 = Array(text.replacingOccurrences(of: ",202603", with: ",199803").replacingOccurrences(of: "[202603", with: "[199803").utf8)
+        let publications = try parse(march1998)
+        #expect(publications.count == 19)
+        #expect(publications.first?.day == Day("1998-03-02") && publications.last?.day == Day("1998-03-27"))
+        #expect(ProviderFixture.quote("JPY", on: "1998-03-02", in: publications)?.value == "156.99")
+        #expect(provider.historyStart == Day("1998-01-05"))
+        let early = try ProviderFixture.edited(file, replacing: "[20260301,20260302,", with: "[20260301,19980102,")
+        #expect(error(early) == .dayOutOfRange(Day("1998-01-02")!))
+    }
+
+    @Test("an answer of nulls only (a month with no business day yet) is no publication")
+    func nullsOnly() throws {
+        // The recording with every figure null, as the API writes the days without one.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let nulls = Array(text.replacingOccurrences(of: #"\d+\.\d+"#, with: "null", options: .regularExpression).utf8)
+        #expect(!nulls.isEmpty && String(decoding: nulls, as: UTF8.self).contains("[null,null,null"))
+        #expect(try parse(nulls).isEmpty)
+    }
+
     @Test("a value that is not a positive number, or a number written as text, rejects the answer")
     func garbageRate() throws {
         let negative = try ProviderFixture.edited(file, replacing: "null,156.99,", with: "null,-156.99,")

@@ -63,7 +63,7 @@ struct BOMProviderTests {
         #expect(try parse(empty).last?["USD"] == nil)
     }
 
-    @Test("no success, a truncated body, an HTML error page, an empty body and no days are rejected")
+    @Test("no success, a truncated body, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
         let failed = try ProviderFixture.edited(file, replacing: "\"success\":true", with: "\"success\":false")
         #expect(error(failed)?.isLayout(of: "BOM") == true)
@@ -73,6 +73,15 @@ struct BOMProviderTests {
         }
         #expect(error(ProviderFixture.htmlErrorPage)?.isLayout(of: "BOM") == true)
         #expect(error([]) == .empty)
-        #expect(error(Array(#"{"success":true,"data":[]}"#.utf8)) == .empty)
+    }
+
+    @Test("a range without a rate (\"data\":[]) is no publication")
+    func noDays() throws {
+        // The recorded answer with its days taken out, as the bank answers a weekend or a holiday.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let open = try #require(text.range(of: #""data":["#))
+        let close = try #require(text.range(of: #"],"langData""#))
+        let empty = String(text[..<open.upperBound]) + String(text[close.lowerBound...])
+        #expect(try parse(Array(empty.utf8)).isEmpty)
     }
 }

@@ -69,6 +69,39 @@ struct BSHProviderTests {
         #expect(ProviderFixture.error(badDay, provider) == .invalidDay("32.01.2024"))
     }
 
+    @Test("passes over a sheet that is not a month's (no row of days); a workbook without any month's sheet is rejected")
+    func otherSheets() throws {
+        // The 2024 workbook with a blank `Sheet1` added after December, as Excel writes a new sheet: its part, its relationship
+        // and its entry in the workbook.
+        var members = try XLSXFixture.members(of: ProviderFixture.bytes(file))
+        func edit(_ path: String, _ old: String, _ new: String) throws {
+            let index = try #require(members.firstIndex { $0.path == path })
+            members[index].bytes = try #require(ProviderFixture.replacing(old, with: new, in: members[index].bytes))
+        }
+        try edit("xl/workbook.xml", "<sheet name=\"Dhjetor\" sheetId=\"12\" r:id=\"rId12\"/>",
+                 "<sheet name=\"Dhjetor\" sheetId=\"12\" r:id=\"rId12\"/><sheet name=\"Sheet1\" sheetId=\"13\" r:id=\"rId99\"/>")
+        try edit("xl/_rels/workbook.xml.rels", "<Relationship Id=\"rId8\" ",
+                 "<Relationship Id=\"rId99\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" "
+                 + "Target=\"worksheets/sheet13.xml\"/><Relationship Id=\"rId8\" ")
+        members.append(("xl/worksheets/sheet13.xml", Array(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData/></worksheet>".utf8)))
+        let extra = XLSXFixture.zip(members)
+        #expect(try parse(extra) == (try parse(ProviderFixture.bytes(file))))
+        let none = XLSXFixture.workbook(sheetData: "<row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c></row>", strings: ["<t>Kursi</t>"])
+        #expect(ProviderFixture.error(none, provider)?.isLayout(of: "BSH") == true)
+    }
+
+    @Test("reads the euro's row however it is spelt, the SDR without its code, and skips the metals' rows whatever follows their names")
+    func rowNames() throws {
+        let recorded = try parse(ProviderFixture.bytes(file))
+        // The 2024 workbook names the rows `E U R O`, `Spec. Drawing RIGHTS (SDR)`, `Ari (oz)` and `Argjendi (oz)`; other years' may not.
+        for (old, new) in [("<t>E U R O</t>", "<t>EURO</t>"), ("<t>E U R O</t>", "<t>Euro</t>"), ("<t>Ari (oz)</t>", "<t>Ari (oz.)</t>"),
+                           ("<t>Argjendi (oz)</t>", "<t>Argjend (ons)</t>"), ("<t>Spec. Drawing RIGHTS (SDR)</t>", "<t>Spec. Drawing RIGHTS</t>")] {
+            let edited = try XLSXFixture.edited(file, member: "xl/sharedStrings.xml", replacing: old, with: new)
+            #expect(try parse(edited) == recorded, "\(new)")
+        }
+    }
+
     @Test("truncations of the workbook, an HTML error page and an empty body are rejected")
     func brokenBodies() throws {
         try XLSXFixture.expectBrokenWorkbooksRejected(file, provider, stride: 7919)

@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -94,6 +95,18 @@ struct CBAProviderTests {
         #expect(ProviderFixture.error { try parse(rangeDate, range: true) } == .invalidDay("2026-03-02T12:00:00+04:00"))
         let other = try ProviderFixture.edited(latestFile, replacing: "ExchangeRatesLatestResponse xmlns", with: "ISOCodesResponse xmlns")
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(other) }) || ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(other) }))
+    }
+
+    @Test("a range without any day of rates, a diffgram without rows, is no publication")
+    func noDays() throws {
+        // The recorded range answer with its rows taken out: .NET writes an empty DataSet's diffgram with no DocumentElement.
+        let text = String(decoding: try ProviderFixture.bytes(rangeFile), as: UTF8.self)
+        let open = try #require(text.range(of: "<DocumentElement xmlns=\"\">"))
+        let close = try #require(text.range(of: "</DocumentElement>"))
+        let rowless = Array((text[..<open.lowerBound] + text[close.upperBound...]).utf8)
+        #expect(try parse(rowless).isEmpty)
+        let emptyTable = Array((text[..<open.upperBound] + text[close.lowerBound...]).utf8)
+        #expect(try parse(emptyTable).isEmpty)
     }
 
     @Test("rejects truncated bodies, an HTML error page, a SOAP fault, an empty body and an answer without rates")

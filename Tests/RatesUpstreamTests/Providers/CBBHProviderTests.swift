@@ -32,10 +32,33 @@ struct CBBHProviderTests {
         #expect(monday.map(\.day) == [Day("2025-01-04")!], "the list in force on a Monday is Saturday's")
     }
 
-    @Test("rejects the 1998 lists, in Deutsche marks, whole: no provider's days start before 1999-01-04")
+    @Test("reads the 1998 lists, in Deutsche marks at par with the convertible mark: the DEM row at par, the ECU units and KWD's empty row left out")
     func lists1998() throws {
-        #expect(ProviderFixture.error { try parse(ProviderFixture.bytes(january1998)) } == .dayOutOfRange(Day("1998-01-06")!))
-        #expect(ProviderFixture.error { try parse(ProviderFixture.bytes(july1998)) } == .dayOutOfRange(Day("1998-07-14")!))
+        let january = try parse(ProviderFixture.bytes(january1998))
+        #expect(january.map(\.day.description) == ["1998-01-06", "1998-01-08"])
+        #expect(january.allSatisfy { $0.quotes.count == 20 && $0["XBA"] == nil && $0["ESB"] == nil && $0["KWD"] == nil })
+        let first = try #require(january.first)
+        #expect(first["DEM"] == quote("DEM", "100", unit: 100))
+        #expect(first["USD"] == quote("USD", "1.80310541"))
+        #expect(first["JPY"] == quote("JPY", "1.37037037", unit: 100))
+        #expect(first["ATS"] == quote("ATS", "14.21367521", unit: 100))
+        #expect(january.last?["GBP"] == quote("GBP", "2.97550137"))
+        let july = try parse(ProviderFixture.bytes(july1998))
+        #expect(july.map(\.day.description) == ["1998-07-14", "1998-07-16"])
+        #expect(july.map(\.quotes.count) == [20, 21])
+        #expect(july.last?["ESP"] == quote("ESP", "1.17867372", unit: 100))
+        #expect(july.last?["XEU"] == nil && july.last?["USD"] == quote("USD", "1.79899207"))
+        #expect(provider.historyStart == Day("1997-08-11"))
+        #expect(try ProviderFile.read([ProviderFixture.bytes(january1998)], provider: CBBHProvider()).count == 2)
+        let before = try ProviderFixture.edited(january1998, replacing: #""Date": "1998-01-06T00:00:00""#, with: #""Date": "1997-08-08T00:00:00""#)
+        #expect(ProviderFixture.error { try parse(before) } == .dayOutOfRange(Day("1997-08-08")!))
+    }
+
+    @Test("a row listed with units but without a middle rate is left out")
+    func noMiddle() throws {
+        // 1998's KWD row has neither units nor figures; the same row with its units, as a list may give it.
+        let units = try ProviderFixture.edited(january1998, replacing: #""Units": "","#, with: #""Units": "1","#)
+        #expect(try parse(units) == (try parse(ProviderFixture.bytes(january1998))))
     }
 
     @Test("reads a DEM row at par as marks, and rejects one that is not")

@@ -32,6 +32,15 @@ struct CBCProviderTests {
         #expect(first["SGD"]?.value == "1.6560")
     }
 
+    @Test("reads a label with white space around it: the pair is its last seven characters but spaces")
+    func labelSpaces() throws {
+        // The recorded labels are spaced unevenly (` 菲律賓披索PHP/USD` has a leading space); the yen's given a trailing one.
+        let recorded = try parse(ProviderFixture.bytes(file))
+        let spaced = try ProviderFixture.edited(file, replacing: #""data":"日圓JPY/USD""#, with: #""data":"日圓JPY/USD ""#)
+        #expect(try parse(spaced) == recorded)
+        #expect(recorded.last?["PHP"] != nil)
+    }
+
     @Test("asks for the whole file, for the newest publication and for a range alike")
     func requests() {
         let url = "https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01"

@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 @testable import RatesUpstream
 import Testing
@@ -79,6 +80,18 @@ struct CBEProviderTests {
         #expect(ProviderFixture.error(badDay, provider) == .invalidDay("Excel serial 0"))
         let header = try XLSXFixture.edited(file, member: "xl/sharedStrings.xml", replacing: "<t>Sell</t>", with: "<t>Mid</t>")
         #expect(ProviderFixture.error(header, provider)?.isLayout(of: "CBE") == true)
+    }
+
+    @Test("the title and the header without a row, a span without rates, is no publication")
+    func noRows() throws {
+        // The recorded workbook with its rows of days taken out (rows 3 to 128), as the form answers a Friday–Saturday.
+        var members = try XLSXFixture.members(of: ProviderFixture.bytes(file))
+        let index = try #require(members.firstIndex { $0.path == sheet })
+        let text = String(decoding: members[index].bytes, as: UTF8.self)
+        let first = try #require(text.range(of: "<row r=\"3\">"))
+        let end = try #require(text.range(of: "</sheetData>"))
+        members[index].bytes = Array((String(text[..<first.lowerBound]) + String(text[end.lowerBound...])).utf8)
+        #expect(try parse(XLSXFixture.zip(members)).isEmpty)
     }
 
     @Test("every truncation of the workbook, an HTML error page and an empty body are rejected")

@@ -48,6 +48,19 @@ struct CBKProviderTests {
         #expect(ProviderFixture.error { try parse(body) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "129,5200"))
     }
 
+    @Test("reads a name with white space around or inside it as the name, and a name that is an ISO code as that currency")
+    func names() throws {
+        let recorded = try parse(ProviderFixture.bytes(file))
+        // The sterling's name of 19 March written with a trailing space, then with two spaces inside, as a later export may.
+        for spaced in [#""STG POUND ""#, #""STG  POUND""#] {
+            let edited = try ProviderFixture.edited(file, replacing: #"["19\/03\/2026","STG POUND","#, with: #"["19\/03\/2026","# + spaced + ",")
+            #expect(try parse(edited) == recorded, "\(spaced)")
+        }
+        let code = try ProviderFixture.edited(file, replacing: #"["19\/03\/2026","STG POUND","#, with: #"["19\/03\/2026","GBP","#)
+        #expect(try parse(code) == recorded)
+        #expect(ProviderFixture.quote("GBP", on: "2026-03-19", in: recorded) == quote("GBP", "172.4900"))
+    }
+
     @Test("rejects a currency given two figures on one day, a name it does not know, a day that does not exist, a cut row count")
     func badFields() throws {
         let twice = try ProviderFixture.edited(file, replacing: #"["19\/03\/2026","STG POUND","#, with: #"["19\/03\/2026","US DOLLAR","#)
