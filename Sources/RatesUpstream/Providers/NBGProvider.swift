@@ -8,10 +8,14 @@ import RatesCore
 ///   the Saturday's set, which the Saturday's or the Monday's request also returns).
 /// - Quotes: `rate`, GEL per `quantity` units (``PublishedQuote/Direction/pivotPerUnits``; 10 AED,
 ///   100 JPY, 1000 AMD, 10 000 IRR…), a JSON number written as the bank formats it (`rateFormated`).
-/// - Day: `validFromDate`, the day the rates apply from. The bank sets them on a working day
-///   (the currencies' `date`, about 17:00) for the next day, so a Friday's set is valid from the
+/// - Day: the set's `date`, the day its rates apply from, which each currency's `validFromDate` repeats
+///   (a currency whose rate was not reset keeps an earlier `validFromDate`: its rate is still the one in
+///   force, read under the set's day; a later one rejects the answer). The bank sets them on a working day
+///   (about 17:00) for the next day, so a Friday's set is valid from the
 ///   Saturday (and through the Monday): the answers have Saturdays and no Mondays.
 /// - Schedule: Asia/Tbilisi, Monday to Friday, set by about 17:15.
+/// - History: from 1995-10-14 (``historyStart``). For a day without rates (before that, or one the bank has no
+///   set for) the API answers an empty list: no publication.
 public struct NBGProvider: RatesProvider {
     public let key = "NBG"
     public let name = "National Bank of Georgia"
@@ -19,6 +23,8 @@ public struct NBGProvider: RatesProvider {
     public let pivot = CurrencyCode("GEL")!
     public let rateType = "official rate"
     public let schedule = PublicationSchedule(timeZone: "Asia/Tbilisi", expectedMinute: 17 * 60 + 15)
+    /// The first day of the bank's series.
+    public let historyStart = Day(year: 1995, month: 10, day: 14)!
 
     let endpoint: String
 
@@ -47,8 +53,10 @@ public struct NBGProvider: RatesProvider {
             for currency in try entry.field("currencies", of: what, provider: key).array("\(what)'s \"currencies\"", provider: key) {
                 let code = try currency.field("code", of: "a currency of \(what)", provider: key).string("a currency's \"code\"", provider: key)
                 let validFrom = try currency.field("validFromDate", of: "currency \(code)", provider: key).string("\(code)'s \"validFromDate\"", provider: key)
-                guard validFrom == dayText else {
-                    throw .unexpectedLayout(provider: key, "\(code) is valid from \(UpstreamDataError.quoted(validFrom)), the answer's date is \(dayText)")
+                let validFromDay = try Day(parsing: validFrom, .midnightTimestamp)
+                guard validFromDay <= day else {
+                    throw .unexpectedLayout(
+                        provider: key, "\(code) is valid from \(UpstreamDataError.quoted(validFrom)), after the answer's date \(dayText)")
                 }
                 let quantity = try currency.field("quantity", of: "currency \(code)", provider: key).integer("\(code)'s \"quantity\"", provider: key)
                 let rate = try currency.field("rate", of: "currency \(code)", provider: key)
@@ -56,6 +64,7 @@ public struct NBGProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validate(publications)
+        if publications.isEmpty { return [] }  // no set for the day
+        return try ProviderValidation.validate(publications, notBefore: historyStart)
     }
 }

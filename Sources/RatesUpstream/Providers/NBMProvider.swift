@@ -12,7 +12,9 @@ import RatesCore
 ///   `<MetalPrice Date="06.04.2026">` holding one `<Metal>` per metal (`XAU`, `XAG`), lei per
 ///   `Nominal` grams, each `Name` saying so (`Gram gold`): served per troy ounce, the price of one
 ///   gram times 31.1034768 exactly (``PreciousMetal``). A `Nominal` other than 1, or a name that
-///   does not say grams, rejects the answer.
+///   does not say grams, rejects the answer. The metal prices go back less far than the currencies' (the
+///   page answers 404 for days of 2010 and before): a 404 there, or a `<MetalPrice>` without metals, is no
+///   publication for that request (``NoPublicationStatus``); the currencies' page's 404 still fails the fetch.
 /// - Schedule: Moldovan working days (Europe/Chisinau); a day's table is looked for from 16:00.
 /// - Ranges: one request per Monday–Friday in the range; the newest publication is today's table
 ///   (by the clock given at ``init(baseURL:today:)``). A table is read under the date it states.
@@ -74,6 +76,14 @@ public struct NBMProvider: RatesProvider {
             let value = try ProviderXMLParsing.rate(xml.text(metal, "Value", in: place), currency: code, day: day)
             quotes.append(PublishedQuote(currency: code, value: try PreciousMetal.perTroyOunce(perGram: value, of: code, day: day), direction: .pivotPerUnits))
         }
+        if quotes.isEmpty { return [] }  // no metal prices that day
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+    }
+}
+
+/// The metal prices' page answers 404 for the days before its series: no metal prices that day.
+extension NBMProvider: NoPublicationStatus {
+    public func meansNoPublication(httpStatus: Int, for request: ProviderRequest) -> Bool {
+        httpStatus == 404 && request.url.contains("/official_metal_rates")
     }
 }

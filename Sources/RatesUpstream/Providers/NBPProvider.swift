@@ -10,7 +10,12 @@ import RatesCore
 /// - Quotes: `mid`, PLN per 1 unit of the currency (``PublishedQuote/Direction/pivotPerUnits``,
 ///   unit 1): the API states every rate per single unit, with as many digits as it needs (table B's
 ///   Iranian rial is `0.0000028`); no table carries a unit field or a per-100 name.
+///   Table B wrote the new afghani (AFN, from 2003-01-07) as `AFA` until 2003-11-12: an `AFA` rate from
+///   2003-01-07 on is read as `AFN`.
 /// - Day: the table's `effectiveDate`.
+/// - No data: for a correctly asked span without a table (a weekend or holiday span, table B over days
+///   without a Wednesday, gold before its series began on 2013-01-02) the API answers 404 (`Brak danych`):
+///   no publication for that request (``NoPublicationStatus``), not a failed fetch.
 /// - Schedule: Europe/Warsaw, Monday to Friday, table A out by about 12:15 (table B on Wednesdays
 ///   at the same time).
 /// - Gold: `https://api.nbp.pl/api/cenyzlota/…?format=json` (beside `exchangerates` under the API's
@@ -33,6 +38,9 @@ public struct NBPProvider: RatesProvider {
 
     /// The tables read: A (daily) and B (weekly).
     static let tables = ["A", "B"]
+
+    /// The first day of the new afghani, which table B still wrote `AFA` for most of 2003.
+    static let newAfghani = Day(year: 2003, month: 1, day: 7)!
 
     /// The subject of the gold price's requests.
     static let gold = "gold"
@@ -84,7 +92,8 @@ public struct NBPProvider: RatesProvider {
             for rate in try table.field("rates", of: what, provider: key).array("\(what)'s \"rates\"", provider: key) {
                 let code = try rate.field("code", of: "a rate of \(what)", provider: key).string("a rate's \"code\"", provider: key)
                 let mid = try rate.field("mid", of: "rate \(code) of \(what)", provider: key)
-                quotes.append(try .reading(code: code, value: mid, direction: .pivotPerUnits, day: day))
+                let named = code == "AFA" && day >= Self.newAfghani ? "AFN" : code
+                quotes.append(try .reading(code: named, value: mid, direction: .pivotPerUnits, day: day))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
@@ -106,3 +115,6 @@ public struct NBPProvider: RatesProvider {
         return try ProviderValidation.validate(publications)
     }
 }
+
+/// The API answers 404 for a span without data (`Brak danych`): no publication for that request.
+extension NBPProvider: NoPublicationStatus {}

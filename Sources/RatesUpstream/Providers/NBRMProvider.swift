@@ -12,7 +12,7 @@ import RatesCore
 ///   sets on a working day (`datum_f`) holds for the next day, and Friday's also for the weekend (the
 ///   weekend days are listed with the same rates, under their own dates, and stored so).
 /// - Schedule: Europe/Skopje, every day (the lists for Saturday to Monday are set before the weekend),
-///   usually out by 12:00; the service's lists go back to 1993.
+///   usually out by 12:00; the service's lists go back to 1993-01-01 (``historyStart``).
 /// - Ranges: one request per 90 days (the span the bank's own tools ask for); the newest publication is
 ///   asked for as the last week through tomorrow.
 public struct NBRMProvider: RatesProvider {
@@ -23,6 +23,8 @@ public struct NBRMProvider: RatesProvider {
     public let rateType = "middle rate"
     /// Every day, by 12:00 Skopje time.
     public let schedule = PublicationSchedule(timeZone: "Europe/Skopje", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 12 * 60)
+    /// The service's first list.
+    public let historyStart = Day(year: 1993, month: 1, day: 1)!
 
     /// The service's address (`…/KLServiceNOV/GetExchangeRate`).
     public let endpoint: String
@@ -61,6 +63,6 @@ public struct NBRMProvider: RatesProvider {
             days[day, default: []].append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
         }
         guard !rows.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

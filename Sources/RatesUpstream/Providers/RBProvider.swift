@@ -7,10 +7,14 @@ import RatesCore
 ///   newest observation of each series.
 /// - Quotes: series `SEKxxxPMI`, SEK per 1 unit of `xxx` (``PublishedQuote/Direction/pivotPerUnits``,
 ///   unit 1; the API gives the yen, the won and the rupiah per single unit too), values as JSON numbers.
-/// - Day: the observation's `date`.
+///   The bank fills a successor's series with its predecessor's figures: `SEKEURPMI` before the euro's first
+///   day, 1999-01-04, is the ECU (`XEU`), and `SEKRUBPMI` before 1998-01-01 the old rouble (`RUR`, 1000 to the
+///   new one), and they are read as those codes (``predecessors``).
+/// - Day: the observation's `date`. History from 1993-01-04 (``historyStart``).
 /// - Schedule: Europe/Stockholm, Monday to Friday, out by about 16:15.
 ///
-/// Skipped: `SEKETT`, the group's "SEK per 1 SEK" series, always 1.
+/// Skipped: `SEKETT`, the group's "SEK per 1 SEK" series, always 1, and an observation whose `value` is
+/// `null`. An empty list (a range of holidays) is no publication.
 public struct RBProvider: RatesProvider {
     public let key = "RB"
     public let name = "Sveriges Riksbank"
@@ -18,6 +22,14 @@ public struct RBProvider: RatesProvider {
     public let pivot = CurrencyCode("SEK")!
     public let rateType = "indicative rate"
     public let schedule = PublicationSchedule(timeZone: "Europe/Stockholm", expectedMinute: 16 * 60 + 15)
+    /// The first day of the group's series.
+    public let historyStart = Day(year: 1993, month: 1, day: 4)!
+
+    /// The series whose figures before a day are their predecessor's: the code they are of before it.
+    public static let predecessors: [CurrencyCode: (code: CurrencyCode, until: Day)] = [
+        CurrencyCode("EUR")!: (CurrencyCode("XEU")!, Day(year: 1999, month: 1, day: 4)!),
+        CurrencyCode("RUB")!: (CurrencyCode("RUR")!, Day(year: 1998, month: 1, day: 1)!),
+    ]
 
     let baseURL: String
 
@@ -42,14 +54,18 @@ public struct RBProvider: RatesProvider {
             let dayText = try observation.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
             let day = try Day(parsing: dayText, .iso)
             let value = try observation.field("value", of: what, provider: key)
-            if series == "SEKETT" { continue }
+            if series == "SEKETT" || value == .null { continue }
             let letters = Array(series.utf8)
             guard letters.count == 9, series.hasPrefix("SEK"), series.hasSuffix("PMI") else {
                 throw .unexpectedLayout(provider: key, "\(what) is of series \(UpstreamDataError.quoted(series)), not SEKxxxPMI")
             }
-            let code = String(decoding: letters[3..<6], as: UTF8.self)
+            var code = String(decoding: letters[3..<6], as: UTF8.self)
+            if let named = CurrencyCode(code), let predecessor = Self.predecessors[named], day < predecessor.until {
+                code = predecessor.code.rawValue
+            }
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        if days.isEmpty { return [] }
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

@@ -2,18 +2,24 @@ import RatesCore
 
 /// The State Bank of Pakistan's daily average of the banks' floating exchange rates: about 23 currencies in rupees.
 ///
-/// - Source: two Excel workbooks (XLSX, read with ``XLSXWorkbook``) of one sheet each, the same layout:
+/// - Source: two Excel workbooks (XLSX, read with ``XLSXWorkbook``), the same layout on the one sheet that
+///   has the table (an empty spare sheet beside it is left alone; two sheets with a table reject the file):
 ///   `https://www.sbp.org.pk/assets/document/BFER_Daily.xlsx`, the current month (`April,2026`), and
 ///   `…/BFER_Daily_Arch.xlsx`, every day since 2013-07-02. Above the table, `Pak Rupees per Currency Unit`;
 ///   the header row is `Country` (or `Country / Monetary Union`), `Currency`, then one column per day, its
 ///   date an Excel date serial; below it one row per currency (`Australia`, `Australian Dollar`,
 ///   `192.929678`, …), then the contact lines.
 /// - Quote convention: rupees for one unit of the currency (279.35178571428565 PKR per USD, 1.75926 PKR per JPY):
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. The sheet names currencies, not codes:
-///   ``currencies`` maps each name the two files use (their spellings differ: `Japnese Yen` and
-///   `Japanese Yen`, `Thai Bhat` and `Thai Baht`) to its ISO code; a name not in it rejects the file.
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. The sheet names currencies, not codes,
+///   and the files are retyped by hand: the names are compared by their letters alone, whatever the case,
+///   spaces and points (`Hongkong Dollar` is `Hong Kong Dollar`, `UAE Dirham` is `U.A.E. Dirham`).
+///   ``currencies`` holds each spelling the files use (`Japnese Yen` and `Japanese Yen`, `Thai Bhat` and
+///   `Thai Baht`); a name that is itself an ISO 4217 code is that code; any other is known by its country in
+///   column A (``countries``: `Japan`, `Hong kong`, `U.A.E.`). A row known by neither is left out.
 ///   The figures are averages the bank computed, stored as doubles: read as ``XLSXCell/decimalText``
-///   says (`192.04911000000001` is `192.04911`). An empty cell is a day without that currency's figure.
+///   says (`192.04911000000001` is `192.04911`); a figure typed as text is read as its text. An empty cell,
+///   or a text cell without a digit (`-`, `n.a.`), is a day without that currency's figure; text with digits
+///   that is no decimal rejects the file.
 /// - Schedule: Asia/Karachi. The files are updated once a month, in its second half (the bank's
 ///   own window, polled from the 15th to the 28th); the monthly cadence's expected day is the first
 ///   working day of the month. A day's column is the average of that business day's rates.
@@ -36,7 +42,7 @@ public struct SBPProvider: RatesProvider {
         self.baseURL = baseURL ?? "https://www.sbp.org.pk/assets/document"
     }
 
-    /// The currencies by the names the sheets give them, as the bank spells them.
+    /// The currencies by the names the sheets give them, as the bank spells them (compared by ``letters(_:)``).
     static let currencies: [String: String] = [
         "Australian Dollar": "AUD", "Bahraini Dinar": "BHD", "Canadian Dollar": "CAD", "Chinese Yuan": "CNY",
         "Danish Krone": "DKK", "Hong Kong Dollar": "HKD", "Hongkong Dollar": "HKD", "Japanese Yen": "JPY", "Japnese Yen": "JPY",
@@ -47,6 +53,29 @@ public struct SBPProvider: RatesProvider {
         "UK Pound Sterling": "GBP", "U.K. Pound Sterling": "GBP", "U.S. Dollar": "USD", "Euro": "EUR",
     ]
 
+    /// The currencies by the countries of column A, for a currency name the adapter does not know (compared by ``letters(_:)``).
+    static let countries: [String: String] = [
+        "Australia": "AUD", "Bahrain": "BHD", "Canada": "CAD", "China": "CNY", "Denmark": "DKK", "EMU": "EUR", "Euro Area": "EUR",
+        "Hong Kong": "HKD", "Japan": "JPY", "Kuwait": "KWD", "Malaysia": "MYR", "New Zealand": "NZD", "Norway": "NOK", "Oman": "OMR",
+        "Qatar": "QAR", "Saudi Arabia": "SAR", "Singapore": "SGD", "Sweden": "SEK", "Switzerland": "CHF", "Thailand": "THB",
+        "Turkey": "TRY", "Turkiye": "TRY", "U.A.E.": "AED", "U.K.": "GBP", "United Kingdom": "GBP", "U.S.A.": "USD",
+    ]
+
+    /// A name's letters, lower case: what two spellings of one name share (`U.A.E. Dirham` and `UAE Dirham`).
+    static func letters(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }.map(Character.init))
+    }
+
+    static let currenciesByLetters = Dictionary(currencies.map { (letters($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+    static let countriesByLetters = Dictionary(countries.map { (letters($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+
+    /// The currency of a row named `name` in column B and `country` in column A; `nil` when neither says.
+    public static func currency(name: String, country: String?) -> CurrencyCode? {
+        if let code = currenciesByLetters[letters(name)] { return CurrencyCode(code) }
+        if let code = CurrencyCode(name), code.name != nil { return code }
+        return country.flatMap { countriesByLetters[letters($0)] }.flatMap(CurrencyCode.init)
+    }
+
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
         case .latest: return [ProviderRequest(url: baseURL + "/BFER_Daily.xlsx")]
@@ -56,14 +85,18 @@ public struct SBPProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body, provider: key)
-        guard workbook.sheets.count == 1 else {
-            throw .unexpectedLayout(provider: key, "the workbook has \(workbook.sheets.count) sheets, expected one")
-        }
-        let sheet = try workbook.sheet(workbook.sheets[0])
         func text(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
-        guard let header = sheet.rows.firstIndex(where: { text($0[0])?.hasPrefix("Country") == true && text($0[1]) == "Currency" }) else {
-            throw .unexpectedLayout(provider: key, "no header row Country, Currency, days")
+        var tables: [(sheet: XLSXSheet, header: Int)] = []
+        for entry in workbook.sheets {
+            let sheet = try workbook.sheet(entry)
+            if let header = sheet.rows.firstIndex(where: { text($0[0])?.hasPrefix("Country") == true && text($0[1]) == "Currency" }) {
+                tables.append((sheet, header))
+            }
         }
+        guard tables.count == 1, let table = tables.first else {
+            throw .unexpectedLayout(provider: key, tables.isEmpty ? "no header row Country, Currency, days" : "\(tables.count) sheets hold a table")
+        }
+        let (sheet, header) = (table.sheet, table.header)
         guard sheet.rows[..<header].contains(where: { text($0[0]) == "Pak Rupees per Currency Unit" }) else {
             throw .unexpectedLayout(provider: key, "the sheet does not say Pak Rupees per Currency Unit above its table")
         }
@@ -93,16 +126,20 @@ public struct SBPProvider: RatesProvider {
                 }
                 continue
             }
-            guard let code = Self.currencies[name].flatMap(CurrencyCode.init) else {
-                throw .unexpectedLayout(provider: key, "row \(row.number) names the currency \(UpstreamDataError.quoted(name)), which the adapter does not know")
-            }
+            guard let code = Self.currency(name: name, country: text(row[0])) else { continue }  // a currency the adapter does not know
             guard seen.insert(code).inserted else { throw .duplicateCurrency(code, day: days.values.min()!) }
             for cell in row.cells where cell.column >= 2 {
                 guard let day = days[cell.column] else {
                     throw .unexpectedLayout(provider: key, "\(cell.reference) holds a value in a column without a date")
                 }
-                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
-                let value = try ProviderXMLParsing.rate(decimal, currency: code, day: day)
+                let value: String
+                if let typed = cell.text {
+                    guard typed.contains(where: \.isNumber) else { continue }  // "-", "n.a.": no figure that day
+                    value = try ProviderXMLParsing.rate(typed, currency: code, day: day)
+                } else {
+                    guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: "\(cell.value)") }
+                    value = try ProviderXMLParsing.rate(decimal, currency: code, day: day)
+                }
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }
         }

@@ -11,10 +11,17 @@ import RatesCore
 ///   rows holds any range of about fourteen years.
 /// - Quote convention: `exchange_rate` units of the currency per 1 USD,
 ///   ``PublishedQuote/Direction/unitsPerPivot``, unit 1. Rows name a country and currency, not an
-///   ISO code: ``codes`` is the fixed table of every description the Treasury used in 2026, and a
-///   description not in it rejects the answer. Several descriptions are one currency (the CFA
-///   francs of each country, the East Caribbean dollar, the euro of the euro zone and of Cyprus):
-///   they are one quote when their figures agree on a day and reject the answer when they do not.
+///   ISO code, and the descriptions changed over the dataset's history (from 2001): ``codes`` holds
+///   the descriptions whose code never changed (the current ones and former ones: `Swaziland-Lilangeni`,
+///   `Burma-Kyat`, `Netherlands Antilles-Guilder`, …), ``datedCodes`` those of a currency withdrawn
+///   (`Croatia-Kuna` until 2022, the euro's legacy currencies until 2002-02-28) or whose figures changed
+///   unit while the description stayed (`Sierra Leone-Leone` is SLL until 2022-03-31 and SLE from
+///   2022-09-01; `Mauritania-Ouguiya` MRO before 2018-06-30 and MRU from then), with no code for the days
+///   between, whose unit the rows do not say. A row of a description in neither, or of a day no span of its description covers, is left
+///   out. Several descriptions are one currency (the CFA francs of each country, the East Caribbean
+///   dollar, the euro of the euro zone and of Cyprus): they are one quote when their figures agree on a
+///   day and reject the answer when they do not, except that a former description (``formerDescriptions``,
+///   `Swaziland-Lilangeni` beside `Eswatini-Lilangeni`) yields to the other.
 /// - Skipped: the descriptions of the US dollar itself (Ecuador, El Salvador, the Marshall Islands,
 ///   Micronesia, Palau, Panama's "Dolares", Timor-Leste), quoted at 1.0: the pivot.
 /// - Days: a figure is dated its `effective_date`. The rates of a quarter have the quarter's last
@@ -42,9 +49,13 @@ public struct USTProvider: RatesProvider {
     /// Amendments carry only the currencies they change.
     public let publishesInParts = true
 
-    /// The Treasury's country-currency descriptions and the ISO 4217 codes they are.
+    /// The Treasury's country-currency descriptions whose code never changed, and the ISO 4217 codes they are.
     public static let codes: [String: String] = [
-        "Afghanistan-Afghani": "AFN", "Albania-Lek": "ALL", "Algeria-Dinar": "DZD", "Angola-Kwanza": "AOA",
+        // Former descriptions.
+        "Burma-Kyat": "MMK", "Democratic Republic Of Congo-Franc": "CDF", "Macao-Mop": "MOP", "Mauritania-First Ouguiya": "MRO",
+        "Netherlands Antilles-Guilder": "ANG", "Sudan-Sudanese Pound": "SDG",
+        "Swaziland-Lilangeni": "SZL", "Venezuela-Bolivar": "VEF",
+        "Albania-Lek": "ALL", "Algeria-Dinar": "DZD", "Angola-Kwanza": "AOA",
         "Antigua & Barbuda-East Caribbean Dollar": "XCD", "Argentina-Peso": "ARS", "Armenia-Dram": "AMD", "Australia-Dollar": "AUD",
         "Azerbaijan-Manat": "AZN", "Bahamas-Dollar": "BSD", "Bahrain-Dinar": "BHD", "Bangladesh-Taka": "BDT", "Barbados-Dollar": "BBD",
         "Belarus-New Ruble": "BYN", "Belize-Dollar": "BZD", "Benin-Cfa Franc": "XOF", "Bermuda-Dollar": "BMD", "Bolivia-Boliviano": "BOB",
@@ -65,7 +76,7 @@ public struct USTProvider: RatesProvider {
         "Kazakhstan-Tenge": "KZT", "Kenya-Shilling": "KES", "Korea-Won": "KRW", "Kuwait-Dinar": "KWD", "Kyrgyzstan-Som": "KGS",
         "Laos-Kip": "LAK", "Lebanon-Pound": "LBP", "Lesotho-Maloti": "LSL", "Liberia-Dollar": "LRD", "Libya-Dinar": "LYD",
         "Madagascar-Ariary": "MGA", "Malawi-Kwacha": "MWK", "Malaysia-Ringgit": "MYR", "Maldives-Rufiyaa": "MVR", "Mali-Cfa Franc": "XOF",
-        "Marshall Islands-U.S. Dollar": "USD", "Mauritania-Ouguiya": "MRU", "Mauritius-Rupee": "MUR", "Mexico-Peso": "MXN",
+        "Marshall Islands-U.S. Dollar": "USD", "Mauritius-Rupee": "MUR", "Mexico-Peso": "MXN",
         "Micronesia-U.S. Dollar": "USD", "Moldova-Leu": "MDL", "Mongolia-Tugrik": "MNT", "Morocco-Dirham": "MAD",
         "Mozambique-Metical": "MZN", "Myanmar-Kyat": "MMK", "Namibia-Dollar": "NAD", "Nepal-Rupee": "NPR", "New Zealand-Dollar": "NZD",
         "Nicaragua-Cordoba": "NIO", "Niger-Cfa Franc": "XOF", "Nigeria-Naira": "NGN", "Norway-Krone": "NOK", "Oman-Rial": "OMR",
@@ -73,7 +84,7 @@ public struct USTProvider: RatesProvider {
         "Peru-Sol": "PEN", "Philippines-Peso": "PHP", "Poland-Zloty": "PLN", "Qatar-Riyal": "QAR",
         "Republic Of North Macedonia-Denar": "MKD", "Romania-New Leu": "RON", "Russia-Ruble": "RUB", "Rwanda-Franc": "RWF",
         "Sao Tome & Principe-New Dobras": "STN", "Saudi Arabia-Riyal": "SAR", "Senegal-Cfa Franc": "XOF", "Serbia-Dinar": "RSD",
-        "Seychelles-Rupee": "SCR", "Sierra Leone-Leone": "SLE", "Singapore-Dollar": "SGD", "Solomon Islands-Dollar": "SBD",
+        "Seychelles-Rupee": "SCR", "Singapore-Dollar": "SGD", "Solomon Islands-Dollar": "SBD",
         "Somali-Shilling": "SOS", "South Africa-Rand": "ZAR", "South Sudan-Sudanese Pound": "SSP", "Sri Lanka-Rupee": "LKR",
         "St. Lucia-East Caribbean Dollar": "XCD", "Sudan-Pound": "SDG", "Suriname-Dollar": "SRD", "Sweden-Krona": "SEK",
         "Switzerland-Franc": "CHF", "Syria-Pound": "SYP", "Taiwan-Dollar": "TWD", "Tajikistan-Somoni": "TJS", "Tanzania-Shilling": "TZS",
@@ -83,6 +94,63 @@ public struct USTProvider: RatesProvider {
         "Uruguay-Peso": "UYU", "Uzbekistan-Som": "UZS", "Vanuatu-Vatu": "VUV", "Venezuela-Bolivar Soberano": "VES", "Vietnam-Dong": "VND",
         "Western Samoa-Tala": "WST", "Yemen-Rial": "YER", "Zambia-New Kwacha": "ZMW", "Zimbabwe-Gold": "ZWG",
     ]
+
+    /// The descriptions whose code depends on the day, each with its spans: the code from the first day
+    /// (`nil`: open) until the second (excluded; `nil`: open). A day no span covers has no code.
+    public static let datedCodes: [String: [(code: String, from: String?, until: String?)]] = [
+        "Afghanistan-Afghani": [("AFN", "2003-01-01", nil)],
+        "Austria-Schilling": [("ATS", nil, "2002-03-01")],
+        "Azerbaijan-Second Manat": [("AZM", nil, "2006-01-01")],
+        "Belarus-Ruble": [("BYR", nil, "2016-07-01")],
+        "Belgium-Francs": [("BEF", nil, "2002-03-01")],
+        "Croatia-Kuna": [("HRK", nil, "2023-01-01")],
+        "Cyprus-Pound": [("CYP", nil, "2008-01-01")],
+        "El Salvador-Colon": [("SVC", nil, "2015-01-01")],
+        "Estonia-Kroon": [("EEK", nil, "2011-01-01")],
+        "Finland-Markka": [("FIM", nil, "2002-03-01")],
+        "France-Franc": [("FRF", nil, "2002-03-01")],
+        "Germany-Mark": [("DEM", nil, "2002-03-01")],
+        "Ghana-Second Cedi": [("GHC", nil, "2007-07-01"), ("GHS", "2007-07-01", "2015-01-01")],
+        "Greece-Drachma": [("GRD", nil, "2002-03-01")],
+        "Ireland-Pound": [("IEP", nil, "2002-03-01")],
+        "Italy-Lira": [("ITL", nil, "2002-03-01")],
+        "Latvia-Lats": [("LVL", nil, "2014-01-01")],
+        "Lithuania-Lita": [("LTL", nil, "2015-01-01")],
+        "Luxembourg-Franc": [("LUF", nil, "2002-03-01")],
+        "Maltese-Lira": [("MTL", nil, "2008-01-01")],
+        "Mauritania-Ouguiya": [("MRO", nil, "2018-06-30"), ("MRU", "2018-06-30", nil)],
+        "Netherlands-Guilder": [("NLG", nil, "2002-03-01")],
+        "Portugal-Escudo": [("PTE", nil, "2002-03-01")],
+        "Romania-Third Leu": [("ROL", nil, "2005-07-01")],
+        "Sao Tome & Principe-Dobras": [("STD", nil, "2018-01-01")],
+        "Sierra Leone-Leone": [("SLL", nil, "2022-04-01"), ("SLE", "2022-09-01", nil)],
+        "Slovak-Korun": [("SKK", nil, "2009-01-01")],
+        "Slovenia-Tolars": [("SIT", nil, "2007-01-01")],
+        "Spain-Peseta": [("ESP", nil, "2002-03-01")],
+        "Sudan-Dinar": [("SDG", "2007-07-01", nil)],
+        "Suriname-Guilder": [("SRD", "2004-07-01", nil)],
+        "Turkey-Lira": [("TRL", nil, "2005-01-01")],
+        "Turkmenistan-Manat": [("TMM", nil, "2009-01-01")],
+        "Venezuela-Soberano": [("VEF", "2008-01-01", nil)],
+        "Zambia-Kwacha": [("ZMK", nil, "2013-01-01")],
+        "Zimbabwe-Rtgs": [("ZWL", "2019-02-22", nil)],
+    ]
+
+    /// Former descriptions of a currency another description names too: on a day both have a figure, the other's is read.
+    public static let formerDescriptions: Set<String> = [
+        "Burma-Kyat", "Democratic Republic Of Congo-Franc", "Ghana-Second Cedi", "Mauritania-First Ouguiya", "Sudan-Dinar",
+        "Sudan-Sudanese Pound", "Suriname-Guilder", "Swaziland-Lilangeni", "Venezuela-Soberano",
+    ]
+
+    /// The currency `description` names on `day`; `nil` for a description not in the tables or a day none of its spans covers.
+    public static func currency(described description: String, on day: Day) -> CurrencyCode? {
+        if let code = codes[description] { return CurrencyCode(code) }
+        let iso = day.text(.iso)
+        for span in datedCodes[description] ?? [] where span.from.map({ iso >= $0 }) ?? true && span.until.map({ iso < $0 }) ?? true {
+            return CurrencyCode(span.code)
+        }
+        return nil
+    }
 
     /// The dataset's URL.
     public let endpoint: String
@@ -118,7 +186,7 @@ public struct USTProvider: RatesProvider {
         let pages = try meta.field("total-pages", of: "\"meta\"", provider: key).integer("\"total-pages\"", provider: key)
         guard pages <= 1 else { throw .unexpectedLayout(provider: key, "the answer has \(pages) pages, not one") }
         var days: [Day] = []
-        var quotes: [Day: [PublishedQuote]] = [:]
+        var quotes: [Day: [(quote: PublishedQuote, former: Bool)]] = [:]
         for (index, row) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
             let what = "row \(index + 1)"
             func text(_ name: String) throws(UpstreamDataError) -> String {
@@ -127,20 +195,22 @@ public struct USTProvider: RatesProvider {
             _ = try Day(parsing: text("record_date"), .iso)
             let day = try Day(parsing: text("effective_date"), .iso)
             let description = try text("country_currency_desc")
-            guard let code = Self.codes[description], let currency = CurrencyCode(code) else {
-                throw .unexpectedLayout(provider: key, "\(what) (\(day)) names \(UpstreamDataError.quoted(description)), a currency not in the adapter's table")
-            }
             let value = try text("exchange_rate")
+            guard let currency = Self.currency(described: description, on: day) else { continue }
             guard RateText.isValid(value) else { throw .invalidRate(currency: currency, day: day, text: value) }
             guard currency != pivot else { continue }
             let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)
-            if let earlier = quotes[day]?.first(where: { $0.currency == currency }) {
-                guard earlier == quote else { throw .duplicateCurrency(currency, day: day) }
+            let former = Self.formerDescriptions.contains(description)
+            if let index = quotes[day]?.firstIndex(where: { $0.quote.currency == currency }), let earlier = quotes[day]?[index] {
+                if earlier.quote == quote || former && !earlier.former { continue }
+                guard earlier.former && !former else { throw .duplicateCurrency(currency, day: day) }
+                quotes[day]?[index] = (quote, former)
                 continue
             }
             if quotes[day] == nil { days.append(day) }
-            quotes[day, default: []].append(quote)
+            quotes[day, default: []].append((quote, former))
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0, quotes: quotes[$0]!) })
+        if days.isEmpty { return [] }  // no rate set or amendment in the range
+        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0, quotes: quotes[$0]!.map(\.quote)) })
     }
 }

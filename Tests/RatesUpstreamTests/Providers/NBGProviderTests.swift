@@ -38,7 +38,23 @@ struct NBGProviderTests {
         #expect(tuesday.first?["RUB"] == quote("RUB", "3.4826", unit: 100))
     }
 
-    @Test("rejects a rate replaced by garbage, a duplicated currency, a quantity that is not a number, a mismatched validity and a bad day")
+    @Test("a currency valid from an earlier day is read under the set's day; a day before 1999 is read (history from 1995-10-14)")
+    func validityAndHistory() throws {
+        let bytes = try ProviderFixture.bytes(Self.file("2026-03-03"))
+        let request = Self.request("2026-03-03")
+        // The first currency's rate kept from the Saturday before, as a currency the bank did not reset keeps its validity.
+        let kept = try #require(ProviderFixture.replacing(#""validFromDate":"2026-03-03T00:00:00.000Z""#, with: #""validFromDate":"2026-02-28T00:00:00.000Z""#, in: bytes))
+        let publications = try provider.parse(kept, of: request)
+        #expect(publications.map(\.day) == [day("2026-03-03")] && publications[0].quotes.count == 42)
+        // The set dated 1998-03-03, every currency's validity with it.
+        let old = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "2026-03-03T00:00:00.000Z", with: "1998-03-03T00:00:00.000Z")
+        let set = try #require(try provider.parse(Array(old.utf8), of: request).first)
+        #expect(set.day == day("1998-03-03") && set["USD"] == quote("USD", "2.6922"))
+        let older = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "2026-03-03T00:00:00.000Z", with: "1995-10-13T00:00:00.000Z")
+        #expect(ProviderFixture.error(Array(older.utf8), provider, request: request) == .dayOutOfRange(day("1995-10-13")))
+    }
+
+    @Test("rejects a rate replaced by garbage, a duplicated currency, a quantity that is not a number, a validity after the set's day and a bad day")
     func rejectsBadCurrencies() throws {
         let bytes = try ProviderFixture.bytes(Self.file("2026-03-03"))
         let request = Self.request("2026-03-03")
@@ -55,7 +71,7 @@ struct NBGProviderTests {
         #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("2026-03-03T12:00:00.000Z"))
     }
 
-    @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
+    @Test("rejects truncated answers, an HTML error page, an empty body and a set without currencies; an empty list is no publication")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file("2026-03-02"))
         let request = Self.request("2026-03-02")
@@ -64,7 +80,7 @@ struct NBGProviderTests {
         }
         #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
         #expect(ProviderFixture.error([], provider, request: request) == .empty)
-        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: request) == .empty)
+        #expect(try provider.parse(Array("[]".utf8), of: request) == [])
         #expect(ProviderFixture.error(Array(#"[{"date":"2026-03-03T00:00:00.000Z","currencies":[]}]"#.utf8), provider, request: request) == .emptyDay(day("2026-03-03")))
     }
 

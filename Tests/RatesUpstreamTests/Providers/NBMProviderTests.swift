@@ -65,6 +65,21 @@ struct NBMProviderTests {
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.bytes(metalFile)) }))
     }
 
+    @Test("a 404 for the metal prices (days before their series) or a price list without metals is no publication; the table's 404 is not")
+    func noMetals() throws {
+        for request in provider.requests(for: .range(Day("2009-03-02")!, Day("2009-03-03")!)) {
+            #expect(provider.meansNoPublication(httpStatus: 404, for: request) == request.url.contains("/official_metal_rates"))
+            #expect(!provider.meansNoPublication(httpStatus: 500, for: request))
+        }
+        let metalFile = "nbm-moldova/01_en_official_metal_rates_date=06.04.2026_get_xml=1.xml"
+        let request = try #require(provider.requests(for: .latest).first { $0.url.contains("/official_metal_rates") })
+        let text = String(decoding: try ProviderFixture.bytes(metalFile), as: UTF8.self)
+        // The answer cut to its <MetalPrice> element, its metals left out.
+        let empty = text.replacing(/<Metal ID="">.*<\/Metal>\s*/.dotMatchesNewlines(), with: "")
+        #expect(empty.contains("<MetalPrice Date=\"06.04.2026\"") && !empty.contains("<Metal "))
+        #expect(try provider.parse(Array(empty.utf8), of: request) == [])
+    }
+
     @Test("asks for today's table and metal prices, and for a range both per Monday to Friday")
     func requests() {
         #expect(provider.requests(for: .latest).map(\.url) == [

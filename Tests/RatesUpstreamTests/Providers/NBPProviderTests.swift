@@ -48,6 +48,28 @@ struct NBPProviderTests {
         #expect(Set(table.codes).isDisjoint(with: tableAOfTheDay.codes), "tables A and B of a day name different currencies")
     }
 
+    @Test("a 404 (the API's answer for a span without data) is no publication, for the tables and the gold price alike")
+    func noData() {
+        for request in provider.requests(for: .range(day("2012-12-24"), day("2012-12-30"))) {
+            #expect(provider.meansNoPublication(httpStatus: 404, for: request))
+            #expect(!provider.meansNoPublication(httpStatus: 400, for: request))
+            #expect(!provider.meansNoPublication(httpStatus: 500, for: request))
+        }
+    }
+
+    @Test("table B's AFA of 2003 is the new afghani (AFN)")
+    func afghani() throws {
+        // Table B of 2026-03-04 dated 2003-06-04 with the afghani written AFA, as table B wrote it from 2003-01-07 to 2003-11-11.
+        var edited = try ProviderFixture.edited(Self.fileB, replacing: #""effectiveDate":"2026-03-04""#, with: #""effectiveDate":"2003-06-04""#)
+        edited = try #require(ProviderFixture.replacing(#""code":"AFN""#, with: #""code":"AFA""#, in: edited))
+        let table = try #require(try provider.parse(edited, of: tableB).first)
+        #expect(table["AFN"] == quote("AFN", "0.056626") && table["AFA"] == nil)
+        // Before 2003-01-07, AFA is the old afghani.
+        var older = try ProviderFixture.edited(Self.fileB, replacing: #""effectiveDate":"2026-03-04""#, with: #""effectiveDate":"2002-12-04""#)
+        older = try #require(ProviderFixture.replacing(#""code":"AFN""#, with: #""code":"AFA""#, in: older))
+        #expect(try provider.parse(older, of: tableB).first?["AFA"] == quote("AFA", "0.056626"))
+    }
+
     @Test("rejects a rate replaced by garbage, a negative rate, a duplicated currency, a bad code and a bad day")
     func rejectsBadRows() throws {
         let bytes = try ProviderFixture.bytes(Self.fileA)

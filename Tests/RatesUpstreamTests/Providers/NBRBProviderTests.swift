@@ -27,11 +27,44 @@ struct NBRBProviderTests {
         #expect(rates.quotes.filter { $0.unit != 1 }.count == 20)
     }
 
-    @Test("leaves out a Saturday, whose rates repeat Friday's")
+    @Test("an answer of a Saturday, whose rates repeat Friday's, is no publication")
     func weekend() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         let saturday = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "2026-03-17T00:00:00", with: "2026-03-14T00:00:00")
-        #expect(ProviderFixture.error(Array(saturday.utf8), provider, request: latest) == .empty)
+        #expect(try provider.parse(Array(saturday.utf8), of: latest) == [])
+    }
+
+    @Test("reads a currency's dynamics: its working days, the code and scale taken from its Cur_ID, weekends left out")
+    func dynamics() throws {
+        let dollar = try provider.parse(ProviderFixture.bytes("nbrb-belarus/rates_dynamics_440_AUD_2026-03-01_2026-03-17.json"), of: latest)
+        #expect(dollar.count == 12)
+        #expect(dollar.first?.day == day("2026-03-02") && dollar.last?.day == day("2026-03-17"))
+        #expect(!dollar.contains { $0.day == day("2026-03-07") || $0.day == day("2026-03-08") })
+        #expect(dollar.allSatisfy { $0.quotes.count == 1 })
+        #expect(ProviderFixture.quote("AUD", on: "2026-03-02", in: dollar) == quote("AUD", "2.0297"))
+        // The day's figure as the daily list of 2026-03-17 gives it, trailing zeros kept.
+        #expect(ProviderFixture.quote("AUD", on: "2026-03-17", in: dollar) == quote("AUD", "2.0700"))
+        let yen = try provider.parse(ProviderFixture.bytes("nbrb-belarus/rates_dynamics_508_JPY_2026-03-01_2026-03-17.json"), of: latest)
+        #expect(yen.count == 12)
+        #expect(ProviderFixture.quote("JPY", on: "2026-03-02", in: yen) == quote("JPY", "1.8285", unit: 100))
+        #expect(ProviderFixture.quote("JPY", on: "2026-03-17", in: yen) == quote("JPY", "1.8494", unit: 100))
+        // Every ID of the daily list is in the table, with the list's code and scale.
+        let list = try provider.parse(ProviderFixture.bytes(Self.file), of: latest)[0]
+        #expect(NBRBProvider.currencies.count == list.quotes.count)
+        #expect(list.quotes.allSatisfy { quote in NBRBProvider.currencies.values.contains { $0.code == quote.currency && $0.scale == quote.unit } })
+    }
+
+    @Test("rejects a dynamics row of an unknown Cur_ID, a figure that is not a number; a day before the 2016 redenomination")
+    func dynamicsRejected() throws {
+        let file = "nbrb-belarus/rates_dynamics_440_AUD_2026-03-01_2026-03-17.json"
+        let unknown = try ProviderFixture.edited(file, replacing: #"{"Cur_ID":440,"Date":"2026-03-02"#, with: #"{"Cur_ID":145,"Date":"2026-03-02"#)
+        #expect(ProviderFixture.error(unknown, provider, request: latest)?.isUnexpectedLayout == true)
+        let garbage = try ProviderFixture.edited(file, replacing: #""Cur_OfficialRate":2.0297"#, with: #""Cur_OfficialRate":"2.02.97""#)
+        #expect(ProviderFixture.error(garbage, provider, request: latest) == .invalidRate(currency: CurrencyCode("AUD")!, day: day("2026-03-02"), text: "2.02.97"))
+        // The daily list dated 2016-06-30, the last day of the old rouble.
+        let old = String(decoding: try ProviderFixture.bytes(Self.file), as: UTF8.self).replacingOccurrences(of: "2026-03-17T00:00:00", with: "2016-06-30T00:00:00")
+        #expect(ProviderFixture.error(Array(old.utf8), provider, request: latest) == .dayOutOfRange(day("2016-06-30")))
+        #expect(provider.historyStart == day("2016-07-01"))
     }
 
     @Test("rejects a rate replaced by garbage, a duplicated currency, a scale that is not a number and a bad day")
@@ -50,7 +83,7 @@ struct NBRBProviderTests {
         #expect(ProviderFixture.error(badDay, provider, request: latest) == .invalidDay("17.03.2026"))
     }
 
-    @Test("rejects truncated answers, an HTML error page, an empty body and an empty list")
+    @Test("rejects truncated answers, an HTML error page and an empty body; an empty list is no publication")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
         for prefix in ProviderFixture.truncations(of: bytes, stride: 89) {
@@ -58,7 +91,7 @@ struct NBRBProviderTests {
         }
         #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: latest)?.isUnexpectedLayout == true)
         #expect(ProviderFixture.error([], provider, request: latest) == .empty)
-        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: latest) == .empty)
+        #expect(try provider.parse(Array("[]".utf8), of: latest) == [])
     }
 
     @Test("asks for today's rates, and for a range one working day at a time")

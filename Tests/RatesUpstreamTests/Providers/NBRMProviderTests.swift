@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -24,6 +25,18 @@ struct NBRMProviderTests {
         #expect(list["USD"] == quote("USD", "53.1075"))
         #expect(list["GBP"] == quote("GBP", "71.1879"))
         #expect(list["JPY"] == quote("JPY", "0.3331"))
+    }
+
+    @Test("a list before 1999 is read (the service's lists go back to 1993); one before 1993 is refused")
+    func before1999() throws {
+        // The list of 2026-05-30 dated 1996-05-30, as the service dates its lists of that year.
+        let text = String(decoding: try ProviderFixture.bytes(single), as: UTF8.self)
+        let old = text.replacingOccurrences(of: "\"datum\":\"2026-05-30T00:00:00\"", with: "\"datum\":\"1996-05-30T00:00:00\"")
+        let list = try #require(try parse(Array(old.utf8)).first)
+        #expect(list.day == Day("1996-05-30")! && list["EUR"] == quote("EUR", "61.695"))
+        #expect(provider.historyStart == Day("1993-01-01")!)
+        let older = text.replacingOccurrences(of: "\"datum\":\"2026-05-30T00:00:00\"", with: "\"datum\":\"1992-12-31T00:00:00\"")
+        #expect(ProviderFixture.error { try parse(Array(older.utf8)) } == .dayOutOfRange(Day("1992-12-31")!))
     }
 
     @Test("reads 90 days of 2026-03-01 to 2026-05-29, weekends included, 31 currencies each")

@@ -32,6 +32,21 @@ struct NRBTProviderTests {
         #expect(publications.first { $0.day == Day("2025-01-01") } == nil, "New Year's Day is a holiday row")
     }
 
+    @Test("a day noted otherwise than as a public holiday (a closure of the bank) is left out, as a zero or a note among figures")
+    func notes() throws {
+        // New Year's Day 2025 noted as the bank's own holiday, a note the full workbook has (shared string 55).
+        let closed = try XLSXFixture.edited(file, member: sheet, replacing: "<c r=\"O7\" s=\"94\" t=\"s\"><v>31</v></c>", with: "<c r=\"O7\" s=\"94\" t=\"s\"><v>55</v></c>")
+        #expect(try parse(closed) == parse(ProviderFixture.bytes(file)))
+        // The Australian dollar's figure of 2025-01-02 a zero, the yen's that day a note.
+        let edited = try XLSXFixture.edited(file, [
+            (sheet, "<c r=\"O8\" s=\"23\"><v>0.66510000000000002</v></c>", "<c r=\"O8\" s=\"23\"><v>0</v></c>"),
+            (sheet, "<c r=\"S8\" s=\"23\"><v>64.375100000000003</v></c>", "<c r=\"S8\" t=\"inlineStr\"><is><t>n/a</t></is></c>"),
+        ])
+        let day = try #require(try parse(edited).first { $0.day == Day("2025-01-02")! })
+        #expect(day.quotes.count == 10 && day["AUD"] == nil && day["JPY"] == nil)
+        #expect(day["USD"]?.value == "0.4106")
+    }
+
     @Test("asks for the one workbook for the latest publication and for a range")
     func requests() {
         let url = "https://www.reservebank.to/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx"

@@ -43,6 +43,39 @@ struct RBProviderTests {
         #expect(ProviderFixture.error(badDay, provider, request: request) == .invalidDay("24/03/2026"))
     }
 
+    @Test("a day before 1999 is read (history from 1993): the euro series' figure is the ECU, the rouble's before 1998 the old rouble")
+    func predecessors() throws {
+        let bytes = try ProviderFixture.bytes(Self.file)
+        // The first day's euro and Australian dollar observations dated 1997-12-30, and the dollar's turned into the rouble's
+        // of that day, as the group's answers of 1997 hold them.
+        var edited = try #require(ProviderFixture.replacing(
+            #"{"seriesId":"SEKEURPMI","date":"2026-03-24""#, with: #"{"seriesId":"SEKEURPMI","date":"1997-12-30""#, in: bytes))
+        edited = try #require(ProviderFixture.replacing(
+            #"{"seriesId":"SEKAUDPMI","date":"2026-03-24""#, with: #"{"seriesId":"SEKAUDPMI","date":"1997-12-30""#, in: edited))
+        edited = try #require(ProviderFixture.replacing(
+            #"{"seriesId":"SEKUSDPMI","date":"2026-03-24""#, with: #"{"seriesId":"SEKRUBPMI","date":"1997-12-30""#, in: edited))
+        let publications = try provider.parse(edited, of: request)
+        let old = try #require(publications.first)
+        #expect(old.day == day("1997-12-30"))
+        #expect(old.codes == ["AUD", "RUR", "XEU"])
+        #expect(old["XEU"] == quote("XEU", "10.8238"))
+        #expect(old["RUR"] == quote("RUR", "9.35344"))
+        #expect(old["AUD"] == quote("AUD", "6.5"))
+        #expect(ProviderFixture.quote("EUR", on: "2026-03-25", in: publications) == quote("EUR", "10.7715"))
+        #expect(provider.historyStart == day("1993-01-04"))
+        let before = try #require(ProviderFixture.replacing(#""date":"2026-03-24""#, with: #""date":"1992-12-30""#, in: bytes))
+        #expect(ProviderFixture.error(before, provider, request: request) == .dayOutOfRange(day("1992-12-30")))
+    }
+
+    @Test("an observation without a value is left out, and an empty list is no publication")
+    func noValue() throws {
+        let bytes = try ProviderFixture.bytes(Self.file)
+        let null = try #require(ProviderFixture.replacing(#"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":6.5}"#, with: #"{"seriesId":"SEKAUDPMI","date":"2026-03-24","value":null}"#, in: bytes))
+        let publications = try provider.parse(null, of: request)
+        #expect(publications[0].quotes.count == 28 && publications[0]["AUD"] == nil)
+        #expect(try provider.parse(Array("[]".utf8), of: request) == [])
+    }
+
     @Test("rejects truncated answers, an HTML error page, an empty body and an error object")
     func rejectsWrongAnswers() throws {
         let bytes = try ProviderFixture.bytes(Self.file)
@@ -51,7 +84,6 @@ struct RBProviderTests {
         }
         #expect(ProviderFixture.error(ProviderFixture.htmlErrorPage, provider, request: request)?.isUnexpectedLayout == true)
         #expect(ProviderFixture.error([], provider, request: request) == .empty)
-        #expect(ProviderFixture.error(Array("[]".utf8), provider, request: request) == .empty)
         #expect(ProviderFixture.error(Array(#"{"statusCode": 429, "message": "Rate limit is exceeded."}"#.utf8), provider, request: request)?.isUnexpectedLayout == true)
     }
 

@@ -61,6 +61,31 @@ struct RBVProviderTests {
         #expect(ProviderFixture.error { try parse(dashed) } == .invalidDay("03-Sep-2025x"))
     }
 
+    @Test("reads a day typed in any of the bank's forms: abbreviated or full month, dashed or spaced, two- or four-digit year")
+    func dayForms() throws {
+        // Four rows' days retyped in forms the hand-kept list may use.
+        let edits = [("21 May 2026", "21-May-2026"), ("20 May 2026", "20 May 26"), ("03-Sep-25", "3-September-25"), ("02-Sep-25", "02-Sept-25")]
+        var bytes = try ProviderFixture.bytes(file)
+        for (old, new) in edits { bytes = try #require(ProviderFixture.replacing(old, with: new, in: bytes)) }
+        #expect(try parse(bytes) == parse(ProviderFixture.bytes(file)))
+        for (text, day) in [("12 Jun 2026", "2026-06-12"), ("3-June-26", "2026-06-03"), ("03-Sept-25", "2025-09-03"), ("7 May 2026", "2026-05-07")] {
+            #expect(try RBVProvider.day(text) == Day(day)!)
+        }
+    }
+
+    @Test("a row dated out of the list's newest-first order, or after tomorrow, is a mistyped date: skipped, the rest read")
+    func mistypedDays() throws {
+        let whole = try parse(ProviderFixture.bytes(file))
+        // 21 May 2026 typed as 9 May 2026 (a Saturday not in the list), between 22 and 20 May.
+        let back = try ProviderFixture.edited(file, replacing: "\t\t\t21 May 2026\t\t</td>", with: "\t\t\t9 May 2026\t\t</td>")
+        let read = try parse(back)
+        #expect(read.count == 184)
+        #expect(read == whole.filter { $0.day != Day("2026-05-21")! })
+        // 22 May 2026 typed as 22 May 2027: after tomorrow.
+        let ahead = try ProviderFixture.edited(file, replacing: "22 May 2026", with: "22 May 2027")
+        #expect(try parse(ahead) == whole.filter { $0.day != Day("2026-05-22")! })
+    }
+
     @Test("rejects every truncation inside the table, an HTML error page and an empty body")
     func notTheTable() throws {
         let whole = try parse(ProviderFixture.bytes(file))

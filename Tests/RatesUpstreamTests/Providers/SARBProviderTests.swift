@@ -31,6 +31,19 @@ struct SARBProviderTests {
         #expect(try provider.parse(ProviderFixture.bytes(yen), of: ProviderRequest(url: "file")) == yens)
     }
 
+    @Test("the kwacha series before 2013 is the old kwacha (ZMK); an observation without a value is no figure")
+    func oldKwacha() throws {
+        let kwacha = "sarb-southafrica/21_hared_GetTimeseriesObservations_EXCB071D_2026-03-23T00_00_00_2026-03-27T00_00_00.json"
+        // The newest observation dated 2012-12-31, as the series holds the old kwacha's figures of that day.
+        let old = try ProviderFixture.edited(kwacha, replacing: #"{"Period":"2026-03-27T00:00:00""#, with: #"{"Period":"2012-12-31T00:00:00""#)
+        let publications = try parse(old, "EXCB071D")
+        #expect(ProviderFixture.quote("ZMK", on: "2012-12-31", in: publications) == quote("ZMK", "1.1048", .unitsPerPivot))
+        #expect(ProviderFixture.quote("ZMW", on: "2026-03-26", in: publications) == quote("ZMW", "1.0987", .unitsPerPivot))
+        #expect(ProviderFixture.quote("ZMW", on: "2012-12-31", in: publications) == nil)
+        let null = try ProviderFixture.edited(kwacha, replacing: #""Value":1.1048"#, with: #""Value":null"#)
+        #expect(try parse(null, "EXCB071D").map(\.day.description) == ["2026-03-24", "2026-03-25", "2026-03-26"])
+    }
+
     @Test("reads every recorded series: 23 currencies on each of the four days")
     func everySeries() throws {
         var all: [[ProviderPublication]] = []

@@ -69,6 +69,64 @@ struct SBIProviderTests {
         #expect(ProviderFixture.isUnexpectedLayout(ProviderFixture.error { try parse(ProviderFixture.bytes(group7), group: "9") }))
     }
 
+    @Test("a buying or selling series with figures is left out: only the mid rates are read")
+    func buyingAndSellingSkipped() throws {
+        // The dollar's mid series turned into its buying series (ID 4054, "skráð kaupgengi"), as the bank's
+        // answers of periods when it published buying and selling rates carry them beside the mid rates.
+        let edited = try #require(
+            ProviderFixture.replacing(
+                "<TimeSeries ID=\"4055\"><FameName><![CDATA[]]></FameName><Name><![CDATA[Bandaríkjadalur]]></Name><Description><![CDATA[Bandaríkjadalur, skráð miðgengi.]]>",
+                with: "<TimeSeries ID=\"4054\"><FameName><![CDATA[]]></FameName><Name><![CDATA[Bandaríkjadalur]]></Name><Description><![CDATA[Bandaríkjadalur, skráð kaupgengi.]]>",
+                in: try ProviderFixture.bytes(group9)))
+        let days = try parse(edited, group: "9")
+        #expect(days.count == 4)
+        #expect(days.allSatisfy { $0.quotes.count == 9 && $0["USD"] == nil })
+        #expect(ProviderFixture.quote("DKK", in: days[0])?.value == "19.274000")
+    }
+
+    @Test("a retired currency's mid series with figures reads as its code: the rouble, the kuna, the euro's legacy currencies")
+    func retiredCurrencies() throws {
+        // The yuan's figures under the rouble's series (ID 30), as group 7 answers carried them until 2022.
+        let rouble = try ProviderFixture.edited(
+            group7, replacing: "<TimeSeries ID=\"29\"><FameName><![CDATA[]]></FameName><Name><![CDATA[Kínverskt júan]]></Name><Description><![CDATA[Kínverskt júan renminbi, skráð miðgengi.]]>",
+            with: "<TimeSeries ID=\"30\"><FameName><![CDATA[]]></FameName><Name><![CDATA[Rússnesk rúbla]]></Name><Description><![CDATA[Rússnesk rúbla, skráð miðgengi.]]>")
+        let days = try parse(rouble, group: "7")
+        #expect(days.allSatisfy { $0.quotes.count == 22 && $0["CNY"] == nil })
+        #expect(ProviderFixture.quote("RUB", in: days[0]) == quote("RUB", "18.052000"))
+        // The krone's figures under the Deutsche Mark's series (ID 4112), as group 9 answers carried them until 2001.
+        let mark = try ProviderFixture.edited(
+            group9, replacing: "<TimeSeries ID=\"4061\"><FameName><![CDATA[]]></FameName><Name><![CDATA[Dönsk króna]]></Name><Description><![CDATA[Dönsk króna, skráð miðgengi.]]>",
+            with: "<TimeSeries ID=\"4112\"><FameName><![CDATA[]]></FameName><Name><![CDATA[Þýskt mark]]></Name><Description><![CDATA[Þýskt mark, skráð miðgengi.]]>")
+        #expect(ProviderFixture.quote("DEM", in: try parse(mark, group: "9").first) == quote("DEM", "19.274000"))
+    }
+
+    @Test("a day before 1999 is read (history from 1981), and the euro series' figure of such a day is the ECU")
+    func beforeTheEuro() throws {
+        // The dollar's and the euro's first entries moved to 1998-12-30, as a group 9 answer of 1998 dates them.
+        var edited = try ProviderFixture.edited(
+            group9, replacing: "<Date>3/24/2026 12:00:00 AM</Date><Value>124.440000</Value>", with: "<Date>12/30/1998 12:00:00 AM</Date><Value>124.440000</Value>")
+        edited = try #require(
+            ProviderFixture.replacing(
+                "<Date>3/24/2026 12:00:00 AM</Date><Value>144.000000</Value>", with: "<Date>12/30/1998 12:00:00 AM</Date><Value>144.000000</Value>", in: edited))
+        let days = try parse(edited, group: "9")
+        #expect(days.first?.day == Day("1998-12-30")!)
+        #expect(days.first?.quotes.sorted { $0.currency < $1.currency } == [quote("USD", "124.440000"), quote("XEU", "144.000000")])
+        #expect(ProviderFixture.quote("EUR", on: "2026-03-25", in: days)?.value == "143.400000")
+        #expect(provider.historyStart == Day("1981-01-01")!)
+        // A day before the 1981 króna is refused.
+        let older = try ProviderFixture.edited(
+            group9, replacing: "<Date>3/24/2026 12:00:00 AM</Date><Value>124.440000</Value>", with: "<Date>12/31/1980 12:00:00 AM</Date><Value>124.440000</Value>")
+        #expect(ProviderFixture.error { try parse(older, group: "9") } == .dayOutOfRange(Day("1980-12-31")!))
+    }
+
+    @Test("a window of holidays only, every series without entries, is no publication")
+    func noWorkingDay() throws {
+        let text = String(decoding: try ProviderFixture.bytes(group9), as: UTF8.self)
+        let empty = text.replacing(/<TimeSeriesData>.*?<\/TimeSeriesData>/, with: "<TimeSeriesData />")
+        #expect(!empty.contains("<Entry>"))
+        #expect(try parse(Array(empty.utf8), group: "9") == [])
+    }
+
     @Test("rejects a truncated answer, an HTML error page and an empty body")
     func notTheSeries() throws {
         #expect(ProviderFixture.isNotTheDocument(ProviderFixture.error { try parse(ProviderFixture.truncated(group7), group: "7") }))

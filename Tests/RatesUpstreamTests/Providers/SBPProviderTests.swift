@@ -67,21 +67,66 @@ struct SBPProviderTests {
         #expect(SBPProvider(baseURL: "http://127.0.0.1:9/sbp").requests(for: .latest)[0].url == "http://127.0.0.1:9/sbp/BFER_Daily.xlsx")
     }
 
-    @Test("a value that is not a number rejects the file")
+    @Test("a value that is not a number rejects the file; a text cell without a digit is a day without a figure")
     func garbageValue() throws {
         let body = try XLSXFixture.edited(
-            current, member: sheet, replacing: "<c r=\"C10\" s=\"10\"><v>192.929678</v></c>", with: "<c r=\"C10\" t=\"inlineStr\"><is><t>n/a</t></is></c>")
-        #expect(ProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("AUD")!, day: Day("2026-04-01")!, text: "n/a"))
+            current, member: sheet, replacing: "<c r=\"C10\" s=\"10\"><v>192.929678</v></c>", with: "<c r=\"C10\" t=\"inlineStr\"><is><t>192.92.9678</t></is></c>")
+        #expect(ProviderFixture.error(body, provider) == .invalidRate(currency: CurrencyCode("AUD")!, day: Day("2026-04-01")!, text: "192.92.9678"))
         let negative = try XLSXFixture.edited(current, member: sheet, replacing: "<v>192.929678</v>", with: "<v>-192.929678</v>")
         #expect(ProviderFixture.error(negative, provider) == .invalidRate(currency: CurrencyCode("AUD")!, day: Day("2026-04-01")!, text: "-192.929678"))
+        // The first day's Australian dollar typed "n.a.", and its second day's figure typed as text, as a hand-kept sheet may have them.
+        let typed = try XLSXFixture.edited(current, [
+            (sheet, "<c r=\"C10\" s=\"10\"><v>192.929678</v></c>", "<c r=\"C10\" t=\"inlineStr\"><is><t>n.a.</t></is></c>"),
+            (sheet, "<c r=\"D10\" s=\"10\"><v>192.04911000000001</v></c>", "<c r=\"D10\" t=\"inlineStr\"><is><t>192.04911</t></is></c>"),
+        ])
+        let publications = try provider.parse(typed, of: provider.requests(for: .latest)[0])
+        #expect(ProviderFixture.quote("AUD", on: "2026-04-01", in: publications) == nil)
+        #expect(ProviderFixture.quote("USD", on: "2026-04-01", in: publications) != nil)
+        #expect(ProviderFixture.quote("AUD", on: "2026-04-02", in: publications) == quote("AUD", "192.04911"))
     }
 
-    @Test("a currency twice, an unknown currency name and a day that is no day are rejected")
+    @Test("a currency name is known by its letters whatever the case and points, by its ISO code, or by its country; a row known by none is left out")
+    func currencyNames() throws {
+        let request = provider.requests(for: .latest)[0]
+        let recorded = try provider.parse(ProviderFixture.bytes(current), of: request)
+        // The Japanese yen's name misspelt otherwise, the Hong Kong dollar's in capitals, the Danish krone's as its code.
+        let renamed = try XLSXFixture.edited(current, [
+            ("xl/sharedStrings.xml", "<t>Japnese Yen</t>", "<t>Japanease Yen</t>"),
+            ("xl/sharedStrings.xml", "<t>Hongkong Dollar</t>", "<t>HONG KONG DOLLAR</t>"),
+            ("xl/sharedStrings.xml", "<t>Danish Krone</t>", "<t>DKK</t>"),
+        ])
+        #expect(try provider.parse(renamed, of: request) == recorded)
+        // Unknown names beside an unknown country: the row is left out, the rest read.
+        let unknown = try XLSXFixture.edited(current, [
+            ("xl/sharedStrings.xml", "<t>Japnese Yen</t>", "<t>Martian Dollar</t>"),
+            ("xl/sharedStrings.xml", "<t>Japan</t>", "<t>Mars</t>"),
+        ])
+        let read = try provider.parse(unknown, of: request)
+        #expect(read.count == recorded.count && read.allSatisfy { $0.quotes.count == 22 && $0["JPY"] == nil })
+        #expect(SBPProvider.currency(name: "Martian Dollar", country: "Japan") == CurrencyCode("JPY"))
+        #expect(SBPProvider.currency(name: "U.K. Pound Sterling", country: nil) == CurrencyCode("GBP"))
+    }
+
+    @Test("a spare empty sheet beside the table's is left alone")
+    func spareSheet() throws {
+        var members = try XLSXFixture.members(of: ProviderFixture.bytes(current))
+        func edit(_ path: String, _ old: String, _ new: String) throws {
+            let index = try #require(members.firstIndex { $0.path == path })
+            members[index].bytes = try #require(ProviderFixture.replacing(old, with: new, in: members[index].bytes))
+        }
+        try edit("xl/workbook.xml", "<sheet name=\"Sheet1\" sheetId=\"1\" r:id=\"rId1\"/>", "<sheet name=\"Sheet1\" sheetId=\"1\" r:id=\"rId1\"/><sheet name=\"Sheet2\" sheetId=\"2\" r:id=\"rId9\"/>")
+        try edit(
+            "xl/_rels/workbook.xml.rels", "</Relationships>",
+            "<Relationship Id=\"rId9\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet2.xml\"/></Relationships>")
+        members.append(("xl/worksheets/sheet2.xml", Array("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData/></worksheet>".utf8)))
+        let request = provider.requests(for: .latest)[0]
+        #expect(try provider.parse(XLSXFixture.zip(members), of: request) == provider.parse(ProviderFixture.bytes(current), of: request))
+    }
+
+    @Test("a currency twice and a day that is no day are rejected")
     func badRows() throws {
         let twice = try XLSXFixture.edited(current, member: "xl/sharedStrings.xml", replacing: "<t>Canadian Dollar</t>", with: "<t>Australian Dollar</t>")
         #expect(ProviderFixture.error(twice, provider) == .duplicateCurrency(CurrencyCode("AUD")!, day: Day("2026-04-01")!))
-        let unknown = try XLSXFixture.edited(current, member: "xl/sharedStrings.xml", replacing: "<t>Japnese Yen</t>", with: "<t>Martian Dollar</t>")
-        #expect(ProviderFixture.error(unknown, provider)?.isLayout(of: "SBP") == true)
         let halfDay = try XLSXFixture.edited(current, member: sheet, replacing: "<v>46113</v>", with: "<v>46113.5</v>")
         #expect(ProviderFixture.error(halfDay, provider) == .invalidDay("Excel serial 46113.5"))
         let sameDay = try XLSXFixture.edited(current, member: sheet, replacing: "<v>46114</v>", with: "<v>46113</v>")
