@@ -46,13 +46,8 @@ public struct BOJAProvider: RatesProvider {
         "MEXICAN PESO": "MXN", "NEW ZEALAND DOLLAR": "NZD", "SINGAPORE DOLLAR": "SGD", "SOUTH AFRICA RAND": "ZAR", "SOUTH KOREA WON": "KRW",
         "SRI LANKA RUPEE": "LKR", "TAIWAN N.T. DOLLAR": "TWD", "THAILAND BAHT": "THB", "NORTHERN IRELAND POUND": nil,
     ]
-    /// The bank's name of the bolívar, whose code depends on the day (``bolivar(on:)``).
+    /// The bank's name of the bolívar, whose code depends on the day (``Redenomination``).
     static let bolivarName = "VENEZUELAN BOLIVAR"
-
-    /// The bolívar's code on `day`: VEB until 2007, VEF (the bolívar fuerte) until 2018-08-19, VES (the bolívar soberano) since.
-    static func bolivar(on day: Day) -> String {
-        day < Day(year: 2008, month: 1, day: 1)! ? "VEB" : day < Day(year: 2018, month: 8, day: 20)! ? "VEF" : "VES"
-    }
 
     /// Whether `text` is a zero written as a decimal (`0.0000`): the bank's mark for no figure.
     static func isZero(_ text: String) -> Bool {
@@ -111,7 +106,7 @@ public struct BOJAProvider: RatesProvider {
             let name = HTMLText.collapsed(HTMLText.decodingReferences(row[1]))
             let entry: String?
             if name == Self.bolivarName {
-                entry = Self.bolivar(on: day)
+                entry = Redenomination.code("VES", on: day)
             } else if let known = Self.currencyNames[name] {
                 entry = known
             } else if let code = CurrencyCode(name), code.name != nil {

@@ -15,7 +15,7 @@ import RatesCore
 ///   `Hungarian forint`, `Russian ruble` or `South African rand` in other months). ``currencyNames`` maps
 ///   the English names the report uses, matched trimmed and in any case, to codes; a name it does not know
 ///   rejects the answer (add it there). A name kept across a redenomination means the code of its day
-///   (``redenominations``: `Venezuelan bolivar` is VEB before 2008, VEF until 2018-08-19, VES after). The
+///   (``Redenomination``: `Venezuelan bolivar` is VEB before 2008, VEF until 2018-08-19, VES after). The
 ///   `U.S. dollar` row (always 1) is the pivot and left out.
 /// - Skipped: `NA` cells (no rate reported that day), and rows with a footnote mark other than `(1)`
 ///   (`Name(2)`): the notes announce other marks but the report's text does not say what they mean.
@@ -49,15 +49,6 @@ public struct IMFProvider: RatesProvider {
         "sri lankan rupee": "LKR", "swedish krona": "SEK", "swiss franc": "CHF", "thai baht": "THB", "trinidadian dollar": "TTD",
         "tunisian dinar": "TND", "u.a.e. dirham": "AED", "u.k. pound": "GBP", "u.s. dollar": "USD", "ugandan shilling": "UGX",
         "uruguayan peso": "UYU", "venezuelan bolivar": "VES", "yemeni rial": "YER", "zambian kwacha": "ZMW",
-    ]
-
-    /// Currencies the report names the same across a redenomination: before each day, the name meant
-    /// the code replaced then (the bolívar fuerte from 2008, the soberano from 2018-08-20, and so on).
-    static let redenominations: [String: [(before: Day, code: String)]] = [
-        "VES": [(Day(year: 2008, month: 1, day: 1)!, "VEB"), (Day(year: 2018, month: 8, day: 20)!, "VEF")],
-        "MZN": [(Day(year: 2006, month: 7, day: 1)!, "MZM")],
-        "RON": [(Day(year: 2005, month: 7, day: 1)!, "ROL")],
-        "ZMW": [(Day(year: 2013, month: 1, day: 1)!, "ZMK")],
     ]
 
     private let baseURL: String
@@ -166,10 +157,9 @@ public struct IMFProvider: RatesProvider {
         return (code, direction)
     }
 
-    /// The code `current` had on `day`: the code it replaced before a redenomination.
+    /// The code `current` had on `day`: the code it replaced before a redenomination (``Redenomination``).
     static func code(_ current: String, on day: Day) -> CurrencyCode {
-        let code = redenominations[current]?.first { day < $0.before }?.code ?? current
-        return CurrencyCode(code)!
+        CurrencyCode(Redenomination.code(current, on: day))!
     }
 
     /// `text` without leading, trailing or repeated whitespace.

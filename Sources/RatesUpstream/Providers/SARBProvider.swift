@@ -14,7 +14,7 @@ import RatesCore
 ///   A title the adapter does not know, or one that is not its request's series, rejects the answer.
 ///   The kwacha series runs under its title from 2000 without restating Zambia's 2013 rebasing (612.34 per
 ///   rand on 2012-12-31, 0.6188 on 2013-01-02): its figures before 2013-01-01 are the old kwacha's (`ZMK`,
-///   ``predecessors``). An observation whose `Value` is `null` or empty is no figure.
+///   ``Redenomination``). An observation whose `Value` is `null` or empty is no figure.
 /// - Day: `Period`. A range without observations (a holiday) is an empty array: no publication.
 /// - Schedule: Africa/Johannesburg, Monday to Friday, the 10:30 rates out by about 11:00; the series are
 ///   read from 2000-01-01.
@@ -37,8 +37,6 @@ public struct SARBProvider: RatesProvider {
         let direction: PublishedQuote.Direction
     }
 
-    /// The currencies whose series holds a predecessor's figures before a day: that predecessor's code, and the day.
-    static let predecessors: [String: (code: String, until: Day)] = ["ZMW": ("ZMK", Day(year: 2013, month: 1, day: 1)!)]
 
     /// The series read, in request order.
     static let series: [Series] = [
@@ -111,8 +109,8 @@ public struct SARBProvider: RatesProvider {
             let day = try Day(parsing: period, .midnightTimestamp)
             let value = try observation.field("Value", of: "\(series.currency) on \(day)", provider: key)
             if value == .null || value == .string("") { continue }  // no figure that day
-            let predecessor = Self.predecessors[series.currency].flatMap { day < $0.until ? $0.code : nil }
-            let quote = try PublishedQuote.reading(code: predecessor ?? series.currency, value: value, direction: series.direction, day: day)
+            let quote = try PublishedQuote.reading(
+                code: Redenomination.code(series.currency, on: day), value: value, direction: series.direction, day: day)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         guard !publications.isEmpty else { return [] }

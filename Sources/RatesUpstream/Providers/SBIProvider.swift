@@ -65,8 +65,7 @@ public struct SBIProvider: RatesProvider {
         guard let code = seriesCurrencies[group]?[id] else { return nil }
         switch (group, id) {
         case ("9", "4064") where day < Day(year: 1999, month: 1, day: 1)!: return CurrencyCode("XEU")!
-        case ("7", "3504") where day < Day(year: 2008, month: 1, day: 1)!: return CurrencyCode("VEB")!
-        case ("7", "3504") where day >= Day(year: 2018, month: 8, day: 20)!: return CurrencyCode("VES")!
+        case ("7", "3504"): return CurrencyCode(Redenomination.code("VES", on: day))!
         default: return code
         }
     }
