@@ -73,7 +73,6 @@ struct ProviderImportTests {
         (["--provider", "CNB", "eurofxref-daily.xml"], "the file is not an answer of CNB's that can be imported"),
         (["--provider", "NBP", "nbp-poland/tables_A_2026-03-01_2026-03-05.json", "cbr-russia/XML_daily_2026-04-25.xml"],
          "the file is not an answer of NBP's that can be imported"),
-        (["eurofxref-daily.xml", "eurofxref-hist-90d.xml"], "the files of ECB's contradict each other: currency ISK appears more than once on 2025-04-03"),
     ])
     func refusesBadFiles(arguments: [String], message: String) async throws {
         try await TestServer.withSeededDatabase { database in
@@ -86,6 +85,16 @@ struct ProviderImportTests {
             #expect(try store.version() == version)
             #expect(try store.lastRun(source: .import) == nil, "no run recorded")
             for key in ["NBP", "CNB", "BCB", "XYZ"] { #expect(try store.latestPublicationDay(of: key) == nil) }
+        }
+    }
+
+    @Test("the ECB's daily file and its 90-day file, one writing ISK's figure as 144.70 and the other as 144.7, import together, the first file's text kept")
+    func importsOneFigureWrittenTwoWays() async throws {
+        try await TestServer.withEmptyDatabase { database in
+            let run = try await Self.runImport([Fixtures.url("eurofxref-daily.xml").path, Fixtures.url("eurofxref-hist-90d.xml").path, "--db", database])
+            #expect(run.status == 0, "\(run.output)")
+            let ecb = try #require(try RatesStore(path: database).publication(of: "ECB", on: Day("2025-04-03")!))
+            #expect(ecb.quotes.first { $0.currency.rawValue == "ISK" }?.value == "144.70")
         }
     }
 

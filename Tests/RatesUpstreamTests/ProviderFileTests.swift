@@ -26,6 +26,8 @@ struct ProviderFileTests {
         answer("nbp-poland/tables_B_2026-03-01_2026-03-05.json", NBPProvider(), index: 1),
         answer("cbr-russia/XML_daily_2026-04-25.xml", CBRProvider()),
         answer("cbr-russia/xml_metall_2026-03-01_2026-03-05.xml", CBRProvider(), index: 1),
+        answer("cbr-russia/XML_dynamic_R01235_USD_2026-03-01_2026-03-05.xml", CBRProvider()),
+        answer("bcccd-congo/00_cours-de-change.rsc.txt", BCCCDProvider()),
         answer("bdi-italy/dailyRates_EUR_2026-02-09.csv", BDIProvider(), days("2026-02-09", "2026-02-09")),
         // Two answers of each of these providers need their own requests to be read.
         answer("cnb-czech/denni_kurz_2000-04-21.txt", CNBProvider()),
