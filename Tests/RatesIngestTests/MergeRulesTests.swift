@@ -121,26 +121,4 @@ struct MergeRulesTests {
         #expect(merged[code("JPY")]?.value == ExactDecimal("166.524478501489996"), "195.583 / 1.1745")
         #expect(merged[code("USD")]?.route == .throughFixedRate(parity: FixedParity.perEuro(code("DEM"))!.quote))
     }
-
-    @Test("a day before the euro: a source quoting the Deutsche Mark is expressed through its mark and the conversion rate, as the Bundesbank's day is; from 1999 on it is not")
-    func beforeTheEuroThroughTheMark() throws {
-        func cnb(_ date: String) -> ProviderDay {
-            ProviderDay(
-                provider: "CNB", pivot: code("CZK"), day: day(date),
-                quotes: [
-                    PublishedQuote(currency: code("DEM"), value: "18.50", direction: .pivotPerUnits),
-                    PublishedQuote(currency: code("USD"), value: "27.00", direction: .pivotPerUnits),
-                ])
-        }
-        let merged = RatesMerge.merge(day: day("1995-03-01"), publications: [cnb("1995-03-01")], policy: MergePolicy(pegs: []))
-        #expect(merged[code("CZK")]?.value == ExactDecimal("36.182855"), "18.50 × 1.95583")
-        #expect(merged[code("DEM")]?.value == ExactDecimal("1.95583"), "the mark at its own conversion rate, as the Bundesbank's day gives it")
-        #expect(merged[code("USD")]?.value == ExactDecimal("1.34010574074074074"), "36.182855 / 27, one rounding to 18 digits")
-        let mark = PublishedQuote(currency: code("DEM"), value: "18.50", direction: .pivotPerUnits)
-        #expect(merged[code("USD")]?.route == .throughConversionRate(via: mark, parity: FixedParity.perEuro(code("DEM"))!.quote))
-        #expect(merged[code("CZK")]?.route == .throughConversionRate(via: nil, parity: FixedParity.perEuro(code("DEM"))!.quote))
-
-        let euroDay = RatesMerge.merge(day: day("1999-01-04"), publications: [cnb("1999-01-04")], policy: MergePolicy(pegs: []))
-        #expect(euroDay[code("CZK")] == nil && euroDay[code("USD")] == nil, "with the euro, a day without an EUR quote goes through the ECB's, and there is none here")
-    }
 }

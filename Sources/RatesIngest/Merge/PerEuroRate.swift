@@ -18,10 +18,6 @@ public struct PerEuroRate: Hashable, Sendable {
         /// The provider quotes no EUR that day and its pivot has a fixed rate to the euro (a legacy
         /// currency's conversion rate, a peg to the euro): `parity` is that rate.
         case throughFixedRate(parity: PublishedQuote)
-        /// A day before the euro: the provider quotes no EUR and its pivot has no fixed rate, so its
-        /// quote of the Deutsche Mark (`via`; `nil` when ``PerEuroRate/source`` is that quote: the pivot's
-        /// own value) goes through the mark's conversion rate `parity`.
-        case throughConversionRate(via: PublishedQuote?, parity: PublishedQuote)
         /// No provider values the currency: its declared peg (``PerEuroRate/source``) times the
         /// anchor's merged value `anchor` (`nil` for a peg to the euro itself).
         case pegged(anchor: ExactDecimal?)

@@ -13,11 +13,6 @@ extension ProviderDay {
     /// - No EUR quote that day, and a pivot with a fixed rate to the euro (the Deutsche Mark's
     ///   1.95583, a peg to the euro such as the CFA franc's): through that rate, on any day — before
     ///   1999 too, when it expresses the figures in the euro of their own currency's conversion rate.
-    /// - A day before the euro (before 1999-01-01), no EUR quote and no fixed rate for the pivot, and a
-    ///   quote of the Deutsche Mark: through that quote and the mark's conversion rate, 1.95583 per EUR.
-    ///   The day is then expressed per 1.95583 marks, as the Bundesbank's figures of that day are (17.02
-    ///   CZK per DEM is 33.2882266 CZK per EUR), so the merged values of one such day agree however many
-    ///   of these sources give them.
     /// - No EUR quote that day otherwise, or a provider whose EUR quote is not to be used
     ///   (``bridgesThroughECB``): through a currency Y quoted both here and in `ecb` (USD if both
     ///   quote it, else the first such code alphabetically): X per EUR = (X per Y) × (Y per EUR of the
@@ -54,12 +49,6 @@ extension ProviderDay {
             pivotPerEuro = pivotPerEuroRatio
             pivotRate = rate(pivot, pivotPerEuro, source: parity.quote, route: .throughFixedRate(parity: parity.quote))
             route = .throughFixedRate(parity: parity.quote)
-        } else if let parity = FixedParity.perEuro(Self.deutscheMark), day < parity.since, let mark = quote(of: Self.deutscheMark),
-            let markPerPivot = PerEuroRatio(mark), let markPerEuro = PerEuroRatio(parity.quote)
-        {
-            pivotPerEuro = markPerPivot.inverse * markPerEuro
-            pivotRate = rate(pivot, pivotPerEuro, source: mark, route: .throughConversionRate(via: nil, parity: parity.quote))
-            route = .throughConversionRate(via: mark, parity: parity.quote)
         } else if let ecb, ecb.day == day, case let (via, ecbQuote)? = bridge(to: ecb),
             let bridgePerPivot = PerEuroRatio(via), let bridgePerEuro = PerEuroRatio(ecbQuote)
         {
@@ -74,9 +63,6 @@ extension ProviderDay {
         }
         return (pivotRate.map { [$0] } ?? []) + rates
     }
-
-    /// The currency whose conversion rate expresses a day before the euro for a source that quotes it.
-    static let deutscheMark = CurrencyCode("DEM")!
 
     /// The bridge currency Y for a day without an EUR quote: this provider's quote of Y and the
     /// ECB's, USD when both have it, else the first code both have in alphabetical order.
