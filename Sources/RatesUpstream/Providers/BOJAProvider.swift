@@ -15,7 +15,8 @@ import RatesCore
 ///   itself an ISO 4217 code; any other name rejects the answer. `VENEZUELAN BOLIVAR` is the bolívar of
 ///   the row's day: VEB before 2008-01-01, VEF until 2018-08-19, VES since. The answer holds the rows the
 ///   table shows by default (the current month: 255 rows in the recording, while its `recordsFiltered`
-///   says 104868, so the count is not checked).
+///   says 104868, so the count is not checked). A table without rows (`"data":[]`: the month before its first
+///   rates are in) is no publication.
 /// - Quote convention: Jamaican dollars for 1 unit of the currency. The figure stored is the exact midpoint
 ///   (``RatesCore/RateText/midpoint(_:_:)``) of the buying rate for drafts and transfers (`DMD & TT`) and the
 ///   selling rate (`DMD, TT & Cash`): 155.3493 and 157.2639 give 156.3066 JMD per USD,
@@ -97,8 +98,11 @@ public struct BOJAProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let rows = try WPDataTablesAnswer.rows(body, columns: 6, countsRows: false, provider: key)
+        // The month's table before its first rates (the first working day of a month, early): no publication.
+        if rows.isEmpty { return [] }
         var days: [Day: [PublishedQuote]] = [:]
-        for row in try WPDataTablesAnswer.rows(body, columns: 6, countsRows: false, provider: key) {
+        for row in rows {
             let words = row[0].split(separator: " ", omittingEmptySubsequences: false)
             guard words.count == 3, words[0].count == 2, words[1].count == 3,
                 let day = HTMLText.day(day: words[0], month: words[1], year: words[2])

@@ -7,7 +7,8 @@ enum WPDataTablesAnswer {
     ///
     /// - Parameter countsRows: Whether the row count must be `recordsFiltered` (a site that answers every
     ///   row); a site that answers fewer rows than it counts (the Bank of Jamaica's) passes `false`.
-    /// - Throws: ``UpstreamDataError/empty`` for an empty body or table;
+    /// - Returns: The rows; none for a table without rows (`"data":[]`), which the caller reads as its source's answer says.
+    /// - Throws: ``UpstreamDataError/empty`` for an empty body;
     ///   ``UpstreamDataError/unexpectedLayout(provider:_:)`` for anything else than that layout, or a row
     ///   count other than `recordsFiltered` when `countsRows`.
     static func rows(_ body: [UInt8], columns: Int, countsRows: Bool = true, provider: String) throws(UpstreamDataError) -> [[String]] {
@@ -17,7 +18,7 @@ enum WPDataTablesAnswer {
         guard data.count == filtered || !countsRows else {
             throw .unexpectedLayout(provider: provider, "\(data.count) rows where recordsFiltered says \(filtered)")
         }
-        guard !data.isEmpty else { throw .empty }
+        guard !data.isEmpty else { return [] }
         var rows: [[String]] = []
         rows.reserveCapacity(data.count)
         for (index, element) in data.enumerated() {

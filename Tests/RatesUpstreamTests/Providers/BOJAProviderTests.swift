@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -128,6 +129,17 @@ struct BOJAProviderTests {
         }
         #expect(ProviderFixture.error { try parse(ProviderFixture.htmlErrorPage) }?.isLayout(of: "BOJA") == true)
         #expect(ProviderFixture.error { try parse([]) } == .empty)
+    }
+
+    @Test("the table without rows (a month before its first rates) is no publication; rows that are all no figure are rejected as empty")
+    func tableWithoutRows() throws {
+        // The recorded answer with its rows taken out: what the table answers before the month's first rates.
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let start = try #require(text.range(of: "\"data\":["))
+        let withoutRows = String(text[..<start.upperBound]) + "]}"
+        #expect(try parse(Array(withoutRows.utf8)).isEmpty)
+        let zeros = String(text[..<start.upperBound]) + #"["02 Mar 2026","U.S. DOLLAR","0.0000","0.0000","0.0000","0.0000"]]}"#
+        #expect(ProviderFixture.error { try parse(Array(zeros.utf8)) } == .empty)
     }
 
     @Test("each recording imports as `rates-relay import --provider BOJA` reads it: as it parses")
