@@ -94,7 +94,10 @@ public struct CBNProvider: RatesProvider {
             }
             days[day, default: [:]][code] = (id, quote)
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value.values.map(\.quote)) })
+        // Quotes in code order: a dictionary's order differs from one instance to the next, and a file is read alike under every request.
+        return try ProviderValidation.validate(days.map { day, quotes in
+            ProviderPublication(day: day, quotes: quotes.values.map(\.quote).sorted { $0.currency < $1.currency })
+        })
     }
 
     /// The code of a currency the bank names `name` (upper-cased): its table's, or `name` itself when that
