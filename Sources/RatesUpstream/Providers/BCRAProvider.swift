@@ -81,8 +81,8 @@ public struct BCRAProvider: RatesProvider {
             guard case .number(let figure) = value else {
                 throw .unexpectedLayout(provider: key, "\"tipoCotizacion\" of \(code) on \(day) is \(value.kind), not a number")
             }
-            // Listed, not quoted that day.
-            if figure.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }) { continue }
+            // Listed, not quoted that day (a JSON number all of whose digits are zero: `0`, `0.00000000`).
+            if ProviderValidation.isZero(figure) { continue }
             quotes.append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
         }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))

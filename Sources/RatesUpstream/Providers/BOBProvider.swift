@@ -65,8 +65,8 @@ public struct BOBProvider: RatesProvider {
             let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
             var quotes: [PublishedQuote] = []
             for (currency, text) in zip(currencies, fields.dropFirst()) {
-                guard RateText.isValid(text) || Self.isZero(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-                guard !Self.isZero(text) else { continue }
+                guard RateText.isValid(text) || ProviderValidation.isZero(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                guard !ProviderValidation.isZero(text) else { continue }
                 quotes.append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .unitsPerPivot))
             }
             if let earlier = days[day], earlier != quotes { conflicting.insert(day) }
@@ -74,11 +74,5 @@ public struct BOBProvider: RatesProvider {
         }
         let publications = days.filter { !conflicting.contains($0.key) }.map { ProviderPublication(day: $0.key, quotes: $0.value) }
         return try ProviderValidation.validate(publications)
-    }
-
-    /// Whether `text` is a zero written as a decimal (`0.0000`): the bank's mark for no figure.
-    static func isZero(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "0" } }
     }
 }

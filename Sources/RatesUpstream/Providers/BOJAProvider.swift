@@ -50,12 +50,6 @@ public struct BOJAProvider: RatesProvider {
     /// The bank's name of the bolívar, whose code depends on the day (``Redenomination``).
     static let bolivarName = "VENEZUELAN BOLIVAR"
 
-    /// Whether `text` is a zero written as a decimal (`0.0000`): the bank's mark for no figure.
-    static func isZero(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "0" } }
-    }
-
     /// The host, without a trailing slash.
     public let baseURL: String
     private let today: @Sendable () -> Day
@@ -120,7 +114,7 @@ public struct BOJAProvider: RatesProvider {
             }
             guard let code = entry else { continue }
             let currency = CurrencyCode(code)!
-            if Self.isZero(row[2]) || Self.isZero(row[5]) { continue }
+            if ProviderValidation.isZero(row[2]) || ProviderValidation.isZero(row[5]) { continue }
             guard let value = RateText.midpoint(row[2], row[5]) else {
                 throw .invalidRate(currency: currency, day: day, text: RateText.isValid(row[2]) ? row[5] : row[2])
             }

@@ -106,6 +106,12 @@ public enum ProviderValidation {
         }
     }
 
+    /// Whether `text` is a zero written as a decimal (`0`, `0.0000`): the mark some sources use for no figure.
+    static func isZero(_ text: some StringProtocol) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "0" } }
+    }
+
     /// Whether `unit` is 1, 10, 100, … (up to 10^9).
     static func isPowerOfTen(_ unit: Int) -> Bool {
         var value = unit
