@@ -9,7 +9,7 @@ import RatesCore
 ///   unit 1; the API gives the yen, the won and the rupiah per single unit too), values as JSON numbers.
 ///   The bank fills a successor's series with its predecessor's figures: `SEKEURPMI` before the euro's first
 ///   day, 1999-01-04, is the ECU (`XEU`), and `SEKRUBPMI` before 1998-01-01 the old rouble (`RUR`, 1000 to the
-///   new one), and they are read as those codes (``predecessors``).
+///   new one), and they are read as those codes (``Redenomination``).
 /// - Day: the observation's `date`. History from 1993-01-04 (``historyStart``).
 /// - Schedule: Europe/Stockholm, Monday to Friday, out by about 16:15.
 ///
@@ -24,12 +24,6 @@ public struct RBProvider: RatesProvider {
     public let schedule = PublicationSchedule(timeZone: "Europe/Stockholm", expectedMinute: 16 * 60 + 15)
     /// The first day of the group's series.
     public let historyStart = Day(year: 1993, month: 1, day: 4)!
-
-    /// The series whose figures before a day are their predecessor's: the code they are of before it.
-    public static let predecessors: [CurrencyCode: (code: CurrencyCode, until: Day)] = [
-        CurrencyCode("EUR")!: (CurrencyCode("XEU")!, Day(year: 1999, month: 1, day: 4)!),
-        CurrencyCode("RUB")!: (CurrencyCode("RUR")!, Day(year: 1998, month: 1, day: 1)!),
-    ]
 
     let baseURL: String
 
@@ -59,10 +53,7 @@ public struct RBProvider: RatesProvider {
             guard letters.count == 9, series.hasPrefix("SEK"), series.hasSuffix("PMI") else {
                 throw .unexpectedLayout(provider: key, "\(what) is of series \(UpstreamDataError.quoted(series)), not SEKxxxPMI")
             }
-            var code = String(decoding: letters[3..<6], as: UTF8.self)
-            if let named = CurrencyCode(code), let predecessor = Self.predecessors[named], day < predecessor.until {
-                code = predecessor.code.rawValue
-            }
+            let code = Redenomination.code(String(decoding: letters[3..<6], as: UTF8.self), on: day)
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
         if days.isEmpty { return [] }

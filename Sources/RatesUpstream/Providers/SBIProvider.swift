@@ -64,7 +64,7 @@ public struct SBIProvider: RatesProvider {
     public static func currency(series id: String, group: String, on day: Day) -> CurrencyCode? {
         guard let code = seriesCurrencies[group]?[id] else { return nil }
         switch (group, id) {
-        case ("9", "4064") where day < Day(year: 1999, month: 1, day: 1)!: return CurrencyCode("XEU")!
+        case ("9", "4064"): return CurrencyCode(Redenomination.code("EUR", on: day))!
         case ("7", "3504"): return CurrencyCode(Redenomination.code("VES", on: day))!
         default: return code
         }
