@@ -50,7 +50,7 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// The English ISO 4217 name (or, for the Crown Dependencies' pounds, which ISO 4217 does not
     /// list but pegs give, their usual name), or `nil` for a code neither knows.
-    public var name: String? { Self.isoNames[rawValue] ?? Self.otherNames[rawValue] }
+    public var name: String? { Self.iso4217[rawValue]?.name ?? Self.otherNames[rawValue] }
 
     /// Codes in common use that ISO 4217 does not list (treated as GBP there).
     static let otherNames: [String: String] = ["GGP": "Guernsey Pound", "IMP": "Manx Pound", "JEP": "Jersey Pound"]
