@@ -5,9 +5,6 @@ extension HTTPField.Name {
     static let apiKey = HTTPField.Name("X-API-Key")!
     /// `X-Request-ID`: the request's ID, echoed on every answer.
     static let requestID = HTTPField.Name("X-Request-ID")!
-}
-
-extension HTTPField.Name {
     /// `Rates-Stale: expected=<day>`: the answer comes from the newest publication held, and the reference schedule says a newer one is out.
     static let ratesStale = HTTPField.Name("Rates-Stale")!
 }

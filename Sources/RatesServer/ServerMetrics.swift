@@ -68,16 +68,14 @@ public final class ServerMetrics: Sendable {
         cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
         syncPages = registry.makeCounter(descriptor: Self.syncResponses, labels: [("result", "page")])
         syncNotModified = registry.makeCounter(descriptor: Self.syncResponses, labels: [("result", "not_modified")])
-        lastSuccessfulFetch = registry.makeGauge(descriptor: .init(
-            namespace: "rates_relay", metricName: "last_successful_fetch_timestamp", unitName: "seconds",
-            helpText: "Unix time of the last successful upstream fetch of any source (0: none yet)."))
-        latestPublication = registry.makeGauge(descriptor: .init(
-            namespace: "rates_relay", metricName: "latest_publication_timestamp", unitName: "seconds",
-            helpText: "Unix time at which the newest stored day was published, by the reference schedule (the ECB's 16:00 Frankfurt time)."))
-        dataAge = registry.makeGauge(descriptor: .init(
-            namespace: "rates_relay", metricName: "data_age", unitName: "seconds", helpText: "Time since the newest stored day was published."))
-        eventStreams = registry.makeGauge(descriptor: .init(
-            namespace: "rates_relay", metricName: "event_streams", unitName: "", helpText: "GET /v1/events streams open now (clients listening for publications)."))
+        lastSuccessfulFetch = registry.makeGauge(descriptor: Self.named(
+            "last_successful_fetch_timestamp", unit: "seconds", help: "Unix time of the last successful upstream fetch of any source (0: none yet)."))
+        latestPublication = registry.makeGauge(descriptor: Self.named(
+            "latest_publication_timestamp", unit: "seconds",
+            help: "Unix time at which the newest stored day was published, by the reference schedule (the ECB's 16:00 Frankfurt time)."))
+        dataAge = registry.makeGauge(descriptor: Self.named("data_age", unit: "seconds", help: "Time since the newest stored day was published."))
+        eventStreams = registry.makeGauge(descriptor: Self.named(
+            "event_streams", unit: "", help: "GET /v1/events streams open now (clients listening for publications)."))
         for outcome in FetchRun.Outcome.allCases { _ = fetches(outcome) }
     }
 
@@ -136,29 +134,29 @@ public final class ServerMetrics: Sendable {
     // MARK: - Names
 
     private static var requests: MetricNameDescriptor {
-        .init(
-            namespace: "rates_relay", subsystem: "http", metricName: "requests", unitName: "total", helpText: "HTTP requests answered, by route, method and status.")
+        named("requests", subsystem: "http", unit: "total", help: "HTTP requests answered, by route, method and status.")
     }
     private static var requestDuration: MetricNameDescriptor {
-        .init(
-            namespace: "rates_relay", subsystem: "http", metricName: "request_duration", unitName: "seconds", helpText: "Time to answer a request, by route.")
+        named("request_duration", subsystem: "http", unit: "seconds", help: "Time to answer a request, by route.")
     }
     private static var upstreamFetches: MetricNameDescriptor {
-        .init(
-            namespace: "rates_relay", metricName: "upstream_fetches", unitName: "total", helpText: "Upstream fetches, by outcome.")
+        named("upstream_fetches", unit: "total", help: "Upstream fetches, by outcome.")
     }
     private static var syncResponses: MetricNameDescriptor {
-        .init(
-            namespace: "rates_relay", metricName: "sync_responses", unitName: "total", helpText: "Answers to /v1/sync: pages sent, and 304s to up-to-date clients.")
+        named("sync_responses", unit: "total", help: "Answers to /v1/sync: pages sent, and 304s to up-to-date clients.")
     }
     private static var consensusExclusions: MetricNameDescriptor {
-        .init(
-            namespace: "rates_relay", metricName: "consensus_exclusions", unitName: "",
-            helpText: "Values left out of the merge for being more than the consensus threshold from the median of the providers, by provider.")
+        named(
+            "consensus_exclusions", unit: "",
+            help: "Values left out of the merge for being more than the consensus threshold from the median of the providers, by provider.")
     }
     private static var cacheLookups: MetricNameDescriptor {
-        .init(
-            namespace: "rates_relay", metricName: "response_cache_lookups", unitName: "total", helpText: "Lookups of prepared answers: hits, and misses that built one.")
+        named("response_cache_lookups", unit: "total", help: "Lookups of prepared answers: hits, and misses that built one.")
+    }
+
+    /// A metric of the server's namespace, `rates_relay`.
+    private static func named(_ name: String, subsystem: String? = nil, unit: String, help: String) -> MetricNameDescriptor {
+        .init(namespace: "rates_relay", subsystem: subsystem, metricName: name, unitName: unit, helpText: help)
     }
 
     /// `notModified` → `not_modified`.

@@ -21,9 +21,7 @@ extension DataAnswers {
     func exchangerateTimeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
         let style = try ExchangerateHostStyle(query, historical: false)
         let (start, end) = try exchangerateSpan(query)
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
+        let (base, symbols, amount) = try query.baseSymbolsAmount(defaultBase: snapshot.base)
         let days: [(day: Day, table: CrossRates)] = (start.dayNumber...end.dayNumber).compactMap { number in
             let day = Day(dayNumber: number)
             return snapshot.publication(onOrBefore: day).map { (day, snapshot.crossRates($0)) }
@@ -34,8 +32,7 @@ extension DataAnswers {
         }
         let listed = try listedSymbols(
             symbols, base: base, lenient: true, within: "between \(start) and \(last.day)", snapshot: snapshot, isAvailable: isAvailable)
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             style.writeMembers(into: &json)
             json.field("timeseries", bool: true)
             json.field("base", string: base.rawValue)
@@ -51,7 +48,6 @@ extension DataAnswers {
                 }
             }
         }
-        return json.buffer
     }
 
     /// `/fluctuation?start_date=&end_date=`: each currency's rate on the first and the last day
@@ -61,9 +57,7 @@ extension DataAnswers {
     func exchangerateFluctuation(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
         let style = try ExchangerateHostStyle(query, historical: false)
         let (start, end) = try exchangerateSpan(query)
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
+        let (base, symbols, amount) = try query.baseSymbolsAmount(defaultBase: snapshot.base)
         guard let first = snapshot.publication(onOrBefore: start) else { throw beforeData(start, parameter: "start_date", snapshot: snapshot) }
         guard let last = snapshot.publication(onOrBefore: end) else { throw beforeData(end, parameter: "end_date", snapshot: snapshot) }
         let opening = snapshot.crossRates(first)
@@ -71,8 +65,7 @@ extension DataAnswers {
         let isAvailable = { (code: CurrencyCode) in opening.contains(code) && closing.contains(code) }
         let listed = try listedSymbols(
             symbols, base: base, lenient: true, within: "on both \(first.day) and \(last.day)", snapshot: snapshot, isAvailable: isAvailable)
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             style.writeMembers(into: &json)
             json.field("fluctuation", bool: true)
             json.field("start_date", string: start.description)
@@ -93,13 +86,11 @@ extension DataAnswers {
                 }
             }
         }
-        return json.buffer
     }
 
     /// `/symbols`: each currency with data, `{"description": its name, "code": its code}`.
     func exchangerateSymbols(_ snapshot: RatesSnapshot) -> ByteBuffer {
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             json.field("success", bool: true)
             json.field("symbols") { json in
                 for code in snapshot.currencies.sorted() {
@@ -110,7 +101,6 @@ extension DataAnswers {
                 }
             }
         }
-        return json.buffer
     }
 
     /// No publication on or before `day`.

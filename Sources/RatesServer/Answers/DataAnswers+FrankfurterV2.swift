@@ -37,14 +37,10 @@ extension DataAnswers {
             v2.base = base
             v2.quotes = [quote]
             let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
-            guard let record = records.first else { throw Problem(.notFound, "No rate of \(base) in \(quote) on that date.") }
-            var providers: [FrankfurterV2Weighed.Entry]?
-            if v2.expandsProviders, let publication = records.publications.first(where: { $0.day == record.day }) {
-                providers = try frankfurterV2Weighed(records, v2).entries(base: base, quote: quote, publication: publication)
-            }
-            var json = JSONWriter()
-            json.object { FrankfurterV2Records.write(record, providers: providers, into: &$0) }
-            body = json.buffer
+            guard let first = records.first else { throw Problem(.notFound, "No rate of \(base) in \(quote) on that date.") }
+            let providers = v2.expandsProviders
+                ? try frankfurterV2Weighed(records, v2).entries(base: base, quote: quote, publication: first.publication) : nil
+            body = JSONWriter.object { FrankfurterV2Records.write(first.record, providers: providers, into: &$0) }
         case .v2Currencies: body = try frankfurterV2Currencies(query, snapshot: snapshot)
         case .v2Currency: body = try frankfurterV2Currency(parameter ?? "", snapshot: snapshot)
         default: preconditionFailure("\(route) is not a Frankfurter v2 data route")
@@ -79,21 +75,14 @@ extension DataAnswers {
         }
         guard let days, !providers.isEmpty else { return RatesSnapshot(epoch: snapshot.epoch, version: snapshot.version, days: [], base: snapshot.base) }
         guard let quotes else { throw Problem.invalid("providers", "'providers' is not available here.") }
-        do {
-            return try quotes.dataset(of: providers, from: days.lowerBound, through: days.upperBound, like: snapshot)
-        } catch {
-            throw Problem.unreadable("The providers' quotes")
-        }
+        return try Self.readingQuotes { try quotes.dataset(of: providers, from: days.lowerBound, through: days.upperBound, like: snapshot) }
     }
 
     /// What the merge weighed on each day of `records` (`expand=providers`), of the providers `query` names.
     func frankfurterV2Weighed(_ records: FrankfurterV2Records, _ query: FrankfurterV2Query) throws(Problem) -> FrankfurterV2Weighed {
         guard let quotes else { throw Problem.invalid("expand", "'expand' is not available here.") }
-        do {
-            return FrankfurterV2Weighed(days: try quotes.weighedDays(Set(records.publications.map(\.day)), of: query.knownProviders))
-        } catch {
-            throw Problem.unreadable("The providers' quotes")
-        }
+        let days = Set(records.publications.map(\.day))
+        return FrankfurterV2Weighed(days: try Self.readingQuotes { try quotes.weighedDays(days, of: query.knownProviders) })
     }
 
     /// The provider key of `/v2/providers/{key}/rates`, in any letter case; 404 for a key no adapter has.
@@ -128,15 +117,13 @@ extension DataAnswers {
         let providers = try FrankfurterV2Query.providerKeys(query).map(Set.init)
         let summaries = FrankfurterV2CurrencySummary.summaries(of: snapshot)
         let active = Set(snapshot.latest?.codes ?? []).union(snapshot.isEmpty ? [] : [snapshot.base])
-        var json = JSONWriter()
-        json.array { json in
+        return JSONWriter.array { json in
             for (code, summary) in summaries.sorted(by: { $0.key < $1.key }) {
                 guard all || active.contains(code) else { continue }
                 if let providers, providers.isDisjoint(with: summary.providers) { continue }
                 json.element { summary.write(code, into: &$0) }
             }
         }
-        return json.buffer
     }
 
     /// `/v2/currency/{code}`: one currency of ``frankfurterV2Currencies(_:snapshot:)``, in any letter case; 404 for any other.
@@ -144,8 +131,6 @@ extension DataAnswers {
         guard let code = CurrencyCode(code.uppercased()), snapshot.currencies.contains(code),
               let summary = FrankfurterV2CurrencySummary.summaries(of: snapshot)[code]
         else { throw Problem(.notFound, "'\(code.prefix(20))' is not a currency with published rates.") }
-        var json = JSONWriter()
-        json.object { summary.write(code, into: &$0) }
-        return json.buffer
+        return JSONWriter.object { summary.write(code, into: &$0) }
     }
 }

@@ -3,39 +3,24 @@ import RatesCore
 import RatesIngest
 
 /// Our data routes under `/v1`: `/v1/latest`, `/v1/rates/{date}`, `/v1/timeseries`, `/v1/convert`
-/// and `/v1/currencies`. Frankfurter's and exchangerate.host's routes answer through `latest`,
-/// `rates`, `convert` and `currencies` too, with their reading of `symbols` (`lenient`) and their
+/// and `/v1/currencies`. Frankfurter's and exchangerate.host's routes answer through `rates`,
+/// `convert` and `currencies` too, with their reading of `symbols` (`lenient`) and their
 /// members (`style`).
 extension DataAnswers {
+    /// The rates of the publication on (or before) `date`, or of the newest one without it (`/v1/latest`).
     /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the reference schedule.
     /// `lenient`: as Frankfurter's routes answer (``frankfurterSymbols(_:base:isAvailable:)``).
     /// `style`: exchangerate.host's members and `places` (``ExchangerateHostStyle``), on the root route both APIs share.
-    func latest(
-        _ query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false, style: ExchangerateHostStyle? = nil
-    ) throws(Problem) -> (ByteBuffer, Day?) {
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
-        let sources = try expandedSources(query)
-        guard let publication = snapshot.latest else { throw Problem.noData }
-        let overdue = freshness.flatMap { overduePublication(after: publication, through: $0.expected, freshness: $0, snapshot: snapshot) }
-        return try ratesBody(
-            publication, requested: nil, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources, snapshot: snapshot,
-            lenient: lenient, style: style)
-    }
-
     func rates(
-        _ query: QueryParameters, date: Substring, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false,
+        _ query: QueryParameters, date: Substring?, snapshot: RatesSnapshot, freshness: Freshness?, lenient: Bool = false,
         style: ExchangerateHostStyle? = nil
     ) throws(Problem) -> (ByteBuffer, Day?) {
-        let requested = try QueryParameters.day(date, parameter: "date")
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
+        let requested = try date.map { text throws(Problem) in try QueryParameters.day(text, parameter: "date") }
+        let (base, symbols, amount) = try query.baseSymbolsAmount(defaultBase: snapshot.base)
         let sources = try expandedSources(query)
         let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
         let overdue = freshness.flatMap {
-            overduePublication(after: publication, through: min(requested, $0.expected), freshness: $0, snapshot: snapshot)
+            overduePublication(after: publication, through: min(requested ?? $0.expected, $0.expected), freshness: $0, snapshot: snapshot)
         }
         return try ratesBody(
             publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources,
@@ -46,9 +31,7 @@ extension DataAnswers {
         guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
         let today = configuration.today
         let end = try query.day("end") ?? today
-        let base = try query.base() ?? snapshot.base
-        let symbols = try query.symbols()
-        let amount = try query.amount()
+        let (base, symbols, amount) = try query.baseSymbolsAmount(defaultBase: snapshot.base)
         let points = try query.seriesPoints()
         if try query.expandsSources() {
             throw Problem.invalid("expand", "'expand=sources' names the sources of one day's rates: use it with /v1/latest, /v1/rates/{date} or /v1/convert.")
@@ -68,21 +51,14 @@ extension DataAnswers {
         let amount = try query.amount()
         let requested = try query.day("date")
         let sources = try expandedSources(query)
-        let publication: DayTable
-        if let requested {
-            publication = try self.publication(on: requested, parameter: "date", snapshot: snapshot)
-        } else {
-            guard let latest = snapshot.latest else { throw Problem.noData }
-            publication = latest
-        }
+        let publication = try publication(on: requested, parameter: "date", snapshot: snapshot)
         let table = snapshot.crossRates(publication)
         for (code, parameter) in [(from, "from"), (to, "to")] where !table.contains(code) {
             throw unknownCurrency(code, parameter: parameter, within: "on \(publication.day)", snapshot: snapshot)
         }
         let rate = table.rate(from: from, to: to) ?? .computed(.zero)
         let valueSources = try sources?.sources(of: [from, to], in: publication)
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             style?.writeMembers(into: &json)
             json.field("query") { json in
                 json.field("from", string: from.rawValue)
@@ -96,14 +72,11 @@ extension DataAnswers {
             json.field("result", number: style?.rounded(rate.scaled(by: amount).exact) ?? rate.scaled(by: amount).exact)
             valueSources?.write(to: &json)
         }
-        return json.buffer
     }
 
     func currencies(_ snapshot: RatesSnapshot) -> ByteBuffer {
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
         }
-        return json.buffer
     }
 }

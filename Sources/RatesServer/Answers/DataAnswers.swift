@@ -55,7 +55,7 @@ struct DataAnswers: Sendable {
         switch route {
         case .latest, .legacyLatest:
             let style: ExchangerateHostStyle? = try route == .legacyLatest ? ExchangerateHostStyle(query, historical: false) : nil
-            (body, overdue) = try latest(query, snapshot: dataset, freshness: checked, lenient: route.isCompatibility, style: style)
+            (body, overdue) = try rates(query, date: nil, snapshot: dataset, freshness: checked, lenient: route.isCompatibility, style: style)
         case .rates: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked)
         case .timeseries: body = try timeseries(query, snapshot: dataset)
         case .convert: body = try convert(query, snapshot: dataset)
@@ -134,15 +134,18 @@ struct DataAnswers: Sendable {
         default: days = today...today
         }
         guard let days, days.upperBound <= today else { return nil }
+        let dataset = try Self.readingQuotes { try quotes.dataset(of: providers, from: days.lowerBound, through: days.upperBound, like: snapshot) }
+        guard !dataset.isEmpty else {
+            throw Problem(.dateBeforeData, "\(providers.sorted().joined(separator: ", ")) published no rates on or before \(days.upperBound).",
+                          parameter: "providers")
+        }
+        return dataset
+    }
+
+    /// What `read` reads from the providers' quotes; a store that cannot be read is the 503 problem ``Problem/unreadable(_:)``.
+    static func readingQuotes<Value>(_ read: () throws -> Value) throws(Problem) -> Value {
         do {
-            let dataset = try quotes.dataset(of: providers, from: days.lowerBound, through: days.upperBound, like: snapshot)
-            guard !dataset.isEmpty else {
-                throw Problem(.dateBeforeData, "\(providers.sorted().joined(separator: ", ")) published no rates on or before \(days.upperBound).",
-                              parameter: "providers")
-            }
-            return dataset
-        } catch let problem as Problem {
-            throw problem
+            return try read()
         } catch {
             throw Problem.unreadable("The providers' quotes")
         }
@@ -168,8 +171,7 @@ struct DataAnswers: Sendable {
         let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
         let symbols = try listedSymbols(
             symbols, base: base, lenient: lenient, within: "between \(start) and \(end)", snapshot: snapshot, isAvailable: isAvailable)
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             json.field("amount", number: amount)
             json.field("base", string: base.rawValue)
             json.field(bounds.start, string: (publications.first?.day ?? start).description)
@@ -187,7 +189,6 @@ struct DataAnswers: Sendable {
                 }
             }
         }
-        return json.buffer
     }
 
     /// The publication an answer from `publication` lacks: the newest one due by `through`, when
@@ -197,7 +198,12 @@ struct DataAnswers: Sendable {
         return schedule.publicationDays(after: publication.day, through: through).last
     }
 
-    func publication(on requested: Day, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DayTable {
+    /// The publication on or before `requested`, the day `parameter` asks for; the newest without one.
+    func publication(on requested: Day?, parameter: String, snapshot: RatesSnapshot) throws(Problem) -> DayTable {
+        guard let requested else {
+            guard let latest = snapshot.latest else { throw Problem.noData }
+            return latest
+        }
         let today = configuration.today
         guard requested <= today else { throw Problem.dateInFuture(parameter, requested, today: today) }
         guard let publication = snapshot.publication(onOrBefore: requested) else {

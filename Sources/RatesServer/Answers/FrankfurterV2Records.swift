@@ -65,25 +65,18 @@ struct FrankfurterV2Records {
     }
 
     /// Calls `body` with each publication that has records, its table and the quotes to list, in order.
-    func forEachPublication(_ body: (Day, CrossRates, [CurrencyCode]) -> Void) {
+    func forEachPublication(_ body: (DayTable, CrossRates, [CurrencyCode]) -> Void) {
         for publication in publications {
             let table = snapshot.crossRates(publication)
             guard table.contains(base) else { continue }
-            body(publication.day, table, quotes ?? table.currencies.sorted())
+            body(publication, table, quotes ?? table.currencies.sorted())
         }
     }
 
-    /// The first record, if any.
-    var first: Record? {
-        var found: Record?
-        forEachPublication { day, table, codes in
-            guard found == nil else { return }
-            for quote in codes {
-                guard let rate = table.rate(from: base, to: quote) else { continue }
-                found = Record(day: day, base: base, quote: quote, rate: rate.exact)
-                return
-            }
-        }
+    /// The first record, if any, and the publication it is of.
+    var first: (record: Record, publication: DayTable)? {
+        var found: (record: Record, publication: DayTable)?
+        forEachRecord { record, publication in found = found ?? (record, publication) }
         return found
     }
 
@@ -97,8 +90,8 @@ struct FrankfurterV2Records {
         buffer.writeStaticString("[")
         var separator = false
         var bytes: [UInt8] = []
-        forEachPublication { day, table, codes in
-            let prefix = Array(#"{"date":"\#(day)","base":"\#(base)","quote":""#.utf8)
+        forEachPublication { publication, table, codes in
+            let prefix = Array(#"{"date":"\#(publication.day)","base":"\#(base)","quote":""#.utf8)
             bytes.removeAll(keepingCapacity: true)
             for quote in codes {
                 guard let rate = table.rate(from: base, to: quote) else { continue }
@@ -118,10 +111,8 @@ struct FrankfurterV2Records {
 
     /// Calls `body` with each record, in order, and the publication it is of.
     func forEachRecord(_ body: (Record, DayTable) -> Void) {
-        for publication in publications {
-            let table = snapshot.crossRates(publication)
-            guard table.contains(base) else { continue }
-            for quote in quotes ?? table.currencies.sorted() {
+        forEachPublication { publication, table, codes in
+            for quote in codes {
                 guard let rate = table.rate(from: base, to: quote) else { continue }
                 body(Record(day: publication.day, base: base, quote: quote, rate: rate.exact), publication)
             }
@@ -130,14 +121,12 @@ struct FrankfurterV2Records {
 
     /// The JSON array of the records, each with its `providers` (`expand=providers`, ``FrankfurterV2Weighed``).
     func json(weighed: FrankfurterV2Weighed) -> ByteBuffer {
-        var json = JSONWriter()
-        json.array { json in
+        JSONWriter.array { json in
             forEachRecord { record, publication in
                 let providers = weighed.entries(base: base, quote: record.quote, publication: publication)
                 json.element { Self.write(record, providers: providers, into: &$0) }
             }
         }
-        return json.buffer
     }
 
     /// The records as NDJSON (`Accept: application/x-ndjson`): each record's object on a line of its
@@ -145,9 +134,8 @@ struct FrankfurterV2Records {
     func ndjson(weighed: FrankfurterV2Weighed?) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 61 * (quotes?.count ?? 32))
         forEachRecord { record, publication in
-            var json = JSONWriter()
-            json.object { Self.write(record, providers: weighed?.entries(base: base, quote: record.quote, publication: publication), into: &$0) }
-            buffer.writeImmutableBuffer(json.buffer)
+            let providers = weighed?.entries(base: base, quote: record.quote, publication: publication)
+            buffer.writeImmutableBuffer(JSONWriter.object { Self.write(record, providers: providers, into: &$0) })
             buffer.writeStaticString("\n")
         }
         return buffer
@@ -158,8 +146,8 @@ struct FrankfurterV2Records {
         var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 26 * (quotes?.count ?? 32))
         buffer.writeStaticString("date,base,quote,rate\n")
         var bytes: [UInt8] = []
-        forEachPublication { day, table, codes in
-            let prefix = Array("\(day),\(base),".utf8)
+        forEachPublication { publication, table, codes in
+            let prefix = Array("\(publication.day),\(base),".utf8)
             bytes.removeAll(keepingCapacity: true)
             for quote in codes {
                 guard let rate = table.rate(from: base, to: quote) else { continue }

@@ -9,6 +9,20 @@ struct JSONWriter {
     private(set) var buffer = ByteBufferAllocator().buffer(capacity: 256)
     private var needsComma = false
 
+    /// The bytes of the one object `body` writes.
+    static func object(_ body: (inout JSONWriter) -> Void) -> ByteBuffer {
+        var json = JSONWriter()
+        json.object(body)
+        return json.buffer
+    }
+
+    /// The bytes of the one top-level ``array(_:)`` `body` writes.
+    static func array(_ body: (inout JSONWriter) -> Void) -> ByteBuffer {
+        var json = JSONWriter()
+        json.array(body)
+        return json.buffer
+    }
+
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         buffer.writeStaticString("{")
         needsComma = false
@@ -68,25 +82,13 @@ struct JSONWriter {
     /// A field whose value is an array of numbers, each given as valid JSON number text.
     mutating func field(_ key: String, numbers values: [String]) {
         writeKey(key)
-        buffer.writeStaticString("[")
-        for (index, value) in values.enumerated() {
-            if index > 0 { buffer.writeStaticString(",") }
-            buffer.writeString(value)
-        }
-        buffer.writeStaticString("]")
-        needsComma = true
+        writeArray(values) { $0.buffer.writeString($1) }
     }
 
     /// A field whose value is an array of what `element` writes for each of `values` (an ``object(_:)`` each, usually).
     mutating func field<Element>(_ key: String, array values: [Element], _ element: (inout JSONWriter, Element) -> Void) {
         writeKey(key)
-        buffer.writeStaticString("[")
-        for (index, value) in values.enumerated() {
-            if index > 0 { buffer.writeStaticString(",") }
-            element(&self, value)
-        }
-        buffer.writeStaticString("]")
-        needsComma = true
+        writeArray(values, element)
     }
 
     /// A top-level array of what `body` writes, each element with ``element(_:)``.

@@ -31,11 +31,19 @@ struct PreparedAnswer {
     /// The `Rates-Stale` header (`expected=<day>`): the answer comes from a newest publication that is overdue.
     var staleNotice: String?
 
-    /// An answer with no compressed form (`/v1/status`), tagged by its own bytes.
-    init(requestHeaders: HTTPFields, body: ByteBuffer, etag: String, cacheControl: String) {
+    /// An answer with no compressed form that changes without a new dataset version (`/v1/status`,
+    /// `/v1/providers`): `no-cache`, tagged by its own bytes (``contentTag(_:)``).
+    init(requestHeaders: HTTPFields, uncachedBody body: ByteBuffer) {
         self.init(
-            ifNoneMatch: requestHeaders[.ifNoneMatch], acceptsGzip: false, body: body, gzipped: nil, isCompressible: false, etag: etag,
-            gzipEtag: nil, cacheControl: cacheControl)
+            ifNoneMatch: requestHeaders[.ifNoneMatch], acceptsGzip: false, body: body, gzipped: nil, isCompressible: false,
+            etag: Self.contentTag(body), gzipEtag: nil, cacheControl: "no-cache")
+    }
+
+    /// A strong entity tag derived from the bytes themselves (FNV-1a), for answers that change without a new dataset version.
+    static func contentTag(_ body: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body.readableBytesView { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\"s" + String(hash, radix: 16) + "\""
     }
 
     /// The answer from a prepared `entry` of the generation `freshness` names: its tags, its

@@ -7,20 +7,14 @@ extension Problem {
     /// use), and exchangerate.host's `"success": false` with the `error` object its later clients
     /// read (`code`: the status, `type`: the problem kind, `info`: what went wrong).
     var legacyRootResponse: Response {
-        let status = frankfurterStatus
-        var json = JSONWriter()
-        json.object { json in
+        response(frankfurterStatus, body: JSONWriter.object { json in
             json.field("success", bool: false)
             json.field("message", string: frankfurterMessage)
             json.field("error") { json in
-                json.field("code", number: String(status.code))
+                json.field("code", number: String(frankfurterStatus.code))
                 json.field("type", string: kind.rawValue)
                 json.field("info", string: detail)
             }
-        }
-        var fields = headers
-        fields[.contentType] = "application/json"
-        fields[.cacheControl] = "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: json.buffer))
+        })
     }
 }

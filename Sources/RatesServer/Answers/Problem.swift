@@ -110,8 +110,7 @@ public struct Problem: Error, Sendable, Equatable {
 
     /// The problem document.
     var body: ByteBuffer {
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             json.field("type", string: "urn:rates-relay:problem:\(kind.rawValue)")
             json.field("title", string: kind.title)
             json.field("status", number: String(kind.status.code))
@@ -120,18 +119,12 @@ public struct Problem: Error, Sendable, Equatable {
             // Frankfurter's clients read an error's `message`.
             json.field("message", string: detail)
         }
-        return json.buffer
     }
 
     /// The problem as Frankfurter answers on its own routes: `{"message": …}`, `"not found"` for a
     /// 404, 422 for input it cannot use (where we say 400).
     var frankfurterResponse: Response {
-        var json = JSONWriter()
-        json.object { json in json.field("message", string: frankfurterMessage) }
-        var fields = headers
-        fields[.contentType] = "application/json"
-        fields[.cacheControl] = "no-store"
-        return Response(status: frankfurterStatus, headers: fields, body: .init(byteBuffer: json.buffer))
+        response(frankfurterStatus, body: JSONWriter.object { json in json.field("message", string: frankfurterMessage) })
     }
 
     /// The status Frankfurter answers: 422 for input it cannot use (where we say 400), else ours.
@@ -142,9 +135,14 @@ public struct Problem: Error, Sendable, Equatable {
 
     /// The complete response.
     public var response: Response {
+        response(kind.status, contentType: "application/problem+json", body: body)
+    }
+
+    /// An answer of `body` with `status` and the problem's headers, never stored.
+    func response(_ status: HTTPResponse.Status, contentType: String = "application/json", body: ByteBuffer) -> Response {
         var fields = headers
-        fields[.contentType] = "application/problem+json"
+        fields[.contentType] = contentType
         fields[.cacheControl] = "no-store"
-        return Response(status: kind.status, headers: fields, body: .init(byteBuffer: body))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
     }
 }

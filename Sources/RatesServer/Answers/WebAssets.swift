@@ -66,8 +66,7 @@ struct WebAssets: Sendable {
             guard let contentType = Self.mediaTypes[url.pathExtension] else { continue }
             let body = ByteBuffer(bytes: try Data(contentsOf: url))
             files[url.lastPathComponent] = File(
-                contentType: contentType, body: body, gzipped: ResponseCache.Entry.gzipForm(of: body),
-                etag: RatesController<RatesRequestContext>.contentTag(body))
+                contentType: contentType, body: body, gzipped: ResponseCache.Entry.gzipForm(of: body), etag: PreparedAnswer.contentTag(body))
         }
         self.files = files
     }

@@ -31,8 +31,7 @@ public struct JSONLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
-        var json = JSONWriter()
-        json.object { json in
+        write(String(buffer: JSONWriter.object { json in
             json.field("time", string: Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
             json.field("level", string: event.level.rawValue)
             json.field("label", string: label)
@@ -43,7 +42,6 @@ public struct JSONLogHandler: LogHandler {
                     for (key, value) in merged.sorted(by: { $0.key < $1.key }) { json.field(key, string: value.description) }
                 })
             }
-        }
-        write(String(buffer: json.buffer))
+        }))
     }
 }

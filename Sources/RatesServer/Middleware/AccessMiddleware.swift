@@ -59,7 +59,6 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
         }
     }
 
-    /// The peer's IP address without its port.
     /// Whether API keys and rate limits apply to `path`: the data API, ours under `/v1/` (but the
     /// admin endpoint, which has its token) and Frankfurter's at the root; not the operator
     /// endpoints or other root paths.
@@ -68,6 +67,7 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
         return DataAnswers.route(ofPath: path[...]) != nil
     }
 
+    /// The peer's IP address without its port.
     static func host(of context: Context) -> String {
         context.remoteAddress?.ipAddress ?? "unknown"
     }

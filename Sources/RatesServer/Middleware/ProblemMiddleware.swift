@@ -14,7 +14,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return problem.response
-        } catch let error as any HTTPResponseError {
+        } catch let error as any HTTPResponseError where (400..<500).contains(error.status.code) {
             switch error.status {
             case .notFound:
                 // 405 only when the path takes other methods: a route the router did not reach (a
@@ -27,11 +27,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 return Problem.noEndpoint(request.method, request.uri.path).response
             case .methodNotAllowed:
                 return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path).").response
-            case let status where (400..<500).contains(status.code):
-                return Problem(.badRequest, status.reasonPhrase).response
             default:
-                context.logger.error("request failed", metadata: ["error": "\(error)"])
-                return Problem(.internalError, "The server failed to answer; the error was logged.").response
+                return Problem(.badRequest, error.status.reasonPhrase).response
             }
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])

@@ -22,8 +22,7 @@ struct AdminController<Context: RequestContext>: Sendable {
         try authorize(request)
         let keys = try QueryParameters(request: request).providers(among: coordinators.keys)
         let refresh = await coordinators.refresh(keys)
-        var json = JSONWriter()
-        json.object { json in
+        let body = JSONWriter.object { json in
             json.field("outcome", string: refresh.outcome.rawValue)
             json.field("latestDate", optionalString: refresh.latestPublication?.description)
             json.field("rowsChanged", number: String(refresh.rowsChanged))
@@ -39,7 +38,7 @@ struct AdminController<Context: RequestContext>: Sendable {
                 }
             }
         }
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: json.buffer))
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: body))
     }
 
     private func authorize(_ request: Request) throws(Problem) {

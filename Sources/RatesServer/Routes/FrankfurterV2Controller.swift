@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import RatesCore
 import RatesStore
 import RatesUpstream
@@ -25,35 +26,31 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
             let pair = "\(context.parameters.get("base") ?? "")/\(context.parameters.get("quote") ?? "")"
             return try await rates.answering(request) { answer(request, route: .v2Rate, parameter: pair[...]) }
         }
-        routes.on(.v2Currency) { request, context in
-            let code = context.parameters.get("code")?[...] ?? ""
-            return try await rates.answering(request) { answer(request, route: .v2Currency, parameter: code) }
+        for (route, name) in [(Route.v2Currency, "code"), (.v2ProviderRates, "key")] {
+            routes.on(route) { request, context in
+                let parameter = context.parameters.get(name)?[...] ?? ""
+                return try await rates.answering(request) { answer(request, route: route, parameter: parameter) }
+            }
         }
-        routes.on(.v2ProviderRates) { request, context in
-            let key = context.parameters.get("key")?[...] ?? ""
-            return try await rates.answering(request) { answer(request, route: .v2ProviderRates, parameter: key) }
+        routes.on(.v2Providers) { request, _ in
+            try await providers.store.offloaded { inV2Shape { () throws(Problem) in try providersAnswer(request) } }
         }
-        routes.on(.v2Providers) { request, _ in try await providers.store.offloaded { providersResponse(request) } }
         routes.on(.v2Provider) { request, context in
             let key = context.parameters.get("key") ?? ""
-            return try await providers.store.offloaded { providersResponse(request, key: key) }
+            return try await providers.store.offloaded { inV2Shape { () throws(Problem) in try providersAnswer(request, key: key) } }
         }
         return routes
     }
 
-    /// `/v2/providers`' answer (`/v2/providers/{key}`'s with `key`), or its error in v2's shape.
-    func providersResponse(_ request: Request, key: String? = nil) -> Response {
-        do {
-            return try providersAnswer(request, key: key)
-        } catch {
-            return error.frankfurterV2Response
-        }
-    }
-
     /// A v2 data route's prepared answer, or its error in v2's shape.
     func answer(_ request: Request, route: Route, parameter: Substring? = nil) -> Response {
+        inV2Shape { () throws(Problem) in try rates.dataResponse(request, route: route, parameter: parameter) }
+    }
+
+    /// What `answer` answers, or its error in v2's shape.
+    func inV2Shape(_ answer: () throws(Problem) -> Response) -> Response {
         do {
-            return try rates.dataResponse(request, route: route, parameter: parameter)
+            return try answer()
         } catch {
             return error.frankfurterV2Response
         }
@@ -64,12 +61,7 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
     /// are those of its newest publication. With `key` (any letter case), that provider's object alone;
     /// 404 when no provider of that key holds rates.
     func providersAnswer(_ request: Request, key: String? = nil) throws(Problem) -> Response {
-        let holdings: [String: RatesStore.ProviderHoldings]
-        do {
-            holdings = try providers.store.providerHoldings()
-        } catch {
-            throw Problem.unreadable("The providers' records")
-        }
+        let holdings = try providers.holdings()
         let now = providers.configuration.now()
         func write(_ key: String, _ held: RatesStore.ProviderHoldings, _ provider: any RatesProvider, into json: inout JSONWriter) {
             json.field("key", string: key)
@@ -85,22 +77,20 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
             json.field("publish_cadence", string: provider.schedule.cadence.rawValue)
             json.field("currencies", strings: held.latestCurrencies.map(\.rawValue))
         }
-        var json = JSONWriter()
+        let body: ByteBuffer
         if let key {
             guard let provider = ProviderRegistry.entry(key.uppercased())?.identity, let held = holdings[provider.key] else {
                 throw Problem(.notFound, "No provider holding rates has the key '\(key.prefix(20))'.")
             }
-            json.object { write(provider.key, held, provider, into: &$0) }
+            body = JSONWriter.object { write(provider.key, held, provider, into: &$0) }
         } else {
-            json.array { json in
+            body = JSONWriter.array { json in
                 for key in ProviderRegistry.keys.sorted() {
                     guard let held = holdings[key], let provider = ProviderRegistry.entry(key)?.identity else { continue }
                     json.element { write(key, held, provider, into: &$0) }
                 }
             }
         }
-        return PreparedAnswer(
-            requestHeaders: request.headers, body: json.buffer, etag: RatesController<Context>.contentTag(json.buffer), cacheControl: "no-cache"
-        ).response
+        return PreparedAnswer(requestHeaders: request.headers, uncachedBody: body).response
     }
 }

@@ -70,37 +70,29 @@ struct FrankfurterV2Query: Sendable {
             dates = .latest
         }
 
-        if let text = try Self.value(query, "group") {
+        grouping = try Self.value(query, "group").map { text throws(Problem) in
             guard let grouping = Grouping(rawValue: text.lowercased()) else {
                 throw Problem.invalid("group", "invalid group: '\(text.prefix(40))'; use week or month.")
             }
-            self.grouping = grouping
-        } else {
-            grouping = nil
+            return grouping
         }
 
-        if let text = try Self.value(query, "base") {
+        base = try Self.value(query, "base").map { text throws(Problem) in
             let codes = try Self.currencies(text, parameter: "base")
             guard codes.count == 1 else { throw Problem.invalid("base", "'base' is one currency code such as USD; got '\(text.prefix(40))'.") }
-            base = codes[0]
-        } else {
-            base = .euro
-        }
-        if let text = try Self.value(query, "quotes") {
+            return codes[0]
+        } ?? .euro
+        quotes = try Self.value(query, "quotes").map { text throws(Problem) in
             var codes: [CurrencyCode] = []
             for code in try Self.currencies(text, parameter: "quotes") where !codes.contains(code) { codes.append(code) }
-            quotes = codes
-        } else {
-            quotes = nil
+            return codes
         }
         providers = try Self.providerKeys(query)
-        if let text = try Self.value(query, "expand") {
+        expandsProviders = try Self.value(query, "expand").map { text throws(Problem) in
             let unknown = text.lowercased().split(separator: ",", omittingEmptySubsequences: false).filter { $0 != "providers" }
             guard unknown.isEmpty else { throw Problem.invalid("expand", "invalid expand: \(unknown.joined(separator: ",").prefix(40))") }
-            expandsProviders = true
-        } else {
-            expandsProviders = false
-        }
+            return true
+        } ?? false
     }
 
     /// `providers=`: comma-separated keys of letters (any case), upper-cased; `nil` when absent.

@@ -34,28 +34,25 @@ struct ProvidersController<Context: RequestContext>: Sendable {
     }
 
     func answer(_ request: Request, keys: [String], single: Bool = false) throws(Problem) -> Response {
-        let holdings: [String: RatesStore.ProviderHoldings]
-        do {
-            holdings = try store.providerHoldings()
-        } catch {
-            throw Problem.unreadable("The providers' records")
-        }
+        let holdings = try holdings()
         let exclusions = Dictionary(grouping: state.consensusExclusions, by: \.provider)
         let now = configuration.now()
-        var json = JSONWriter()
         let write = { (json: inout JSONWriter, key: String) in
             describe(key, holdings: holdings[key], exclusions: exclusions[key] ?? [], now: now, into: &json)
         }
-        if single {
-            json.object { write(&$0, keys[0]) }
-        } else {
-            json.object { json in
-                json.field("providers", array: keys) { json, key in json.object { write(&$0, key) } }
-            }
+        let body = single
+            ? JSONWriter.object { write(&$0, keys[0]) }
+            : JSONWriter.object { json in json.field("providers", array: keys) { json, key in json.object { write(&$0, key) } } }
+        return PreparedAnswer(requestHeaders: request.headers, uncachedBody: body).response
+    }
+
+    /// Every provider's holdings (``RatesStore/providerHoldings()``), for `/v1/providers` and `/v2/providers`.
+    func holdings() throws(Problem) -> [String: RatesStore.ProviderHoldings] {
+        do {
+            return try store.providerHoldings()
+        } catch {
+            throw Problem.unreadable("The providers' records")
         }
-        return PreparedAnswer(
-            requestHeaders: request.headers, body: json.buffer, etag: RatesController<Context>.contentTag(json.buffer), cacheControl: "no-cache"
-        ).response
     }
 
     /// One provider's members.

@@ -7,12 +7,11 @@ extension QueryParameters {
 
     /// `places=N`: round values to N decimal places (0…``maxPlaces``); `nil` when absent.
     func exchangerateHostPlaces() throws(Problem) -> Int? {
-        guard let text = try single("places") else { return nil }
-        // Plain digits without a sign or leading zero, as the contract's pattern says.
-        guard text.utf8.count <= 2, let places = Int(text), (0...Self.maxPlaces).contains(places), String(places) == text else {
-            throw .invalid("places", "'places' must be a whole number of decimal places from 0 to \(Self.maxPlaces), such as 2; got '\(text.prefix(40))'.")
+        try value("places", mustBe: "a whole number of decimal places from 0 to \(Self.maxPlaces), such as 2") { text in
+            // Plain digits without a sign or leading zero, as the contract's pattern says.
+            guard text.utf8.count <= 2, let places = Int(text), (0...Self.maxPlaces).contains(places), String(places) == text else { return nil }
+            return places
         }
-        return places
     }
 
     /// `source=`: exchangerate.host chose among its feeds with it (`ecb`, `crypto`, …). `ecb` (any

@@ -21,14 +21,23 @@ struct QueryParameters {
         return value
     }
 
-    func currency(_ name: String) throws(Problem) -> CurrencyCode? {
+    /// The value of `name` as `parse` reads it, `nil` when absent.
+    ///
+    /// - Throws: An `invalid-parameter` problem saying what the value must be when `parse` refuses it.
+    func value<Value>(_ name: String, mustBe expected: @autoclosure () -> String, _ parse: (String) -> Value?) throws(Problem) -> Value? {
         guard let text = try single(name) else { return nil }
-        return try Self.currency(text, parameter: name)
+        guard let value = parse(text) else { throw Self.invalid(name, mustBe: expected(), got: text) }
+        return value
+    }
+
+    /// The problem of a value of `parameter` that is not what it must be: `'amount' must be …; got 'x'.`
+    static func invalid(_ parameter: String, mustBe expected: String, got text: some StringProtocol) -> Problem {
+        .invalid(parameter, "'\(parameter)' must be \(expected); got '\(text.prefix(40))'.")
     }
 
     func requiredCurrency(_ name: String) throws(Problem) -> CurrencyCode {
-        guard let code = try currency(name) else { throw .invalid(name, "'\(name)' is required: a three-letter currency code such as USD.") }
-        return code
+        guard let text = try single(name) else { throw .invalid(name, "'\(name)' is required: a three-letter currency code such as USD.") }
+        return try Self.currency(text, parameter: name)
     }
 
     /// The base currency of a rates answer: `base`, or `from` as Frankfurter's clients write it; `nil` when absent.
@@ -48,26 +57,22 @@ struct QueryParameters {
         return codes
     }
 
+    /// The base (`defaultBase` when absent), symbols and amount of a rates answer, read in that order.
+    func baseSymbolsAmount(defaultBase: CurrencyCode) throws(Problem) -> (base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal) {
+        try (base() ?? defaultBase, symbols(), amount())
+    }
+
     /// A positive decimal amount (``RatesRules/amount(_:)``). Defaults to 1.
     func amount() throws(Problem) -> ExactDecimal {
-        guard let text = try single("amount") else { return .one }
-        guard let value = RatesRules.amount(text) else {
-            throw .invalid(
-                "amount",
-                "'amount' must be a positive decimal number with at most \(RatesRules.maxAmountIntegerDigits) integer and \(RatesRules.maxAmountFractionDigits) fraction digits, such as 10 or 99.95; got '\(text.prefix(40))'.")
-        }
-        return value
+        try value(
+            "amount", mustBe: "a positive decimal number with at most \(RatesRules.maxAmountIntegerDigits) integer and "
+                + "\(RatesRules.maxAmountFractionDigits) fraction digits, such as 10 or 99.95", RatesRules.amount) ?? .one
     }
 
     /// `points=N`: at most N days of a time series (``RatesRules/seriesPoints(_:)``); `nil` when absent.
     func seriesPoints() throws(Problem) -> Int? {
-        guard let text = try single("points") else { return nil }
-        guard let points = RatesRules.seriesPoints(text) else {
-            throw .invalid(
-                "points",
-                "'points' must be a whole number from \(RatesRules.minSeriesPoints) to \(RatesRules.maxSeriesPoints), such as 250; got '\(text.prefix(40))'.")
-        }
-        return points
+        let range = (RatesRules.minSeriesPoints, RatesRules.maxSeriesPoints)
+        return try value("points", mustBe: "a whole number from \(range.0) to \(range.1), such as 250", RatesRules.seriesPoints)
     }
 
     /// `providers=KEY[,KEY]`: provider keys in any letter case, each one a provider this server
@@ -112,16 +117,12 @@ struct QueryParameters {
     }
 
     static func day(_ text: some StringProtocol, parameter: String) throws(Problem) -> Day {
-        guard let day = Day(text) else {
-            throw .invalid(parameter, "'\(parameter)' must be a real calendar date written YYYY-MM-DD; got '\(text.prefix(40))'.")
-        }
+        guard let day = Day(text) else { throw invalid(parameter, mustBe: "a real calendar date written YYYY-MM-DD", got: text) }
         return day
     }
 
     static func currency(_ text: some StringProtocol, parameter: String) throws(Problem) -> CurrencyCode {
-        guard let code = CurrencyCode(text) else {
-            throw .invalid(parameter, "'\(parameter)' must be three capital letters such as USD; got '\(text.prefix(40))'.")
-        }
+        guard let code = CurrencyCode(text) else { throw invalid(parameter, mustBe: "three capital letters such as USD", got: text) }
         return code
     }
 }

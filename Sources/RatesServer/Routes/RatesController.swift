@@ -68,8 +68,7 @@ struct RatesController<Context: RequestContext>: Sendable {
         let fetch = state.providerStatus[source.key] ?? ServerState.ProviderStatus()
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let dateText = { (date: Date?) in date?.formatted(.iso8601) }
-        var json = JSONWriter()
-        json.object { json in
+        let body = JSONWriter.object { json in
             json.field("source", string: source.key)
             json.field("base", string: snapshot.base.rawValue)
             json.field("upstreamURL", string: configuration.upstreamURL(of: source.key) ?? "")
@@ -104,7 +103,7 @@ struct RatesController<Context: RequestContext>: Sendable {
                 json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
             }
         }
-        return PreparedAnswer(requestHeaders: request.headers, body: json.buffer, etag: Self.contentTag(json.buffer), cacheControl: "no-cache").response
+        return PreparedAnswer(requestHeaders: request.headers, uncachedBody: body).response
     }
 
     /// Ready while the rates held are as current as this replica can know: not when the database
@@ -153,16 +152,8 @@ struct RatesController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// A strong entity tag derived from the bytes themselves (FNV-1a), for answers that change without a new dataset version.
-    static func contentTag(_ body: ByteBuffer) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body.readableBytesView { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "\"s" + String(hash, radix: 16) + "\""
-    }
-
     func jsonResponse(status: HTTPResponse.Status, _ fields: (inout JSONWriter) -> Void) -> Response {
-        var json = JSONWriter()
-        json.object(fields)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: json.buffer))
+        let body = JSONWriter.object(fields)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: body))
     }
 }

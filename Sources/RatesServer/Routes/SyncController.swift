@@ -178,8 +178,7 @@ struct SyncPageWriter {
     let nextUpdateAfter: Date
 
     mutating func write(cursor: SyncCursor, more: Bool, upserts: [DailyRates], deletes: [Day: [CurrencyCode]]) -> ByteBuffer {
-        var json = JSONWriter()
-        json.object { json in
+        return JSONWriter.object { json in
             json.field("epoch", string: epoch)
             json.field("cursor", string: cursor.encoded)
             json.field("more", bool: more)
@@ -206,6 +205,5 @@ struct SyncPageWriter {
                 }
             }
         }
-        return json.buffer
     }
 }
