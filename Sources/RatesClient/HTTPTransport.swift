@@ -35,11 +35,9 @@ struct HTTPExchange: Sendable {
             var detail: String?
             var parameter: String?
         }
-        guard let problem = try? JSONDecoder().decode(Problem.self, from: body) else {
-            return HTTPURLResponse.localizedString(forStatusCode: status)
-        }
-        let text = problem.detail ?? problem.title ?? HTTPURLResponse.localizedString(forStatusCode: status)
-        return problem.parameter.map { "\(text) (parameter '\($0)')" } ?? text
+        let problem = try? JSONDecoder().decode(Problem.self, from: body)
+        let text = problem?.detail ?? problem?.title ?? HTTPURLResponse.localizedString(forStatusCode: status)
+        return problem?.parameter.map { "\(text) (parameter '\($0)')" } ?? text
     }
 
     /// `Retry-After` in seconds (the delay form; an HTTP date is ignored).

@@ -28,8 +28,6 @@ struct ServerSentEventParser: Sendable {
     private var eventType = ""
     private var data = ""
 
-    init() {}
-
     /// Parses `bytes`, returning the events they complete.
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []

@@ -8,9 +8,9 @@ import RatesCore
 struct SyncPage: Sendable, Equatable {
     var epoch: String
     var cursor: String
-    var more: Bool
-    var reset: Bool
-    var base: CurrencyCode
+    var more = false
+    var reset = false
+    var base: CurrencyCode = .euro
     var latestDate: Day?
     /// The newest publication the server's calendar says should be out (`nil`: the server does not say).
     var expectedLatestDate: Day?
@@ -18,37 +18,15 @@ struct SyncPage: Sendable, Equatable {
     /// confirmed by the upstream (`nil`: the server does not say).
     var stale: Bool?
     var nextUpdateAfter: Date?
-    var upserts: [Day: [CurrencyCode: String]]
+    var upserts: [Day: [CurrencyCode: String]] = [:]
     /// Where each upserted value came from, when not from the ECB on that very day: day → currency → source.
-    var sources: [Day: [CurrencyCode: RateSource]]
-    var deletes: [Day: [CurrencyCode]]
+    var sources: [Day: [CurrencyCode: RateSource]] = [:]
+    var deletes: [Day: [CurrencyCode]] = [:]
+}
 
-    init(
-        epoch: String, cursor: String, more: Bool = false, reset: Bool = false, base: CurrencyCode = .euro, latestDate: Day? = nil,
-        expectedLatestDate: Day? = nil, stale: Bool? = nil, nextUpdateAfter: Date? = nil, upserts: [Day: [CurrencyCode: String]] = [:],
-        sources: [Day: [CurrencyCode: RateSource]] = [:], deletes: [Day: [CurrencyCode]] = [:]
-    ) {
-        self.epoch = epoch
-        self.cursor = cursor
-        self.more = more
-        self.reset = reset
-        self.base = base
-        self.latestDate = latestDate
-        self.expectedLatestDate = expectedLatestDate
-        self.stale = stale
-        self.nextUpdateAfter = nextUpdateAfter
-        self.upserts = upserts
-        self.sources = sources
-        self.deletes = deletes
-    }
+// MARK: - Decoding
 
-    /// How many values the page upserts.
-    var upsertCount: Int { upserts.values.reduce(0) { $0 + $1.count } }
-    /// How many tombstones the page carries.
-    var deleteCount: Int { deletes.values.reduce(0) { $0 + $1.count } }
-
-    // MARK: - Decoding
-
+extension SyncPage {
     /// The JSON exactly as the server writes it; servers before `expectedLatestDate` and `stale`
     /// leave them out, and servers before sources (or a page of the ECB's own figures only) leave
     /// out `sources` and `upsertSources`.
@@ -142,21 +120,15 @@ struct SyncPage: Sendable, Equatable {
         let wire = try Wire(json: data)
         guard let base = CurrencyCode(wire.base) else { throw .invalidResponse("sync page: base '\(wire.base)' is not a currency code") }
         guard !wire.cursor.isEmpty else { throw .invalidResponse("sync page: empty cursor") }
-        var latest: Day?
-        if let text = wire.latestDate {
-            guard let day = Day(text) else { throw .invalidResponse("sync page: latestDate '\(text)' is not a day") }
-            latest = day
+        /// The member `field`'s `text` read by `read`; `nil` when the server left it out.
+        func optional<T>(_ field: String, _ text: String?, isNot what: String, _ read: (String) -> T?) throws(RatesClientError) -> T? {
+            guard let text else { return nil }
+            guard let value = read(text) else { throw .invalidResponse("sync page: \(field) '\(text)' is not \(what)") }
+            return value
         }
-        var expected: Day?
-        if let text = wire.expectedLatestDate {
-            guard let day = Day(text) else { throw .invalidResponse("sync page: expectedLatestDate '\(text)' is not a day") }
-            expected = day
-        }
-        var next: Date?
-        if let text = wire.nextUpdateAfter {
-            guard let date = Self.instant(text) else { throw .invalidResponse("sync page: nextUpdateAfter '\(text)' is not an ISO 8601 instant") }
-            next = date
-        }
+        let latest = try optional("latestDate", wire.latestDate, isNot: "a day") { Day($0) }
+        let expected = try optional("expectedLatestDate", wire.expectedLatestDate, isNot: "a day") { Day($0) }
+        let next = try optional("nextUpdateAfter", wire.nextUpdateAfter, isNot: "an ISO 8601 instant", Self.instant)
         var upserts: [Day: [CurrencyCode: String]] = [:]
         for (dayText, values) in wire.upserts ?? [:] {
             guard let day = Day(dayText) else { throw .invalidResponse("sync page: '\(dayText)' is not a day") }

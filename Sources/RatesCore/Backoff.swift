@@ -30,8 +30,8 @@ public struct Backoff: Sendable, Hashable {
 
     /// The step after `failures` consecutive failures (1 or more): `min(maximum, initial · 2^(failures-1))`.
     public func step(afterFailures failures: Int) -> Duration {
-        let exponent = Double(min(max(failures, 1) - 1, 62))
-        return min(maximum, initial * Self.power(of: 2, exponent))
+        let exponent = min(max(failures, 1) - 1, 62)
+        return min(maximum, initial * Double(1 << exponent))
     }
 
     /// The wait after `failures` consecutive failures, for a `random` fraction in `0...1`.
@@ -41,12 +41,5 @@ public struct Backoff: Sendable, Hashable {
         case .full: return step * random
         case .equal: return step / 2 + step / 2 * random
         }
-    }
-
-    /// `base^exponent` for small whole exponents, without Foundation.
-    private static func power(of base: Double, _ exponent: Double) -> Double {
-        var result = 1.0
-        for _ in 0..<Int(exponent) { result *= base }
-        return result
     }
 }

@@ -73,13 +73,7 @@ public struct CrossRates: Sendable {
 
     /// The cross rate from a currency whose published rate is `fromRate` to `to`.
     private func rate(fromRate: ExactDecimal, to: CurrencyCode) -> RateValue? {
-        let toRate: ExactDecimal
-        if to == providerBase {
-            toRate = .one
-        } else {
-            guard let value = table.rate(of: to) else { return nil }
-            toRate = value
-        }
+        guard let toRate = to == providerBase ? .one : table.rate(of: to) else { return nil }
         return ExactDecimal.quotient(toRate, fromRate).map(RateValue.computed)
     }
 

@@ -98,12 +98,7 @@ public struct DayTable: Hashable, Sendable {
 
     /// The position of `code` in ``codes``, or `nil` when it has no rate.
     public func index(of code: CurrencyCode) -> Int? {
-        var low = 0
-        var high = codes.count
-        while low < high {
-            let middle = (low + high) / 2
-            if codes[middle] < code { low = middle + 1 } else { high = middle }
-        }
+        let low = codes.partitionPoint { $0 < code }
         return low < codes.count && codes[low] == code ? low : nil
     }
 

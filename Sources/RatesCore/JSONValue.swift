@@ -115,10 +115,6 @@ extension JSONValue {
         var depth = 0
         static let maxDepth = 64
 
-        init(bytes: [UInt8]) {
-            self.bytes = bytes
-        }
-
         func failure(_ reason: String) -> SyntaxError {
             .malformed(reason: reason, offset: index)
         }
@@ -161,23 +157,39 @@ extension JSONValue {
             index += expected.count
         }
 
-        mutating func enter() throws(SyntaxError) {
+        /// Steps past the opening bracket of an object or array, and past its closing bracket
+        /// `close` too when it is empty: `true` then.
+        mutating func enterIsEmpty(closedBy close: Unicode.Scalar) throws(SyntaxError) -> Bool {
             depth += 1
             guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth)") }
             index += 1
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: close) else { return false }
+            index += 1
+            depth -= 1
+            return true
+        }
+
+        /// After a member or element of `container`: `true` past a comma (another follows), `false`
+        /// past the closing bracket `close`.
+        mutating func another(closedBy close: Unicode.Scalar, inside container: String) throws(SyntaxError) -> Bool {
+            skipWhitespace()
+            guard index < bytes.count else { throw failure("the document ends inside \(container)") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                return true
+            }
+            guard bytes[index] == UInt8(ascii: close) else { throw failure("expected ',' or '\(close)'") }
+            index += 1
+            depth -= 1
+            return false
         }
 
         mutating func object() throws(SyntaxError) -> JSONValue {
-            try enter()
             var members: [Member] = []
             var keys = Set<String>()
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                depth -= 1
-                return .object(members)
-            }
-            while true {
+            guard try !enterIsEmpty(closedBy: "}") else { return .object(members) }
+            repeat {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
                 let key = try string()
@@ -186,35 +198,17 @@ extension JSONValue {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
                 index += 1
                 members.append(Member(key: key, value: try value()))
-                skipWhitespace()
-                guard index < bytes.count else { throw failure("the document ends inside an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                guard bytes[index] == UInt8(ascii: "}") else { throw failure("expected ',' or '}'") }
-                index += 1
-                depth -= 1
-                return .object(members)
-            }
+            } while try another(closedBy: "}", inside: "an object")
+            return .object(members)
         }
 
         mutating func array() throws(SyntaxError) -> JSONValue {
-            try enter()
             var elements: [JSONValue] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                depth -= 1
-                return .array(elements)
-            }
-            while true {
+            guard try !enterIsEmpty(closedBy: "]") else { return .array(elements) }
+            repeat {
                 elements.append(try value())
-                skipWhitespace()
-                guard index < bytes.count else { throw failure("the document ends inside an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                guard bytes[index] == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
-                index += 1
-                depth -= 1
-                return .array(elements)
-            }
+            } while try another(closedBy: "]", inside: "an array")
+            return .array(elements)
         }
 
         /// A string starting at the opening quote; escapes decoded, surrogate pairs joined.

@@ -17,14 +17,10 @@ public enum RateText {
     /// `"1.1097"`, `"0.84163"`, `"136"`, `"20275.170"` pass; `"-1"`, `"0"`, `"0.000"`, `"NaN"`,
     /// `"1e5"`, `"01.5"`, `".5"`, `"1."`, `" 1.5"` do not.
     public static func isValid(_ text: some StringProtocol) -> Bool {
-        isValid(bytes: text.utf8)
-    }
-
-    /// ``isValid(_:)`` over UTF-8 bytes, for the parsers.
-    public static func isValid(bytes: some Collection<UInt8>) -> Bool {
         // One concrete loop over contiguous bytes (every native string's): a generic one walks
-        // the collection through its witness table, byte by byte, from another module.
-        bytes.withContiguousStorageIfAvailable(isValid(contiguous:)) ?? Array(bytes).withUnsafeBufferPointer(isValid(contiguous:))
+        // the text through its witness table, byte by byte, from another module.
+        let utf8 = text.utf8
+        return utf8.withContiguousStorageIfAvailable(isValid(contiguous:)) ?? Array(utf8).withUnsafeBufferPointer(isValid(contiguous:))
     }
 
     private static func isValid(contiguous bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -58,13 +58,5 @@ public final class RatesSnapshot: Sendable {
     }
 
     /// Index of the first day after `day`.
-    private func upperBound(_ day: Day) -> Int {
-        var low = 0
-        var high = days.count
-        while low < high {
-            let mid = (low + high) / 2
-            if days[mid].day <= day { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
+    private func upperBound(_ day: Day) -> Int { days.partitionPoint { $0.day <= day } }
 }

@@ -82,12 +82,7 @@ public struct QuoteReader: Sendable {
     /// `provider`'s newest publication on or before `day` and no older than `maxAge` days, if any.
     public func publication(of provider: String, onOrBefore day: Day, maxAge: Int) -> ProviderPublication? {
         guard let days = publications[provider] else { return nil }
-        var low = 0
-        var high = days.count
-        while low < high {
-            let middle = (low + high) / 2
-            if days[middle].day <= day { low = middle + 1 } else { high = middle }
-        }
+        let low = days.partitionPoint { $0.day <= day }
         guard low > 0, day.dayNumber - days[low - 1].day.dayNumber <= maxAge else { return nil }
         return days[low - 1]
     }

@@ -28,13 +28,10 @@ public enum ECBCSV {
     ///   `.malformedCSV` for a bad header, a wrong field count or a blank line inside,
     ///   `.invalidDay`, `.duplicateDay`, `.emptyDay` and `.invalidRate` for bad values.
     public static func parse(_ data: some Collection<UInt8>) throws(UpstreamDataError) -> RatesBatch {
-        let contiguous = data.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(UpstreamDataError) -> RatesBatch in try parse(buffer: buffer) }
+        func parsed(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<RatesBatch, UpstreamDataError> {
+            Result { () throws(UpstreamDataError) in try parse(buffer: buffer) }
         }
-        if let contiguous { return try contiguous.get() }
-        return try Array(data).withUnsafeBufferPointer { (buffer) throws(UpstreamDataError) -> RatesBatch in
-            try parse(buffer: buffer)
-        }
+        return try (data.withContiguousStorageIfAvailable(parsed) ?? Array(data).withUnsafeBufferPointer(parsed)).get()
     }
 
     static func parse(buffer bytes: UnsafeBufferPointer<UInt8>) throws(UpstreamDataError) -> RatesBatch {
@@ -90,11 +87,9 @@ public enum ECBCSV {
                     continue
                 }
                 if cell.isEmpty || isNotAvailable(cell, in: bytes) { continue }
-                let cellBytes = UnsafeBufferPointer(rebasing: bytes[cell])
-                guard RateText.isValid(bytes: cellBytes) else {
-                    throw .invalidRate(currency: currency, day: day, text: text(cell, in: bytes))
-                }
-                rates[currency] = String(decoding: cellBytes, as: UTF8.self)
+                let rate = text(cell, in: bytes)
+                guard RateText.isValid(rate) else { throw .invalidRate(currency: currency, day: day, text: rate) }
+                rates[currency] = rate
             }
             guard !rates.isEmpty else { throw .emptyDay(day) }
             days.append(DailyRates(day: day, rates: rates))

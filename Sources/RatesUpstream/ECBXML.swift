@@ -144,16 +144,8 @@ extension ECBXML {
         mutating func addRate(currency: XMLReader.Attribute, rate: XMLReader.Attribute, in reader: XMLReader) throws(UpstreamDataError) {
             guard let day else { return }
             let code = try currencyCode(currency, in: reader, day: day)
-            let text: String
-            let valid: Bool
-            if rate.isVerbatim {
-                valid = RateText.isValid(bytes: UnsafeBufferPointer(rebasing: reader.bytes[rate.value]))
-                text = reader.text(rate.value)
-            } else {
-                text = reader.value(of: rate)
-                valid = RateText.isValid(text)
-            }
-            guard valid else { throw .invalidRate(currency: code, day: day, text: text) }
+            let text = reader.value(of: rate)
+            guard RateText.isValid(text) else { throw .invalidRate(currency: code, day: day, text: text) }
             guard rates.updateValue(text, forKey: code) == nil else { throw .duplicateCurrency(code, day: day) }
         }
 

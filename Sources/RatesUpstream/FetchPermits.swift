@@ -23,7 +23,7 @@ public final class FetchPermits: Sendable {
     }
 
     /// Runs `body` holding a permit, waiting for one first when all are held.
-    public func withPermit<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+    public func withPermit<Result, Failure: Error>(_ body: () async throws(Failure) -> Result) async throws(Failure) -> Result {
         await acquire()
         defer { release() }
         return try await body()

@@ -90,13 +90,7 @@ public struct ProviderClient: Sendable {
         -> ProviderFetchResult
     {
         guard let permits else { return try await fetchNow(window, validators: validators, logger: logger) }
-        do {
-            return try await permits.withPermit { try await fetchNow(window, validators: validators, logger: logger) }
-        } catch let error as UpstreamError {
-            throw error
-        } catch {
-            throw .transport(String(describing: error))
-        }
+        return try await permits.withPermit { () async throws(UpstreamError) in try await fetchNow(window, validators: validators, logger: logger) }
     }
 
     private func fetchNow(_ window: FetchWindow, validators: ProviderValidators, logger: Logger) async throws(UpstreamError) -> ProviderFetchResult {

@@ -75,22 +75,16 @@ public enum ProviderFile {
         }
         guard let first = readings.first else { throw .unreadable(provider: provider.key, reasons: reasons) }
         guard readings.allSatisfy({ $0.publications == first.publications }) else {
-            var subjects: [String] = []
-            for reading in readings {
-                if let subject = reading.request.subject, !subjects.contains(subject) { subjects.append(subject) }
-            }
-            throw .ambiguous(provider: provider.key, subjects: subjects)
+            var seen = Set<String>()
+            throw .ambiguous(provider: provider.key, subjects: readings.compactMap(\.request.subject).filter { seen.insert($0).inserted })
         }
         return first.publications
     }
 
     /// The subjects of the requests a file may answer (``candidates(_:subject:today:)``), each once.
     static func subjects(of provider: any RatesProvider, today: Day) -> [String] {
-        var subjects: [String] = []
-        for request in requests(provider, today: today) {
-            if let subject = request.subject, !subjects.contains(subject) { subjects.append(subject) }
-        }
-        return subjects
+        var seen = Set<String>()
+        return requests(provider, today: today).compactMap(\.subject).filter { seen.insert($0).inserted }
     }
 
     /// The requests a file is read as the answer to, each once: with `subject` when one is given (the

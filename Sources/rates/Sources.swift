@@ -37,7 +37,7 @@ struct Sources: AsyncParsableCommand {
             unreachable = "\(error)"
         }
         let count = table.rates.count == 1 ? "1 currency" : "\(table.rates.count) currencies"
-        print("rates of \(table.date): \(count) from \(byProvider.count == 1 ? "1 source" : "\(byProvider.count) sources")")
+        print("rates of \(table.date): \(count) from \(Freshness.plural(byProvider.count, "source"))")
         let width = byProvider.keys.map(\.count).max() ?? 0
         // The source of the most currencies first, then by key.
         for (key, values) in byProvider.sorted(by: { ($1.value.count, $0.key) < ($0.value.count, $1.key) }) {

@@ -17,7 +17,7 @@ struct Sync: AsyncParsableCommand {
         switch report.outcome {
         case .updated:
             let what = report.reset ? "loaded \(report.upserted) rates" : "\(report.upserted) rates updated, \(report.deleted) removed"
-            print("synced: \(what) in \(report.pagesApplied) page\(report.pagesApplied == 1 ? "" : "s"); \(latest)")
+            print("synced: \(what) in \(Freshness.plural(report.pagesApplied, "page")); \(latest)")
         case .upToDate:
             print("already up to date; \(latest)")
         case .offline(let reason):

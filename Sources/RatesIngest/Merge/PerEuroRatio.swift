@@ -9,7 +9,9 @@ struct PerEuroRatio {
     var numerators: [ExactDecimal]
     var denominators: [ExactDecimal]
     var exponent: Int
+}
 
+extension PerEuroRatio {
     /// "Units of the quoted currency per 1 pivot" as `quote` says it, or `nil` when the figure is
     /// zero, is not a decimal, or its unit is not a power of ten.
     init?(_ quote: PublishedQuote) {
@@ -22,12 +24,6 @@ struct PerEuroRatio {
         case .pivotPerUnits:  // value pivot for `unit` units
             self.init(numerators: [], denominators: [value], exponent: unitExponent)
         }
-    }
-
-    init(numerators: [ExactDecimal], denominators: [ExactDecimal], exponent: Int) {
-        self.numerators = numerators
-        self.denominators = denominators
-        self.exponent = exponent
     }
 
     /// 1 / self.
