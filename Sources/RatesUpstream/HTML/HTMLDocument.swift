@@ -12,20 +12,12 @@ import RatesCore
 /// table of its own.
 ///
 /// What a browser would guess at is rejected instead, so that a cut or garbled answer is never read
-/// as a shorter one: bytes that are not UTF-8 (unless the adapter names Latin-1), a tag, comment or
-/// script left open at the end of the body, and a `<table>` never closed all throw
+/// as a shorter one: bytes that are not UTF-8, a tag, comment or script left open at the end of the
+/// body, and a `<table>` never closed all throw
 /// ``UpstreamDataError/unexpectedLayout(provider:_:)``; an empty body throws ``UpstreamDataError/empty``.
 /// Whether the tables are the ones the adapter expects is the adapter's check
 /// (``tables(withHeader:)``, then each row's cells).
 struct HTMLDocument: Sendable {
-    /// How the body's bytes are text.
-    enum Encoding: Sendable {
-        /// UTF-8 (a byte order mark dropped); invalid bytes reject the page.
-        case utf8
-        /// ISO 8859-1: every byte is the character of the same number.
-        case latin1
-    }
-
     /// One piece of the page as the tokeniser reads it.
     enum Token: Equatable, Sendable {
         /// `<name attributes>`; `selfClosing` for `<name/>`.
@@ -43,26 +35,17 @@ struct HTMLDocument: Sendable {
     /// Every table of the page, in the order their `<table>` tags open (a table inside another's cell after it).
     let tables: [HTMLTable]
 
-    /// Reads `body` as an HTML page of `provider`'s.
+    /// Reads `body` as an HTML page of `provider`'s, UTF-8 text (a byte order mark dropped).
     ///
     /// - Throws: ``UpstreamDataError/empty`` for an empty body, ``UpstreamDataError/unexpectedLayout(provider:_:)``
-    ///   for bytes in another encoding, a tag, comment or script not closed, or a table not closed.
-    init(parsing body: [UInt8], provider: String, encoding: Encoding = .utf8) throws(UpstreamDataError) {
+    ///   for bytes that are not UTF-8, a tag, comment or script not closed, or a table not closed.
+    init(parsing body: [UInt8], provider: String) throws(UpstreamDataError) {
         self.provider = provider
         guard !body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { throw .empty }
-        let text: String
-        switch encoding {
-        case .utf8:
-            var bytes = body[...]
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-            guard let decoded = String(validating: bytes, as: UTF8.self) else {
-                throw .unexpectedLayout(provider: provider, "the page is not UTF-8 text")
-            }
-            text = decoded
-        case .latin1:
-            var decoded = String.UnicodeScalarView()
-            for byte in body { decoded.append(Unicode.Scalar(byte)) }
-            text = String(decoded)
+        var bytes = body[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .unexpectedLayout(provider: provider, "the page is not UTF-8 text")
         }
         var tokeniser = HTMLTokeniser(scalars: Array(text.unicodeScalars), provider: provider)
         tokens = try tokeniser.tokens()

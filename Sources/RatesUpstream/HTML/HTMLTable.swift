@@ -1,3 +1,5 @@
+import RatesCore
+
 /// One `<table>` of an HTML page (``HTMLDocument``): its attributes and its rows of cell texts.
 struct HTMLTable: Equatable, Sendable {
     /// The part of the table a row is in.
@@ -25,6 +27,15 @@ struct HTMLTable: Equatable, Sendable {
 
         /// The cells' texts.
         var texts: [String] { cells.map(\.text) }
+
+        /// The cells' texts, exactly `count` of them, or a layout error that shows them (and the table's day, when given).
+        func texts(count: Int, day: Day? = nil, provider: String) throws(UpstreamDataError) -> [String] {
+            guard cells.count == count else {
+                let place = day.map { " on \($0)" } ?? ""
+                throw .unexpectedLayout(provider: provider, "a row of \(cells.count) cells\(place): \(HTMLDocument.shown(texts))")
+            }
+            return texts
+        }
     }
 
     /// The `<table>` tag.

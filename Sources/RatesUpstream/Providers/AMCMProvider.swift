@@ -78,8 +78,7 @@ public struct AMCMProvider: RatesProvider {
             guard RateText.isValid(mean) else { throw .invalidRate(currency: currency, day: day, text: mean) }
             rows.append((day, PublishedQuote(currency: currency, value: mean, unit: unit, direction: .pivotPerUnits)))
         }
-        if rows.isEmpty { return [] }
-        return try ProviderValidation.validate(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
     }
 
     /// A unit written as a JSON number with a zero fraction (`1.0`, `100.0`, `100`); `nil` for anything else or zero.

@@ -72,7 +72,6 @@ public struct BANREPProvider: RatesProvider {
             let quote = PublishedQuote(currency: Self.dollar, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: from, quotes: [quote]))
         }
-        if publications.isEmpty { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 2))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 2))
     }
 }

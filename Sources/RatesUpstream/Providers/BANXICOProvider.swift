@@ -93,7 +93,7 @@ public struct BANXICOProvider: RatesProvider {
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits))
             }
         }
-        if quotesByDay.isEmpty { return [] }
-        return try ProviderValidation.validate(quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        let publications = quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 }

@@ -55,16 +55,8 @@ public struct BBKProvider: RatesProvider {
         case .latest:
             return [request(from: Self.lastDay.adding(days: -9), through: Self.lastDay)]
         case .range(let first, let last):
-            let (from, through) = (max(first, historyStart), min(last, Self.lastDay))
-            guard from <= through else { return [] }
-            var requests: [ProviderRequest] = []
-            var start = from
-            while start <= through {
-                let end = min(Day(year: start.parts.year, month: 12, day: 31)!, through)
-                requests.append(request(from: start, through: end))
-                start = end.adding(days: 1)
-            }
-            return requests
+            let years = Day.yearSpans(from: max(first, historyStart), through: min(last, Self.lastDay))
+            return years.map { request(from: $0.first, through: $0.last) }
         }
     }
 
@@ -80,16 +72,8 @@ public struct BBKProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        let header = try DelimitedText.fields(first, separator: ";", provider: key)
-        var index: [String: Int] = [:]
-        for column in Self.columns {
-            guard let position = header.firstIndex(of: column) else {
-                throw .unexpectedLayout(provider: key, "the header has no \(column): \(DelimitedText.shown(first))")
-            }
-            index[column] = position
-        }
+        let (lines, header) = try DelimitedText.header(body, separator: ";", provider: key)
+        let index = try DelimitedText.positions(of: Self.columns, in: header, line: lines[0], provider: key)
         func field(_ fields: [String], _ column: String) -> String { fields[index[column]!] }
         var quotes: [Day: [PublishedQuote]] = [:]
         for line in lines.dropFirst() where !DelimitedText.isBlank(line) {

@@ -67,24 +67,15 @@ public struct BCBOProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let (first, last): (Day, Day)
-        switch window {
-        case .latest: (first, last) = (today().adding(days: -3), today())
-        case .range(let from, let through): (first, last) = (from, through)
-        }
-        guard first <= last else { return [] }
-        var requests: [ProviderRequest] = []
+        guard case let (first, last)? = window.span(latestDays: 3, today: today()) else { return [] }
         let lastYearly = min(last.parts.year, Self.firstDailyDay.parts.year - 1)
-        if first < Self.firstDailyDay, max(first.parts.year, Self.firstYear) <= lastYearly {
-            for year in max(first.parts.year, Self.firstYear)...lastYearly {
-                requests.append(ProviderRequest(url: "\(baseURL)/tiposDeCambioHistorico/xls.php?anio=\(year)"))
-            }
+        let yearly = stride(from: max(first.parts.year, Self.firstYear), through: lastYearly, by: 1).map { year in
+            ProviderRequest(url: "\(baseURL)/tiposDeCambioHistorico/xls.php?anio=\(year)")
         }
-        for day in Day.days(from: max(first, Self.firstDailyDay), through: last, on: schedule.weekdays) {
+        return yearly + Day.days(from: max(first, Self.firstDailyDay), through: last, on: schedule.weekdays).map { day in
             let (year, month, dayOfMonth) = day.parts
-            requests.append(ProviderRequest(url: "\(baseURL)/librerias/indicadores/otras/otras_imprimir2XLS.php?qaa=\(year)&qdd=\(dayOfMonth)&qmm=\(month)"))
+            return ProviderRequest(url: "\(baseURL)/librerias/indicadores/otras/otras_imprimir2XLS.php?qaa=\(year)&qdd=\(dayOfMonth)&qmm=\(month)")
         }
-        return requests
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -77,8 +77,7 @@ public struct BCBProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
         }
-        if publications.isEmpty { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
     }
 
     /// The day of `2026-03-02 13:09:26.433`.

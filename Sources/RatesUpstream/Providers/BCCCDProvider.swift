@@ -33,8 +33,6 @@ public struct BCCCDProvider: RatesProvider {
 
     /// The real rates page, to which `/YYYY-MM-DD` is appended for a day's page.
     public static let defaultBaseURL = "https://www.bcc.cd/marche-des-changes/cours-de-change"
-    /// The weekdays with rates (ISO: Monday 1 … Friday 5).
-    static let publicationWeekdays: Set<Int> = [1, 2, 3, 4, 5]
 
     /// The rates page's address, without a trailing slash.
     public let baseURL: String
@@ -48,7 +46,7 @@ public struct BCCCDProvider: RatesProvider {
         let payload = ProviderRequest(url: baseURL, headers: ["Rsc": "1"])
         guard case .range(let first, let last) = window else { return [payload] }
         guard first <= last else { return [] }
-        return [payload] + Day.days(from: first, through: last, on: Self.publicationWeekdays).map { day in
+        return [payload] + Day.days(from: first, through: last, on: schedule.weekdays).map { day in
             ProviderRequest(url: "\(baseURL)/\(day.text(.iso))", subject: day.text(.iso))
         }
     }

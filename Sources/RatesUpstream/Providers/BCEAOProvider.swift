@@ -31,10 +31,7 @@ public struct BCEAOProvider: RatesProvider {
     public let pivot = CurrencyCode("XOF")!
     public let rateType = "reference rate"
     /// Sunday to Friday, by 10:00 in Dakar.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Dakar", weekdays: BCEAOProvider.publicationWeekdays, expectedMinute: 10 * 60)
-
-    /// The weekdays with a table: Sunday to Friday.
-    static let publicationWeekdays: Set<Int> = [7, 1, 2, 3, 4, 5]
+    public let schedule = PublicationSchedule(timeZone: "Africa/Dakar", weekdays: [7, 1, 2, 3, 4, 5], expectedMinute: 10 * 60)
 
     /// The host, without a trailing slash.
     public let baseURL: String
@@ -63,12 +60,10 @@ public struct BCEAOProvider: RatesProvider {
     static let weekdayNames = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest: days = Day.days(from: today().adding(days: -2), through: today(), on: Self.publicationWeekdays)
-        case .range(let first, let last): days = Day.days(from: first, through: last, on: Self.publicationWeekdays)
+        guard case let (first, last)? = window.span(latestDays: 2, today: today()) else { return [] }
+        return Day.days(from: first, through: last, on: schedule.weekdays).map {
+            ProviderRequest(url: "\(baseURL)/fr/cours/get_all_reference_by_date?dateJour=\($0.text(.iso))")
         }
-        return days.map { ProviderRequest(url: "\(baseURL)/fr/cours/get_all_reference_by_date?dateJour=\($0.text(.iso))") }
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -85,10 +80,7 @@ public struct BCEAOProvider: RatesProvider {
         var quotes: [PublishedQuote] = []
         var unknown: [String] = []
         for row in rows {
-            let cells = row.texts
-            guard cells.count == 2 else {
-                throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells on \(day): \(HTMLDocument.shown(cells))")
-            }
+            let cells = try row.texts(count: 2, day: day, provider: key)
             let name = Self.decoded(cells[0])
             let value = cells[1].contains(",")
                 ? GroupedDecimal.rateText(cells[1], decimalMark: ",", groupMark: ".") : GroupedDecimal.rateText(cells[1], decimalMark: ".")

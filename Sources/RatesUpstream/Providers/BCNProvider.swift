@@ -41,14 +41,7 @@ public struct BCNProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 0, today: today()) else { return [] }
-        var months: [(year: Int, month: Int)] = []
-        var (year, month, _) = first.parts
-        let end = last.parts
-        while (year, month) <= (end.year, end.month) {
-            months.append((year, month))
-            (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
-        }
-        return months.map { request(year: $0.year, month: $0.month) }
+        return Day.months(from: first, through: last).map { request(year: $0.parts.year, month: $0.parts.month) }
     }
 
     func request(year: Int, month: Int) -> ProviderRequest {

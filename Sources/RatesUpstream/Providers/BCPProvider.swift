@@ -58,14 +58,8 @@ public struct BCPProvider: RatesProvider {
     static let gridHeader = ["#", "ENE", "FEB", "MAR", "ABR", "MAY", "JUN", "JUL", "AGO", "SEP", "OCT", "NOV", "DIC"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let years: ClosedRange<Int>
-        switch window {
-        case .latest: years = today().adding(days: -7).parts.year...today().parts.year
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            years = first.parts.year...last.parts.year
-        }
-        return years.flatMap { year in
+        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
+        return (first.parts.year...last.parts.year).flatMap { year in
             Self.currencies.map { code in
                 ProviderRequest(url: "\(baseURL)/webapps/web/cotizacion/monedas-historica?anho=\(year)&moneda=\(code)", subject: code)
             }
@@ -97,8 +91,7 @@ public struct BCPProvider: RatesProvider {
                 publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
             }
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
     }
 
     /// The year and the currency (`nil` for gold) of the page's title cell.

@@ -77,8 +77,7 @@ public struct BCRPProvider: RatesProvider {
             let quote = PublishedQuote(currency: Self.dollar, value: middle, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 
     /// `01.Set.26`: two-digit day, month abbreviation, two-digit year.

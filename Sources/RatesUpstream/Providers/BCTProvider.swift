@@ -43,12 +43,8 @@ public struct BCTProvider: RatesProvider {
     static let heading = "Cours Moyens des Devises Cotées en dinar tunisien sur le Marché des Changes interbancaire"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest: days = Day.days(from: today().adding(days: -2), through: today(), on: PublicationSchedule.workingDays)
-        case .range(let first, let last): days = Day.days(from: first, through: last, on: PublicationSchedule.workingDays)
-        }
-        return days.map { day in
+        guard case let (first, last)? = window.span(latestDays: 2, today: today()) else { return [] }
+        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
             ProviderRequest(
                 url: "\(baseURL)/bct/siteprod/cours_archiv.jsp", method: .post,
                 headers: ["Content-Type": "application/x-www-form-urlencoded", "Referer": "\(baseURL)/bct/siteprod/cours_archive.jsp"],
@@ -75,10 +71,7 @@ public struct BCTProvider: RatesProvider {
         let xml = ProviderXMLParsing(key)
         var quotes: [PublishedQuote] = []
         for row in try page.table(withHeader: Self.header, first: true).rows {
-            let cells = row.texts
-            guard cells.count == 4 else {
-                throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells on \(day): \(HTMLDocument.shown(cells))")
-            }
+            let cells = try row.texts(count: 4, day: day, provider: key)
             let currency = try ProviderXMLParsing.currency(cells[1], day: day)
             let unit = try xml.unit(cells[2], of: currency, day: day)
             guard let value = GroupedDecimal.rateText(cells[3], decimalMark: ",") else {

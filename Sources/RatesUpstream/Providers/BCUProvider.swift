@@ -69,7 +69,6 @@ public struct BCUProvider: RatesProvider {
         .init(number: "4400", code: "TRY", label: "TRY"),
     ]
 
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         return Self.currencies.map { currency in

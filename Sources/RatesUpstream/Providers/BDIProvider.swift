@@ -64,13 +64,12 @@ public struct BDIProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        guard try DelimitedText.fields(first, separator: ",", provider: key) == Self.header else {
-            throw .unexpectedLayout(provider: key, "the first line is not the dailyRates header: \(DelimitedText.shown(first))")
+        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
+        guard header == Self.header else {
+            throw .unexpectedLayout(provider: key, "the first line is not the dailyRates header: \(DelimitedText.shown(lines[0]))")
         }
-        var quotesByDay: [Day: [CurrencyCode: String]] = [:]
-        var order: [Day: [CurrencyCode]] = [:]
+        var rows: [(day: Day, quote: PublishedQuote)] = []
+        var figures: [Day: [CurrencyCode: String]] = [:]
         var sawDisclaimer = false
         for line in lines.dropFirst() {
             // Blank lines and the `#` disclaimer close the file; no row may follow them.
@@ -97,23 +96,16 @@ public struct BDIProvider: RatesProvider {
             if code == pivot { continue }
             // A currency of several countries comes once per country, always with the same figure;
             // two different figures for one code are not a layout we know.
-            if let seen = quotesByDay[day]?[code] {
+            if let seen = figures[day]?[code] {
                 guard seen == value else { throw .duplicateCurrency(code, day: day) }
                 continue
             }
-            quotesByDay[day, default: [:]][code] = value
-            order[day, default: []].append(code)
+            figures[day, default: [:]][code] = value
+            rows.append((day, PublishedQuote(currency: code, value: value, unit: 1, direction: .unitsPerPivot)))
         }
         // The disclaimer ends every answer: without it the body was cut short.
         guard sawDisclaimer else { throw .unexpectedLayout(provider: key, "no \"# DISCLAIMER\" block at the end: the answer is truncated") }
-        // No quotation that day.
-        if order.isEmpty { return [] }
-        let publications = order.map { day, codes in
-            ProviderPublication(
-                day: day,
-                quotes: codes.map { PublishedQuote(currency: $0, value: quotesByDay[day]![$0]!, unit: 1, direction: .unitsPerPivot) }
-            )
-        }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        // No quotation that day: no publication.
+        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
     }
 }

@@ -52,7 +52,7 @@ public struct BDLProvider: RatesProvider {
         guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         // Each day and currency's Bid, Ask and Mid as read, to tell a verbatim repeat from a conflict.
-        var figures: [DayCurrency: [String]] = [:]
+        var figures: [Day: [CurrencyCode: [String]]] = [:]
         for entry in workbook.sheets {
             let sheet = try workbook.sheet(entry)
             func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
@@ -79,21 +79,14 @@ public struct BDLProvider: RatesProvider {
                 guard bid <= mid, mid <= ask else {
                     throw layout("row \(row.number): the Mid of \(code) on \(day), \(texts[2]), is not between Bid \(texts[0]) and Ask \(texts[1])")
                 }
-                let place = DayCurrency(day: day, currency: currency)
-                if let seen = figures[place] {
+                if let seen = figures[day]?[currency] {
                     guard seen == texts else { throw .duplicateCurrency(currency, day: day) }
                     continue
                 }
-                figures[place] = texts
+                figures[day, default: [:]][currency] = texts
                 rows.append((day, PublishedQuote(currency: currency, value: texts[2], direction: .pivotPerUnits)))
             }
         }
         return try ProviderValidation.validate(ProviderPublication.byDay(rows))
-    }
-
-    /// A currency on a day: where a row's figures belong.
-    private struct DayCurrency: Hashable {
-        var day: Day
-        var currency: CurrencyCode
     }
 }

@@ -65,16 +65,8 @@ public struct BDPProvider: RatesProvider {
         case .latest:
             return requests(from: Self.lastDay.adding(days: -3), through: Self.lastDay)
         case .range(let first, let last):
-            let (from, through) = (max(first, historyStart), min(last, Self.lastDay))
-            guard from <= through else { return [] }
-            var requests: [ProviderRequest] = []
-            var start = from
-            while start <= through {
-                let end = min(Day(year: start.parts.year, month: 12, day: 31)!, through)
-                requests += self.requests(from: start, through: end)
-                start = end.adding(days: 1)
-            }
-            return requests
+            let years = Day.yearSpans(from: max(first, historyStart), through: min(last, Self.lastDay))
+            return years.flatMap { requests(from: $0.first, through: $0.last) }
         }
     }
 

@@ -101,8 +101,7 @@ public struct BFMProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validateAllowingNone(publications)
     }
 
     // MARK: - Import

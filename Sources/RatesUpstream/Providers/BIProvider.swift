@@ -140,8 +140,7 @@ public struct BIProvider: RatesProvider {
         guard parts.count == 3, let day = HTMLText.day(day: parts[0], month: parts[1], year: parts[2]) else { throw .invalidDay(update) }
         var quotes: [PublishedQuote] = []
         for row in rows {
-            let cells = row.texts
-            guard cells.count == Self.latestHeader.count else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))") }
+            let cells = try row.texts(count: Self.latestHeader.count, provider: key)
             if Self.skipped.contains(cells[0]) { continue }
             guard let code = CurrencyCode(cells[0]), code.name != nil else { throw .invalidCurrencyCode(cells[0], day: day) }
             quotes.append(try quote(code, unit: cells[1], selling: cells[2], buying: cells[3], day: day))
@@ -167,8 +166,7 @@ public struct BIProvider: RatesProvider {
         let (_, rows) = try page.table(withHeader: Self.searchHeader)
         var publications: [ProviderPublication] = []
         for row in rows {
-            let cells = row.texts
-            guard cells.count == Self.searchHeader.count else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))") }
+            let cells = try row.texts(count: Self.searchHeader.count, provider: key)
             let dayParts = cells[3].split(separator: " ", omittingEmptySubsequences: false)
             guard dayParts.count == 3, let day = HTMLText.day(day: dayParts[0], month: dayParts[1], year: dayParts[2]) else { throw .invalidDay(cells[3]) }
             if Self.skipped.contains(codeText) { continue }
@@ -176,8 +174,7 @@ public struct BIProvider: RatesProvider {
             let unit = cells[0].hasSuffix(".00") ? String(cells[0].dropLast(3)) : cells[0]
             publications.append(ProviderPublication(day: day, quotes: [try quote(code, unit: unit, selling: cells[1], buying: cells[2], day: day)]))
         }
-        if publications.isEmpty { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
     }
 
     /// The exact midpoint of a row's selling and buying rates, per `unit` units.

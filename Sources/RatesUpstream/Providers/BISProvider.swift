@@ -139,16 +139,8 @@ public struct BISProvider: RatesProvider {
     static func month(_ day: Day) -> String { String(day.text(.iso).prefix(7)) }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        let header = try DelimitedText.fields(first, separator: ",", provider: key)
-        var index: [String: Int] = [:]
-        for column in Self.columns {
-            guard let position = header.firstIndex(of: column) else {
-                throw .unexpectedLayout(provider: key, "the header has no \(column): \(DelimitedText.shown(first))")
-            }
-            index[column] = position
-        }
+        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
+        let index = try DelimitedText.positions(of: Self.columns, in: header, line: lines[0], provider: key)
         var rows: [(day: Day, economy: String, quote: PublishedQuote)] = []
         var rowCount = 0
         for (line, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count, provider: key) {
@@ -189,8 +181,7 @@ public struct BISProvider: RatesProvider {
             publications[row.day, default: []].append(row.quote)
         }
         // An answer whose every row is skipped (the 1900 answer) holds no publication.
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return try ProviderValidation.validateAllowingNone(publications.map { ProviderPublication(day: $0.key, quotes: $0.value) })
     }
 
     /// The currency an economy's row listed under `code` is read as in `period` (`YYYY-MM`), or `nil`

@@ -93,7 +93,6 @@ public struct BNAProvider: RatesProvider {
             throw .unexpectedLayout(provider: key, "the answer reports no success")
         }
         let records = try document.field("genericResponse", of: "the answer", provider: key).array("\"genericResponse\"", provider: key)
-        if records.isEmpty { return [] }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for (index, record) in records.enumerated() {
             let what = "record \(index + 1)"
@@ -110,8 +109,7 @@ public struct BNAProvider: RatesProvider {
             if literal.contains(where: { $0 == "E" || $0 == "e" }), let plain = XLSXCell.plainDecimal(literal) { value = .number(plain) }
             rows.append((day, try .reading(code: code, value: value, direction: .pivotPerUnits, day: day)))
         }
-        // Only skipped currencies (the answer for one of them): nothing published of what is read.
-        if rows.isEmpty { return [] }
-        return try ProviderValidation.validate(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+        // None, or only skipped currencies (the answer for one of them): nothing published of what is read.
+        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
     }
 }

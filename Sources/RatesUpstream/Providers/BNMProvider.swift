@@ -46,13 +46,7 @@ public struct BNMProvider: RatesProvider {
         case .latest:
             return [ProviderRequest(url: endpoint + "?session=0900", headers: Self.headers)]
         case .range(let first, let last):
-            var months: [(year: Int, month: Int)] = []
-            var (year, month, _) = first.parts
-            let (lastYear, lastMonth, _) = last.parts
-            while first <= last, (year, month) <= (lastYear, lastMonth) {
-                months.append((year, month))
-                (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
-            }
+            let months = Day.months(from: first, through: last).map(\.parts)
             return Self.currencies.flatMap { code in
                 months.map {
                     ProviderRequest(url: "\(endpoint)/\(code)/year/\($0.year)/month/\($0.month)?session=0900", headers: Self.headers, subject: code)

@@ -69,8 +69,7 @@ public struct BNRRWProvider: RatesProvider {
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         // `[]`: no posting in the range (a weekend, a holiday, the Christmas–New Year week).
-        if publications.isEmpty { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
     }
 
     /// The day of `19-May-26` (the year in this century).

@@ -44,11 +44,9 @@ public struct BOBProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        let header = try DelimitedText.fields(first, separator: ",", provider: key)
+        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
         guard header.first == "Date", header.count > 1 else {
-            throw .unexpectedLayout(provider: key, "the first line is not Date and currency columns: \(DelimitedText.shown(first))")
+            throw .unexpectedLayout(provider: key, "the first line is not Date and currency columns: \(DelimitedText.shown(lines[0]))")
         }
         var currencies: [CurrencyCode] = []
         for column in header.dropFirst() {

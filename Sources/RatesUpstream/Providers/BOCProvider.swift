@@ -44,8 +44,7 @@ public struct BOCProvider: RatesProvider {
             .array("\"observations\"", provider: key).enumerated()
         {
             let what = "observation \(index + 1)"
-            let dayText = try observation.field("d", of: what, provider: key).string("\(what)'s \"d\"", provider: key)
-            let day = try Day(parsing: dayText, .iso)
+            let day = try Day(parsing: observation.field("d", of: what, provider: key).string("\(what)'s \"d\"", provider: key), .iso)
             var quotes: [PublishedQuote] = []
             for member in try observation.members(what, provider: key) where member.key != "d" {
                 let series = Array(member.key.utf8)
@@ -58,7 +57,6 @@ public struct BOCProvider: RatesProvider {
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // A range without a business day (a weekend, 25–26 December): no observations, no publication.
-        if publications.isEmpty { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validateAllowingNone(publications)
     }
 }

@@ -65,25 +65,23 @@ public struct BOEProvider: RatesProvider {
         guard header.first == "DATE", header.count > 1 else {
             throw .unexpectedLayout(provider: key, "the first line is not DATE and series codes: \(DelimitedText.shown(first))")
         }
-        var currencies: [CurrencyCode] = []
-        for code in header.dropFirst() {
+        let currencies = try header.dropFirst().map { code throws(UpstreamDataError) in
             guard let currency = Self.series.first(where: { $0.key == code }).flatMap({ CurrencyCode($0.value) }) else {
                 throw .unexpectedLayout(provider: key, "a column of series \(DelimitedText.shown(code)), which has no currency here")
             }
-            currencies.append(currency)
+            return currency
         }
         var publications: [ProviderPublication] = []
         for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count, provider: key) {
             let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
             var quotes: [PublishedQuote] = []
             for (currency, text) in zip(currencies, fields.dropFirst()) where !text.isEmpty {
-                guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                let value = try ProviderXMLParsing.rate(text, currency: currency, day: day)
                 quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // The header alone: no observation in the range (a holiday span).
-        if publications.isEmpty { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
     }
 }

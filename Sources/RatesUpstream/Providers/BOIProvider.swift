@@ -35,11 +35,7 @@ public struct BOIProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard let span = window.span(latestDays: 7, today: today()) else { return [] }
-        return [request(from: span.first, through: span.last)]
-    }
-
-    func request(from first: Day, through last: Day) -> ProviderRequest {
-        ProviderRequest(url: "\(baseURL)?c%5BDATA_TYPE%5D=OF00&startperiod=\(first)&endperiod=\(last)&format=csv")
+        return [ProviderRequest(url: "\(baseURL)?c%5BDATA_TYPE%5D=OF00&startperiod=\(span.first)&endperiod=\(span.last)&format=csv")]
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -54,8 +50,7 @@ public struct BOIProvider: RatesProvider {
             quotesByDay[day, default: []].append(quote)
         }
         // The header alone: no representative rate in the range.
-        if quotesByDay.isEmpty { return [] }
-        return try ProviderValidation.validate(
+        return try ProviderValidation.validateAllowingNone(
             quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 }

@@ -88,7 +88,7 @@ public struct BOJAProvider: RatesProvider {
     private func tableRequest(nonce: String) -> ProviderRequest {
         ProviderRequest(
             url: "\(baseURL)/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134", method: .post,
-            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "draw=1&start=0&length=-1&wdtNonce=\(nonce)")
+            headers: FormBody.contentType, body: "draw=1&start=0&length=-1&wdtNonce=\(nonce)")
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

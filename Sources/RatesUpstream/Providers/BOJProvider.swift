@@ -102,8 +102,7 @@ public struct BOJProvider: RatesProvider {
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))
             }
         }
-        if quotesByDay.isEmpty { return [] }
-        return try ProviderValidation.validate(
+        return try ProviderValidation.validateAllowingNone(
             quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1), notBefore: historyStart)
     }
 }

@@ -74,7 +74,6 @@ public struct BOMProvider: RatesProvider {
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // `"data":[]`: no rate set in the range (a weekend, a holiday).
-        if publications.isEmpty { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
     }
 }

@@ -55,8 +55,7 @@ public struct BOTProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in try detail.array("\"data_detail\"", provider: key).enumerated() {
             let what = "row \(index + 1)"
-            let dayText = try row.field("period", of: what, provider: key).string("\(what)'s \"period\"", provider: key)
-            let day = try Day(parsing: dayText, .iso)
+            let day = try Day(parsing: row.field("period", of: what, provider: key).string("\(what)'s \"period\"", provider: key), .iso)
             let code = try row.field("currency_id", of: what, provider: key).string("\(what)'s \"currency_id\"", provider: key)
             let name = try row.field("currency_name_eng", of: what, provider: key).string("\(what)'s \"currency_name_eng\"", provider: key)
             func isEmpty(_ value: ProviderJSON) -> Bool { value == .null || value == .string("") }

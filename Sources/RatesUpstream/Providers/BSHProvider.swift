@@ -161,8 +161,7 @@ public struct BSHProvider: RatesProvider {
             let digits = label[per.upperBound...].prefix { $0 != ")" }
             unit = try ProviderXMLParsing(key).unit(String(digits), of: CurrencyCode("XXX")!, day: ProviderValidation.firstDay)
         }
-        let last = label.split(separator: " ").last.map { $0.trimmingCharacters(in: ["(", ")"]) } ?? ""
-        let written = last
+        let written = label.split(separator: " ").last.map { $0.trimmingCharacters(in: ["(", ")"]) } ?? ""
         if Self.skipped.contains(written) { return nil }
         guard let code = CurrencyCode(Self.codes[written] ?? written) else {
             throw .unexpectedLayout(provider: key, "sheet \(sheet.name): the row \(UpstreamDataError.quoted(label)) names no currency code")

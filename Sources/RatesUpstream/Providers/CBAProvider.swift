@@ -83,7 +83,7 @@ public struct CBAProvider: RatesProvider {
             try xml.expectOnly(["ExchangeRate"], in: rates)
             var quotes: [PublishedQuote] = []
             for row in rates.children {
-                if let figure = try quote(row, amount: "Amount", day: day, xml: xml) { quotes.append(figure) }
+                if let figure = try quote(row, day: day, xml: xml) { quotes.append(figure) }
             }
             return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
         case "ExchangeRatesByDateRangeByISOResponse":
@@ -96,7 +96,7 @@ public struct CBAProvider: RatesProvider {
             var days: [Day: [PublishedQuote]] = [:]
             for row in table.children {
                 let day = try Self.day(xml.text(row, "RateDate", in: "<ExchangeRatesByRange>"))
-                if let figure = try quote(row, amount: "Amount", day: day, xml: xml) { days[day, default: []].append(figure) }
+                if let figure = try quote(row, day: day, xml: xml) { days[day, default: []].append(figure) }
             }
             if table.children.isEmpty { return [] }
             return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
@@ -115,11 +115,11 @@ public struct CBAProvider: RatesProvider {
     }
 
     /// One row's quote (`ISO`, `Amount`, `Rate`); `nil` for a metal or the dram itself.
-    func quote(_ row: XMLReader.Element, amount: String, day: Day, xml: ProviderXMLParsing) throws(UpstreamDataError) -> PublishedQuote? {
+    func quote(_ row: XMLReader.Element, day: Day, xml: ProviderXMLParsing) throws(UpstreamDataError) -> PublishedQuote? {
         let iso = try xml.text(row, "ISO", in: "<\(row.localName)> of \(day)")
         let code = try ProviderXMLParsing.currency(iso, day: day)
         let place = "<\(row.localName)> \(code) of \(day)"
-        let unit = try xml.unit(xml.text(row, amount, in: place), of: code, day: day)
+        let unit = try xml.unit(xml.text(row, "Amount", in: place), of: code, day: day)
         let value = try ProviderXMLParsing.rate(xml.text(row, "Rate", in: place), currency: code, day: day)
         guard !Self.metals.contains(iso), code != pivot else { return nil }
         return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)

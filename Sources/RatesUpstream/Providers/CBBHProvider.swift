@@ -75,12 +75,8 @@ public struct CBBHProvider: RatesProvider {
         let document = try ProviderJSON(parsing: body, provider: key)
         if document == .string("Problem with export") { return [] }
         let lists = (try? document.array("", provider: key)) ?? [document]
-        var publications: [ProviderPublication] = []
-        for (index, list) in lists.enumerated() {
-            publications.append(try self.list(list, what: "list \(index + 1)"))
-        }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        let publications = try lists.enumerated().map { index, list throws(UpstreamDataError) in try self.list(list, what: "list \(index + 1)") }
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 
     /// One exchange list.

@@ -82,10 +82,8 @@ public struct CBCProvider: RatesProvider {
 
     /// The currency and direction of a column labelled `label` (`日圓JPY/USD`, `英鎊USD/GBP`).
     func column(_ label: String) throws(UpstreamDataError) -> (currency: CurrencyCode, direction: PublishedQuote.Direction) {
-        let trimmed = HTMLText.collapsed(label)
-        let pair = trimmed.unicodeScalars.suffix(7)
-        let text = String(String.UnicodeScalarView(pair))
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let pair = String(String.UnicodeScalarView(HTMLText.collapsed(label).unicodeScalars.suffix(7)))
+        let parts = pair.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 3, parts[1].count == 3 else {
             throw .unexpectedLayout(provider: key, "a column \(UpstreamDataError.quoted(label)), not a currency pair")
         }

@@ -73,13 +73,12 @@ public struct CBEProvider: RatesProvider {
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         let page = try HTMLDocument(parsing: session.body, provider: key)
         let inputs = page.startTags("input")
-        var fields: [(name: String, value: String)] = []
-        for (name, _) in Self.hiddenFields {
+        let fields = try Self.hiddenFields.map { name, _ throws(UpstreamDataError) -> (name: String, value: String) in
             let matches = inputs.filter { $0["name"] == name }
             guard matches.count == 1, let value = matches[0]["value"], !value.isEmpty else {
                 throw .unexpectedLayout(provider: key, "the page has no \(name) to post the form with")
             }
-            fields.append((name, value))
+            return (name, value)
         }
         return posts(window, fields: fields, cookie: session.cookieHeader)
     }
@@ -120,7 +119,7 @@ public struct CBEProvider: RatesProvider {
             days[day, default: []].append(PublishedQuote(currency: code, value: value, unit: currency.unit, direction: .pivotPerUnits))
         }
         // The header and no row: no rates in the span (a Friday–Saturday, a holiday).
-        if days.isEmpty { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(
+            days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 }

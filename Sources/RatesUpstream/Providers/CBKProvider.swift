@@ -52,7 +52,7 @@ public struct CBKProvider: RatesProvider {
         [
             ProviderRequest(
                 url: "\(baseURL)/wp-admin/admin-ajax.php?action=get_wdtable&table_id=193", method: .post,
-                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "draw=1&start=0&length=-1")
+                headers: FormBody.contentType, body: "draw=1&start=0&length=-1")
         ]
     }
 

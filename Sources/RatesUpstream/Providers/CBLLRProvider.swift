@@ -60,8 +60,7 @@ public struct CBLLRProvider: RatesProvider {
             guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: Self.liberianDollar, day: day, text: buying) }
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: Self.liberianDollar, value: value, unit: 1, direction: .unitsPerPivot)]))
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
     }
 
     /// The figure of `L$182.0819/US$1.00`.

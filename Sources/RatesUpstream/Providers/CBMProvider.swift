@@ -62,13 +62,12 @@ public struct CBMProvider: RatesProvider {
         for rate in rates where rate.key != pivot.rawValue {
             let unit = Self.perHundred.contains(rate.key) ? 100 : 1
             guard let currency = CurrencyCode(rate.key) else { throw .invalidCurrencyCode(rate.key, day: day) }
-            let grouped: String?
-            if case .string(let text) = rate.value {
-                grouped = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",")
+            let value = if case .string(let text) = rate.value {
+                GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",")
             } else {
-                grouped = rate.value.publishedDecimal
+                rate.value.publishedDecimal
             }
-            guard let value = grouped else { throw .invalidRate(currency: currency, day: day, text: rate.value.shown) }
+            guard let value else { throw .invalidRate(currency: currency, day: day, text: rate.value.shown) }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])

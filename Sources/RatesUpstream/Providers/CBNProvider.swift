@@ -74,8 +74,7 @@ public struct CBNProvider: RatesProvider {
         var days: [Day: [CurrencyCode: (id: Int?, quote: PublishedQuote)]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let dayText = try row.field("ratedate", of: what, provider: key).string("\(what)'s \"ratedate\"", provider: key)
-            let day = try Day(parsing: dayText, .iso)
+            let day = try Day(parsing: row.field("ratedate", of: what, provider: key).string("\(what)'s \"ratedate\"", provider: key), .iso)
             let name = try row.field("currency", of: what, provider: key).string("\(what)'s \"currency\"", provider: key)
                 .trimmingCharacters(in: .whitespaces).uppercased()
             guard !Self.skipped.contains(name), let code = Self.code(named: name), code != pivot else { continue }

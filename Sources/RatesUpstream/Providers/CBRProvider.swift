@@ -114,8 +114,6 @@ public struct CBRProvider: RatesProvider {
         guard let currency = Self.currencyIDs[id].flatMap({ CurrencyCode($0) }) else {
             throw .unexpectedLayout(provider: key, "<ValCurs ID=\"\(id)\">: a currency ID the adapter does not know")
         }
-        // A range without a table (the New Year holidays) has no records: nothing published.
-        guard !root.children.isEmpty else { return [] }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for record in root.children {
             let day = try Day(parsing: xml.attribute(record, "Date", in: "a <Record> of \(id)"), .dayMonthYear(separator: "."))
@@ -128,15 +126,14 @@ public struct CBRProvider: RatesProvider {
             let value = try ProviderXMLParsing.rate(xml.text(record, "Value", in: place), currency: currency, day: day)
             rows.append((day, PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits)))
         }
-        return try ProviderValidation.validate(ProviderPublication.byDay(rows))
+        // A range without a table (the New Year holidays) has no records: nothing published.
+        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows))
     }
 
     /// Reads a `<Metall>` answer: each metal's price per gram on each day, as one per troy ounce.
     private func metalPrices(_ body: [UInt8], xml: ProviderXMLParsing) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "Metall")
         try xml.expectOnly(["Record"], in: root)
-        // Days without prices (the New Year holidays) make a `<Metall>` without records: nothing published.
-        guard !root.children.isEmpty else { return [] }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for record in root.children {
             let dayText = try xml.attribute(record, "Date", in: "a <Record>")
@@ -152,6 +149,7 @@ public struct CBRProvider: RatesProvider {
             let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram, of: metal, day: day)
             rows.append((day, PublishedQuote(currency: metal, value: perOunce, direction: .pivotPerUnits)))
         }
-        return try ProviderValidation.validate(ProviderPublication.byDay(rows))
+        // Days without prices (the New Year holidays) make a `<Metall>` without records: nothing published.
+        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows))
     }
 }

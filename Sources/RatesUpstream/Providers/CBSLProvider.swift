@@ -78,11 +78,8 @@ public struct CBSLProvider: RatesProvider {
         for table in page.tables {
             guard let header = table.rows.first?.texts, header.first == "Date" else { continue }
             tables += 1
-            guard header.count == 3, header[1].hasPrefix("1 "), header[1].hasSuffix(" -> LKR"), header[1].count == 12 else {
-                throw .unexpectedLayout(provider: key, "a table headed \(HTMLDocument.shown(header)), not Date | 1 XXX -> LKR | 1 LKR -> XXX")
-            }
-            let codeText = String(header[1].dropFirst(2).prefix(3))
-            guard header[2] == "1 LKR -> \(codeText)" else {
+            let codeText = header.count == 3 ? String(header[1].dropFirst(2).prefix(3)) : ""
+            guard header.count == 3, header[1] == "1 \(codeText) -> LKR", header[2] == "1 LKR -> \(codeText)" else {
                 throw .unexpectedLayout(provider: key, "a table headed \(HTMLDocument.shown(header)), not Date | 1 XXX -> LKR | 1 LKR -> XXX")
             }
             for row in table.rows.dropFirst() {
@@ -99,7 +96,7 @@ public struct CBSLProvider: RatesProvider {
         // A page cut between two tables would read as fewer currencies: the whole page ends with </html>.
         guard page.tokens.contains(.end("html")) else { throw .unexpectedLayout(provider: key, "the page ends before its </html>: it was cut short") }
         // The tables are there but hold no day (a range of a weekend or holidays): no publication.
-        guard !days.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(
+            days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 }

@@ -149,16 +149,8 @@ public struct CBSProvider: RatesProvider {
                 guard let column = columns[cell.column] else { throw layout("\(cell.reference) holds a value in a column without a currency") }
                 guard let code = column else { continue }
                 if trimmed(cell)?.lowercased() == "n/a" { continue }
-                let rowDay: Day
-                if let day {
-                    rowDay = day
-                } else if let textDay {
-                    rowDay = textDay
-                    day = rowDay
-                } else {
-                    rowDay = try workbook.day(serial: serial ?? "")
-                    day = rowDay
-                }
+                let rowDay = if let known = day ?? textDay { known } else { try workbook.day(serial: serial ?? "") }
+                day = rowDay
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: rowDay, text: cell.text ?? "\(cell.value)") }
                 quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(decimal, currency: code, day: rowDay), direction: .unitsPerPivot))
             }

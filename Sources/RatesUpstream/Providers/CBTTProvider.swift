@@ -88,19 +88,12 @@ public struct CBTTProvider: RatesProvider {
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 
     /// Whether one side of a currency's figures says there were no deals: `null`, blank, or zero.
     static func isNoDeal(_ side: ProviderJSON) -> Bool {
-        let text: String
-        switch side {
-        case .null: return true
-        case .string(let string): text = string.trimmingCharacters(in: .whitespaces)
-        case .number(let literal): text = literal
-        default: return false
-        }
+        guard let text = (side.stringValue ?? side.numberText)?.trimmingCharacters(in: .whitespaces) else { return side.isNull }
         return text.allSatisfy { $0 == "0" || $0 == "." } && text.filter { $0 == "." }.count <= 1
     }
 }

@@ -50,7 +50,6 @@ public struct CBUProvider: RatesProvider {
             guard case .string = rate else { throw .unexpectedLayout(provider: key, "\(what)'s \"Rate\" is \(rate.kind), not a string") }
             days[day, default: []].append(try .reading(code: code, value: rate, unit: nominal, direction: .pivotPerUnits, day: day))
         }
-        guard !days.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

@@ -81,8 +81,7 @@ public struct CFETSProvider: RatesProvider {
             throw .unexpectedLayout(provider: key, "no records: \(UpstreamDataError.quoted(data["flagMessage"]?.shown ?? ""))")
         }
         let labels = try data.field("head", of: "\"data\"", provider: key).array("\"data\".\"head\"", provider: key)
-        var pairs: [Pair] = []
-        for label in labels { pairs.append(try pair(try label.string("a pair's label", provider: key))) }
+        let pairs = try labels.map { label throws(UpstreamDataError) in try pair(label.string("a pair's label", provider: key)) }
         var publications: [ProviderPublication] = []
         for (index, record) in try records.array("\"records\"", provider: key).enumerated() {
             let what = "record \(index + 1)"
@@ -97,7 +96,6 @@ public struct CFETSProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validateAllowingNone(publications)
     }
 }

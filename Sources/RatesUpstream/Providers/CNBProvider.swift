@@ -59,8 +59,7 @@ public struct CNBProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let publications = request.url.contains("/exrates/daily-year") ? try parseYear(body) : [try parseText(body)]
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 
     // MARK: - denni_kurz.txt
@@ -86,7 +85,6 @@ public struct CNBProvider: RatesProvider {
         }
         var quotes: [PublishedQuote] = []
         var expectHeader = false
-        var rows = 0
         for line in lines.dropFirst(2) {
             if DelimitedText.isBlank(line) {
                 expectHeader = true
@@ -103,10 +101,9 @@ public struct CNBProvider: RatesProvider {
             guard fields.count == 5 else {
                 throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 5 in \(DelimitedText.shown(line))")
             }
-            rows += 1
             quotes.append(try quote(code: fields[3], amount: fields[2], rate: fields[4], day: day))
         }
-        guard rows > 0 else { throw .emptyDay(day) }
+        guard !quotes.isEmpty else { throw .emptyDay(day) }
         return ProviderPublication(day: day, quotes: quotes.filter { $0.currency != pivot })
     }
 
@@ -115,7 +112,7 @@ public struct CNBProvider: RatesProvider {
         guard let unit = Int(amount), unit > 0, amount.allSatisfy(\.isASCII), ProviderValidation.isPowerOfTen(unit) else {
             throw .unexpectedLayout(provider: key, "the amount \(DelimitedText.shown(amount)) of \(code) on \(day) is not 1, 10, 100, …")
         }
-        guard let value = ProviderValidation.rateText(rate) else { throw .invalidRate(currency: code, day: day, text: rate) }
+        let value = try ProviderXMLParsing.rate(rate, currency: code, day: day)
         return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)
     }
 

@@ -54,12 +54,10 @@ public struct DABProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest: days = Day.days(from: today().adding(days: -2), through: today(), on: Self.publicationWeekdays)
-        case .range(let first, let last): days = Day.days(from: first, through: last, on: Self.publicationWeekdays)
+        guard case let (first, last)? = window.span(latestDays: 2, today: today()) else { return [] }
+        return Day.days(from: first, through: last, on: Self.publicationWeekdays).map { day in
+            ProviderRequest(url: "\(baseURL)/exchange-rates?field_date_value=\(day.text(.iso))")
         }
-        return days.map { ProviderRequest(url: "\(baseURL)/exchange-rates?field_date_value=\($0.text(.iso))") }
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -63,8 +63,7 @@ public struct DNBProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let publications = try request.method == .post ? parseStatbank(body) : parseLatest(body)
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 
     // MARK: - Latest (XML)
@@ -98,14 +97,12 @@ public struct DNBProvider: RatesProvider {
     func parseStatbank(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         // Codes, days and decimals: ASCII only.
         guard body.allSatisfy({ $0 < 0x80 }) else { throw .unexpectedLayout(provider: key, "the CSV holds a byte that is not ASCII") }
-        // Lines end in CR LF (or LF); split on bytes, as Swift reads CR LF as one character.
-        var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
-        }
+        // Lines end in CR LF (or LF).
+        var lines = try DelimitedText.lines(body, provider: key).map(String.init)
         if lines.last == "" { lines.removeLast() }
         guard let header = lines.first, !header.allSatisfy(\.isWhitespace) else { throw .empty }
         guard header == "VALUTA;KURTYP;TID;INDHOLD" else {
-            throw .unexpectedLayout(provider: key, "CSV header \(UpstreamDataError.quoted(String(header))), expected VALUTA;KURTYP;TID;INDHOLD")
+            throw .unexpectedLayout(provider: key, "CSV header \(UpstreamDataError.quoted(header)), expected VALUTA;KURTYP;TID;INDHOLD")
         }
         var quotes: [Day: [PublishedQuote]] = [:]
         for (index, line) in lines.enumerated().dropFirst() {

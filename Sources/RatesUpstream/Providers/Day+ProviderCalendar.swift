@@ -28,6 +28,15 @@ extension Day {
         }
         return spans
     }
+
+    /// `first` through `last` cut at the ends of calendar years, for a source asked one year per request.
+    /// Empty when `last` is before `first`.
+    static func yearSpans(from first: Day, through last: Day) -> [(first: Day, last: Day)] {
+        guard first <= last else { return [] }
+        return (first.parts.year...last.parts.year).map { year in
+            (max(first, Day(year: year, month: 1, day: 1)!), min(last, Day(year: year, month: 12, day: 31)!))
+        }
+    }
 }
 
 extension FetchWindow {

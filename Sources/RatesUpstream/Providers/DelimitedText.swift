@@ -26,6 +26,25 @@ enum DelimitedText {
         }
     }
 
+    /// The lines of `body` (``lines(_:provider:)``) and the fields of the first, its header; ``UpstreamDataError/empty`` when that is blank.
+    static func header(_ body: [UInt8], separator: Character, provider: String) throws(UpstreamDataError) -> (lines: [Substring], fields: [String]) {
+        let lines = try lines(body, provider: provider)
+        guard let first = lines.first, !isBlank(first) else { throw .empty }
+        return (lines, try fields(first, separator: separator, provider: provider))
+    }
+
+    /// Where each of `columns` is in `header`, the fields of the header line `line`; a layout error names the first it lacks.
+    static func positions(of columns: [String], in header: [String], line: Substring, provider: String) throws(UpstreamDataError) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        for column in columns {
+            guard let position = header.firstIndex(of: column) else {
+                throw .unexpectedLayout(provider: provider, "the header has no \(column): \(shown(line))")
+            }
+            positions[column] = position
+        }
+        return positions
+    }
+
     /// The fields of one line split at `separator`; a field that starts with `"` is read up to
     /// its closing quote, `""` inside it standing for one quote.
     static func fields(_ line: Substring, separator: Character, provider: String) throws(UpstreamDataError) -> [String] {

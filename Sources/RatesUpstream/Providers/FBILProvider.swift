@@ -38,11 +38,8 @@ public struct FBILProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard let span = window.span(latestDays: 7, today: today()) else { return [] }
-        return [request(from: span.first, through: span.last)]
-    }
-
-    func request(from first: Day, through last: Day) -> ProviderRequest {
-        ProviderRequest(url: "\(baseURL)?authenticated=false&fromDate=\(first)&toDate=\(last)", headers: ["Accept": "application/json"])
+        let query = "authenticated=false&fromDate=\(span.first)&toDate=\(span.last)"
+        return [ProviderRequest(url: "\(baseURL)?\(query)", headers: ["Accept": "application/json"])]
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -62,8 +59,7 @@ public struct FBILProvider: RatesProvider {
             quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: rate, unit: unit, direction: .pivotPerUnits))
         }
         // A range of holidays answers `[]`: no publication.
-        guard !quotesByDay.isEmpty else { return [] }
-        return try ProviderValidation.validate(
+        return try ProviderValidation.validateAllowingNone(
             quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 

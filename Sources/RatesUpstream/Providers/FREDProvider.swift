@@ -90,10 +90,9 @@ public struct FREDProvider: RatesProvider {
             let day = try Day(parsing: dayText, .iso)
             // "." is FRED's "no observation on this day".
             if text == "." { continue }
-            guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+            let value = try ProviderXMLParsing.rate(text, currency: currency, day: day)
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: series.direction)]))
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 }

@@ -68,14 +68,11 @@ public struct HKMAProvider: RatesProvider {
             let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
             for member in try record.members(what, provider: key) where member.key != "end_of_day" && !member.key.hasPrefix("neeri_") {
-                let code: String
-                if member.key == "special_drawing_rights" {
-                    code = "XDR"
-                } else if member.key.utf8.count == 3, member.key.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
-                    code = member.key.uppercased()
-                } else {
+                let isCode = member.key.utf8.count == 3 && member.key.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+                guard isCode || member.key == "special_drawing_rights" else {
                     throw .unexpectedLayout(provider: key, "\(what) (\(day)) has the field \(UpstreamDataError.quoted(member.key)), not a currency")
                 }
+                let code = isCode ? member.key.uppercased() : "XDR"
                 if member.value.isNull { continue }
                 quotes.append(try .reading(code: code, value: member.value, direction: .pivotPerUnits, day: day))
             }

@@ -57,13 +57,9 @@ public struct HMRCProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            let today = today()
-            return Day.months(from: today, through: today.adding(days: 1)).map(request(for:))
-        case .range(let first, let last):
-            return Day.months(from: first, through: last).map(request(for:))
-        }
+        // The newest publication: the months of today and tomorrow.
+        guard case let (first, last)? = window.span(latestDays: 1, today: today().adding(days: 1)) else { return [] }
+        return Day.months(from: first, through: last).map(request(for:))
     }
 
     /// The request for the file of `month`'s month.
@@ -116,13 +112,11 @@ public struct HMRCProvider: RatesProvider {
             guard RateText.isValid(fields[3]) else { throw .invalidRate(currency: currency, day: start, text: fields[3]) }
             guard currency != pivot else { continue }
             let quote = PublishedQuote(currency: currency, value: fields[3], unit: 1, direction: .unitsPerPivot)
-            var quotes = publications[start] ?? []
-            if let earlier = quotes.first(where: { $0.currency == currency }) {
+            if let earlier = publications[start]?.first(where: { $0.currency == currency }) {
                 guard earlier == quote else { throw .duplicateCurrency(currency, day: start) }
                 continue
             }
-            quotes.append(quote)
-            publications[start] = quotes
+            publications[start, default: []].append(quote)
         }
         guard let month else { throw .empty }
         guard publications[month] != nil else {

@@ -54,8 +54,7 @@ public struct HNBProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(parsing: body, provider: key)
-        var days: [Day] = []
-        var quotes: [Day: [PublishedQuote]] = [:]
+        var rows: [(day: Day, quote: PublishedQuote)] = []
         for (index, row) in try document.array("the answer", provider: key).enumerated() {
             let what = "row \(index + 1)"
             // A kuna list (`tecajn/v2`) states each row's unit and dates it `datum`; the euro lists do neither.
@@ -67,23 +66,19 @@ public struct HNBProvider: RatesProvider {
             let middle = try row.field("srednji_tecaj", of: what, provider: key).string("\(what)'s \"srednji_tecaj\"", provider: key)
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             guard let value = ProviderValidation.rateText(middle) else { throw .invalidRate(currency: currency, day: day, text: middle) }
-            let quote: PublishedQuote
             if let kunaUnit {
                 let unit = try kunaUnit.integer("\(what)'s \"jedinica\"", provider: key)
                 guard ProviderValidation.isPowerOfTen(unit) else { throw .invalidRate(currency: currency, day: day, text: "\(unit)") }
                 // Kunas for `jedinica` units of the row's currency: against the euro, only the euro's row.
                 guard currency == pivot else { continue }
-                quote = PublishedQuote(currency: Self.kuna, value: value, unit: unit, direction: .unitsPerPivot)
-            } else {
-                guard currency != pivot else { continue }
-                quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)
+                rows.append((day, PublishedQuote(currency: Self.kuna, value: value, unit: unit, direction: .unitsPerPivot)))
+            } else if currency != pivot {
+                rows.append((day, PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)))
             }
-            if quotes[day] == nil { days.append(day) }
-            quotes[day, default: []].append(quote)
         }
         // A range without a list (holidays, or days before the euro's first list) answers `[]`.
-        guard !days.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0, quotes: quotes[$0]!) })
+        guard !rows.isEmpty else { return [] }
+        return try ProviderValidation.validate(ProviderPublication.byDay(rows))
     }
 
     /// The kuna, Croatia's currency until 2022.

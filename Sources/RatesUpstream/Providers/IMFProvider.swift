@@ -67,18 +67,8 @@ public struct IMFProvider: RatesProvider {
         case .latest:
             return [request(selecting: today())]
         case .range(let first, let last):
-            guard first <= last else { return [] }
             // One report per month: select the range's last day in its last month, the month's last day before.
-            var requests: [ProviderRequest] = []
-            var (year, month, _) = first.parts
-            while true {
-                let nextMonth = month == 12 ? Day(year: year + 1, month: 1, day: 1)! : Day(year: year, month: month + 1, day: 1)!
-                let selected = min(nextMonth.adding(days: -1), last)
-                requests.append(request(selecting: selected))
-                if nextMonth > last { break }
-                (year, month, _) = nextMonth.parts
-            }
-            return requests
+            return Day.months(from: first, through: last).map { request(selecting: min($0.monthEnd, last)) }
         }
     }
 

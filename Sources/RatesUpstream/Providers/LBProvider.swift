@@ -48,13 +48,7 @@ public struct LBProvider: RatesProvider {
     static let namespace = "http://www.lb.lt/WebServices/FxRates"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest:
-            days = [Self.lastDay]
-        case .range(let first, let last):
-            days = Day.days(from: max(first, historyStart), through: min(last, Self.lastDay), on: schedule.weekdays)
-        }
+        let days = window.days(latest: Self.lastDay, on: schedule.weekdays).filter { $0 >= historyStart && $0 <= Self.lastDay }
         return days.map { ProviderRequest(url: "\(baseURL)/getFxRates?tp=LT&dt=\($0)") }
     }
 
@@ -88,21 +82,18 @@ public struct LBProvider: RatesProvider {
                 let code = try ProviderXMLParsing.currency(xml.text(part, "Ccy", in: "<CcyAmt> of \(day)"), day: day)
                 amounts.append((code, try xml.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)")))
             }
-            let quote: PublishedQuote
+            let direction: PublishedQuote.Direction
             switch (amounts[0].code == pivot, amounts[1].code == pivot) {
-            case (true, false):
-                let (currency, units) = amounts[1]
-                let value = try ProviderXMLParsing.rate(amounts[0].amount, currency: currency, day: day)
-                quote = PublishedQuote(currency: currency, value: value, unit: try xml.unit(units, of: currency, day: day), direction: .pivotPerUnits)
-            case (false, true):
-                let (currency, value) = amounts[0]
-                let rateText = try ProviderXMLParsing.rate(value, currency: currency, day: day)
-                quote = PublishedQuote(
-                    currency: currency, value: rateText, unit: try xml.unit(amounts[1].amount, of: currency, day: day), direction: .unitsPerPivot)
+            case (true, false): direction = .pivotPerUnits
+            case (false, true): direction = .unitsPerPivot
             default:
                 throw .unexpectedLayout(provider: key, "<FxRate> of \(day) pairs \(amounts[0].code) with \(amounts[1].code), expected LTL and a currency")
             }
-            days[day, default: []].append(quote)
+            // Either way round, the first amount is the figure and the second its unit.
+            let currency = direction == .pivotPerUnits ? amounts[1].code : amounts[0].code
+            let value = try ProviderXMLParsing.rate(amounts[0].amount, currency: currency, day: day)
+            let unit = try xml.unit(amounts[1].amount, of: currency, day: day)
+            days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: direction))
         }
         guard !days.isEmpty else { return [] }
         return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)

@@ -46,6 +46,8 @@ public struct MASProvider: RatesProvider {
         "Swiss Franc": "CHF", "Thai Baht": "THB", "UAE Dirham": "AED", "Vietnamese Dong": "VND",
     ]
 
+    /// The beginnings of the column titles, and the units of the currency each quotes per.
+    static let titlePrefixes = [(prefix: "S$ Per Unit of ", unit: 1), (prefix: "S$ Per 100 Units of ", unit: 100)]
     /// The footnote that ends a daily download.
     static let dailyFootnote = "* Daily figures are values as of noon."
     /// The form's field names (an ASP.NET page's controls).
@@ -94,18 +96,15 @@ public struct MASProvider: RatesProvider {
 
     /// The form post that downloads `window`'s months as CSV.
     func download(_ window: FetchWindow, state: [(name: String, value: String)], checkBoxes: [String]) -> [ProviderRequest] {
-        let first: Day
-        let last: Day
+        let (first, last): (Day, Day)
         switch window {
         case .latest:
             last = today()
-            first = Day(year: last.parts.year, month: last.parts.month, day: 1)!.adding(days: -1)
+            first = last.monthStart.adding(days: -1)
         case .range(let from, let through):
             guard from <= through else { return [] }
-            first = from
-            last = through
+            (first, last) = (from, through)
         }
-        var fields = state
         let form: [(name: String, value: String)] = [
             (Self.field + "StartYearDropDownList", String(first.parts.year)),
             (Self.field + "EndYearDropDownList", String(last.parts.year)),
@@ -114,8 +113,7 @@ public struct MASProvider: RatesProvider {
             (Self.field + "FrequencyDropDownList", "D"),
             (Self.field + "DownloadButton", "Download"),
         ]
-        fields += form
-        fields += checkBoxes.map { (name: $0, value: "on") }
+        let fields = state + form + checkBoxes.map { (name: $0, value: "on") }
         return [ProviderRequest(url: pageURL, method: .post, headers: FormBody.contentType, body: FormBody.encode(fields))]
     }
 
@@ -134,21 +132,14 @@ public struct MASProvider: RatesProvider {
         }
         var columns: [(code: CurrencyCode, unit: Int)] = []
         for title in header.dropFirst(3) {
-            let unit: Int
-            let currency: Substring
-            if title.hasPrefix("S$ Per Unit of ") {
-                unit = 1
-                currency = title.dropFirst("S$ Per Unit of ".count)
-            } else if title.hasPrefix("S$ Per 100 Units of ") {
-                unit = 100
-                currency = title.dropFirst("S$ Per 100 Units of ".count)
-            } else {
+            guard let kind = Self.titlePrefixes.first(where: { title.hasPrefix($0.prefix) }) else {
                 throw .unexpectedLayout(provider: key, "a column \(DelimitedText.shown(title)), not \"S$ Per Unit of …\" or \"S$ Per 100 Units of …\"")
             }
+            let currency = title.dropFirst(kind.prefix.count)
             guard let code = Self.currencies[String(currency)].flatMap({ CurrencyCode($0) }) else {
                 throw .unexpectedLayout(provider: key, "a column of \(DelimitedText.shown(currency)), a currency the adapter does not know")
             }
-            columns.append((code, unit))
+            columns.append((code, kind.unit))
         }
 
         // The rows end at a blank line; the footnotes after it end the answer, and a cut answer lacks them: checked

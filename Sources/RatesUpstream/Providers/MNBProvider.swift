@@ -58,7 +58,6 @@ public struct MNBProvider: RatesProvider {
         return .soap(url: baseURL, action: "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/\(operation)", envelope: envelope, subject: operation)
     }
 
-
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let xml = ProviderXMLParsing(key)
         let operation = request.subject ?? "GetExchangeRates"

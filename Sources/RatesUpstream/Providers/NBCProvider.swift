@@ -71,7 +71,7 @@ public struct NBCProvider: RatesProvider {
         var headers = ["Content-Type": "application/x-www-form-urlencoded", "Referer": pageURL]
         if let cookie { headers["Cookie"] = cookie }
         return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
-            ProviderRequest(url: pageURL, method: .post, headers: headers, body: "exdate=\(day.text(.iso))&tk=\(Self.formEncoded(token))&view=View")
+            ProviderRequest(url: pageURL, method: .post, headers: headers, body: "exdate=\(day.text(.iso))&tk=\(FormBody.encode(token))&view=View")
         }
     }
 
@@ -112,21 +112,5 @@ public struct NBCProvider: RatesProvider {
         }
         // A table is out the working day before its date: a Friday's is dated Monday.
         return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 4))
-    }
-
-    /// `text` as a form value: letters, digits and `-._~` as they are, every other byte as `%XX`.
-    static func formEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return encoded
     }
 }

@@ -35,12 +35,9 @@ public struct NBKProvider: RatesProvider {
     static let utcOffset = 5 * 3600
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day] =
-            switch window {
-            case .latest: [Day.clock(utcOffset: Self.utcOffset)()]
-            case .range(let first, let last): Day.days(from: first, through: last, on: PublicationSchedule.workingDays)
-            }
-        return days.map { ProviderRequest(url: baseURL + "?fdate=" + $0.text(.dayMonthYear(separator: "."))) }
+        window.days(latest: Day.clock(utcOffset: Self.utcOffset)(), on: PublicationSchedule.workingDays).map { day in
+            ProviderRequest(url: baseURL + "?fdate=" + day.text(.dayMonthYear(separator: ".")))
+        }
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -40,12 +40,7 @@ public struct NBMProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest: days = [today()]
-        case .range(let first, let last): days = Day.days(from: first, through: last, on: schedule.weekdays)
-        }
-        return days.flatMap { day in
+        window.days(latest: today(), on: schedule.weekdays).flatMap { day in
             ["official_exchange_rates", "official_metal_rates"].map { page in
                 ProviderRequest(url: "\(baseURL)/en/\(page)?date=\(day.text(.dayMonthYear(separator: ".")))&get_xml=1")
             }

@@ -62,16 +62,14 @@ public struct NBPProvider: RatesProvider {
     /// One request per table and one for the gold price for `.latest`; for a range, as many per
     /// 93-day span. Each request's `subject` is its table letter, or ``gold``.
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return Self.tables.map { ProviderRequest(url: "\(baseURL)/tables/\($0)/?format=json", subject: $0) }
-                + [ProviderRequest(url: "\(goldURL)/?format=json", subject: Self.gold)]
-        case .range(let first, let last):
-            let spans = Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest)
-            return Self.tables.flatMap { table in
-                spans.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0.0)/\($0.1)/?format=json", subject: table) }
-            } + spans.map { ProviderRequest(url: "\(goldURL)/\($0.0)/\($0.1)/?format=json", subject: Self.gold) }
-        }
+        // What follows a table's or the gold price's path: nothing for the newest, `FIRST/LAST/` per span.
+        let periods: [String] =
+            switch window {
+            case .latest: [""]
+            case .range(let first, let last): Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { "\($0.first)/\($0.last)/" }
+            }
+        return Self.tables.flatMap { table in periods.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0)?format=json", subject: table) } }
+            + periods.map { ProviderRequest(url: "\(goldURL)/\($0)?format=json", subject: Self.gold) }
     }
 
     /// Reads an array of tables: `[{"table":"A","no":…,"effectiveDate":"2026-03-02","rates":[{"currency":…,"code":"USD","mid":3.6056}]}]`,

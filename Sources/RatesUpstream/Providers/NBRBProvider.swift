@@ -65,19 +65,18 @@ public struct NBRBProvider: RatesProvider {
             let dayText = try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key)
             let day = try Day(parsing: dayText, .midnightTimestamp)
             let rate = try row.field("Cur_OfficialRate", of: what, provider: key)
-            let quote: PublishedQuote
+            let (code, scale): (String, Int)
             if row["Cur_Abbreviation"] != nil {
-                let code = try row.field("Cur_Abbreviation", of: what, provider: key).string("\(what)'s \"Cur_Abbreviation\"", provider: key)
-                let scale = try row.field("Cur_Scale", of: what, provider: key).integer("\(what)'s \"Cur_Scale\"", provider: key)
-                quote = try PublishedQuote.reading(code: code, value: rate, unit: scale, direction: .pivotPerUnits, day: day)
+                code = try row.field("Cur_Abbreviation", of: what, provider: key).string("\(what)'s \"Cur_Abbreviation\"", provider: key)
+                scale = try row.field("Cur_Scale", of: what, provider: key).integer("\(what)'s \"Cur_Scale\"", provider: key)
             } else {
                 let id = try row.field("Cur_ID", of: what, provider: key).integer("\(what)'s \"Cur_ID\"", provider: key)
                 guard let currency = Self.currencies[id] else {
                     throw .unexpectedLayout(provider: key, "\(what) (\(day)) is of Cur_ID \(id), not a currency of the daily list")
                 }
-                quote = try PublishedQuote.reading(
-                    code: currency.code.rawValue, value: rate, unit: currency.scale, direction: .pivotPerUnits, day: day)
+                (code, scale) = (currency.code.rawValue, currency.scale)
             }
+            let quote = try PublishedQuote.reading(code: code, value: rate, unit: scale, direction: .pivotPerUnits, day: day)
             if day.isoWeekday <= 5 { days[day, default: []].append(quote) }
         }
         if days.isEmpty { return [] }  // a weekend's rates, or no rates

@@ -33,12 +33,7 @@ public struct NBTProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest: days = [today()]
-        case .range(let first, let last): days = Day.days(from: first, through: last, on: schedule.weekdays)
-        }
-        return days.map { ProviderRequest(url: "\(baseURL)/en/kurs/export_xml.php?date=\($0)&export=xmlout") }
+        window.days(latest: today(), on: schedule.weekdays).map { ProviderRequest(url: "\(baseURL)/en/kurs/export_xml.php?date=\($0)&export=xmlout") }
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -44,7 +44,7 @@ public struct RBMProvider: RatesProvider {
         let format = Day.ProviderFormat.monthDayYear(separator: "%2F")
         return [
             ProviderRequest(
-                url: "\(baseURL)/Statistics/ExchangeRatesFilter/", method: .post, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                url: "\(baseURL)/Statistics/ExchangeRatesFilter/", method: .post, headers: FormBody.contentType,
                 body: "RateTypes=&StartDate=\(first.text(format))&EndDate=\(last.text(format))")
         ]
     }

@@ -48,12 +48,7 @@ public struct RBVProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let rows: Int
-        switch window {
-        case .latest: rows = 20
-        case .range: rows = 100000
-        }
-        return [ProviderRequest(url: "\(baseURL)/index.php/en/exchange-rates?limit1=\(rows)")]
+        [ProviderRequest(url: "\(baseURL)/index.php/en/exchange-rates?limit1=\(window == .latest ? 20 : 100000)")]
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -84,8 +79,7 @@ public struct RBVProvider: RatesProvider {
         guard listed.count - kept.count <= Self.maxMistypedRows else {
             throw .unexpectedLayout(provider: key, "\(listed.count - kept.count) rows are out of the list's newest-first order")
         }
-        var publications: [ProviderPublication] = []
-        for (index, publication) in listed.enumerated() where kept.contains(index) { publications.append(publication) }
+        let publications = listed.indices.filter(kept.contains).map { listed[$0] }
         for (index, skipped) in listed.enumerated() where !kept.contains(index) {
             if let other = publications.first(where: { $0.day == skipped.day }), other != skipped { throw .duplicateDay(skipped.day) }
         }

@@ -37,7 +37,6 @@ public struct SARBProvider: RatesProvider {
         let direction: PublishedQuote.Direction
     }
 
-
     /// The series read, in request order.
     static let series: [Series] = [
         Series(code: "EXCX135D", currency: "USD", title: "Rand per US Dollar", direction: .pivotPerUnits),

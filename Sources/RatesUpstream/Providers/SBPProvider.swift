@@ -93,10 +93,9 @@ public struct SBPProvider: RatesProvider {
                 tables.append((sheet, header))
             }
         }
-        guard tables.count == 1, let table = tables.first else {
+        guard tables.count == 1, case let (sheet, header)? = tables.first else {
             throw .unexpectedLayout(provider: key, tables.isEmpty ? "no header row Country, Currency, days" : "\(tables.count) sheets hold a table")
         }
-        let (sheet, header) = (table.sheet, table.header)
         guard sheet.rows[..<header].contains(where: { text($0[0]) == "Pak Rupees per Currency Unit" }) else {
             throw .unexpectedLayout(provider: key, "the sheet does not say Pak Rupees per Currency Unit above its table")
         }

@@ -107,7 +107,7 @@ public struct TCMBProvider: RatesProvider {
             let dateText = try item.field("Tarih", of: what, provider: key).string("\(what)'s \"Tarih\"", provider: key)
             let day = try Day(parsing: dateText, .dayMonthYear(separator: "-", padded: false))
             var codes: [String] = []
-            var sides: [String: (buying: ProviderJSON?, selling: ProviderJSON?)] = [:]
+            var series: [String: ProviderJSON] = [:]
             for member in try item.members(what, provider: key) where member.key != "Tarih" && member.key != "UNIXTIME" {
                 // TP_DK_USD_A_YTL, TP_DK_USD_S_YTL; the banknote rates TP_DK_USD_A_EF_YTL, TP_DK_USD_S_EF_YTL are not read.
                 let parts = member.key.split(separator: "_", omittingEmptySubsequences: false)
@@ -115,18 +115,14 @@ public struct TCMBProvider: RatesProvider {
                     parts[3] == "A" || parts[3] == "S"
                 else { throw .unexpectedLayout(provider: key, "\(what) (\(day)) has \(UpstreamDataError.quoted(member.key)), not a TP.DK series") }
                 if parts.count == 6 { continue }
-                let code = String(parts[2])
-                if sides[code] == nil { codes.append(code) }
-                var pair = sides[code] ?? (nil, nil)
-                guard (parts[3] == "A" ? pair.buying : pair.selling) == nil else {
+                guard series.updateValue(member.value, forKey: member.key) == nil else {
                     throw .unexpectedLayout(provider: key, "\(what) (\(day)) has \(member.key) twice")
                 }
-                if parts[3] == "A" { pair.buying = member.value } else { pair.selling = member.value }
-                sides[code] = pair
+                if !codes.contains(String(parts[2])) { codes.append(String(parts[2])) }
             }
             var quotes: [PublishedQuote] = []
             for code in codes {
-                let (buying, selling) = (sides[code]!.buying ?? .null, sides[code]!.selling ?? .null)
+                let (buying, selling) = (series["TP_DK_\(code)_A_YTL"] ?? .null, series["TP_DK_\(code)_S_YTL"] ?? .null)
                 guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
                 if buying == .null && selling == .null || currency == Self.specialDrawingRight && selling == .null { continue }
                 guard let buyingRate = buying.publishedDecimal, let sellingRate = selling.publishedDecimal,

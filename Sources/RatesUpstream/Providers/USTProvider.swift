@@ -185,7 +185,6 @@ public struct USTProvider: RatesProvider {
         let meta = try document.field("meta", of: "the answer", provider: key)
         let pages = try meta.field("total-pages", of: "\"meta\"", provider: key).integer("\"total-pages\"", provider: key)
         guard pages <= 1 else { throw .unexpectedLayout(provider: key, "the answer has \(pages) pages, not one") }
-        var days: [Day] = []
         var quotes: [Day: [(quote: PublishedQuote, former: Bool)]] = [:]
         for (index, row) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
             let what = "row \(index + 1)"
@@ -207,10 +206,9 @@ public struct USTProvider: RatesProvider {
                 quotes[day]?[index] = (quote, former)
                 continue
             }
-            if quotes[day] == nil { days.append(day) }
             quotes[day, default: []].append((quote, former))
         }
-        if days.isEmpty { return [] }  // no rate set or amendment in the range
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0, quotes: quotes[$0]!.map(\.quote)) })
+        if quotes.isEmpty { return [] }  // no rate set or amendment in the range
+        return try ProviderValidation.validate(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value.map(\.quote)) })
     }
 }

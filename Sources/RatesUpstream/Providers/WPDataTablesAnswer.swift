@@ -18,7 +18,6 @@ enum WPDataTablesAnswer {
         guard data.count == filtered || !countsRows else {
             throw .unexpectedLayout(provider: provider, "\(data.count) rows where recordsFiltered says \(filtered)")
         }
-        guard !data.isEmpty else { return [] }
         var rows: [[String]] = []
         rows.reserveCapacity(data.count)
         for (index, element) in data.enumerated() {

@@ -49,10 +49,12 @@ public struct BIFFSheet: Worksheet, Sendable {
                 throw layout("the formula in \(XLSXCell.reference(column: pending.column, row: pending.row)) has a string value without its STRING record")
             }
             var reader = BIFFRecordReader(record)
-            func position() throws(UpstreamDataError) -> (row: Int, column: Int) {
+            // A cell record's row and column, and (unless it is a MULRK's) its format index, skipped.
+            func position(formatFollows: Bool = true) throws(UpstreamDataError) -> (row: Int, column: Int) {
                 let row = try reader.uint16("a cell's row") + 1
                 let column = try reader.uint16("a cell's column")
                 guard column <= Self.lastColumn else { throw layout("a cell in column \(column + 1) of row \(row), past the last column (IV)") }
+                if formatFollows { try reader.skip(2) }
                 return (row, column)
             }
             func add(_ value: BIFFCell.Value, at place: (row: Int, column: Int)) throws(UpstreamDataError) {
@@ -68,7 +70,6 @@ public struct BIFFSheet: Worksheet, Sendable {
                 nested = 1
             case BIFFRecord.Kind.labelSST:
                 let place = try position()
-                try reader.skip(2)
                 let index = Int(try reader.uint32("a shared string index"))
                 guard index < sharedStrings.count else {
                     throw layout("cell \(XLSXCell.reference(column: place.column, row: place.row)) names shared string \(index) of \(sharedStrings.count)")
@@ -76,19 +77,16 @@ public struct BIFFSheet: Worksheet, Sendable {
                 try add(.text(sharedStrings[index]), at: place)
             case BIFFRecord.Kind.label, BIFFRecord.Kind.richLabel:
                 let place = try position()
-                try reader.skip(2)
                 try add(.text(try reader.string(countBytes: 2, "a cell's string")), at: place)
             case BIFFRecord.Kind.number:
                 let place = try position()
-                try reader.skip(2)
                 try add(.number(try reader.float64()), at: place)
             case BIFFRecord.Kind.rk:
                 let place = try position()
-                try reader.skip(2)
                 try add(.number(BIFFCell.number(rk: try reader.uint32("an RK number"))), at: place)
             case BIFFRecord.Kind.mulRK:
                 // Row, first column, (format, RK) per cell, last column.
-                let (row, firstColumn) = try position()
+                let (row, firstColumn) = try position(formatFollows: false)
                 guard record.body.count >= 12, (record.body.count - 6) % 6 == 0 else {
                     throw .unreadableArchive("\(record.shown) is \(record.body.count) bytes long, not a MULRK's 6 plus 6 per cell")
                 }
@@ -105,13 +103,11 @@ public struct BIFFSheet: Worksheet, Sendable {
                 for (index, value) in values.enumerated() { try add(.number(value), at: (row, firstColumn + index)) }
             case BIFFRecord.Kind.boolErr:
                 let place = try position()
-                try reader.skip(2)
                 let value = try reader.uint8("a BOOLERR value")
                 let isError = try reader.uint8("a BOOLERR flag")
                 try add(try Self.booleanOrError(value, isError: isError == 1, at: place, layout), at: place)
             case BIFFRecord.Kind.formula:
                 let place = try position()
-                try reader.skip(2)
                 // The cached value: a double, or, when its last two bytes are 0xFFFF, a type byte first
                 // (0 string, 1 boolean, 2 error, 3 empty string) and the boolean or error code in the third.
                 var result: [UInt8] = []
@@ -169,38 +165,13 @@ public struct BIFFSheet: Worksheet, Sendable {
 
 /// One cell's stored value.
 public struct BIFFCell: WorksheetCell {
-    public enum Value: Equatable, Sendable {
-        /// A string: shared (LABELSST), the cell's own (LABEL, RSTRING) or a formula's.
-        case text(String)
-        /// A number: the IEEE 754 double the file holds (NUMBER, RK, MULRK, a formula's); dates are
-        /// numbers too (serials, see ``BIFFWorkbook/day(serial:)``).
-        case number(Double)
-        /// A boolean (BOOLERR, a formula's).
-        case boolean(Bool)
-        /// An error value: `#N/A`, `#DIV/0!`, `#REF!`…
-        case error(String)
-    }
+    /// A string: shared (LABELSST), the cell's own (LABEL, RSTRING) or a formula's; a number: the IEEE 754
+    /// double the file holds (NUMBER, RK, MULRK, a formula's); a boolean (BOOLERR, a formula's); an error value.
+    public typealias Value = WorksheetValue<Double>
 
-    /// The column, 0-based (A is 0).
     public var column: Int
-    /// The row, 1-based.
     public var row: Int
     public var value: Value
-
-    /// The cell's reference: `B12`.
-    public var reference: String { XLSXCell.reference(column: column, row: row) }
-
-    /// The text of a string cell; `nil` for any other.
-    public var text: String? {
-        if case .text(let text) = value { return text }
-        return nil
-    }
-
-    /// The stored double of a number cell; `nil` for any other.
-    public var number: Double? {
-        if case .number(let number) = value { return number }
-        return nil
-    }
 
     /// A number cell's value as plain decimal text (a ``RatesCore/RateText`` when positive); `nil` for any other cell.
     ///

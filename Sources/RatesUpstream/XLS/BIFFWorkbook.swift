@@ -10,7 +10,7 @@ import RatesCore
 /// (``sheet(named:)``), as ``XLSXWorkbook`` does.
 ///
 /// Values are the cells' stored values, never their display: a number is the IEEE 754 double the file
-/// holds (``BIFFCell/Value/number(_:)``), written as decimal text by ``BIFFCell/decimalText``;
+/// holds (``BIFFCell/Value``), written as decimal text by ``BIFFCell/decimalText``;
 /// ``day(serial:)`` reads a date serial. Formulas are not evaluated: their cached value is the value.
 ///
 /// Strings are UTF-16 where their option byte says so and otherwise one byte per character, the low

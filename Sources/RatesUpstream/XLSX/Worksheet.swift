@@ -1,7 +1,42 @@
-/// A cell of a worksheet as either workbook reader gives it (``XLSXCell``, ``BIFFCell``): where it stands.
+/// A cell of a worksheet as either workbook reader gives it (``XLSXCell``, ``BIFFCell``): where it
+/// stands and its stored value.
 public protocol WorksheetCell: Equatable, Sendable {
+    /// How the format stores a number: the decimal text of an XLSX `<v>`, the double of a BIFF8 record.
+    associatedtype Number: Equatable, Sendable
     /// The column, 0-based (A is 0).
     var column: Int { get }
+    /// The row, 1-based.
+    var row: Int { get }
+    var value: WorksheetValue<Number> { get }
+}
+
+/// One cell's stored value (``XLSXCell/Value``, ``BIFFCell/Value``).
+public enum WorksheetValue<Number: Equatable & Sendable>: Equatable, Sendable {
+    /// A string.
+    case text(String)
+    /// A number; dates are numbers too (serials, see ``XLSXWorkbook/day(serial:)``, ``BIFFWorkbook/day(serial:)``).
+    case number(Number)
+    /// A boolean.
+    case boolean(Bool)
+    /// An error value: `#N/A`, `#DIV/0!`, `#REF!`…
+    case error(String)
+}
+
+extension WorksheetCell {
+    /// The cell's reference: `B12`.
+    public var reference: String { XLSXCell.reference(column: column, row: row) }
+
+    /// The text of a string cell; `nil` for any other.
+    public var text: String? {
+        if case .text(let text) = value { return text }
+        return nil
+    }
+
+    /// The stored number of a number cell; `nil` for any other.
+    public var number: Number? {
+        if case .number(let number) = value { return number }
+        return nil
+    }
 }
 
 /// One row of a sheet: the cells in it that hold a value, in column order.

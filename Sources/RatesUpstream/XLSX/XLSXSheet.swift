@@ -128,38 +128,14 @@ public struct XLSXSheet: Worksheet, Sendable {
 
 /// One cell's stored value.
 public struct XLSXCell: WorksheetCell {
-    public enum Value: Equatable, Sendable {
-        /// A string: shared (`t="s"`), a formula's (`t="str"`) or inline (`t="inlineStr"`).
-        case text(String)
-        /// A number (`t="n"`, the default): the decimal text of `<v>` exactly as stored (`192.04911000000001`,
-        /// `1.5E-3`); dates are numbers too (serials, see ``XLSXWorkbook/day(serial:)``).
-        case number(String)
-        /// A boolean (`t="b"`).
-        case boolean(Bool)
-        /// An error value (`t="e"`): `#N/A`, `#DIV/0!`, `#REF!`…
-        case error(String)
-    }
+    /// A string: shared (`t="s"`), a formula's (`t="str"`) or inline (`t="inlineStr"`); a number (`t="n"`, the
+    /// default): the decimal text of `<v>` exactly as stored (`192.04911000000001`, `1.5E-3`); a boolean
+    /// (`t="b"`); an error value (`t="e"`).
+    public typealias Value = WorksheetValue<String>
 
-    /// The column, 0-based (A is 0).
     public var column: Int
-    /// The row, 1-based.
     public var row: Int
     public var value: Value
-
-    /// The cell's reference: `B12`.
-    public var reference: String { Self.reference(column: column, row: row) }
-
-    /// The text of a string cell; `nil` for any other.
-    public var text: String? {
-        if case .text(let text) = value { return text }
-        return nil
-    }
-
-    /// The stored text of a number cell; `nil` for any other.
-    public var number: String? {
-        if case .number(let number) = value { return number }
-        return nil
-    }
 
     /// A number cell's value as plain decimal text (a ``RatesCore/RateText`` when positive); `nil` for any other cell.
     ///

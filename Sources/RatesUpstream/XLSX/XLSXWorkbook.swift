@@ -9,7 +9,7 @@ import RatesCore
 /// newest month of a twenty-year workbook reads one sheet.
 ///
 /// Values are the cells' stored values, never their display: a number is the decimal text of its
-/// `<v>` element exactly as stored (``XLSXCell/Value/number(_:)``), never read through a `Double`;
+/// `<v>` element exactly as stored (``XLSXCell/Value``), never read through a `Double`;
 /// ``XLSXCell/decimalText`` and ``day(serial:)`` read it as a figure or a day. Formulas are not
 /// evaluated: their cached value is the value.
 ///
@@ -42,7 +42,6 @@ public struct XLSXWorkbook: Sendable {
 
     static let mainNamespace = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
     static let relationshipsNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-    static let strictMainNamespace = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 
     /// Reads the package, the workbook part, its relationships and its shared strings.
     ///

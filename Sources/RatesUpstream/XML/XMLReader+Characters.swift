@@ -127,21 +127,10 @@ extension XMLReader {
         guard index < count else { throw truncated("inside an entity reference") }
         guard bytes[index] == ASCII.semicolon else { throw malformed("'&' that starts no reference (write &amp;)", at: start) }
         let name = nameStart..<index
-        let scalar: Unicode.Scalar
-        if equal(name, ASCII.lt) {
-            scalar = "<"
-        } else if equal(name, ASCII.gt) {
-            scalar = ">"
-        } else if equal(name, ASCII.amp) {
-            scalar = "&"
-        } else if equal(name, ASCII.apos) {
-            scalar = "'"
-        } else if equal(name, ASCII.quot) {
-            scalar = "\""
-        } else {
+        guard let entity = ASCII.predefinedEntities.first(where: { equal(name, $0.name) }) else {
             throw malformed("undefined entity &\(text(name));", at: start)
         }
-        return (scalar, index + 1)
+        return (entity.scalar, index + 1)
     }
 
     /// How the bytes of some text become a string.
@@ -197,12 +186,8 @@ extension XMLReader {
         return position > start
     }
 
-    func hasLiteral(_ literal: StaticString) -> Bool {
-        position + literal.utf8CodeUnitCount <= count && equal(position..<(position + literal.utf8CodeUnitCount), literal)
-    }
-
-    /// Whether the bytes at `position` are `literal`, ASCII letters compared without case.
-    func hasLiteral(_ literal: StaticString, ignoringCase: Bool) -> Bool {
+    /// Whether the bytes at `position` are `literal`; with `ignoringCase`, ASCII letters compared without case.
+    func hasLiteral(_ literal: StaticString, ignoringCase: Bool = false) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard position + length <= count else { return false }
         let characters = literal.utf8Start
@@ -323,11 +308,10 @@ extension XMLReader {
         static let version: StaticString = "version"
         static let encoding: StaticString = "encoding"
         static let standalone: StaticString = "standalone"
-        static let lt: StaticString = "lt"
-        static let gt: StaticString = "gt"
-        static let amp: StaticString = "amp"
-        static let apos: StaticString = "apos"
-        static let quot: StaticString = "quot"
+        /// The five entities XML predefines, and the characters they stand for.
+        static let predefinedEntities: [(name: StaticString, scalar: Unicode.Scalar)] = [
+            ("lt", "<"), ("gt", ">"), ("amp", "&"), ("apos", "'"), ("quot", "\""),
+        ]
     }
 }
 

@@ -226,11 +226,8 @@ extension XMLReader {
             if byte == ASCII.closingBracket, hasLiteral(ASCII.cdataEnd) {
                 throw malformed("']]>' in text", at: position)
             }
-            if byte == ASCII.carriageReturn {
-                isVerbatim = false
-            } else if !byte.isXMLWhitespace {
-                isBlank = false
-            }
+            if byte == ASCII.carriageReturn { isVerbatim = false }
+            if !byte.isXMLWhitespace { isBlank = false }
             position += 1
         }
         setText(start..<position, isCDATA: false, isVerbatim: isVerbatim, isBlank: isBlank)
@@ -246,11 +243,8 @@ extension XMLReader {
             guard position < count else { throw truncated("inside the CDATA section opened at \(location(start))") }
             let byte = bytes[position]
             if byte == ASCII.closingBracket, hasLiteral(ASCII.cdataEnd) { break }
-            if byte == ASCII.carriageReturn {
-                isVerbatim = false
-            } else if !byte.isXMLWhitespace {
-                isBlank = false
-            }
+            if byte == ASCII.carriageReturn { isVerbatim = false }
+            if !byte.isXMLWhitespace { isBlank = false }
             position += 1
         }
         setText(contentStart..<position, isCDATA: true, isVerbatim: isVerbatim, isBlank: isBlank)

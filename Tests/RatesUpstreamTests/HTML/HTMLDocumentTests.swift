@@ -120,8 +120,6 @@ struct HTMLDocumentTests {
         #expect(throws: UpstreamDataError.self) { try HTMLDocument(parsing: [0x3C, 0x70, 0x3E, 0xE9, 0x3C, 0x2F, 0x70, 0x3E], provider: "TEST") }
         #expect(error("") == .empty)
         #expect(error(" \n") == .empty)
-        // Latin-1 when the adapter names it.
-        #expect((try? HTMLDocument(parsing: [0x3C, 0x70, 0x3E, 0xE9, 0x3C, 0x2F, 0x70, 0x3E], provider: "TEST", encoding: .latin1).texts(of: "p")) == ["é"])
     }
 
     @Test("never crashes on any prefix of a page")
