@@ -59,11 +59,9 @@ public struct BOEProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        let header = try DelimitedText.fields(first, separator: ",", provider: key)
+        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
         guard header.first == "DATE", header.count > 1 else {
-            throw .unexpectedLayout(provider: key, "the first line is not DATE and series codes: \(DelimitedText.shown(first))")
+            throw .unexpectedLayout(provider: key, "the first line is not DATE and series codes: \(DelimitedText.shown(lines[0]))")
         }
         let currencies = try header.dropFirst().map { code throws(UpstreamDataError) in
             guard let currency = Self.series.first(where: { $0.key == code }).flatMap({ CurrencyCode($0.value) }) else {

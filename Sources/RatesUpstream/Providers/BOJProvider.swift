@@ -52,11 +52,7 @@ public struct BOJProvider: RatesProvider {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         // The newest publication is one request even across a new year; a range is one per calendar year.
         guard case .range = window else { return [request(from: first, through: last)] }
-        return (first.parts.year...last.parts.year).map { year in
-            let from = year == first.parts.year ? first : Day(year: year, month: 1, day: 1)!
-            let through = year == last.parts.year ? last : Day(year: year, month: 12, day: 31)!
-            return request(from: from, through: through)
-        }
+        return Day.yearSpans(from: first, through: last).map { request(from: $0.first, through: $0.last) }
     }
 
     func request(from first: Day, through last: Day) -> ProviderRequest {

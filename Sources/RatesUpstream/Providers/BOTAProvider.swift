@@ -81,10 +81,7 @@ public struct BOTAProvider: RatesProvider {
         let (_, rows) = try page.table(withHeader: Self.header)
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
-            let cells = row.texts
-            guard cells.count == Self.header.count else {
-                throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))")
-            }
+            let cells = try row.texts(count: Self.header.count, provider: key)
             let day = try Self.day(cells[5])
             if Self.skipped.contains(cells[1]) { continue }
             guard let code = CurrencyCode(cells[1]), code.name != nil else { throw .invalidCurrencyCode(cells[1], day: day) }

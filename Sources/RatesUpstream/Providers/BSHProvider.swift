@@ -109,32 +109,31 @@ public struct BSHProvider: RatesProvider {
     /// The days of one month's sheet; `nil` for a sheet without a row of days (not a month's).
     private func read(_ sheet: XLSXSheet) throws(UpstreamDataError) -> [ProviderPublication]? {
         func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
-        func words(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
         // The header: days up to the average.
-        guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { words($0)?.hasPrefix("DT") == true } }) else {
+        guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { $0.words?.hasPrefix("DT") == true } }) else {
             return nil
         }
         var days: [(column: Int, day: Day)] = []
         for cell in sheet.rows[header].cells where cell.column > 1 {
-            guard let text = words(cell), !text.isEmpty else { continue }
+            guard let text = cell.words, !text.isEmpty else { continue }
             if text.contains("MESATAR") { break }
             guard text.hasPrefix("DT") else { throw layout("\(cell.reference) is \(UpstreamDataError.quoted(text)), not a day") }
             let date = text.dropFirst(2).drop { $0 == "." || $0 == " " }
             days.append((cell.column, try Day(parsing: date, .dayMonthYear(separator: "."))))
         }
-        guard sheet.rows[header].cells.contains(where: { words($0)?.contains("MESATAR") == true }) else {
+        guard sheet.rows[header].cells.contains(where: { $0.words?.contains("MESATAR") == true }) else {
             throw layout("the row of days does not end with the average (KURSI MESATAR)")
         }
         // Each day's lek column is the one after its date, titled `Lek për njësi …` above the currencies.
         let titles = sheet.rows[(header + 1)...].prefix { $0[0]?.number == nil || $0[1]?.text == nil }
-        for (column, day) in days where !titles.contains(where: { words($0[column + 1])?.hasPrefix("Lek") == true }) {
+        for (column, day) in days where !titles.contains(where: { $0[column + 1]?.words?.hasPrefix("Lek") == true }) {
             throw layout("the day \(day) has no column of lek per unit after it")
         }
 
         var quotes: [Day: [PublishedQuote]] = [:]
         var started = false
         for row in sheet.rows[(header + 1)...] {
-            guard let label = words(row[1]), row[0]?.number != nil else {
+            guard let label = row[1]?.words, row[0]?.number != nil else {
                 if started { break }
                 continue
             }

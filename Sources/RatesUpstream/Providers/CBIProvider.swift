@@ -100,24 +100,23 @@ public struct CBIProvider: RatesProvider {
     /// The days of one year's sheet (an empty sheet has none).
     private func read(_ sheet: XLSXSheet, year: Int) throws(UpstreamDataError) -> [ProviderPublication] {
         func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
-        func words(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
-        guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { words($0)?.hasPrefix("Buy") == true } }) else {
+        guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { $0.words?.hasPrefix("Buy") == true } }) else {
             guard sheet.rows.isEmpty else { throw layout("no row of Buy and Sell columns") }
             return []
         }
         // Each `Buy` column, the first `Sell` column after it (not `Sell … 2`), and the code above them.
         let labels = sheet.rows[header].cells
         var groups: [Group] = []
-        let buys = labels.filter { words($0)?.hasPrefix("Buy") == true }
+        let buys = labels.filter { $0.words?.hasPrefix("Buy") == true }
         for (index, buy) in buys.enumerated() {
-            guard let sell = labels.first(where: { $0.column > buy.column && words($0)?.hasPrefix("Sell") == true }),
-                words(sell)?.hasSuffix("2") == false, sell.column == buy.column + 1
+            guard let sell = labels.first(where: { $0.column > buy.column && $0.words?.hasPrefix("Sell") == true }),
+                sell.words?.hasSuffix("2") == false, sell.column == buy.column + 1
             else { throw layout("\(buy.reference) has no Sell column beside it") }
             // The currency's columns: up to the next Buy column, or for the last, its Sell columns.
             let end: Int
             if index + 1 < buys.count {
                 end = buys[index + 1].column - 1
-            } else if let second = labels.first(where: { $0.column == sell.column + 1 }), words(second)?.hasPrefix("Sell") == true {
+            } else if let second = labels.first(where: { $0.column == sell.column + 1 }), second.words?.hasPrefix("Sell") == true {
                 end = second.column
             } else {
                 end = sell.column
@@ -125,7 +124,7 @@ public struct CBIProvider: RatesProvider {
             var found: [String?] = []
             for row in sheet.rows[..<header] {
                 for cell in row.cells where (buy.column...end).contains(cell.column) {
-                    guard let text = words(cell), let code = Self.code(in: text), !found.contains(code) else { continue }
+                    guard let text = cell.words, let code = Self.code(in: text), !found.contains(code) else { continue }
                     found.append(code)
                 }
             }
@@ -162,7 +161,7 @@ public struct CBIProvider: RatesProvider {
         }
         for row in sheet.rows[(header + 1)...] {
             guard let first = row[0] else { continue }
-            if let label = words(first) {
+            if let label = first.words {
                 if let number = Int(label), (1...31).contains(number) {
                     try readDay(row, number: number)
                 } else if label.lowercased() != "average" {

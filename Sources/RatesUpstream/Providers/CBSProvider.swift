@@ -110,17 +110,16 @@ public struct CBSProvider: RatesProvider {
     /// The days of one year's sheet.
     private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [ProviderPublication] {
         func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
-        func trimmed(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
         var columns: [Int: CurrencyCode?]?
         var dated: [ProviderPublication] = []
         for row in sheet.rows {
             // A header: `TALA/USD` or `US/TALA` in each column after B (B says `DATE`, or names the month).
-            if row.cells.contains(where: { $0.column > 1 && trimmed($0)?.uppercased().contains("TALA") == true }) {
+            if row.cells.contains(where: { $0.column > 1 && $0.words?.uppercased().contains("TALA") == true }) {
                 var header: [Int: CurrencyCode?] = [:]
                 for cell in row.cells where cell.column > 1 {
-                    let pair = (trimmed(cell) ?? "").uppercased().split(separator: "/").map { $0.split(separator: " ").joined() }
+                    let pair = (cell.words ?? "").uppercased().split(separator: "/").map { $0.split(separator: " ").joined() }
                     guard pair.count == 2, pair.contains("TALA"), let name = pair.first(where: { $0 != "TALA" }), let code = Self.currency(named: name) else {
-                        throw layout("header \(cell.reference) is \(UpstreamDataError.quoted(trimmed(cell) ?? "\(cell.value)")), not a currency the adapter knows against TALA")
+                        throw layout("header \(cell.reference) is \(UpstreamDataError.quoted(cell.words ?? "\(cell.value)")), not a currency the adapter knows against TALA")
                     }
                     header.updateValue(code.flatMap(CurrencyCode.init), forKey: cell.column)
                 }
@@ -129,7 +128,7 @@ public struct CBSProvider: RatesProvider {
             }
             guard let first = row[1] else { continue }  // an average without a label, or the averages' own header
             var textDay: Day?
-            if let label = trimmed(first) {
+            if let label = first.words {
                 textDay = Self.textDay(label)
                 if textDay == nil {
                     // A month's name, an average's label, a word (a heading, a note): no day's row.
@@ -148,7 +147,7 @@ public struct CBSProvider: RatesProvider {
             for cell in row.cells where cell.column > 1 && cell.column <= last {
                 guard let column = columns[cell.column] else { throw layout("\(cell.reference) holds a value in a column without a currency") }
                 guard let code = column else { continue }
-                if trimmed(cell)?.lowercased() == "n/a" { continue }
+                if cell.words?.lowercased() == "n/a" { continue }
                 let rowDay = if let known = day ?? textDay { known } else { try workbook.day(serial: serial ?? "") }
                 day = rowDay
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: rowDay, text: cell.text ?? "\(cell.value)") }

@@ -78,8 +78,7 @@ public struct DABProvider: RatesProvider {
         }
         var quotes: [PublishedQuote] = []
         for row in table.rows[(headerRow + 1)...] {
-            let cells = row.texts
-            guard cells.count == 5 else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells on \(day): \(HTMLDocument.shown(cells))") }
+            let cells = try row.texts(count: 5, day: day, provider: key)
             guard let name = Self.currency(labelled: cells[0]) else { continue }
             let currency = CurrencyCode(name.code)!
             if Self.isNoFigure(cells[3]) && Self.isNoFigure(cells[4]) { continue }

@@ -78,7 +78,6 @@ public struct HKMAProvider: RatesProvider {
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 }

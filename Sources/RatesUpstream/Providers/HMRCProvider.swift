@@ -93,10 +93,9 @@ public struct HMRCProvider: RatesProvider {
     }
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        guard try DelimitedText.fields(first, separator: ",", provider: key) == Self.header else {
-            throw .unexpectedLayout(provider: key, "the first line is not HMRC's header: \(DelimitedText.shown(first))")
+        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
+        guard header == Self.header else {
+            throw .unexpectedLayout(provider: key, "the first line is not HMRC's header: \(DelimitedText.shown(lines[0]))")
         }
         var month: Day?
         var publications: [Day: [PublishedQuote]] = [:]

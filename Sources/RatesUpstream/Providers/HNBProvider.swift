@@ -77,8 +77,7 @@ public struct HNBProvider: RatesProvider {
             }
         }
         // A range without a list (holidays, or days before the euro's first list) answers `[]`.
-        guard !rows.isEmpty else { return [] }
-        return try ProviderValidation.validate(ProviderPublication.byDay(rows))
+        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows))
     }
 
     /// The kuna, Croatia's currency until 2022.

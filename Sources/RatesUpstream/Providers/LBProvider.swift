@@ -95,7 +95,6 @@ public struct LBProvider: RatesProvider {
             let unit = try xml.unit(amounts[1].amount, of: currency, day: day)
             days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: direction))
         }
-        guard !days.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

@@ -82,7 +82,6 @@ public struct MNBProvider: RatesProvider {
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // A range of Hungarian holidays only answers `<MNBExchangeRates />`.
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validateAllowingNone(publications)
     }
 }

@@ -61,8 +61,7 @@ public struct NBEProvider: RatesProvider {
             guard !Self.isNoFigure(value) else { continue }
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
-        guard !days.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
     }
 
     /// Whether a `weighted_average` gives no figure: `null`, empty, or zero (`"0"`, `"0.0000"`, `0`).

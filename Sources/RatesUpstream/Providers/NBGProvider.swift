@@ -64,7 +64,6 @@ public struct NBGProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        if publications.isEmpty { return [] }  // no set for the day
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
     }
 }

@@ -68,16 +68,9 @@ struct SDMXCSV {
 
     init(_ body: [UInt8], columns: [String], provider: String) throws(UpstreamDataError) {
         self.provider = provider
-        let lines = try DelimitedText.lines(body, provider: provider)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        let header = try DelimitedText.fields(first, separator: ",", provider: provider)
-        var positions: [Int] = []
-        for column in columns {
-            guard let position = header.firstIndex(of: column) else {
-                throw .unexpectedLayout(provider: provider, "no \(column) column in the SDMX-CSV header \(DelimitedText.shown(first))")
-            }
-            positions.append(position)
-        }
+        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: provider)
+        let index = try DelimitedText.positions(of: columns, in: header, line: lines[0], provider: provider)
+        let positions = columns.map { index[$0]! }
         for (offset, line) in lines.dropFirst().enumerated() {
             if DelimitedText.isBlank(line) {
                 // Only the end of the file may be blank.

@@ -79,7 +79,7 @@ public struct NBRBProvider: RatesProvider {
             let quote = try PublishedQuote.reading(code: code, value: rate, unit: scale, direction: .pivotPerUnits, day: day)
             if day.isoWeekday <= 5 { days[day, default: []].append(quote) }
         }
-        if days.isEmpty { return [] }  // a weekend's rates, or no rates
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        // A weekend's rates, or no rates: no publication.
+        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

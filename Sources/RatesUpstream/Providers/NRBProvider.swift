@@ -74,7 +74,6 @@ public struct NRBProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validateAllowingNone(publications)
     }
 }

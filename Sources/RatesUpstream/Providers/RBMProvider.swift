@@ -55,8 +55,7 @@ public struct RBMProvider: RatesProvider {
         guard table.id == "exchange-rates" else { throw .unexpectedLayout(provider: key, "the rates table is not id=\"exchange-rates\"") }
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
-            let cells = row.texts
-            guard cells.count == 5 else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))") }
+            let cells = try row.texts(count: 5, provider: key)
             let words = cells[4].split(separator: " ")
             guard words.count == 3, let day = HTMLText.day(day: words[1], month: words[0], year: words[2]), words[0].count == 3 else {
                 throw .invalidDay(cells[4])

@@ -56,7 +56,6 @@ public struct RBProvider: RatesProvider {
             let code = Redenomination.code(String(decoding: letters[3..<6], as: UTF8.self), on: day)
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
-        if days.isEmpty { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
     }
 }

@@ -112,7 +112,6 @@ public struct SARBProvider: RatesProvider {
                 code: Redenomination.code(series.currency, on: day), value: value, direction: series.direction, day: day)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        guard !publications.isEmpty else { return [] }
-        return try ProviderValidation.validate(publications)
+        return try ProviderValidation.validateAllowingNone(publications)
     }
 }

@@ -85,18 +85,17 @@ public struct SBPProvider: RatesProvider {
 
     public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body, provider: key)
-        func text(_ cell: XLSXCell?) -> String? { cell?.text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
         var tables: [(sheet: XLSXSheet, header: Int)] = []
         for entry in workbook.sheets {
             let sheet = try workbook.sheet(entry)
-            if let header = sheet.rows.firstIndex(where: { text($0[0])?.hasPrefix("Country") == true && text($0[1]) == "Currency" }) {
+            if let header = sheet.rows.firstIndex(where: { $0[0]?.words?.hasPrefix("Country") == true && $0[1]?.words == "Currency" }) {
                 tables.append((sheet, header))
             }
         }
         guard tables.count == 1, case let (sheet, header)? = tables.first else {
             throw .unexpectedLayout(provider: key, tables.isEmpty ? "no header row Country, Currency, days" : "\(tables.count) sheets hold a table")
         }
-        guard sheet.rows[..<header].contains(where: { text($0[0]) == "Pak Rupees per Currency Unit" }) else {
+        guard sheet.rows[..<header].contains(where: { $0[0]?.words == "Pak Rupees per Currency Unit" }) else {
             throw .unexpectedLayout(provider: key, "the sheet does not say Pak Rupees per Currency Unit above its table")
         }
         // The days, by column.
@@ -118,14 +117,14 @@ public struct SBPProvider: RatesProvider {
         for row in sheet.rows[(header + 1)...] {
             if row.number != previous + 1 { ended = true }
             previous = row.number
-            guard !ended, let name = text(row[1]) else {
+            guard !ended, let name = row[1]?.words else {
                 ended = true
                 if let number = row.cells.first(where: { $0.number != nil }) {
                     throw .unexpectedLayout(provider: key, "a number in \(number.reference), below the end of the table")
                 }
                 continue
             }
-            guard let code = Self.currency(name: name, country: text(row[0])) else { continue }  // a currency the adapter does not know
+            guard let code = Self.currency(name: name, country: row[0]?.words) else { continue }  // a currency the adapter does not know
             guard seen.insert(code).inserted else { throw .duplicateCurrency(code, day: days.values.min()!) }
             for cell in row.cells where cell.column >= 2 {
                 guard let day = days[cell.column] else {

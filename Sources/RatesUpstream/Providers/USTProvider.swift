@@ -208,7 +208,7 @@ public struct USTProvider: RatesProvider {
             }
             quotes[day, default: []].append((quote, former))
         }
-        if quotes.isEmpty { return [] }  // no rate set or amendment in the range
-        return try ProviderValidation.validate(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value.map(\.quote)) })
+        // No rate set or amendment in the range: no publication.
+        return try ProviderValidation.validateAllowingNone(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value.map(\.quote)) })
     }
 }

@@ -1,3 +1,5 @@
+import RatesCore
+
 /// A cell of a worksheet as either workbook reader gives it (``XLSXCell``, ``BIFFCell``): where it
 /// stands and its stored value.
 public protocol WorksheetCell: Equatable, Sendable {
@@ -32,6 +34,9 @@ extension WorksheetCell {
         return nil
     }
 
+    /// ``text`` with each run of white space (line breaks too) made one space and none at either end.
+    var words: String? { text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
+
     /// The stored number of a number cell; `nil` for any other.
     public var number: Number? {
         if case .number(let number) = value { return number }
@@ -62,12 +67,7 @@ public protocol Worksheet {
 extension Worksheet {
     /// The row numbered `number` (1-based), if it holds a value.
     public func row(_ number: Int) -> WorksheetRow<Cell>? {
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let middle = (low + high) / 2
-            if rows[middle].number < number { low = middle + 1 } else { high = middle }
-        }
+        let low = rows.partitionPoint { $0.number < number }
         return low < rows.count && rows[low].number == number ? rows[low] : nil
     }
 
