@@ -65,7 +65,7 @@ public struct RBMProvider: RatesProvider {
             guard let value = GroupedDecimal.rateText(cells[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: cells[2]) }
             days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
         }
-        guard !days.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return try ProviderValidation.validateAllowingNone(
+            days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
     }
 }
