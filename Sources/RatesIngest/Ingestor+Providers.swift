@@ -79,30 +79,48 @@ extension Ingestor {
         return try results.withLock { $0 }.map { try $0!.get() }
     }
 
-    /// The merged days in `ranges`, recomputed from every provider's quotes.
+    /// The merged days in `ranges`, recomputed from every provider's quotes, each with the rank every
+    /// source has earned for each currency by that day (``SourceStanding``).
     static func mergedDays(
         _ ranges: [ClosedRange<Day>], reader: QuoteReader, policy: MergePolicy
     ) -> (batch: RatesBatch, exclusions: [ConsensusExclusion]) {
         let recomputed = reader.publicationDays.filter { day in ranges.contains { $0.contains(day) } }
         let providers = MergedProvider.all(reader.providers, policy: policy)
-        // Each day merges on its own: a long history is merged side by side, in runs of days kept in order.
-        let run = 64
-        let runs = (recomputed.count + run - 1) / run
-        let merged = Mutex([[(rates: DailyRates?, exclusions: [ConsensusExclusion])]](repeating: [], count: runs))
-        let mergeRun: @Sendable (Int) -> Void = { index in
-            let days = recomputed[index * run..<min(recomputed.count, (index + 1) * run)]
-            let results = days.map { mergedDay($0, of: providers, reader: reader, policy: policy) }
-            merged.withLock { $0[index] = results }
-        }
-        if runs > 1 { DispatchQueue.concurrentPerform(iterations: runs, execute: mergeRun) } else if runs == 1 { mergeRun(0) }
-        let results = merged.withLock { $0 }.joined()
+        let standing = standing(through: recomputed, of: providers, reader: reader, policy: policy)
+        let results = sideBySide(recomputed) { mergedDay($0, of: providers, reader: reader, policy: policy, standing: standing) }
         return (RatesBatch(base: .euro, provider: ProviderKey.ecb, days: results.compactMap(\.rates)), results.flatMap(\.exclusions))
+    }
+
+    /// The ranks earned by the days `days` (ascending): every source's same-day deviations over the
+    /// days `reader` holds from ``SourceStanding/windowDays`` before the first of them through the last.
+    static func standing(through days: [Day], of providers: [MergedProvider], reader: QuoteReader, policy: MergePolicy) -> SourceStanding {
+        guard let first = days.first, let last = days.last else { return .none }
+        let measured = reader.publicationDays.filter { $0 > first.adding(days: -SourceStanding.windowDays) && $0 <= last }
+        let deviations = sideBySide(measured) { day in
+            let publications = publications(day, of: providers, reader: reader)
+            return RatesMerge.sameDayDeviations(day: day, publications: publications, policy: policy, ecb: ecbBridge(for: publications, reader: reader))
+        }
+        return SourceStanding(deviations.joined())
+    }
+
+    /// `transform` of each of `days`, in their order: each day on its own, a long history side by
+    /// side in runs of days.
+    private static func sideBySide<Result: Sendable>(_ days: [Day], _ transform: @escaping @Sendable (Day) -> Result) -> [Result] {
+        let run = 64
+        let runs = (days.count + run - 1) / run
+        let results = Mutex([[Result]](repeating: [], count: runs))
+        let transformRun: @Sendable (Int) -> Void = { index in
+            let transformed = days[index * run..<min(days.count, (index + 1) * run)].map(transform)
+            results.withLock { $0[index] = transformed }
+        }
+        if runs > 1 { DispatchQueue.concurrentPerform(iterations: runs, execute: transformRun) } else if runs == 1 { transformRun(0) }
+        return Array(results.withLock { $0 }.joined())
     }
 
     /// The merge of `day` from the quotes of `providers` in `reader` (which also holds the ECB's,
     /// for providers that quote no EUR): its rates with their sources, or `nil` when none has a value.
     static func mergedDay(
-        _ day: Day, of providers: [MergedProvider], reader: QuoteReader, policy: MergePolicy
+        _ day: Day, of providers: [MergedProvider], reader: QuoteReader, policy: MergePolicy, standing: SourceStanding = .none
     ) -> (rates: DailyRates?, exclusions: [ConsensusExclusion]) {
         let publications = publications(day, of: providers, reader: reader)
         // A day only the ECB published is its figures as they are (the merge would keep each one's
@@ -110,7 +128,8 @@ extension Ingestor {
         if publications.count == 1, let ecb = publications.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
             return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
         }
-        let merged = RatesMerge.merge(day: day, publications: publications, policy: policy, ecb: ecbBridge(for: publications, reader: reader))
+        let merged = RatesMerge.merge(
+            day: day, publications: publications, policy: policy, ecb: ecbBridge(for: publications, reader: reader), standing: standing)
         guard !merged.rates.isEmpty else { return (nil, merged.exclusions) }
         var daily = DailyRates(day: day, rates: [:])
         for rate in merged.rates {
@@ -133,19 +152,20 @@ extension Ingestor {
         var inParts: Bool
         var maxAge: Int
         var bridgesThroughECB: Bool
+        var issues: Set<CurrencyCode>
 
         static func all(_ keys: [String], policy: MergePolicy) -> [MergedProvider] {
             keys.map { key in
                 let adapter = ProviderRegistry.entry(key)?.identity
                 return MergedProvider(
                     key: key, pivot: adapter?.pivot ?? .euro, inParts: adapter?.publishesInParts ?? false, maxAge: policy.validity(of: key),
-                    bridgesThroughECB: adapter?.bridgesThroughECB ?? false)
+                    bridgesThroughECB: adapter?.bridgesThroughECB ?? false, issues: ProviderRegistry.issuedCurrencies[key] ?? [])
             }
         }
     }
 
     /// The publications of `providers` in `reader` that count for `day`.
-    private static func publications(_ day: Day, of providers: [MergedProvider], reader: QuoteReader) -> [ProviderDay] {
+    static func publications(_ day: Day, of providers: [MergedProvider], reader: QuoteReader) -> [ProviderDay] {
         providers.flatMap { provider in
             let publications = provider.inParts
                 ? reader.publications(of: provider.key, onOrBefore: day, maxAge: provider.maxAge)
@@ -153,13 +173,13 @@ extension Ingestor {
             return publications.map {
                 ProviderDay(
                     provider: provider.key, pivot: provider.pivot, day: $0.day, quotes: $0.quotes, inParts: provider.inParts,
-                    validityDays: provider.maxAge, bridgesThroughECB: provider.bridgesThroughECB)
+                    validityDays: provider.maxAge, bridgesThroughECB: provider.bridgesThroughECB, issues: provider.issues)
             }
         }
     }
 
     /// The ECB's publication of each of `publications`' own days, for providers that quote no EUR.
-    private static func ecbBridge(for publications: [ProviderDay], reader: QuoteReader) -> [ProviderDay] {
+    static func ecbBridge(for publications: [ProviderDay], reader: QuoteReader) -> [ProviderDay] {
         Set(publications.map(\.day)).compactMap { providerDay in
             reader.publication(of: ProviderKey.ecb, onOrBefore: providerDay, maxAge: 0).map {
                 ProviderDay(provider: ProviderKey.ecb, pivot: .euro, day: $0.day, quotes: $0.quotes)

@@ -106,7 +106,7 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
             metrics: parts.metrics, cachePolicy: parts.cachePolicy, catchUp: { _ = try? ingestor.catchUp() }
         ).endpoints)
     let providersController = ProvidersController<RatesRequestContext>(
-        store: parts.store, state: parts.state, configuration: configuration, fetched: Set(parts.sources.map(\.coordinator.provider)))
+        store: parts.store, quotes: ProviderQuotes(store: parts.store, policy: ingestor.mergePolicy), state: parts.state, configuration: configuration, fetched: Set(parts.sources.map(\.coordinator.provider)))
     router.addRoutes(providersController.endpoints)
     router.addRoutes(FrankfurterV2Controller(rates: ratesController, providers: providersController).endpoints)
     router.addRoutes(MetricsController(metrics: parts.metrics, state: parts.state, schedule: schedule, configuration: configuration).endpoints)

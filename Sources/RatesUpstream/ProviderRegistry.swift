@@ -13,8 +13,10 @@ import RatesCore
 public enum ProviderRegistry {
     /// Where a source stands in the merge's precedence, before its place within the tier.
     ///
-    /// For a currency, the first tier wins; a currency's own central bank (the source whose pivot
-    /// it is) comes right after ``reference``, whatever its own tier.
+    /// For a currency, the first tier wins; the currency's issuer (``Entry/issues``) and then its
+    /// declared peg come right after ``reference``, whatever the issuer's own tier; a source whose
+    /// figures for a currency are typically far from the others' ranks below every source that is
+    /// not (docs/MERGE.md).
     public enum Tier: Int, Comparable, Sendable {
         /// The ECB's euro reference rates: first for every currency it quotes.
         case reference
@@ -45,6 +47,11 @@ public enum ProviderRegistry {
         public let key: String
         /// Its tier in the merge's precedence.
         public let tier: Tier
+        /// The currencies its publisher issues, as the central bank or monetary authority of the
+        /// country or union that issues them (the NBP: PLN; the CBC: TWD, though it quotes per USD;
+        /// the BCEAO: XOF; the ECB: EUR). Declared, never inferred from the pivot: for these
+        /// currencies its figures come first after the reference tier's (docs/MERGE.md).
+        public let issues: [CurrencyCode]
         /// Whether it needs an API key (and is off without one).
         public let needsAPIKey: Bool
         /// Makes the adapter; `apiKey` is non-nil whenever `needsAPIKey`.
@@ -61,11 +68,12 @@ public enum ProviderRegistry {
         public var publishesInParts: Bool { identity.publishesInParts }
 
         init(
-            _ key: String, _ tier: Tier, needsAPIKey: Bool = false,
+            _ key: String, _ tier: Tier, issues: [String], needsAPIKey: Bool = false,
             _ make: @escaping @Sendable (_ baseURL: String?, _ apiKey: String?) -> any RatesProvider
         ) {
             self.key = key
             self.tier = tier
+            self.issues = issues.map { CurrencyCode($0)! }
             self.needsAPIKey = needsAPIKey
             self.make = make
             self.identity = make(nil, nil)
@@ -74,104 +82,104 @@ public enum ProviderRegistry {
 
     /// Every source, tier by tier, in the order of precedence within each (also the order of listing and fetching).
     public static let entries: [Entry] = [
-        Entry("ECB", .reference) { url, _ in ECBProvider(baseURL: url) },
-        Entry("BDI", .broad) { url, _ in BDIProvider(baseURL: url) },
-        Entry("NBP", .europe) { url, _ in NBPProvider(baseURL: url) },
-        Entry("CNB", .europe) { url, _ in CNBProvider(baseURL: url) },
-        Entry("DNB", .europe) { url, _ in DNBProvider(baseURL: url) },
-        Entry("NB", .europe) { url, _ in NBProvider(baseURL: url) },
-        Entry("RB", .europe) { url, _ in RBProvider(baseURL: url) },
-        Entry("MNB", .europe) { url, _ in MNBProvider(baseURL: url) },
-        Entry("BNR", .europe) { url, _ in BNRProvider(baseURL: url) },
-        Entry("SBI", .europe) { url, _ in SBIProvider(baseURL: url) },
-        Entry("NBU", .europe) { url, _ in NBUProvider(baseURL: url) },
-        Entry("NBRB", .europe) { url, _ in NBRBProvider(baseURL: url) },
-        Entry("CBR", .europe) { url, _ in CBRProvider(baseURL: url) },
-        Entry("TCMB", .europe) { url, _ in TCMBProvider(baseURL: url) },
-        Entry("NBG", .europe) { url, _ in NBGProvider(baseURL: url) },
-        Entry("BOE", .europe) { url, _ in BOEProvider(baseURL: url) },
-        Entry("NBRM", .europe) { url, _ in NBRMProvider(baseURL: url) },
-        Entry("CBBH", .europe) { url, _ in CBBHProvider(baseURL: url) },
-        Entry("BNB", .europe) { url, _ in BNBProvider(baseURL: url) },
-        Entry("NBM", .europe) { url, _ in NBMProvider(baseURL: url) },
-        Entry("BSH", .europe) { url, _ in BSHProvider(baseURL: url) },
-        Entry("HNB", .europe) { url, _ in HNBProvider(baseURL: url) },
-        Entry("BANXICO", .elsewhere, needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
-        Entry("BCB", .elsewhere) { url, _ in BCBProvider(baseURL: url) },
-        Entry("BNM", .elsewhere) { url, _ in BNMProvider(baseURL: url) },
-        Entry("BOC", .elsewhere) { url, _ in BOCProvider(baseURL: url) },
-        Entry("BOI", .elsewhere) { url, _ in BOIProvider(baseURL: url) },
-        Entry("BOT", .elsewhere, needsAPIKey: true) { url, key in BOTProvider(baseURL: url, apiKey: key ?? "") },
-        Entry("CBU", .elsewhere) { url, _ in CBUProvider(baseURL: url) },
-        Entry("FBIL", .elsewhere) { url, _ in FBILProvider(baseURL: url) },
-        Entry("HKMA", .elsewhere) { url, _ in HKMAProvider(baseURL: url) },
-        Entry("NBK", .elsewhere) { url, _ in NBKProvider(baseURL: url) },
-        Entry("RBA", .elsewhere) { url, _ in RBAProvider(baseURL: url) },
-        Entry("AMCM", .elsewhere) { url, _ in AMCMProvider(baseURL: url) },
-        Entry("BAM", .elsewhere, needsAPIKey: true) { url, key in BAMProvider(baseURL: url, apiKey: key ?? "") },
-        Entry("BANREP", .elsewhere) { url, _ in BANREPProvider(baseURL: url) },
-        Entry("BCC", .elsewhere) { url, _ in BCCProvider(baseURL: url) },
-        Entry("BCCH", .elsewhere, needsAPIKey: true) { url, key in BCCHProvider(baseURL: url, apiKey: key ?? "") },
-        Entry("BCRA", .elsewhere) { url, _ in BCRAProvider(baseURL: url) },
-        Entry("BNA", .elsewhere) { url, _ in BNAProvider(baseURL: url) },
-        Entry("BNRRW", .elsewhere) { url, _ in BNRRWProvider(baseURL: url) },
-        Entry("BOM", .elsewhere) { url, _ in BOMProvider(baseURL: url) },
-        Entry("CBG", .elsewhere) { url, _ in CBGProvider(baseURL: url) },
-        Entry("CBM", .elsewhere) { url, _ in CBMProvider(baseURL: url) },
-        Entry("CBN", .elsewhere) { url, _ in CBNProvider(baseURL: url) },
-        Entry("MMA", .elsewhere) { url, _ in MMAProvider(baseURL: url) },
-        Entry("NBE", .elsewhere) { url, _ in NBEProvider(baseURL: url) },
-        Entry("NRB", .elsewhere) { url, _ in NRBProvider(baseURL: url) },
-        Entry("SARB", .elsewhere) { url, _ in SARBProvider(baseURL: url) },
-        Entry("BCRP", .elsewhere) { url, _ in BCRPProvider(baseURL: url) },
-        Entry("CBTT", .elsewhere) { url, _ in CBTTProvider(baseURL: url) },
-        Entry("BFM", .elsewhere) { url, _ in BFMProvider(baseURL: url) },
-        Entry("CFETS", .elsewhere) { url, _ in CFETSProvider(baseURL: url) },
-        Entry("CBA", .elsewhere) { url, _ in CBAProvider(baseURL: url) },
-        Entry("BANGUAT", .elsewhere) { url, _ in BANGUATProvider(baseURL: url) },
-        Entry("BCN", .elsewhere) { url, _ in BCNProvider(baseURL: url) },
-        Entry("BCU", .elsewhere) { url, _ in BCUProvider(baseURL: url) },
-        Entry("CBT", .elsewhere) { url, _ in CBTProvider(baseURL: url) },
-        Entry("CBAR", .elsewhere) { url, _ in CBARProvider(baseURL: url) },
-        Entry("NBT", .elsewhere) { url, _ in NBTProvider(baseURL: url) },
-        Entry("NBKR", .elsewhere) { url, _ in NBKRProvider(baseURL: url) },
-        Entry("BCP", .elsewhere) { url, _ in BCPProvider(baseURL: url) },
-        Entry("CBK", .elsewhere) { url, _ in CBKProvider(baseURL: url) },
-        Entry("RBV", .elsewhere) { url, _ in RBVProvider(baseURL: url) },
-        Entry("NBC", .elsewhere) { url, _ in NBCProvider(baseURL: url) },
-        Entry("CBLLR", .elsewhere) { url, _ in CBLLRProvider(baseURL: url) },
-        Entry("SBP", .elsewhere) { url, _ in SBPProvider(baseURL: url) },
-        Entry("NRBT", .elsewhere) { url, _ in NRBTProvider(baseURL: url) },
-        Entry("BOA", .elsewhere) { url, _ in BOAProvider(baseURL: url) },
-        Entry("RBF", .elsewhere) { url, _ in RBFProvider(baseURL: url) },
-        Entry("CBS", .elsewhere) { url, _ in CBSProvider(baseURL: url) },
-        Entry("CBI", .elsewhere) { url, _ in CBIProvider(baseURL: url) },
-        Entry("BOTA", .elsewhere) { url, _ in BOTAProvider(baseURL: url) },
-        Entry("CBE", .elsewhere) { url, _ in CBEProvider(baseURL: url) },
-        Entry("CBSL", .elsewhere) { url, _ in CBSLProvider(baseURL: url) },
-        Entry("MAS", .elsewhere) { url, _ in MASProvider(baseURL: url) },
-        Entry("BI", .elsewhere) { url, _ in BIProvider(baseURL: url) },
-        Entry("BEAC", .elsewhere) { url, _ in BEACProvider(baseURL: url) },
-        Entry("BOB", .elsewhere) { url, _ in BOBProvider(baseURL: url) },
-        Entry("BCCR", .elsewhere) { url, _ in BCCRProvider(baseURL: url) },
-        Entry("BOJA", .elsewhere) { url, _ in BOJAProvider(baseURL: url) },
-        Entry("RBM", .elsewhere) { url, _ in RBMProvider(baseURL: url) },
-        Entry("BCT", .elsewhere) { url, _ in BCTProvider(baseURL: url) },
-        Entry("BCEAO", .elsewhere) { url, _ in BCEAOProvider(baseURL: url) },
-        Entry("DAB", .elsewhere) { url, _ in DABProvider(baseURL: url) },
-        Entry("BDL", .elsewhere) { url, _ in BDLProvider(baseURL: url) },
-        Entry("BCBO", .elsewhere) { url, _ in BCBOProvider(baseURL: url) },
-        Entry("BCCCD", .elsewhere) { url, _ in BCCCDProvider(baseURL: url) },
-        Entry("FRED", .dollarSeries, needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
-        Entry("BOJ", .dollarSeries) { url, _ in BOJProvider(baseURL: url) },
-        Entry("IMF", .dollarSeries) { url, _ in IMFProvider(baseURL: url) },
-        Entry("CBC", .dollarSeries) { url, _ in CBCProvider(baseURL: url) },
-        Entry("LB", .historical) { url, _ in LBProvider(baseURL: url) },
-        Entry("BBK", .historical) { url, _ in BBKProvider(baseURL: url) },
-        Entry("BDP", .historical) { url, _ in BDPProvider(baseURL: url) },
-        Entry("HMRC", .periodic) { url, _ in HMRCProvider(baseURL: url) },
-        Entry("UST", .periodic) { url, _ in USTProvider(baseURL: url) },
-        Entry("BIS", .periodic) { url, _ in BISProvider(baseURL: url) },
+        Entry("ECB", .reference, issues: ["EUR"]) { url, _ in ECBProvider(baseURL: url) },
+        Entry("BDI", .broad, issues: []) { url, _ in BDIProvider(baseURL: url) },
+        Entry("NBP", .europe, issues: ["PLN"]) { url, _ in NBPProvider(baseURL: url) },
+        Entry("CNB", .europe, issues: ["CZK"]) { url, _ in CNBProvider(baseURL: url) },
+        Entry("DNB", .europe, issues: ["DKK"]) { url, _ in DNBProvider(baseURL: url) },
+        Entry("NB", .europe, issues: ["NOK"]) { url, _ in NBProvider(baseURL: url) },
+        Entry("RB", .europe, issues: ["SEK"]) { url, _ in RBProvider(baseURL: url) },
+        Entry("MNB", .europe, issues: ["HUF"]) { url, _ in MNBProvider(baseURL: url) },
+        Entry("BNR", .europe, issues: ["RON"]) { url, _ in BNRProvider(baseURL: url) },
+        Entry("SBI", .europe, issues: ["ISK"]) { url, _ in SBIProvider(baseURL: url) },
+        Entry("NBU", .europe, issues: ["UAH"]) { url, _ in NBUProvider(baseURL: url) },
+        Entry("NBRB", .europe, issues: ["BYN"]) { url, _ in NBRBProvider(baseURL: url) },
+        Entry("CBR", .europe, issues: ["RUB"]) { url, _ in CBRProvider(baseURL: url) },
+        Entry("TCMB", .europe, issues: ["TRY"]) { url, _ in TCMBProvider(baseURL: url) },
+        Entry("NBG", .europe, issues: ["GEL"]) { url, _ in NBGProvider(baseURL: url) },
+        Entry("BOE", .europe, issues: ["GBP"]) { url, _ in BOEProvider(baseURL: url) },
+        Entry("NBRM", .europe, issues: ["MKD"]) { url, _ in NBRMProvider(baseURL: url) },
+        Entry("CBBH", .europe, issues: ["BAM"]) { url, _ in CBBHProvider(baseURL: url) },
+        Entry("BNB", .europe, issues: ["BGN"]) { url, _ in BNBProvider(baseURL: url) },
+        Entry("NBM", .europe, issues: ["MDL"]) { url, _ in NBMProvider(baseURL: url) },
+        Entry("BSH", .europe, issues: ["ALL"]) { url, _ in BSHProvider(baseURL: url) },
+        Entry("HNB", .europe, issues: ["HRK"]) { url, _ in HNBProvider(baseURL: url) },
+        Entry("BANXICO", .elsewhere, issues: ["MXN"], needsAPIKey: true) { url, key in BANXICOProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BCB", .elsewhere, issues: ["BRL"]) { url, _ in BCBProvider(baseURL: url) },
+        Entry("BNM", .elsewhere, issues: ["MYR"]) { url, _ in BNMProvider(baseURL: url) },
+        Entry("BOC", .elsewhere, issues: ["CAD"]) { url, _ in BOCProvider(baseURL: url) },
+        Entry("BOI", .elsewhere, issues: ["ILS"]) { url, _ in BOIProvider(baseURL: url) },
+        Entry("BOT", .elsewhere, issues: ["THB"], needsAPIKey: true) { url, key in BOTProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("CBU", .elsewhere, issues: ["UZS"]) { url, _ in CBUProvider(baseURL: url) },
+        Entry("FBIL", .elsewhere, issues: ["INR"]) { url, _ in FBILProvider(baseURL: url) },
+        Entry("HKMA", .elsewhere, issues: ["HKD"]) { url, _ in HKMAProvider(baseURL: url) },
+        Entry("NBK", .elsewhere, issues: ["KZT"]) { url, _ in NBKProvider(baseURL: url) },
+        Entry("RBA", .elsewhere, issues: ["AUD"]) { url, _ in RBAProvider(baseURL: url) },
+        Entry("AMCM", .elsewhere, issues: ["MOP"]) { url, _ in AMCMProvider(baseURL: url) },
+        Entry("BAM", .elsewhere, issues: ["MAD"], needsAPIKey: true) { url, key in BAMProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BANREP", .elsewhere, issues: ["COP"]) { url, _ in BANREPProvider(baseURL: url) },
+        Entry("BCC", .elsewhere, issues: ["CUP"]) { url, _ in BCCProvider(baseURL: url) },
+        Entry("BCCH", .elsewhere, issues: ["CLP"], needsAPIKey: true) { url, key in BCCHProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BCRA", .elsewhere, issues: ["ARS"]) { url, _ in BCRAProvider(baseURL: url) },
+        Entry("BNA", .elsewhere, issues: ["AOA"]) { url, _ in BNAProvider(baseURL: url) },
+        Entry("BNRRW", .elsewhere, issues: ["RWF"]) { url, _ in BNRRWProvider(baseURL: url) },
+        Entry("BOM", .elsewhere, issues: ["MNT"]) { url, _ in BOMProvider(baseURL: url) },
+        Entry("CBG", .elsewhere, issues: ["GMD"]) { url, _ in CBGProvider(baseURL: url) },
+        Entry("CBM", .elsewhere, issues: ["MMK"]) { url, _ in CBMProvider(baseURL: url) },
+        Entry("CBN", .elsewhere, issues: ["NGN"]) { url, _ in CBNProvider(baseURL: url) },
+        Entry("MMA", .elsewhere, issues: ["MVR"]) { url, _ in MMAProvider(baseURL: url) },
+        Entry("NBE", .elsewhere, issues: ["ETB"]) { url, _ in NBEProvider(baseURL: url) },
+        Entry("NRB", .elsewhere, issues: ["NPR"]) { url, _ in NRBProvider(baseURL: url) },
+        Entry("SARB", .elsewhere, issues: ["ZAR"]) { url, _ in SARBProvider(baseURL: url) },
+        Entry("BCRP", .elsewhere, issues: ["PEN"]) { url, _ in BCRPProvider(baseURL: url) },
+        Entry("CBTT", .elsewhere, issues: ["TTD"]) { url, _ in CBTTProvider(baseURL: url) },
+        Entry("BFM", .elsewhere, issues: ["MGA"]) { url, _ in BFMProvider(baseURL: url) },
+        Entry("CFETS", .elsewhere, issues: ["CNY"]) { url, _ in CFETSProvider(baseURL: url) },
+        Entry("CBA", .elsewhere, issues: ["AMD"]) { url, _ in CBAProvider(baseURL: url) },
+        Entry("BANGUAT", .elsewhere, issues: ["GTQ"]) { url, _ in BANGUATProvider(baseURL: url) },
+        Entry("BCN", .elsewhere, issues: ["NIO"]) { url, _ in BCNProvider(baseURL: url) },
+        Entry("BCU", .elsewhere, issues: ["UYU"]) { url, _ in BCUProvider(baseURL: url) },
+        Entry("CBT", .elsewhere, issues: ["TMT"]) { url, _ in CBTProvider(baseURL: url) },
+        Entry("CBAR", .elsewhere, issues: ["AZN"]) { url, _ in CBARProvider(baseURL: url) },
+        Entry("NBT", .elsewhere, issues: ["TJS"]) { url, _ in NBTProvider(baseURL: url) },
+        Entry("NBKR", .elsewhere, issues: ["KGS"]) { url, _ in NBKRProvider(baseURL: url) },
+        Entry("BCP", .elsewhere, issues: ["PYG"]) { url, _ in BCPProvider(baseURL: url) },
+        Entry("CBK", .elsewhere, issues: ["KES"]) { url, _ in CBKProvider(baseURL: url) },
+        Entry("RBV", .elsewhere, issues: ["VUV"]) { url, _ in RBVProvider(baseURL: url) },
+        Entry("NBC", .elsewhere, issues: ["KHR"]) { url, _ in NBCProvider(baseURL: url) },
+        Entry("CBLLR", .elsewhere, issues: ["LRD"]) { url, _ in CBLLRProvider(baseURL: url) },
+        Entry("SBP", .elsewhere, issues: ["PKR"]) { url, _ in SBPProvider(baseURL: url) },
+        Entry("NRBT", .elsewhere, issues: ["TOP"]) { url, _ in NRBTProvider(baseURL: url) },
+        Entry("BOA", .elsewhere, issues: ["DZD"]) { url, _ in BOAProvider(baseURL: url) },
+        Entry("RBF", .elsewhere, issues: ["FJD"]) { url, _ in RBFProvider(baseURL: url) },
+        Entry("CBS", .elsewhere, issues: ["WST"]) { url, _ in CBSProvider(baseURL: url) },
+        Entry("CBI", .elsewhere, issues: ["IQD"]) { url, _ in CBIProvider(baseURL: url) },
+        Entry("BOTA", .elsewhere, issues: ["TZS"]) { url, _ in BOTAProvider(baseURL: url) },
+        Entry("CBE", .elsewhere, issues: ["EGP"]) { url, _ in CBEProvider(baseURL: url) },
+        Entry("CBSL", .elsewhere, issues: ["LKR"]) { url, _ in CBSLProvider(baseURL: url) },
+        Entry("MAS", .elsewhere, issues: ["SGD"]) { url, _ in MASProvider(baseURL: url) },
+        Entry("BI", .elsewhere, issues: ["IDR"]) { url, _ in BIProvider(baseURL: url) },
+        Entry("BEAC", .elsewhere, issues: ["XAF"]) { url, _ in BEACProvider(baseURL: url) },
+        Entry("BOB", .elsewhere, issues: ["BWP"]) { url, _ in BOBProvider(baseURL: url) },
+        Entry("BCCR", .elsewhere, issues: ["CRC"]) { url, _ in BCCRProvider(baseURL: url) },
+        Entry("BOJA", .elsewhere, issues: ["JMD"]) { url, _ in BOJAProvider(baseURL: url) },
+        Entry("RBM", .elsewhere, issues: ["MWK"]) { url, _ in RBMProvider(baseURL: url) },
+        Entry("BCT", .elsewhere, issues: ["TND"]) { url, _ in BCTProvider(baseURL: url) },
+        Entry("BCEAO", .elsewhere, issues: ["XOF"]) { url, _ in BCEAOProvider(baseURL: url) },
+        Entry("DAB", .elsewhere, issues: ["AFN"]) { url, _ in DABProvider(baseURL: url) },
+        Entry("BDL", .elsewhere, issues: ["LBP"]) { url, _ in BDLProvider(baseURL: url) },
+        Entry("BCBO", .elsewhere, issues: ["BOB"]) { url, _ in BCBOProvider(baseURL: url) },
+        Entry("BCCCD", .elsewhere, issues: ["CDF"]) { url, _ in BCCCDProvider(baseURL: url) },
+        Entry("FRED", .dollarSeries, issues: ["USD"], needsAPIKey: true) { url, key in FREDProvider(baseURL: url, apiKey: key ?? "") },
+        Entry("BOJ", .dollarSeries, issues: ["JPY"]) { url, _ in BOJProvider(baseURL: url) },
+        Entry("IMF", .dollarSeries, issues: []) { url, _ in IMFProvider(baseURL: url) },
+        Entry("CBC", .dollarSeries, issues: ["TWD"]) { url, _ in CBCProvider(baseURL: url) },
+        Entry("LB", .historical, issues: ["LTL"]) { url, _ in LBProvider(baseURL: url) },
+        Entry("BBK", .historical, issues: ["DEM"]) { url, _ in BBKProvider(baseURL: url) },
+        Entry("BDP", .historical, issues: ["PTE"]) { url, _ in BDPProvider(baseURL: url) },
+        Entry("HMRC", .periodic, issues: []) { url, _ in HMRCProvider(baseURL: url) },
+        Entry("UST", .periodic, issues: []) { url, _ in USTProvider(baseURL: url) },
+        Entry("BIS", .periodic, issues: []) { url, _ in BISProvider(baseURL: url) },
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.
@@ -185,6 +193,10 @@ public enum ProviderRegistry {
     /// monthly and quarterly sources), by key; the others' hold for the merge's carry-forward limit.
     public static let validityDays: [String: Int] = Dictionary(
         entries.compactMap { entry in entry.identity.validityDays.map { (entry.key, $0) } }, uniquingKeysWith: { first, _ in first })
+
+    /// The currencies each source issues (``Entry/issues``), by key; sources that issue none are absent.
+    public static let issuedCurrencies: [String: Set<CurrencyCode>] = Dictionary(
+        entries.filter { !$0.issues.isEmpty }.map { ($0.key, Set($0.issues)) }, uniquingKeysWith: { first, _ in first })
 
     /// Every key, in the order of ``entries``.
     public static var keys: [String] { entries.map(\.key) }

@@ -20,28 +20,67 @@ struct MergeRulesTests {
         return (publications, MergePolicy(precedence: keys.map { .provider($0) }, pegs: []))
     }
 
-    @Test("a value 4.9% from the median is kept and wins by precedence; one 5.1% from it is left out and reported")
-    func thresholdEdges() throws {
-        let near = usd(["1.049", "1.000", "1.000"])
+    @Test("among sources that agree, a value 0.99% from the median is kept and wins by precedence; one 1.01% from it is flagged and reported")
+    func tightSpreadEdges() throws {
+        let near = usd(["1.0099", "1.000", "1.000"])
         let kept = RatesMerge.merge(day: day("2026-03-02"), publications: near.publications, policy: near.policy)
         #expect(kept.exclusions.isEmpty)
         #expect(kept[code("USD")]?.provider == "AAA")
 
-        let far = usd(["1.051", "1.000", "1.000"])
-        let excluded = RatesMerge.merge(day: day("2026-03-02"), publications: far.publications, policy: far.policy)
-        #expect(excluded[code("USD")]?.provider == "BBB", "the first kept value by precedence")
-        #expect(excluded.exclusions.map(\.provider) == ["AAA"])
-        let deviation = try #require(excluded.exclusions.first?.deviation)
-        #expect(abs(deviation - 0.051) < 1e-9)
+        let far = usd(["1.0101", "1.000", "1.000"])
+        let flagged = RatesMerge.merge(day: day("2026-03-02"), publications: far.publications, policy: far.policy)
+        #expect(flagged[code("USD")]?.provider == "BBB", "the first value not flagged, by precedence")
+        #expect(flagged.exclusions.map(\.provider) == ["AAA"])
+        let deviation = try #require(flagged.exclusions.first?.deviation)
+        #expect(abs(deviation - 0.0101) < 1e-9)
+    }
+
+    @Test("where the sources spread widely the bound is 3 robust deviations: 1.5% is kept among values 1% apart, 2.1% never is")
+    func robustSpread() throws {
+        // Median 1.00; absolute deviations 0.015, 0.01, 0, 0.01, 0.01: MAD 0.01, 3 × 1.4826 × 0.01 = 4.4%, capped at 2%.
+        let spread = ["AAA": "1.015", "BBB": "0.99", "CCC": "1.00", "DDD": "1.01", "EEE": "0.99"]
+        let policy = MergePolicy(precedence: ["AAA", "BBB", "CCC", "DDD", "EEE"], pegs: [])
+        let publications = spread.map { perEuro($0.key, "2026-03-02", ["USD": $0.value]) }
+        let kept = RatesMerge.merge(day: day("2026-03-02"), publications: publications, policy: policy)
+        #expect(kept.exclusions.isEmpty && kept[code("USD")]?.provider == "AAA")
+
+        var wider = spread
+        wider["AAA"] = "1.021"
+        let flagged = RatesMerge.merge(day: day("2026-03-02"), publications: wider.map { perEuro($0.key, "2026-03-02", ["USD": $0.value]) }, policy: policy)
+        #expect(flagged.exclusions.map(\.provider) == ["AAA"], "past the 2% cap")
+        #expect(flagged[code("USD")]?.provider == "BBB")
+    }
+
+    @Test("a source that speaks for the currency is flagged only past 5%: 4.9% from the median still wins, 5.1% does not")
+    func speakingSourceEdges() throws {
+        let policy = MergePolicy(precedence: ["AAA", .issuer, "BBB", "CCC"], pegs: [])
+        func merged(_ first: String) -> MergedDay {
+            let publications = zip(["AAA", "BBB", "CCC"], [first, "1.000", "1.000"]).map { perEuro($0, "2026-03-02", ["USD": $1]) }
+            return RatesMerge.merge(day: day("2026-03-02"), publications: publications, policy: policy)
+        }
+        #expect(merged("1.049")[code("USD")]?.provider == "AAA" && merged("1.049").exclusions.isEmpty)
+        #expect(merged("1.051")[code("USD")]?.provider == "BBB")
+        #expect(merged("1.051").exclusions.map(\.provider) == ["AAA"])
+    }
+
+    @Test("the consensus is judged on the same day's values: last week's figures do not move the median")
+    func sameDayConsensus() throws {
+        let policy = MergePolicy(precedence: ["AAA", "BBB", "CCC", "DDD", "OLD"], pegs: [])
+        let today = ["AAA": "1.015", "BBB": "1.000", "CCC": "1.000", "DDD": "1.001"].map { perEuro($0.key, "2026-03-05", ["USD": $0.value]) }
+        // Two days old, within the freshness tolerance: with them the median would be 1.008, AAA 0.7% from it and the bound 2%.
+        let old = [perEuro("OLD", "2026-03-03", ["USD": "1.020"]), perEuro("OLDER", "2026-03-03", ["USD": "1.022"])]
+        let merged = RatesMerge.merge(day: day("2026-03-05"), publications: today + old, policy: policy)
+        #expect(merged.exclusions.map(\.provider).contains("AAA"), "1.5% from the same-day median of 1.0005")
+        #expect(merged[code("USD")]?.provider == "BBB")
     }
 
     @Test("with an even number of values the median is the mean of the middle two")
     func evenCount() throws {
-        let four = usd(["1.20", "1.00", "1.02", "1.04"])
+        let four = usd(["1.20", "1.02", "1.03", "1.04"])
         let merged = RatesMerge.merge(day: day("2026-03-02"), publications: four.publications, policy: four.policy)
         let exclusion = try #require(merged.exclusions.first)
         #expect(merged.exclusions.count == 1 && exclusion.provider == "AAA")
-        #expect(abs(exclusion.median - 1.03) < 1e-12, "(1.02 + 1.04) / 2")
+        #expect(abs(exclusion.median - 1.035) < 1e-12, "(1.03 + 1.04) / 2")
         #expect(exclusion.providerCount == 4)
         #expect(merged[code("USD")]?.provider == "BBB")
     }
@@ -71,8 +110,8 @@ struct MergeRulesTests {
         #expect(weekend[code("USD")]?.provider == "OLD", "three days old still competes, by precedence")
     }
 
-    @Test("a currency the ECB does not quote comes from its own central bank, not from Banca d'Italia")
-    func ownBankBeforeBDI() throws {
+    @Test("a currency the ECB does not quote comes from its issuer, not from Banca d'Italia")
+    func issuerBeforeBDI() throws {
         let bdi = perEuro("BDI", "2026-03-02", ["UAH": "45.0", "USD": "1.17"])
         let nbu = ProviderDay(
             provider: "NBU", pivot: code("UAH"), day: day("2026-03-02"),
@@ -97,14 +136,28 @@ struct MergeRulesTests {
         #expect(merged[code("MOP")] == nil, "its anchor, HKD, has no value that day")
     }
 
-    @Test("a published figure wins over a peg, and a peg never takes part in the consensus check")
-    func publishedBeatsPeg() throws {
+    @Test("a peg beats every source that does not speak for its currency, and never takes part in the consensus check")
+    func pegBeatsOtherSources() throws {
         let ecb = perEuro("ECB", "2026-03-02", ["USD": "1.1698"])
-        let cbuae = perEuro("AAA", "2026-03-02", ["AED": "4.40"])
-        let other = perEuro("BBB", "2026-03-02", ["AED": "4.29"])
-        let merged = RatesMerge.merge(day: day("2026-03-02"), publications: [ecb, cbuae, other])
-        #expect(merged[code("AED")]?.provider == "AAA")
-        #expect(merged.exclusions.isEmpty, "two published values: no check, the peg does not make a third")
+        // Three sources' indicative dirhams, up to 5% off parity (3.6725 × 1.1698 = 4.2960905).
+        let others = ["AAA": "4.08", "BBB": "4.10", "CCC": "4.09"].map { perEuro($0.key, "2026-03-02", ["AED": $0.value]) }
+        let merged = RatesMerge.merge(day: day("2026-03-02"), publications: [ecb] + others)
+        let aed = try #require(merged[code("AED")])
+        #expect(aed.provider == FixedParity.pegProvider && aed.value == ExactDecimal("4.2960905"))
+        #expect(merged.exclusions.isEmpty, "the three agree with each other; the peg does not vote")
+    }
+
+    @Test("the issuer's figure beats its currency's peg")
+    func issuerBeatsPeg() throws {
+        let ecb = perEuro("ECB", "2026-03-02", ["USD": "1.1698", "HKD": "9.1450"])
+        // The Monetary Authority of Macao quotes per pataca: 9.42 MOP per EUR (the peg would give 9.1450 × 1.03 = 9.41935).
+        let amcm = ProviderDay(
+            provider: "AMCM", pivot: code("MOP"), day: day("2026-03-02"),
+            quotes: [PublishedQuote(currency: .euro, value: "9.42", direction: .pivotPerUnits)])
+        let merged = RatesMerge.merge(day: day("2026-03-02"), publications: [ecb, amcm])
+        #expect(merged[code("MOP")]?.provider == "AMCM" && merged[code("MOP")]?.value == ExactDecimal("9.42"))
+        let silent = RatesMerge.merge(day: day("2026-03-02"), publications: [ecb])
+        #expect(silent[code("MOP")]?.provider == FixedParity.pegProvider && silent[code("MOP")]?.value == ExactDecimal("9.41935"))
     }
 
     @Test("a day before the euro: a Deutsche Mark source is expressed through the mark's conversion rate, 1.95583 per EUR")

@@ -18,7 +18,10 @@ public struct PerEuroRate: Hashable, Sendable {
         /// The provider quotes no EUR that day and its pivot has a fixed rate to the euro (a legacy
         /// currency's conversion rate, a peg to the euro): `parity` is that rate.
         case throughFixedRate(parity: PublishedQuote)
-        /// No provider values the currency: its declared peg (``PerEuroRate/source``) times the
+        /// The figure through the merged day's value of the provider's pivot, `pivot` units per EUR: a
+        /// periodic source's figure carried forward, or a publication with no way to EUR of its own.
+        case throughMergedPivot(pivot: ExactDecimal)
+        /// The currency's declared peg (``PerEuroRate/source``) times the
         /// anchor's merged value `anchor` (`nil` for a peg to the euro itself).
         case pegged(anchor: ExactDecimal?)
     }

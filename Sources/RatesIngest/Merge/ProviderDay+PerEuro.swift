@@ -64,6 +64,28 @@ extension ProviderDay {
         return (pivotRate.map { [$0] } ?? []) + rates
     }
 
+    /// Whether this publication's figures, counted for the merged day `day`, go per EUR through that
+    /// day's merged value of their pivot rather than through this publication's own day: a periodic
+    /// source's figures (valid longer than the carry-forward limit) carried past their own day stay in
+    /// their pivot until they are used, so a currency at par with the dollar stays at par a month later.
+    func goesThroughMergedPivot(on day: Day, policy: MergePolicy) -> Bool {
+        pivot != .euro && self.day < day && (validityDays ?? policy.carryForwardDays) > policy.carryForwardDays
+    }
+
+    /// Every currency this publication values but its pivot and EUR, in units per 1 EUR, through
+    /// `pivotPerEuro`, the merged day's value of the pivot: C per EUR = (C per X) × (X per EUR),
+    /// rounded once to ``PerEuroRate/significantDigits``.
+    public func perEuroRates(throughMergedPivot pivotPerEuro: ExactDecimal) -> [PerEuroRate] {
+        let pivotRatio = PerEuroRatio(numerators: [pivotPerEuro], denominators: [], exponent: 0)
+        return quotes.compactMap { quote in
+            guard quote.currency != .euro, quote.currency != pivot,
+                let value = PerEuroRatio(quote).map({ $0 * pivotRatio })?.evaluated(significantDigits: PerEuroRate.significantDigits)
+            else { return nil }
+            return PerEuroRate(
+                currency: quote.currency, value: value, provider: provider, day: day, source: quote, route: .throughMergedPivot(pivot: pivotPerEuro))
+        }
+    }
+
     /// The bridge currency Y for a day without an EUR quote: this provider's quote of Y and the
     /// ECB's, USD when both have it, else the first code both have in alphabetical order.
     func bridge(to ecb: ProviderDay) -> (PublishedQuote, PublishedQuote)? {

@@ -19,10 +19,14 @@ public struct ProviderDay: Hashable, Sendable {
     public var validityDays: Int?
     /// Whether its figures go per EUR through the ECB even when it quotes EUR (``RatesUpstream/RatesProvider/bridgesThroughECB``).
     public var bridgesThroughECB: Bool
+    /// The currencies the provider issues (``RatesUpstream/ProviderRegistry/Entry/issues``): for these its
+    /// figures speak first after the reference tier's.
+    public var issues: Set<CurrencyCode>
 
+    /// - Parameter issues: The currencies the provider issues; `nil` for those the registry declares for `provider`.
     public init(
         provider: String, pivot: CurrencyCode, day: Day, quotes: [PublishedQuote], inParts: Bool = false, validityDays: Int? = nil,
-        bridgesThroughECB: Bool = false
+        bridgesThroughECB: Bool = false, issues: Set<CurrencyCode>? = nil
     ) {
         self.provider = provider
         self.pivot = pivot
@@ -31,6 +35,7 @@ public struct ProviderDay: Hashable, Sendable {
         self.inParts = inParts
         self.validityDays = validityDays
         self.bridgesThroughECB = bridgesThroughECB
+        self.issues = issues ?? ProviderRegistry.issuedCurrencies[provider] ?? []
     }
 
     /// `publication` of `provider`.

@@ -3,20 +3,43 @@ import RatesCore
 /// The merge of providers' publications into one value per currency and day: pure, no I/O.
 ///
 /// For a day D, each provider contributes its newest publication of [D − carry-forward, D]. Each
-/// publication values its currencies per EUR (``ProviderDay/perEuroRates(ecb:)``); where at least
-/// ``MergePolicy/consensusMinimumProviders`` providers value a currency, a value more than
-/// ``MergePolicy/consensusThreshold`` from their median is left out and reported; of the rest, the
-/// first by ``MergePolicy/precedence`` is the merged rate, with its provider, its own day and its
-/// published figure. Every served number is one provider's published figure, traceably converted,
-/// never a blend.
+/// publication values its currencies per EUR (``ProviderDay/perEuroRates(ecb:)``); for each
+/// currency one value is chosen, with its provider, its own day and its published figure. Every
+/// served number is one provider's published figure (or a declared peg), traceably converted,
+/// never a blend. For a currency C the order is (``MergePolicy/precedence``):
+///
+/// 1. the ECB, for the currencies it publishes;
+/// 2. C's issuer (``ProviderDay/issues``), whatever its pivot;
+/// 3. C's declared peg, where neither speaks: the anchor's merged value times the declared rate;
+/// 4. the other sources, tier by tier, a source whose figures for C typically sit far from the
+///    others' (``SourceStanding``, ``MergePolicy/rankingBound``) below every source that does not.
 ///
 /// - Freshness before precedence: of a currency's values, those more than
-///   ``MergePolicy/freshnessToleranceDays`` older than its freshest take no part, in the consensus
-///   check or the choice.
-/// - Consensus never deletes a currency: when every value is too far from the median (two clusters
-///   with the median between them), the precedence winner stays and the others are reported.
-/// - A currency no provider values gets its declared peg (``MergePolicy/pegs``), last.
+///   ``MergePolicy/freshnessToleranceDays`` older than its freshest take no part.
+/// - Consensus on the same-day values (those of the currency's freshest day, or all fresh ones when
+///   that day has too few): a value too far from their median — ``MergePolicy/consensusThreshold``
+///   for a source that speaks for the currency, 3 robust standard deviations within
+///   ``MergePolicy/consensusSpreadBounds`` for the others — is flagged: it ranks below every value
+///   that is not, and is reported (``ConsensusExclusion``). It never deletes a currency.
+/// - A figure stays in its own pivot until it is used: a periodic source's figure carried forward
+///   (its ``ProviderDay/validityDays`` past the carry-forward limit), or a publication that has no
+///   way to EUR of its own (a part of a publication that arrives alone), is expressed per EUR through
+///   the merged day's own value of its pivot.
 public enum RatesMerge {
+    /// A value in the running for a currency, with what decides its place.
+    private struct Candidate {
+        var rate: PerEuroRate
+        /// The place of its rank in the precedence (``MergePolicy/standing(of:issues:for:)``).
+        var rank: Int
+        /// The tie-break between two of one rank: the place of the provider's key.
+        var keyRank: Int
+        /// Whether its rank speaks for the currency (the ECB, the issuer).
+        var speaksFor: Bool
+        /// Whether its source's figures for the currency typically sit far from the others'.
+        var demoted: Bool
+        var isPeg: Bool { rate.provider == FixedParity.pegProvider }
+    }
+
     /// Merges `publications` for `day`.
     ///
     /// - Parameters:
@@ -26,11 +49,14 @@ public enum RatesMerge {
     ///     as its figures hold, ``ProviderDay/validityDays``) is used, the
     ///     others ignored (for a provider publishing in parts, ``ProviderDay/inParts``, each
     ///     currency comes from the newest of them that has it).
-    ///   - policy: Precedence, carry-forward and consensus.
+    ///   - policy: Precedence, carry-forward, consensus and pegs.
     ///   - ecb: The ECB's publications of the days of the others, for providers that quote no EUR
     ///     on their day (the bridge uses the ECB's publication of the provider's own day). The ECB
     ///     publications among `publications` serve too.
-    public static func merge(day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = []) -> MergedDay {
+    ///   - standing: The rank each source has earned for each currency (``SourceStanding/none``: none judged).
+    public static func merge(
+        day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = [], standing: SourceStanding = .none
+    ) -> MergedDay {
         // Per provider, its newest publication in the window; all of them, newest first, for a provider publishing in parts.
         var used: [String: [ProviderDay]] = [:]
         for publication in publications.sorted(by: { $0.day > $1.day })
@@ -38,73 +64,149 @@ public enum RatesMerge {
             if let kept = used[publication.provider], !publication.inParts || kept.contains(where: { $0.day == publication.day }) { continue }
             used[publication.provider, default: []].append(publication)
         }
-        var ecbByDay: [Day: ProviderDay] = [:]
-        for publication in ecb + publications where publication.provider == ProviderKey.ecb && publication.pivot == .euro {
-            ecbByDay[publication.day] = ecbByDay[publication.day] ?? publication
+        let ecbByDay = ecbPublications(ecb + publications)
+
+        func candidate(_ rate: PerEuroRate, of publication: ProviderDay) -> Candidate {
+            let place = policy.standing(of: publication.provider, issues: publication.issues, for: rate.currency)
+            let demoted = !place.speaksFor
+                && (standing.measure(of: publication.provider, for: rate.currency, on: day)?.deviation ?? 0) > policy.rankingBound
+            return Candidate(rate: rate, rank: place.rank, keyRank: policy.keyRank(of: publication.provider), speaksFor: place.speaksFor, demoted: demoted)
         }
 
-        // Every provider's values, by currency: one per provider, from its newest publication that has it.
-        var candidates: [CurrencyCode: [(rate: PerEuroRate, publication: ProviderDay)]] = [:]
+        // Every provider's values, by currency: one per provider, from its newest publication that has it. A
+        // publication that goes through the merged value of its pivot waits for that value.
+        var candidates: [CurrencyCode: [Candidate]] = [:]
+        var throughPivot: [ProviderDay] = []
+        var valued: [String: Set<CurrencyCode>] = [:]
         for provider in used.keys.sorted() {
-            var valued: Set<CurrencyCode> = []
             for publication in used[provider]! {
-                for rate in publication.perEuroRates(ecb: ecbByDay[publication.day]) where rate.currency != .euro && valued.insert(rate.currency).inserted {
-                    candidates[rate.currency, default: []].append((rate, publication))
+                let rates = publication.goesThroughMergedPivot(on: day, policy: policy) ? [] : publication.perEuroRates(ecb: ecbByDay[publication.day])
+                if rates.isEmpty, publication.pivot != .euro { throughPivot.append(publication) }
+                for rate in rates where rate.currency != .euro && valued[provider, default: []].insert(rate.currency).inserted {
+                    candidates[rate.currency, default: []].append(candidate(rate, of: publication))
                 }
             }
         }
 
-        var rates: [PerEuroRate] = []
-        var exclusions: [ConsensusExclusion] = []
-        var weighed: [PerEuroRate] = []
-        for currency in candidates.keys.sorted() {
-            // Freshness first: a value more than the tolerance older than the currency's freshest takes no part.
-            let all = candidates[currency]!
-            let freshest = all.map(\.rate.day).max()!
-            var values = all.filter { $0.rate.day >= freshest.adding(days: -policy.freshnessToleranceDays) }
-            weighed += values.map(\.rate)
-            if values.count >= policy.consensusMinimumProviders {
-                let approximations = values.map(\.rate.value.approximation)
-                let median = Self.median(approximations)
-                var kept: [(rate: PerEuroRate, publication: ProviderDay)] = []
-                var excluded: [ConsensusExclusion] = []
-                for (candidate, approximation) in zip(values, approximations) {
-                    let deviation = abs(approximation - median) / median
-                    let exclusion = ConsensusExclusion(day: day, rate: candidate.rate, median: median, deviation: deviation, providerCount: values.count)
-                    if deviation > policy.consensusThreshold { excluded.append(exclusion) } else { kept.append(candidate) }
-                }
-                if kept.isEmpty {
-                    // No value is near the median (two clusters): the currency keeps its precedence winner, and every other is reported.
-                    let winner = values.min { policy.precedes($0.publication, $1.publication, for: currency) }!
-                    excluded.removeAll { $0.rate == winner.rate }
-                    kept = [winner]
-                }
-                exclusions += excluded
-                values = kept
-            }
-            let winner = values.min { policy.precedes($0.publication, $1.publication, for: currency) }
-            if let winner { rates.append(winner.rate) }
+        // The published figures first; then the values that need a merged value (a pivot's, a peg's
+        // anchor's) join, and their currencies are chosen again.
+        var exclusions: [CurrencyCode: [ConsensusExclusion]] = [:]
+        var weighed: [CurrencyCode: [PerEuroRate]] = [:]
+        var chosen: [CurrencyCode: PerEuroRate] = [:]
+        func choose(_ currency: CurrencyCode) {
+            let choice = Self.choose(currency, among: candidates[currency]!, on: day, policy: policy)
+            chosen[currency] = choice.rate
+            exclusions[currency] = choice.exclusions
+            weighed[currency] = choice.weighed
         }
-        rates += pegged(day: day, published: rates, pegs: policy.pegs)
-        return MergedDay(day: day, rates: rates.sorted { $0.currency < $1.currency }, exclusions: exclusions, weighed: weighed)
+        for currency in candidates.keys { choose(currency) }
+        guard !chosen.isEmpty else { return MergedDay(day: day, rates: [], exclusions: []) }  // a day no provider published has no pegs either
+
+        var joined: Set<CurrencyCode> = []
+        for publication in throughPivot {
+            guard let pivot = chosen[publication.pivot] else { continue }
+            for rate in publication.perEuroRates(throughMergedPivot: pivot.value)
+            where rate.currency != .euro && valued[publication.provider, default: []].insert(rate.currency).inserted {
+                candidates[rate.currency, default: []].append(candidate(rate, of: publication))
+                joined.insert(rate.currency)
+            }
+        }
+        for peg in policy.pegs where peg.since <= day {
+            let anchor = peg.anchor == .euro ? nil : chosen[peg.anchor]
+            guard peg.anchor == .euro || anchor != nil, let rate = pegged(peg, anchor: anchor, on: day) else { continue }
+            candidates[peg.currency, default: []].append(
+                Candidate(rate: rate, rank: policy.pegRank, keyRank: policy.pegRank, speaksFor: false, demoted: false))
+            joined.insert(peg.currency)
+        }
+        for currency in joined { choose(currency) }
+
+        let currencies = chosen.keys.sorted()
+        return MergedDay(
+            day: day, rates: currencies.map { chosen[$0]! }, exclusions: currencies.flatMap { exclusions[$0] ?? [] },
+            weighed: currencies.flatMap { weighed[$0] ?? [] })
     }
 
-    /// The values `pegs` give currencies that no provider valued on `day`: the anchor's value (1 for
-    /// the euro) times the declared rate, rounded once to ``PerEuroRate/significantDigits``; none
-    /// where the anchor has no value that day.
-    static func pegged(day: Day, published: [PerEuroRate], pegs: [FixedParity]) -> [PerEuroRate] {
-        guard !published.isEmpty else { return [] }  // a day no provider published has no pegs either
-        let valued = Dictionary(published.map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
-        return pegs.compactMap { peg in
-            guard peg.since <= day, valued[peg.currency] == nil, let rate = ExactDecimal(peg.rate) else { return nil }
-            if peg.anchor == .euro {
-                return PerEuroRate(currency: peg.currency, value: rate, provider: FixedParity.pegProvider, day: day, source: peg.quote, route: .pegged(anchor: nil))
+    /// The value served for `currency`: freshness first, then the same-day consensus, then the order of
+    /// ``Candidate``s (flagged last, then demoted, then rank); with the values it weighed and those it flagged.
+    private static func choose(
+        _ currency: CurrencyCode, among all: [Candidate], on day: Day, policy: MergePolicy
+    ) -> (rate: PerEuroRate, exclusions: [ConsensusExclusion], weighed: [PerEuroRate]) {
+        // Freshness first: a published value more than the tolerance older than the currency's freshest takes no part.
+        let published = all.filter { !$0.isPeg }
+        let freshest = published.map(\.rate.day).max()
+        let values = all.filter { $0.isPeg || $0.rate.day >= freshest!.adding(days: -policy.freshnessToleranceDays) }
+        let fresh = values.filter { !$0.isPeg }
+
+        // The same-day consensus: the values of the freshest day, or every fresh one when that day has too few.
+        var flagged: [Int: ConsensusExclusion] = [:]
+        let sameDay = fresh.filter { $0.rate.day == freshest }
+        let judging = sameDay.count >= policy.consensusMinimumProviders ? sameDay : fresh
+        if judging.count >= policy.consensusMinimumProviders {
+            let approximations = judging.map(\.rate.value.approximation)
+            let median = Self.median(approximations)
+            let spread = 1.4826 * Self.median(approximations.map { abs($0 - median) }) / median
+            let bound = min(max(3 * spread, policy.consensusSpreadBounds.lowerBound), policy.consensusSpreadBounds.upperBound)
+            for (index, value) in values.enumerated() where !value.isPeg {
+                let deviation = abs(value.rate.value.approximation - median) / median
+                if deviation > (value.speaksFor ? policy.consensusThreshold : bound) {
+                    flagged[index] = ConsensusExclusion(day: day, rate: value.rate, median: median, deviation: deviation, providerCount: judging.count)
+                }
             }
-            guard let anchor = valued[peg.anchor], let value = anchor.value.multiplied(by: rate)?.rounded(significantDigits: PerEuroRate.significantDigits)
-            else { return nil }
-            return PerEuroRate(
-                currency: peg.currency, value: value, provider: FixedParity.pegProvider, day: anchor.day, source: peg.quote, route: .pegged(anchor: anchor.value))
         }
+        let order = values.indices.min { left, right in
+            let a = values[left], b = values[right]
+            return (flagged[left] == nil ? 0 : 1, a.demoted ? 1 : 0, a.rank, a.keyRank, a.rate.provider)
+                < (flagged[right] == nil ? 0 : 1, b.demoted ? 1 : 0, b.rank, b.keyRank, b.rate.provider)
+        }!
+        flagged[order] = nil
+        return (values[order].rate, flagged.sorted { $0.key < $1.key }.map(\.value), fresh.map(\.rate))
+    }
+
+    /// The value `peg` gives its currency on `day`: the anchor's merged value (`nil` for a peg to the
+    /// euro) times the declared rate, rounded once to ``PerEuroRate/significantDigits``.
+    static func pegged(_ peg: FixedParity, anchor: PerEuroRate?, on day: Day) -> PerEuroRate? {
+        guard let rate = ExactDecimal(peg.rate) else { return nil }
+        guard let anchor else {
+            return PerEuroRate(currency: peg.currency, value: rate, provider: FixedParity.pegProvider, day: day, source: peg.quote, route: .pegged(anchor: nil))
+        }
+        guard let value = anchor.value.multiplied(by: rate)?.rounded(significantDigits: PerEuroRate.significantDigits) else { return nil }
+        return PerEuroRate(
+            currency: peg.currency, value: value, provider: FixedParity.pegProvider, day: anchor.day, source: peg.quote, route: .pegged(anchor: anchor.value))
+    }
+
+    /// The ECB's publications among `publications`, by day.
+    private static func ecbPublications(_ publications: [ProviderDay]) -> [Day: ProviderDay] {
+        var byDay: [Day: ProviderDay] = [:]
+        for publication in publications where publication.provider == ProviderKey.ecb && publication.pivot == .euro {
+            byDay[publication.day] = byDay[publication.day] ?? publication
+        }
+        return byDay
+    }
+
+    /// How far each provider's value of each currency sits from the median of the other providers'
+    /// values of the same day, where ``MergePolicy/consensusMinimumProviders`` or more value it that
+    /// day: what ``SourceStanding`` measures a source's rank with. Only the publications of `day`
+    /// itself count (a figure carried forward is not a figure of that day).
+    public static func sameDayDeviations(
+        day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = []
+    ) -> [SameDayDeviation] {
+        let ecbByDay = ecbPublications(ecb + publications)
+        var values: [CurrencyCode: [(provider: String, value: Double)]] = [:]
+        var seen: Set<String> = []
+        for publication in publications where publication.day == day && seen.insert(publication.provider).inserted {
+            for rate in publication.perEuroRates(ecb: ecbByDay[day]) where rate.currency != .euro {
+                values[rate.currency, default: []].append((publication.provider, rate.value.approximation))
+            }
+        }
+        var deviations: [SameDayDeviation] = []
+        for (currency, all) in values where all.count >= policy.consensusMinimumProviders {
+            for (index, own) in all.enumerated() {
+                let others = all.enumerated().filter { $0.offset != index }.map(\.element.value)
+                let median = Self.median(others)
+                deviations.append(SameDayDeviation(provider: own.provider, currency: currency, day: day, deviation: abs(own.value - median) / median))
+            }
+        }
+        return deviations
     }
 
     /// The median of `values` (not empty): the middle one, or the mean of the middle two.

@@ -17,7 +17,10 @@ struct SourceLookup: Sendable {
             for code in codes where code != .euro && seen.insert(code).inserted {
                 guard let index = publication.index(of: code) else { continue }
                 let source = publication.source(at: index)
-                entries.append(.init(currency: code, source: source, figure: try quotes.publishedFigure(of: code, from: source)))
+                entries.append(
+                    .init(
+                        currency: code, source: source, figure: try quotes.publishedFigure(of: code, from: source),
+                        servedAs: quotes.precedence(of: source.provider, for: code)))
             }
         } catch {
             throw Problem.unreadable("The published figures")
@@ -33,19 +36,23 @@ struct ValueSources {
         var source: RateSource
         /// `nil` when the store no longer holds the figure (pruned).
         var figure: PublishedFigure?
+        /// Why this source's value is the one served: the reference, the issuer, the peg, or its rank.
+        var servedAs: MergePolicy.Precedence
     }
 
     let entries: [Entry]
 
-    /// `"sources": {"USD": {"provider": "ECB", "date": "2026-03-02", "published": {…}}, …}`; the
-    /// published figure as its provider wrote it: decimal text, unit, direction and pivot; for a fixed
-    /// rate (a peg, a conversion rate to the euro) also who declares it and the day it holds from.
+    /// `"sources": {"USD": {"provider": "ECB", "date": "2026-03-02", "servedAs": "reference", "published": {…}}, …}`;
+    /// why this source is served (`reference`, `issuer`, `peg` or `rank`); the published figure as its
+    /// provider wrote it: decimal text, unit, direction and pivot; for a fixed rate (a peg, a
+    /// conversion rate to the euro) also who declares it and the day it holds from.
     func write(to json: inout JSONWriter) {
         json.field("sources") { json in
             for entry in entries {
                 json.field(entry.currency.rawValue) { json in
                     json.field("provider", string: entry.source.provider)
                     json.field("date", string: entry.source.day.description)
+                    json.field("servedAs", string: entry.servedAs.rawValue)
                     guard let figure = entry.figure else { return }
                     json.field("published") { json in
                         json.field("currency", string: figure.quote.currency.rawValue)

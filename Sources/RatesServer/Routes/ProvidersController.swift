@@ -12,6 +12,10 @@ import RatesUpstream
 /// entity tag of their bytes (like `/v1/status`): a client revalidates and gets 304 while nothing changed.
 struct ProvidersController<Context: RequestContext>: Sendable {
     let store: RatesStore
+    /// The providers' quotes, for the rank each has earned per currency.
+    let quotes: ProviderQuotes
+    /// The standing of the dataset version it was measured for.
+    let standingKept = Locked<(version: String, standing: Standing)?>(nil)
     let state: ServerState
     let configuration: ServerConfiguration
     /// The keys this server fetches: the ECB, and the configured providers that are on (a provider
@@ -36,9 +40,10 @@ struct ProvidersController<Context: RequestContext>: Sendable {
     func answer(_ request: Request, keys: [String], single: Bool = false) throws(Problem) -> Response {
         let holdings = try holdings()
         let exclusions = Dictionary(grouping: state.consensusExclusions, by: \.provider)
+        let standing = try standing()
         let now = configuration.now()
         let write = { (json: inout JSONWriter, key: String) in
-            describe(key, holdings: holdings[key], exclusions: exclusions[key] ?? [], now: now, into: &json)
+            describe(key, holdings: holdings[key], exclusions: exclusions[key] ?? [], standing: standing[key] ?? [], now: now, into: &json)
         }
         let body = single
             ? JSONWriter.object { write(&$0, keys[0]) }
@@ -55,8 +60,31 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         }
     }
 
+    /// The rank each provider has earned for each currency on the dataset's newest day, by provider:
+    /// measured once per dataset version.
+    func standing() throws(Problem) -> Standing {
+        let snapshot = state.snapshot
+        guard let latest = snapshot.latest?.day else { return [:] }
+        let version = "\(snapshot.epoch)-\(snapshot.version)"
+        if let kept = standingKept.withLock({ $0 }), kept.version == version { return kept.standing }
+        do {
+            let measures = try quotes.standing(on: latest).measures(on: latest)
+            let standing = Dictionary(grouping: measures, by: \.provider).mapValues { $0.map { ($0.currency, $0.measure) } }
+            standingKept.withLock { $0 = (version, standing) }
+            return standing
+        } catch {
+            throw Problem.unreadable("The providers' quotes")
+        }
+    }
+
+    /// Each provider's measures, by key.
+    typealias Standing = [String: [(currency: CurrencyCode, measure: SourceStanding.Measure)]]
+
     /// One provider's members.
-    func describe(_ key: String, holdings: RatesStore.ProviderHoldings?, exclusions: [ConsensusExclusion], now: Date, into json: inout JSONWriter) {
+    func describe(
+        _ key: String, holdings: RatesStore.ProviderHoldings?, exclusions: [ConsensusExclusion],
+        standing: [(currency: CurrencyCode, measure: SourceStanding.Measure)], now: Date, into json: inout JSONWriter
+    ) {
         guard let provider = ProviderRegistry.entry(key)?.identity else { return }
         let status = state.providerStatus[key]
         let lastRun = status?.lastRun
@@ -66,6 +94,7 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         json.field("name", string: provider.name)
         json.field("country", optionalString: provider.country)
         json.field("pivot", string: provider.pivot.rawValue)
+        json.field("issues", strings: ProviderRegistry.entry(key)?.issues.map(\.rawValue) ?? [])
         json.field("rateType", string: provider.rateType)
         json.field("validityDays", number: provider.validityDays.map(String.init) ?? "null")
         json.field("enabled", bool: fetched.contains(key))
@@ -96,6 +125,18 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(status?.nextFetchAt) : nil)
         json.field("exclusions", array: exclusions) { json, exclusion in
             json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
+        }
+        // Per currency it quotes with enough same-day company: how far its figures typically sit from
+        // the others', and the rank that earns it (docs/MERGE.md#a-source-earns-its-rank).
+        json.field("standing") { json in
+            for (currency, measure) in standing {
+                json.field(currency.rawValue) { json in
+                    json.field("typicalDeviation", number: String(measure.deviation))
+                    json.field("samples", number: String(measure.samples))
+                    json.field("servedAs", string: quotes.precedence(of: key, for: currency).rawValue)
+                    json.field("demoted", bool: quotes.precedence(of: key, for: currency) == .rank && measure.deviation > quotes.rankingBound)
+                }
+            }
         }
     }
 }
