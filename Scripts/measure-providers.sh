@@ -52,32 +52,12 @@ PY
 )
 last_imported=${held[30]}
 
-# Fixture folders by provider key, as each folder's scenario.json names it; the Bank of Russia's
-# file of 2026-04-25 is kept for the delta below.
-declare -A keys=()
-while read -r name key; do keys[$name]=$key; done < <(python3 - <<'PY'
-import glob, json, os
-for path in sorted(glob.glob("Tests/Fixtures/*/scenario.json")):
-    print(os.path.basename(os.path.dirname(path)), json.load(open(path))["key"])
-PY
-)
-
 echo "== machine: $(nproc) cores, $(uname -m); release build"
 echo "== import: the ECB history through $last_imported and every recorded provider file, as one archive"
+# The Bank of Russia's file of 2026-04-25 is kept for the delta below.
 delta_file=Tests/Fixtures/cbr-russia/XML_daily_2026-04-25.xml
-# The archive: a folder per provider key holding links to its recorded files (the ECB's: the history).
 archive="$work/archive"
-mkdir -p "$archive/ECB"
-ln -s "$work/history.csv" "$archive/ECB/history.csv"
-for folder in Tests/Fixtures/*/; do
-    name=$(basename "$folder"); key=${keys[$name]:-}
-    [ -n "$key" ] || continue
-    mapfile -t files < <(find "$folder" -type f ! -name '*.yml' ! -name '*.md' ! -name '*.json*' -o -type f -name '*.json' ! -name scenario.json \
-        | grep -v "$delta_file" | sort)
-    [ ${#files[@]} -gt 0 ] || continue
-    mkdir -p "$archive/$key"
-    for file in "${files[@]}"; do ln -s "$PWD/$file" "$archive/$key/"; done
-done
+Scripts/recorded-archive.sh "$archive" "$work/history.csv" "$delta_file"
 echo "  $(find "$archive" -type l | wc -l) files of $(find "$archive" -mindepth 1 -type d | wc -l) providers"
 # One import: every provider's figures stored in one transaction, each day they touch merged once;
 # the files a provider cannot read (an index page, a token page, an empty answer) are listed and left out.

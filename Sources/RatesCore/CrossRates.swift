@@ -32,7 +32,7 @@ public enum RateValue: Hashable, Sendable, CustomStringConvertible {
 /// `rate(A→B) = rate(base→B) / rate(base→A)`, computed with integers
 /// (``ExactDecimal/quotient(_:_:significantDigits:)``) and rounded half away from zero to
 /// ``significantDigits`` significant digits. A rate from the provider's base is the published
-/// value itself and is never rounded.
+/// value itself, never rounded; a computed one held to more digits is rounded once (``served(_:)``).
 public struct CrossRates: Sendable {
     /// Significant digits carried by computed rates.
     public static let significantDigits = ExactDecimal.rateSignificantDigits
@@ -45,6 +45,17 @@ public struct CrossRates: Sendable {
     public init(providerBase: CurrencyCode, table: DayTable) {
         self.providerBase = providerBase
         self.table = table
+    }
+
+    /// A rate of the table against the provider's base as it is served: as the table holds it when it
+    /// has at most ``significantDigits`` significant digits, or only zeros past them — every figure a
+    /// source publishes per EUR does, trailing zeros kept; else a value computed from figures of
+    /// another pivot (held to 18 digits, so that cross rates from it are rounded once), rounded once
+    /// to ``significantDigits``.
+    public static func served(_ value: ExactDecimal) -> RateValue {
+        guard value.significandDigits > significantDigits else { return .published(value) }
+        let rounded = value.rounded(significantDigits: significantDigits)
+        return rounded == value.normalized ? .published(value) : .computed(rounded)
     }
 
     /// Cross rates from published rate texts per currency (the day is not needed to compute them).
@@ -66,7 +77,7 @@ public struct CrossRates: Sendable {
     /// The value of one unit of `from` in `to`, or `nil` when either has no rate that day.
     public func rate(from: CurrencyCode, to: CurrencyCode) -> RateValue? {
         if from == to { return contains(from) ? .computed(.one) : nil }
-        if from == providerBase { return table.rate(of: to).map(RateValue.published) }
+        if from == providerBase { return table.rate(of: to).map(Self.served) }
         guard let fromRate = table.rate(of: from) else { return nil }
         return rate(fromRate: fromRate, to: to)
     }
@@ -102,7 +113,7 @@ public struct CrossRates: Sendable {
                 guard let toRate = ExactDecimal.quotient(table.rate(at: index), fromRate) else { continue }
                 try body(code, .computed(toRate))
             } else {
-                try body(code, .published(table.rate(at: index)))
+                try body(code, Self.served(table.rate(at: index)))
             }
         }
         if !baseListed && base != providerBase, let fromRate, let rate = self.rate(fromRate: fromRate, to: providerBase) { try body(providerBase, rate) }

@@ -18,6 +18,22 @@ struct CrossRatesTests {
         #expect(table.rate(from: .euro, to: code("ISK"))?.description == "136")
     }
 
+    @Test("a value per EUR computed from another pivot's figures is served with 8 significant digits, rounded once; a published one as published")
+    func computedPerEuroValueRounded() throws {
+        // Gold from the NBP through its EUR mid, held to 18 digits; Banca d'Italia's yen with its trailing zeros.
+        let merged = CrossRates(providerBase: .euro, published: [
+            code("XAU"): "0.000225125718345804753", code("JPY"): "161.940000", code("USD"): "1.1698", code("KES"): "152.149999995",
+        ])
+        #expect(merged.rate(from: .euro, to: code("XAU")) == .computed(ExactDecimal("0.00022512572")))
+        #expect(merged.rate(from: .euro, to: code("JPY"))?.description == "161.940000", "only zeros past 8 digits: as published")
+        #expect(merged.rate(from: .euro, to: code("KES"))?.description == "152.15", "rounded half away from zero, once")
+        var listed: [String: String] = [:]
+        merged.forEachRate(base: .euro, symbols: nil) { listed[$0.rawValue] = $1.description }
+        #expect(listed == ["XAU": "0.00022512572", "JPY": "161.940000", "USD": "1.1698", "KES": "152.15"])
+        // A cross rate is still computed from the 18 digits: XAU per USD = 0.000225125718345804753 / 1.1698.
+        #expect(merged.rate(from: code("USD"), to: code("XAU"))?.description == "0.00019244804")
+    }
+
     @Test("a cross rate is quote / base, rounded to 8 significant digits")
     func crossRate() throws {
         // 0.8338 / 1.1172 = 0.746330110991... → 0.74633011

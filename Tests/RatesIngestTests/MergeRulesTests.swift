@@ -20,34 +20,34 @@ struct MergeRulesTests {
         return (publications, MergePolicy(precedence: keys.map { .provider($0) }, pegs: []))
     }
 
-    @Test("among sources that agree, a value 0.99% from the median is kept and wins by precedence; one 1.01% from it is flagged and reported")
+    @Test("among sources that agree, a value 0.74% from the median is kept and wins by precedence; one 0.76% from it is flagged and reported")
     func tightSpreadEdges() throws {
-        let near = usd(["1.0099", "1.000", "1.000"])
+        let near = usd(["1.0074", "1.000", "1.000"])
         let kept = RatesMerge.merge(day: day("2026-03-02"), publications: near.publications, policy: near.policy)
         #expect(kept.exclusions.isEmpty)
         #expect(kept[code("USD")]?.provider == "AAA")
 
-        let far = usd(["1.0101", "1.000", "1.000"])
+        let far = usd(["1.0076", "1.000", "1.000"])
         let flagged = RatesMerge.merge(day: day("2026-03-02"), publications: far.publications, policy: far.policy)
         #expect(flagged[code("USD")]?.provider == "BBB", "the first value not flagged, by precedence")
         #expect(flagged.exclusions.map(\.provider) == ["AAA"])
         let deviation = try #require(flagged.exclusions.first?.deviation)
-        #expect(abs(deviation - 0.0101) < 1e-9)
+        #expect(abs(deviation - 0.0076) < 1e-9)
     }
 
-    @Test("where the sources spread widely the bound is 3 robust deviations: 1.5% is kept among values 1% apart, 2.1% never is")
+    @Test("where the sources spread widely the bound is 3 robust deviations: 0.9% is kept among values 0.5% apart, 1.1% never is")
     func robustSpread() throws {
-        // Median 1.00; absolute deviations 0.015, 0.01, 0, 0.01, 0.01: MAD 0.01, 3 × 1.4826 × 0.01 = 4.4%, capped at 2%.
-        let spread = ["AAA": "1.015", "BBB": "0.99", "CCC": "1.00", "DDD": "1.01", "EEE": "0.99"]
+        // Median 1.000; absolute deviations 0.009, 0.005, 0, 0.005, 0.005: MAD 0.005, 3 × 1.4826 × 0.005 = 2.2%, capped at 1%.
+        let spread = ["AAA": "1.009", "BBB": "0.995", "CCC": "1.000", "DDD": "1.005", "EEE": "0.995"]
         let policy = MergePolicy(precedence: ["AAA", "BBB", "CCC", "DDD", "EEE"], pegs: [])
         let publications = spread.map { perEuro($0.key, "2026-03-02", ["USD": $0.value]) }
         let kept = RatesMerge.merge(day: day("2026-03-02"), publications: publications, policy: policy)
         #expect(kept.exclusions.isEmpty && kept[code("USD")]?.provider == "AAA")
 
         var wider = spread
-        wider["AAA"] = "1.021"
+        wider["AAA"] = "1.011"
         let flagged = RatesMerge.merge(day: day("2026-03-02"), publications: wider.map { perEuro($0.key, "2026-03-02", ["USD": $0.value]) }, policy: policy)
-        #expect(flagged.exclusions.map(\.provider) == ["AAA"], "past the 2% cap")
+        #expect(flagged.exclusions.map(\.provider) == ["AAA"], "past the 1% cap")
         #expect(flagged[code("USD")]?.provider == "BBB")
     }
 
@@ -67,7 +67,7 @@ struct MergeRulesTests {
     func sameDayConsensus() throws {
         let policy = MergePolicy(precedence: ["AAA", "BBB", "CCC", "DDD", "OLD"], pegs: [])
         let today = ["AAA": "1.015", "BBB": "1.000", "CCC": "1.000", "DDD": "1.001"].map { perEuro($0.key, "2026-03-05", ["USD": $0.value]) }
-        // Two days old, within the freshness tolerance: with them the median would be 1.008, AAA 0.7% from it and the bound 2%.
+        // Two days old, within the freshness tolerance: with them the median would be 1.008, AAA 0.7% from it and the bound 1%.
         let old = [perEuro("OLD", "2026-03-03", ["USD": "1.020"]), perEuro("OLDER", "2026-03-03", ["USD": "1.022"])]
         let merged = RatesMerge.merge(day: day("2026-03-05"), publications: today + old, policy: policy)
         #expect(merged.exclusions.map(\.provider).contains("AAA"), "1.5% from the same-day median of 1.0005")
@@ -76,7 +76,7 @@ struct MergeRulesTests {
 
     @Test("with an even number of values the median is the mean of the middle two")
     func evenCount() throws {
-        let four = usd(["1.20", "1.02", "1.03", "1.04"])
+        let four = usd(["1.20", "1.03", "1.03", "1.04"])
         let merged = RatesMerge.merge(day: day("2026-03-02"), publications: four.publications, policy: four.policy)
         let exclusion = try #require(merged.exclusions.first)
         #expect(merged.exclusions.count == 1 && exclusion.provider == "AAA")

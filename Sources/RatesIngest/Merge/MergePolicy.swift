@@ -34,8 +34,8 @@ public struct MergePolicy: Hashable, Sendable {
     public var consensusThreshold: Double
     /// How far from the median any other source's value may be before it is flagged: 3 robust standard
     /// deviations of the same-day values (1.4826 × their median absolute deviation), but never less
-    /// than the first bound nor more than the second (1% and 2%): figures fixed a few hours apart
-    /// differ by up to about 1%.
+    /// than the first bound nor more than the second (0.75% and 1%): figures fixed a few hours apart
+    /// differ by up to about 1% when a currency moves.
     public var consensusSpreadBounds: ClosedRange<Double>
     /// How many providers must value a currency for the consensus check to apply.
     public var consensusMinimumProviders: Int
@@ -73,7 +73,7 @@ public struct MergePolicy: Hashable, Sendable {
 
     public init(
         precedence: [Rank] = MergePolicy.defaultPrecedence, carryForwardDays: Int = 7, consensusThreshold: Double = 0.05,
-        consensusSpreadBounds: ClosedRange<Double> = 0.01...0.02, consensusMinimumProviders: Int = 3, rankingBound: Double = 0.01,
+        consensusSpreadBounds: ClosedRange<Double> = 0.0075...0.01, consensusMinimumProviders: Int = 3, rankingBound: Double = 0.01,
         freshnessToleranceDays: Int = 3, pegs: [FixedParity] = FixedParity.pegs
     ) {
         self.precedence = precedence
@@ -88,7 +88,7 @@ public struct MergePolicy: Hashable, Sendable {
     }
 
     /// The defaults: ``defaultPrecedence``, 7 days of carry-forward, 5% from the median for the sources
-    /// that speak for a currency and 1–2% for the others among 3 or more providers, a 1% ranking
+    /// that speak for a currency and 0.75–1% for the others among 3 or more providers, a 1% ranking
     /// bound, 3 days of freshness tolerance, the declared pegs.
     public static let `default` = MergePolicy()
 

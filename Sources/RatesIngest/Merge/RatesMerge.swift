@@ -190,10 +190,12 @@ public enum RatesMerge {
     public static func sameDayDeviations(
         day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = []
     ) -> [SameDayDeviation] {
+        var seen: Set<String> = []
+        let sameDay = publications.filter { $0.day == day && seen.insert($0.provider).inserted }
+        guard sameDay.count >= policy.consensusMinimumProviders else { return [] }  // most days of a long history: the ECB alone
         let ecbByDay = ecbPublications(ecb + publications)
         var values: [CurrencyCode: [(provider: String, value: Double)]] = [:]
-        var seen: Set<String> = []
-        for publication in publications where publication.day == day && seen.insert(publication.provider).inserted {
+        for publication in sameDay {
             for rate in publication.perEuroRates(ecb: ecbByDay[day]) where rate.currency != .euro {
                 values[rate.currency, default: []].append((publication.provider, rate.value.approximation))
             }

@@ -43,7 +43,8 @@ struct FrankfurterV2Weighed {
             let quoteValue = quote == .euro ? ExactDecimal.one : listedRate.value
             let baseValue = base == .euro ? ExactDecimal.one : rates[base]?.value ?? servedBase
             guard let baseValue else { continue }
-            let rate = baseValue == .one ? quoteValue : ExactDecimal.quotient(quoteValue, baseValue)
+            // Served as a rate of the merged table is: a value held to 18 digits with 8 (``RatesCore/CrossRates/served(_:)``).
+            let rate = baseValue == .one ? CrossRates.served(quoteValue).exact : ExactDecimal.quotient(quoteValue, baseValue)
             guard let rate else { continue }
             let excluded = merged.exclusions.contains { $0.rate.provider == provider && $0.rate.currency == listed }
             entries.append(Entry(provider: provider, day: listedRate.day, rate: rate, excluded: excluded))

@@ -14,8 +14,8 @@ struct ProvidersController<Context: RequestContext>: Sendable {
     let store: RatesStore
     /// The providers' quotes, for the rank each has earned per currency.
     let quotes: ProviderQuotes
-    /// The standing of the dataset version it was measured for.
-    let standingKept = Locked<(version: String, standing: Standing)?>(nil)
+    /// The last standing measured, with the dataset version and provider it was measured for.
+    let standingKept = Locked<(version: String, standing: [(currency: CurrencyCode, measure: SourceStanding.Measure)])?>(nil)
     let state: ServerState
     let configuration: ServerConfiguration
     /// The keys this server fetches: the ECB, and the configured providers that are on (a provider
@@ -40,10 +40,11 @@ struct ProvidersController<Context: RequestContext>: Sendable {
     func answer(_ request: Request, keys: [String], single: Bool = false) throws(Problem) -> Response {
         let holdings = try holdings()
         let exclusions = Dictionary(grouping: state.consensusExclusions, by: \.provider)
-        let standing = try standing()
+        // A provider's rank per currency reads its quotes around its newest day: shown for one provider.
+        let standing = single ? try standing(of: keys[0], on: holdings[keys[0]]?.latestDay) : nil
         let now = configuration.now()
         let write = { (json: inout JSONWriter, key: String) in
-            describe(key, holdings: holdings[key], exclusions: exclusions[key] ?? [], standing: standing[key] ?? [], now: now, into: &json)
+            describe(key, holdings: holdings[key], exclusions: exclusions[key] ?? [], standing: standing, now: now, into: &json)
         }
         let body = single
             ? JSONWriter.object { write(&$0, keys[0]) }
@@ -60,16 +61,15 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// The rank each provider has earned for each currency on the dataset's newest day, by provider:
-    /// measured once per dataset version.
-    func standing() throws(Problem) -> Standing {
+    /// The rank `key` has earned for each currency on its own newest publication day: measured once
+    /// per dataset version.
+    func standing(of key: String, on day: Day?) throws(Problem) -> [(currency: CurrencyCode, measure: SourceStanding.Measure)] {
+        guard let day else { return [] }
         let snapshot = state.snapshot
-        guard let latest = snapshot.latest?.day else { return [:] }
-        let version = "\(snapshot.epoch)-\(snapshot.version)"
+        let version = "\(snapshot.epoch)-\(snapshot.version)-\(key)"
         if let kept = standingKept.withLock({ $0 }), kept.version == version { return kept.standing }
         do {
-            let measures = try quotes.standing(on: latest).measures(on: latest)
-            let standing = Dictionary(grouping: measures, by: \.provider).mapValues { $0.map { ($0.currency, $0.measure) } }
+            let standing = try quotes.standing(on: day).measures(on: day).filter { $0.provider == key }.map { ($0.currency, $0.measure) }
             standingKept.withLock { $0 = (version, standing) }
             return standing
         } catch {
@@ -77,13 +77,10 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// Each provider's measures, by key.
-    typealias Standing = [String: [(currency: CurrencyCode, measure: SourceStanding.Measure)]]
-
     /// One provider's members.
     func describe(
         _ key: String, holdings: RatesStore.ProviderHoldings?, exclusions: [ConsensusExclusion],
-        standing: [(currency: CurrencyCode, measure: SourceStanding.Measure)], now: Date, into json: inout JSONWriter
+        standing: [(currency: CurrencyCode, measure: SourceStanding.Measure)]?, now: Date, into json: inout JSONWriter
     ) {
         guard let provider = ProviderRegistry.entry(key)?.identity else { return }
         let status = state.providerStatus[key]
@@ -127,14 +124,16 @@ struct ProvidersController<Context: RequestContext>: Sendable {
             json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
         }
         // Per currency it quotes with enough same-day company: how far its figures typically sit from
-        // the others', and the rank that earns it (docs/MERGE.md#a-source-earns-its-rank).
+        // the others' on its newest day, and the rank that earns it (docs/MERGE.md#a-source-earns-its-rank).
+        guard let standing else { return }
         json.field("standing") { json in
             for (currency, measure) in standing {
+                let precedence = quotes.precedence(of: key, for: currency)
                 json.field(currency.rawValue) { json in
                     json.field("typicalDeviation", number: String(measure.deviation))
                     json.field("samples", number: String(measure.samples))
-                    json.field("servedAs", string: quotes.precedence(of: key, for: currency).rawValue)
-                    json.field("demoted", bool: quotes.precedence(of: key, for: currency) == .rank && measure.deviation > quotes.rankingBound)
+                    json.field("servedAs", string: precedence.rawValue)
+                    json.field("demoted", bool: precedence == .rank && measure.deviation > quotes.rankingBound)
                 }
             }
         }
