@@ -10,8 +10,9 @@ import RatesStore
 import RatesUpstream
 import ServiceLifecycle
 
-/// Builds the server: opens the database, seeds it if empty (``ServerParts``), and wires the
-/// router (``buildRouter(_:configuration:)``) and the background services (``backgroundServices(_:configuration:logger:)``).
+/// Builds the server: opens the database, seeds it when it holds none of the ECB's publications
+/// (``ServerParts``), and wires the router (``buildRouter(_:configuration:)``) and the background
+/// services (``backgroundServices(_:configuration:logger:)``).
 ///
 /// Start-up work that must finish before the first request (opening, seeding and loading the
 /// dataset) runs here, before the application exists; the fetch schedulers and the change-log
@@ -65,7 +66,7 @@ struct ServerParts {
         store = try configuration.openStore(logger: logger)
         state = try ServerState(loadingFrom: store)
         ingestor = Ingestor(store: store, state: state, logger: logger)
-        if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
+        if configuration.seed { try SeedData.seedIfNoECB(ingestor, now: configuration.now(), logger: logger) }
         // Loading read every stored row once; what that took is free again.
         ingestor.returnFreedMemory()
         let fetches = UpstreamFetches(configuration.fetchSettings, ingestor: ingestor, httpClient: httpClient, logger: logger, recordOutcome: metrics.recordFetch)
