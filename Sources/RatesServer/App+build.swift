@@ -118,17 +118,21 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
 
 /// The background services: the HTTP client's shutdown, the change-log follower, and a fetch
 /// scheduler per source (when `schedule` is on), run on whichever replica holds the fetcher role.
+///
+/// The state learns here which sources are fetched from the start (none when `schedule` is off):
+/// readiness on the bundled seed waits for each one's first pass (``ServerState/isSeedAwaitingStartFetches``).
 func backgroundServices(_ parts: ServerParts, configuration: ServerConfiguration, logger: Logger) -> [any Service] {
     let services: [any Service] = [HTTPClientService(client: parts.httpClient), ChangeLogFollower(ingestor: parts.ingestor, logger: logger)]
-    let schedulers: [any Service] = configuration.schedule
-        ? parts.sources.map { source in
-            FetchScheduler(
-                coordinator: source.coordinator, ingestor: parts.ingestor, schedule: source.schedule, timing: configuration.fetchTiming,
-                now: configuration.now, logger: logger)
-        } : []
+    let scheduled = configuration.schedule ? parts.sources : []
+    parts.state.expectStartFetches(of: scheduled.map(\.coordinator.provider))
+    let schedulers: [any Service] = scheduled.map { source in
+        FetchScheduler(
+            coordinator: source.coordinator, ingestor: parts.ingestor, schedule: source.schedule, timing: configuration.fetchTiming,
+            now: configuration.now, logger: logger)
+    }
     guard let role = parts.role else { return services + schedulers }
     // Without a schedule the role still carries out refreshes.
-    return services + [FetcherRoleService(role: role, schedulers: schedulers, coordinators: parts.coordinators, logger: logger)]
+    return services + [FetcherRoleService(role: role, schedulers: schedulers, coordinators: parts.coordinators, state: parts.state, logger: logger)]
 }
 
 /// Shuts the shared HTTP client down when the application stops.
