@@ -8,7 +8,9 @@ import ServiceLifecycle
 /// scheduled fetch joins a refresh already running); what a fetch does is the source's ``ProviderFetch``.
 ///
 /// On start it fetches when the source is behind its schedule, has nothing stored, or has no
-/// successful fetch on record (seeded or imported data is confirmed by one). From each expected
+/// successful fetch on record (seeded or imported data is confirmed by one); once that first pass
+/// has ended, the fetch finished (succeeded or failed) or none was due, it tells the server state
+/// (``ServerState/finishStartFetch(of:)``): readiness on the bundled seed waits for it. From each expected
 /// publication time it polls every `pollInterval` until the publication is in — a newer one
 /// arrived since that time, or the newest stored one is as recent as the schedule expects — or
 /// `pollWindow` has passed; then it waits for the next expected publication, but never longer
@@ -79,6 +81,8 @@ public struct FetchScheduler: Service {
                     retry = Self.retryDelay(afterFailures: failures, retryAfter: report.retryAfter, backoff: backoff)
                 }
             }
+            // The first pass ends this source's fetch at start; later passes find it ended.
+            ingestor.state.finishStartFetch(of: provider)
             let delay = retry
                 ?? Self.nextCheck(after: now, latest: latest, lastArrival: lastArrival, schedule: schedule, timing: timing).timeIntervalSince(now)
             let wait = max(1, delay)

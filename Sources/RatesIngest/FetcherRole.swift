@@ -73,6 +73,9 @@ public final class FetcherRole: Sendable {
 /// Runs the fetch schedulers only while this replica holds the fetcher role, and carries out the
 /// refreshes other replicas forward to it.
 ///
+/// A replica refused the role (or that lost it) makes none of the start's fetches its state still
+/// expects (``ServerState/finishStartFetches()``): the fetcher's reach it through the change log.
+///
 /// When the role is lost (its database connection broke), the schedulers are cancelled and the
 /// replica asks for the role again; when the replica holding it dies, another takes it within
 /// `checkInterval`.
@@ -80,21 +83,30 @@ public struct FetcherRoleService: Service {
     let role: FetcherRole
     let schedulers: [any Service]
     let coordinators: FetchCoordinators
+    let state: ServerState
     let checkInterval: Duration
     let logger: Logger
 
-    public init(role: FetcherRole, schedulers: [any Service], coordinators: FetchCoordinators, checkInterval: Duration = .seconds(5), logger: Logger) {
+    public init(
+        role: FetcherRole, schedulers: [any Service], coordinators: FetchCoordinators, state: ServerState, checkInterval: Duration = .seconds(5),
+        logger: Logger
+    ) {
         self.role = role
         self.schedulers = schedulers
         self.coordinators = coordinators
+        self.state = state
         self.checkInterval = checkInterval
         self.logger = logger
     }
 
     public func run() async throws {
-        let (schedulers, coordinators, role, checkInterval) = (schedulers, coordinators, role, checkInterval)
+        let (schedulers, coordinators, role, state, checkInterval) = (schedulers, coordinators, role, state, checkInterval)
+        let roleChanged: @Sendable (Bool) -> Void = { isHeld in
+            role.set(isHeld)
+            if !isHeld { state.finishStartFetches() }
+        }
         await cancelWhenGracefulShutdown {
-            await role.coordination.runAsFetcher(checkEvery: checkInterval, roleChanged: role.set) {
+            await role.coordination.runAsFetcher(checkEvery: checkInterval, roleChanged: roleChanged) {
                 await withTaskGroup(of: Void.self) { group in
                     for scheduler in schedulers { group.addTask { try? await scheduler.run() } }
                     group.addTask {

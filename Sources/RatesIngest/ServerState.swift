@@ -31,6 +31,8 @@ public final class ServerState: Sendable {
     private let confirmed = Atomic<Bool>(false)
     private let exclusions = Mutex<[ConsensusExclusion]>([])
     private let databaseFailure = Mutex<Date?>(nil)
+    /// The sources whose fetch at start has not ended (``expectStartFetches(of:)``).
+    private let startFetches = Mutex<Set<String>>([])
     /// Subscribers to new publications (`/v1/events`).
     public let events = PublicationEvents()
 
@@ -123,6 +125,36 @@ public final class ServerState: Sendable {
         providers.withLock { change(&$0[key, default: ProviderStatus()]) }
         updateConfirmation()
     }
+
+    // MARK: - The start's fetches
+
+    /// Notes that this process fetches `providers` on their schedules from its start: until each
+    /// one's scheduler has ended its first pass (``finishStartFetch(of:)``), the start's fetches are out.
+    /// Called before the server answers its first request, so readiness never misses one.
+    public func expectStartFetches(of providers: some Sequence<String>) {
+        startFetches.withLock { $0.formUnion(providers) }
+    }
+
+    /// Records that `provider`'s scheduler ended its first pass: the fetch it made at start
+    /// finished, whether it succeeded or failed, or none was due. Later passes change nothing.
+    public func finishStartFetch(of provider: String) {
+        startFetches.withLock { _ = $0.remove(provider) }
+    }
+
+    /// Records that this process makes none of the start's fetches it expected: another replica
+    /// on the shared database holds the fetcher role, and its fetches reach this one through the change log.
+    public func finishStartFetches() {
+        startFetches.withLock { $0.removeAll() }
+    }
+
+    /// Whether some source's fetch at start has not ended yet.
+    public var isAwaitingStartFetches: Bool { startFetches.withLock { !$0.isEmpty } }
+
+    /// Whether the data held is the bundled seed's (its newest change came from the seed) while the
+    /// start's fetches are out: it may be weeks old, and those fetches are about to say. `/readyz`
+    /// answers 503 meanwhile; once they have ended, succeeded or failed, the data is what the
+    /// server can serve.
+    public var isSeedAwaitingStartFetches: Bool { dataOrigin == .seed && isAwaitingStartFetches }
 
     // MARK: - Consensus exclusions
 

@@ -10,8 +10,9 @@ import RatesStore
 import RatesUpstream
 import ServiceLifecycle
 
-/// Builds the server: opens the database, seeds it if empty (``ServerParts``), and wires the
-/// router (``buildRouter(_:configuration:)``) and the background services (``backgroundServices(_:configuration:logger:)``).
+/// Builds the server: opens the database, seeds it when it holds none of the ECB's publications
+/// (``ServerParts``), and wires the router (``buildRouter(_:configuration:)``) and the background
+/// services (``backgroundServices(_:configuration:logger:)``).
 ///
 /// Start-up work that must finish before the first request (opening, seeding and loading the
 /// dataset) runs here, before the application exists; the fetch schedulers and the change-log
@@ -65,7 +66,7 @@ struct ServerParts {
         store = try configuration.openStore(logger: logger)
         state = try ServerState(loadingFrom: store)
         ingestor = Ingestor(store: store, state: state, logger: logger)
-        if configuration.seed { try SeedData.seedIfEmpty(ingestor, now: configuration.now(), logger: logger) }
+        if configuration.seed { try SeedData.seedIfNoECB(ingestor, now: configuration.now(), logger: logger) }
         // Loading read every stored row once; what that took is free again.
         ingestor.returnFreedMemory()
         let fetches = UpstreamFetches(configuration.fetchSettings, ingestor: ingestor, httpClient: httpClient, logger: logger, recordOutcome: metrics.recordFetch)
@@ -117,17 +118,21 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
 
 /// The background services: the HTTP client's shutdown, the change-log follower, and a fetch
 /// scheduler per source (when `schedule` is on), run on whichever replica holds the fetcher role.
+///
+/// The state learns here which sources are fetched from the start (none when `schedule` is off):
+/// readiness on the bundled seed waits for each one's first pass (``ServerState/isSeedAwaitingStartFetches``).
 func backgroundServices(_ parts: ServerParts, configuration: ServerConfiguration, logger: Logger) -> [any Service] {
     let services: [any Service] = [HTTPClientService(client: parts.httpClient), ChangeLogFollower(ingestor: parts.ingestor, logger: logger)]
-    let schedulers: [any Service] = configuration.schedule
-        ? parts.sources.map { source in
-            FetchScheduler(
-                coordinator: source.coordinator, ingestor: parts.ingestor, schedule: source.schedule, timing: configuration.fetchTiming,
-                now: configuration.now, logger: logger)
-        } : []
+    let scheduled = configuration.schedule ? parts.sources : []
+    parts.state.expectStartFetches(of: scheduled.map(\.coordinator.provider))
+    let schedulers: [any Service] = scheduled.map { source in
+        FetchScheduler(
+            coordinator: source.coordinator, ingestor: parts.ingestor, schedule: source.schedule, timing: configuration.fetchTiming,
+            now: configuration.now, logger: logger)
+    }
     guard let role = parts.role else { return services + schedulers }
     // Without a schedule the role still carries out refreshes.
-    return services + [FetcherRoleService(role: role, schedulers: schedulers, coordinators: parts.coordinators, logger: logger)]
+    return services + [FetcherRoleService(role: role, schedulers: schedulers, coordinators: parts.coordinators, state: parts.state, logger: logger)]
 }
 
 /// Shuts the shared HTTP client down when the application stops.

@@ -91,7 +91,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("admin-token"), help: "Bearer token for POST /v1/admin/refresh (env ADMIN_TOKEN; off when unset).")
     var adminToken: String?
 
-    @Flag(name: .customLong("no-seed"), help: "Keep an empty database empty until the first fetch (no bundled history).")
+    @Flag(name: .customLong("no-seed"), help: "Do not seed a database holding none of the ECB's publications from the bundled ECB history.")
     var noSeed = false
 
     @Flag(name: .customLong("no-schedule"), help: "Do not fetch on a schedule; only on POST /v1/admin/refresh.")

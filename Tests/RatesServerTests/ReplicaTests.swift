@@ -201,9 +201,11 @@ extension ReplicaTests {
                             "rates-relay",
                             ["serve", "--db", proxy.url(through: url), "--upstream-url", upstreamURL, "--host", "127.0.0.1", "--port", "0", "--no-seed", "--providers", "none"])
                         do {
-                            try await waitUntil("the replica follows", deadline: .seconds(120)) {
+                            // It fetches on a schedule once it holds the role: refused it, it waits for no fetch of its own.
+                            try await waitUntil("the replica follows and is ready", deadline: .seconds(120)) {
                                 try replica.expectRunning()
-                                return (try? await replica.get("/v1/status").json["replicaRole"] as? String) == "follower"
+                                guard (try? await replica.get("/v1/status").json["replicaRole"] as? String) == "follower" else { return false }
+                                return (try? await replica.get("/readyz").status) == 200
                             }
                             let ready = try await replica.get("/readyz")
                             #expect(ready.status == 200 && ready.json["database"] as? String == "reachable", "\(ready)")
@@ -361,6 +363,47 @@ extension ReplicaTests {
             }
             let quoted = try await replica.request("/v1/latest?providers=ECB")
             #expect(quoted.status == .ok, "\(quoted.status) \(quoted.text)")
+        }
+    }
+}
+
+extension ReplicaTests {
+    @Test("on the bundled seed, the replica that fetches is not ready while its first fetch is out, and a follower is ready at once: the fetcher's fetches reach it")
+    func seedReadiness() async throws {
+        try await TestPostgres.withDatabase { url in
+            // The ECB's publications, stored as the bundled seed stores them.
+            let held = FakeUpstream.history.filter { $0.day >= Self.firstDay && $0.day <= Self.newDay }
+            let store = try RatesStore(location: url)
+            let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
+            try Ingestor(store: store, state: state, logger: TestServer.logger).ingest(
+                ECBProvider.publications(of: RatesBatch(base: .euro, days: held)), of: (ProviderKey.ecb, .euro),
+                run: FetchRun(startedAt: Date(), source: .seed, file: "eurofxref-hist.zip (bundled)", outcome: .updated), notAfter: Self.newDay.adding(days: 1))
+            let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Self.firstDay)
+            // The upstream accepts the fetcher's first fetch and does not answer it until released.
+            upstream.hold()
+            try await upstream.run { upstreamURL in
+                let configuration = {
+                    var configuration = TestServer.configuration(database: url, upstream: upstreamURL)
+                    configuration.providers = []
+                    configuration.schedule = true
+                    return configuration
+                }()
+                try await buildApplication(configuration, logger: TestServer.logger).test(.live) { fetcher in
+                    defer { upstream.release() }
+                    try await waitUntil("the fetcher's first fetch reaches the upstream", deadline: .seconds(60)) { !upstream.requests.isEmpty }
+                    #expect(try await fetcher.request("/v1/status").json["replicaRole"] as? String == "fetcher")
+                    #expect(try await fetcher.request("/readyz").status == .serviceUnavailable)
+                    try await buildApplication(configuration, logger: TestServer.logger).test(.live) { follower in
+                        try await waitUntil("the follower is ready", deadline: .seconds(60)) { try await follower.poll("/readyz").status == .ok }
+                        #expect(try await follower.request("/v1/status").json["replicaRole"] as? String == "follower")
+                        #expect(try await fetcher.request("/readyz").status == .serviceUnavailable, "the fetcher's first fetch is still out")
+                        upstream.release()
+                        try await waitUntil("the fetcher is ready once its first fetch has ended", deadline: .seconds(60)) {
+                            try await fetcher.poll("/readyz").status == .ok
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -71,7 +71,7 @@ package enum TestServer {
         let path = processDirectory.appendingPathComponent("seeded.sqlite").path
         let store = try! RatesStore(path: path)
         let ingestor = Ingestor(store: store, state: try! ServerState(loadingFrom: store), logger: Logger(label: "test"))
-        try! SeedData.seedIfEmpty(ingestor, now: afterLastPublication, logger: Logger(label: "test"))
+        try! SeedData.seedIfNoECB(ingestor, now: afterLastPublication, logger: Logger(label: "test"))
         return path
     }()
 

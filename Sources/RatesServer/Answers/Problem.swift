@@ -98,6 +98,15 @@ public struct Problem: Error, Sendable, Equatable {
             headers: [.retryAfter: "5"])
     }
 
+    /// The rates held are the bundled seed's, through `latest`, and the fetches the server makes at
+    /// start have not all ended: they may be weeks old, and those fetches are about to say (503 with `Retry-After`).
+    static func seedAwaitingFirstFetch(latest: Day) -> Problem {
+        Problem(
+            .notReady,
+            "The rates held are the bundled history, through \(latest), and the first fetch since the start is still out: ready once it has finished, whether it succeeds or fails.",
+            headers: [.retryAfter: "5"])
+    }
+
     /// Nothing answers `method` at `path` (404).
     static func noEndpoint(_ method: HTTPRequest.Method, _ path: String) -> Problem {
         Problem(.notFound, "No endpoint at \(method) \(path); see /openapi.yaml.")

@@ -26,7 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var upstreamOverrides: [String: UpstreamOverride] = [:]
     /// Bearer token for operator endpoints; `nil` turns them off.
     public var adminToken: String?
-    /// Whether an empty database is seeded from the history bundled with the binary.
+    /// Whether a database holding none of the ECB's publications (an empty one, or one holding only
+    /// other providers') is seeded from the ECB history bundled with the binary.
     public var seed: Bool = true
     /// Whether fetches run on the publication schedule (otherwise only on request).
     public var schedule: Bool = true

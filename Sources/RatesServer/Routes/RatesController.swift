@@ -106,13 +106,16 @@ struct RatesController<Context: RequestContext>: Sendable {
         return PreparedAnswer(requestHeaders: request.headers, uncachedBody: body).response
     }
 
-    /// Ready while the rates held are as current as this replica can know: not when the database
-    /// has stopped answering and a publication is due since (another replica may have it, so a load
-    /// balancer should ask that one). While the database is down and nothing new is due, the rates
-    /// in memory are current and answered as usual.
+    /// Ready while the rates held are as current as this replica can know: not while they are the
+    /// bundled seed's and the fetches it makes at start are out (those are about to say how old the
+    /// seed is; ``ServerState/isSeedAwaitingStartFetches``), and not when the database has stopped
+    /// answering and a publication is due since (another replica may have it, so a load balancer
+    /// should ask that one). While the database is down and nothing new is due, the rates in memory
+    /// are current and answered as usual.
     func ready() throws(Problem) -> Response {
         let snapshot = state.snapshot
         guard let latest = snapshot.latest else { throw Problem.noData }
+        if state.isSeedAwaitingStartFetches { throw Problem.seedAwaitingFirstFetch(latest: latest.day) }
         let unreachableSince = state.databaseUnreachableSince
         if let unreachableSince {
             let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)

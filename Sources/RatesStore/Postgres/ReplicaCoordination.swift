@@ -29,7 +29,8 @@ public struct ReplicaCoordination: Sendable {
     /// take: `work` is cancelled here, and this process asks again. A replica that dies loses
     /// its connection with it, so another takes over within one `interval`.
     ///
-    /// - Parameter roleChanged: Called with `true` when the role is taken and `false` when it is lost.
+    /// - Parameter roleChanged: Called with `true` when the role is taken, and `false` when it is lost
+    ///   or asked for and refused (another replica holds it; asked again every `interval`).
     public func runAsFetcher(checkEvery interval: Duration, roleChanged: @escaping @Sendable (Bool) -> Void, _ work: @escaping @Sendable () async -> Void) async {
         while !Task.isCancelled {
             let connection: PostgresConnection
@@ -41,7 +42,7 @@ public struct ReplicaCoordination: Sendable {
                 continue
             }
             do {
-                if try await acquire(on: connection, retryEvery: interval) {
+                if try await acquire(on: connection, retryEvery: interval, refused: { roleChanged(false) }) {
                     logger.info("this replica holds the fetcher role")
                     roleChanged(true)
                     await withTaskGroup(of: Void.self) { group in
@@ -76,13 +77,14 @@ public struct ReplicaCoordination: Sendable {
         return (try? await connection.query("SELECT 1", logger: logger)) != nil
     }
 
-    /// Asks for the lock every `interval` until it is granted (`true`) or the task is cancelled (`false`).
+    /// Asks for the lock every `interval` until it is granted (`true`) or the task is cancelled
+    /// (`false`), calling `refused` each time another holder keeps it.
     ///
     /// - Throws: When the connection is lost. A query sent on a connection the server closed while
     ///   it was idle never completed (postgres-nio 1.33), which kept this loop, and with it the
     ///   server's graceful shutdown, waiting forever after a database outage: it is checked first.
     ///   A query that gets no answer (a partition) fails at ``PostgresSession/statementDeadline``.
-    private func acquire(on connection: PostgresConnection, retryEvery interval: Duration) async throws -> Bool {
+    private func acquire(on connection: PostgresConnection, retryEvery interval: Duration, refused: () -> Void) async throws -> Bool {
         while !Task.isCancelled {
             guard !connection.isClosed else { throw PostgresStoreError.unavailable("the connection asking for the fetcher role was closed") }
             let deadline = connection.closing(after: PostgresSession.statementDeadline)
@@ -90,6 +92,7 @@ public struct ReplicaCoordination: Sendable {
                 .first { _ in true } ?? false
             deadline.cancel()
             if granted { return true }
+            refused()
             try await Task.sleep(for: interval)
         }
         return false
