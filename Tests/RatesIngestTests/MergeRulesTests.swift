@@ -6,13 +6,6 @@ import Testing
 /// left out, which one wins, what a peg or a fixed conversion rate gives.
 @Suite("Merge rules: consensus, freshness, precedence, pegs")
 struct MergeRulesTests {
-    /// One EUR-pivot publication of `provider` on `date` valuing each currency at its figure (units per 1 EUR).
-    func perEuro(_ provider: String, _ date: String, _ figures: [String: String]) -> ProviderDay {
-        ProviderDay(
-            provider: provider, pivot: .euro, day: day(date),
-            quotes: figures.map { PublishedQuote(currency: code($0.key), value: $0.value, direction: .unitsPerPivot) })
-    }
-
     /// Three or four providers' values of USD, the first given precedence over the others.
     func usd(_ values: [String], date: String = "2026-03-02") -> (publications: [ProviderDay], policy: MergePolicy) {
         let keys = ["AAA", "BBB", "CCC", "DDD"].prefix(values.count)

@@ -62,6 +62,13 @@ enum Recorded {
 func code(_ text: String) -> CurrencyCode { CurrencyCode(text)! }
 func day(_ text: String) -> Day { Day(text)! }
 
+/// One EUR-pivot publication of `provider` on `date` valuing each currency at its figure (units per 1 EUR).
+func perEuro(_ provider: String, _ date: String, _ figures: [String: String]) -> ProviderDay {
+    ProviderDay(
+        provider: provider, pivot: .euro, day: day(date),
+        quotes: figures.map { PublishedQuote(currency: code($0.key), value: $0.value, direction: .unitsPerPivot) })
+}
+
 extension ProviderDay {
     /// This publication with the quote of `currency` replaced by `transform(quote)`, or removed for `nil`.
     func editing(_ currency: String, _ transform: (PublishedQuote) -> PublishedQuote?) -> ProviderDay {

@@ -6,12 +6,6 @@ import Testing
 /// rank measured from same-day deviations, and a figure kept in its own pivot until it is used.
 @Suite("Merge: the issuer first, ranks earned per currency, figures in their own pivot")
 struct SourceRankTests {
-    func perEuro(_ provider: String, _ date: String, _ figures: [String: String]) -> ProviderDay {
-        ProviderDay(
-            provider: provider, pivot: .euro, day: day(date),
-            quotes: figures.map { PublishedQuote(currency: code($0.key), value: $0.value, direction: .unitsPerPivot) })
-    }
-
     /// A USD-pivot publication: each figure units per 1 USD.
     func perDollar(_ provider: String, _ date: String, _ figures: [String: String], validityDays: Int? = nil) -> ProviderDay {
         ProviderDay(
