@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The merge's quality on a running server, from its own answers: served values against the sources'
-same-day figures (`/v2/rates?expand=providers`), the issuers (`/v1/providers`) and the declared pegs
-(Sources/RatesCore/FixedParity.swift).
+same-day figures (`/v2/rates?expand=providers`), the issuers the registry declares
+(Sources/RatesUpstream/ProviderRegistry.swift) and the declared pegs (Sources/RatesCore/FixedParity.swift),
+read from this checkout so that a build of another version is judged by the same rules.
 
 Usage: Scripts/merge-quality.py BASE_URL FROM TO
 Prints, over the days FROM..TO:
@@ -22,9 +23,10 @@ def get(path):
 
 
 issuers = defaultdict(set)  # currency -> keys of the sources that issue it
-for provider in get("/v1/providers")["providers"]:
-    for currency in provider.get("issues", []):
-        issuers[currency].add(provider["key"])
+registry = open("Sources/RatesUpstream/ProviderRegistry.swift").read()
+for key, issued in re.findall(r'Entry\("([A-Z]+)", \.[a-zA-Z]+, issues: \[([^\]]*)\]', registry):
+    for currency in re.findall(r'"([A-Z]{3})"', issued):
+        issuers[currency].add(key)
 pegs = {}  # currency -> (anchor, rate, since)
 source = open("Sources/RatesCore/FixedParity.swift").read()
 for currency, anchor, rate, since in re.findall(r'FixedParity\("([A-Z]{3})", per: "([A-Z]{3})", "([0-9.]+)", since: "([0-9-]+)"', source):
