@@ -97,6 +97,11 @@ public struct FixedParity: Hashable, Sendable {
                     reference: "https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:31998R2866")
     }
 
+    /// The euro's first day, 1999-01-01. Before it a value per EUR is per the euro of its source's own
+    /// currency's conversion rate (docs/MERGE.md, "Days before the euro"): two sources' values of one
+    /// currency differ by the cross rate of their currencies, so they are not compared with each other.
+    public static let euroIntroduction = Day(year: 1999, month: 1, day: 1)!
+
     /// How many units of `currency` make 1 EUR by a fixed rate: its euro conversion rate, or a peg
     /// to the euro; `nil` for a currency with neither. The day is not checked: before the euro existed,
     /// a legacy currency's conversion rate is how its figures are expressed per EUR (docs/MERGE.md).

@@ -38,12 +38,19 @@ public final class Ingestor: Sendable {
         self.logger = logger
     }
 
-    /// Logs `found` (the exclusions of the merged days `recomputed`) and keeps them in the server
-    /// state in place of what was known of those days.
+    /// Logs `found` (the values the consensus flagged on the merged days `recomputed`): one line with
+    /// how many of each provider's, each value at debug level (a history of an indicative source flags
+    /// thousands). Keeps them in the server state in place of what was known of those days.
     func record(_ found: [ConsensusExclusion], recomputed: [ClosedRange<Day>]) {
-        for exclusion in found {
+        if !found.isEmpty {
+            let counts = Dictionary(grouping: found, by: \.provider).map { "\($0.key): \($0.value.count)" }.sorted()
             logger.warning(
-                "value left out of the merge: more than the consensus threshold from the median",
+                "values flagged by the same-day consensus and not served",
+                metadata: ["rates.flagged": "\(found.count)", "rates.providers": "\(counts.joined(separator: ", "))"])
+        }
+        for exclusion in found {
+            logger.debug(
+                "value flagged by the same-day consensus and not served: further from the median than its bound",
                 metadata: [
                     "rates.day": "\(exclusion.day)", "rates.currency": "\(exclusion.currency)", "rates.provider": "\(exclusion.provider)",
                     "rates.value": "\(exclusion.rate.value)", "rates.median": "\(exclusion.median)",

@@ -59,5 +59,8 @@ struct ExactDecimalMergeTests {
         #expect(ExactDecimal("1.1698").approximation == 1.1698)
         #expect(ExactDecimal("0.0000028").approximation == 0.0000028)
         #expect(ExactDecimal("19782.09025").approximation == 19782.09025)
+        #expect(ExactDecimal(significand: 12, exponent: 24).approximation == 1.2e25, "past the exact powers of ten: through the text")
+        let long = ExactDecimal("0.000225125718345804753").approximation
+        #expect(abs(long - 0.000225125718345804753) <= 2 * long.ulp, "18 digits: within two units in the last place")
     }
 }

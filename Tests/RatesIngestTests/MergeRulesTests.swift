@@ -67,6 +67,20 @@ struct MergeRulesTests {
         #expect(merged[code("USD")]?.provider == "BBB")
     }
 
+    @Test("before the euro, sources' values per EUR are per different euros: none is flagged or measured; from 1999 they are")
+    func noConsensusBeforeTheEuro() throws {
+        let policy = MergePolicy(precedence: ["AAA", "BBB", "CCC"], pegs: [])
+        func publications(_ date: String) -> [ProviderDay] {
+            zip(["AAA", "BBB", "CCC"], ["1.70", "1.60", "1.61"]).map { perEuro($0, date, ["USD": $1]) }
+        }
+        let before = RatesMerge.merge(day: day("1998-12-31"), publications: publications("1998-12-31"), policy: policy)
+        #expect(before.exclusions.isEmpty && before[code("USD")]?.provider == "AAA")
+        #expect(RatesMerge.sameDayDeviations(day: day("1998-12-31"), publications: publications("1998-12-31")).isEmpty)
+        let after = RatesMerge.merge(day: day("1999-01-04"), publications: publications("1999-01-04"), policy: policy)
+        #expect(after.exclusions.map(\.provider) == ["AAA"] && after[code("USD")]?.provider == "BBB")
+        #expect(RatesMerge.sameDayDeviations(day: day("1999-01-04"), publications: publications("1999-01-04")).count == 3)
+    }
+
     @Test("with an even number of values the median is the mean of the middle two")
     func evenCount() throws {
         let four = usd(["1.20", "1.03", "1.03", "1.04"])

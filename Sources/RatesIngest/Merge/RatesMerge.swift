@@ -17,7 +17,8 @@ import RatesCore
 /// - Freshness before precedence: of a currency's values, those more than
 ///   ``MergePolicy/freshnessToleranceDays`` older than its freshest take no part.
 /// - Consensus on the same-day values (those of the currency's freshest day, or all fresh ones when
-///   that day has too few): a value too far from their median — ``MergePolicy/consensusThreshold``
+///   that day has too few), from the euro's first day (``RatesCore/FixedParity/euroIntroduction``): a
+///   value too far from their median — ``MergePolicy/consensusThreshold``
 ///   for a source that speaks for the currency, 3 robust standard deviations within
 ///   ``MergePolicy/consensusSpreadBounds`` for the others — is flagged: it ranks below every value
 ///   that is not, and is reported (``ConsensusExclusion``). It never deletes a currency.
@@ -141,7 +142,7 @@ public enum RatesMerge {
         var flagged: [Int: ConsensusExclusion] = [:]
         let sameDay = fresh.filter { $0.rate.day == freshest }
         let judging = sameDay.count >= policy.consensusMinimumProviders ? sameDay : fresh
-        if judging.count >= policy.consensusMinimumProviders {
+        if judging.count >= policy.consensusMinimumProviders, day >= FixedParity.euroIntroduction {
             let approximations = judging.map(\.rate.value.approximation)
             let median = Self.median(approximations)
             let spread = 1.4826 * Self.median(approximations.map { abs($0 - median) }) / median
@@ -186,13 +187,15 @@ public enum RatesMerge {
     /// How far each provider's value of each currency sits from the median of the other providers'
     /// values of the same day, where ``MergePolicy/consensusMinimumProviders`` or more value it that
     /// day: what ``SourceStanding`` measures a source's rank with. Only the publications of `day`
-    /// itself count (a figure carried forward is not a figure of that day).
+    /// itself count (a figure carried forward is not a figure of that day), and only from the euro's
+    /// first day (before it, sources' values per EUR are per different euros).
     public static func sameDayDeviations(
         day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = []
     ) -> [SameDayDeviation] {
         var seen: Set<String> = []
         let sameDay = publications.filter { $0.day == day && seen.insert($0.provider).inserted }
-        guard sameDay.count >= policy.consensusMinimumProviders else { return [] }  // most days of a long history: the ECB alone
+        // Most days of a long history are the ECB's alone; before the euro, sources' values per EUR are not comparable.
+        guard sameDay.count >= policy.consensusMinimumProviders, day >= FixedParity.euroIntroduction else { return [] }
         let ecbByDay = ecbPublications(ecb + publications)
         var values: [CurrencyCode: [(provider: String, value: Double)]] = [:]
         for publication in sameDay {
