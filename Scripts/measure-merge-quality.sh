@@ -10,7 +10,8 @@
 # Each binary given is measured in turn on the same archive, so two builds compare in one run; with
 # none, the release build of this checkout.
 #
-# Usage: Scripts/measure-merge-quality.sh [RATES_RELAY_BINARY ...]   (FROM=2025-01-01 TO=2026-11-01 by default)
+# Usage: Scripts/measure-merge-quality.sh [RATES_RELAY_BINARY ...]   (FROM=2025-01-01 TO=2026-11-01 by default;
+#        IMPORTS=N times each binary's import N times, into a new database each time, before measuring)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,12 +35,14 @@ Scripts/recorded-archive.sh "$work/archive" "$work/history.csv"
 echo "== machine: $(nproc) cores, $(uname -m); $(find "$work/archive" -type l | wc -l) files of $(find "$work/archive" -mindepth 1 -type d | wc -l) providers"
 
 for binary in "${binaries[@]}"; do
-    db="$work/rates-$RANDOM.sqlite"
     echo "== $binary"
-    started=$(now)
-    "$binary" import --archive "$work/archive" --db "$db" >"$work/import.log" 2>&1 || { cat "$work/import.log"; exit 1; }
-    printf "  import: %.2f s, %s values stored\n" "$(echo "$(now) - $started" | bc)" \
-        "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from rate").fetchone()[0])' "$db")"
+    for _ in $(seq "${IMPORTS:-1}"); do
+        db="$work/rates-$RANDOM.sqlite"
+        started=$(now)
+        "$binary" import --archive "$work/archive" --db "$db" >"$work/import.log" 2>&1 || { cat "$work/import.log"; exit 1; }
+        printf "  import: %.2f s, %s values stored\n" "$(echo "$(now) - $started" | bc)" \
+            "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from rate").fetchone()[0])' "$db")"
+    done
     started=$(now)
     "$binary" serve --db "$db" --port "$port" --no-schedule --providers none >"$work/server.log" 2>&1 &
     server=$!
