@@ -41,6 +41,7 @@ struct ProviderAnswersTests {
             // RUB is the Bank of Russia's pivot: its value per EUR is its EUR quote, 88,2826 RUB per 1 EUR.
             let rouble = try #require(sources["RUB"])
             #expect(rouble["provider"] as? String == "CBR" && rouble["date"] as? String == "2026-04-25")
+            #expect(rouble["servedAs"] as? String == "issuer", "the Bank of Russia issues the rouble")
             let figure = try #require(rouble["published"] as? [String: Any])
             #expect(figure["currency"] as? String == "EUR" && figure["value"] as? String == "88.2826" && figure["pivot"] as? String == "RUB")
             #expect(figure["direction"] as? String == "pivot-per-units" && figure["unit"] as? Int == 1)
@@ -48,6 +49,7 @@ struct ProviderAnswersTests {
             let friday = try await client.request("/v1/rates/2026-04-24?symbols=USD")
             let dollar = try #require(sources["USD"])
             #expect(dollar["provider"] as? String == "ECB" && dollar["date"] as? String == "2026-04-24")
+            #expect(dollar["servedAs"] as? String == "reference")
             #expect((dollar["published"] as? [String: Any])?["value"] as? String == friday.decimalText("rates", "USD"))
 
             let converted = try await client.request("/v1/convert?from=USD&to=RUB&date=2026-04-25&expand=sources")
@@ -66,7 +68,7 @@ struct ProviderAnswersTests {
             #expect(answer.decimalText("rates", "FKP") == pound, "the Falkland Islands pound is at par with sterling")
             #expect(answer.decimalText("rates", "GGP") == pound)
             let falklands = try #require((answer.json["sources"] as? [String: [String: Any]])?["FKP"])
-            #expect(falklands["provider"] as? String == "PEG")
+            #expect(falklands["provider"] as? String == "PEG" && falklands["servedAs"] as? String == "peg")
             #expect(falklands["authority"] as? String == "Falkland Islands Government" && falklands["since"] as? String == "1966-02-14")
             let figure = try #require(falklands["published"] as? [String: Any])
             #expect(figure["value"] as? String == "1.0" && figure["pivot"] as? String == "GBP" && figure["direction"] as? String == "units-per-pivot")
@@ -116,6 +118,9 @@ struct ProviderAnswersTests {
             #expect(providers.count >= 30)
             let poland = try #require(providers.first { $0["key"] as? String == "NBP" })
             #expect(poland["pivot"] as? String == "PLN" && poland["country"] as? String == "PL" && poland["enabled"] as? Bool == true)
+            #expect(poland["issues"] as? [String] == ["PLN"] && poland["standing"] == nil, "the rank per currency is shown for one provider")
+            let taiwan = try #require(providers.first { $0["key"] as? String == "CBC" })
+            #expect(taiwan["pivot"] as? String == "USD" && taiwan["issues"] as? [String] == ["TWD"], "the issuer, whatever its pivot")
             #expect(poland["latestDate"] as? String == "2026-03-05")
             #expect((poland["currencies"] as? [String])?.contains("USD") == true)
             #expect((poland["lastFetch"] as? [String: Any])?["outcome"] as? String == "updated")
@@ -125,6 +130,7 @@ struct ProviderAnswersTests {
 
             let one = try await client.request("/v1/providers/cbr")
             #expect(one.json["key"] as? String == "CBR" && one.json["latestDate"] as? String == "2026-04-25")
+            #expect(one.json["issues"] as? [String] == ["RUB"] && one.json["standing"] is [String: Any])
             let revalidated = try await client.request("/v1/providers/CBR", headers: [.ifNoneMatch: one.headers[.eTag] ?? ""])
             #expect(revalidated.status == .notModified)
             // Every key the server knows, in any letter case, is a `providers=` value the contract allows.
