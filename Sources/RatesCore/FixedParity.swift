@@ -3,8 +3,8 @@
 /// rate to the euro (1.95583 Deutsche Mark per euro).
 ///
 /// The merge uses both kinds, never as a market quote:
-/// - a **peg** values its currency on a day no source publishes it, through the anchor's merged
-///   value, below every published figure and outside the consensus check (``pegs``);
+/// - a **peg** values its currency through the anchor's merged value where neither the ECB nor the
+///   currency's issuer publishes it, before every other source and outside the consensus check (``pegs``);
 /// - a **euro conversion rate** expresses a legacy currency per EUR: for a source that quotes
 ///   against it and quotes no EUR itself, and for the days before the euro existed (``euroConversions``).
 public struct FixedParity: Hashable, Sendable {

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Provider merge on recorded publications")
 struct RatesMergeTests {
-    @Test("the precedence is the registry's, tier by tier: the ECB, a currency's own bank, BDI, Europe, elsewhere, the USD series, history, periodic figures")
+    @Test("the precedence is the registry's, tier by tier: the ECB, the currency's issuer, its peg, BDI, Europe, elsewhere, the USD series, history, periodic figures")
     func precedenceFromTheRegistry() throws {
         let precedence = MergePolicy.defaultPrecedence
         #expect(Array(precedence.prefix(4)) == ["ECB", .issuer, .peg, "BDI"])
@@ -260,7 +260,7 @@ struct RatesMergeTests {
         #expect(bdiFirst[code("CZK")]?.provider == "BDI")
         let cnbFirst = RatesMerge.merge(
             day: day("2026-02-10"), publications: publications, policy: MergePolicy(precedence: [.issuer, "ECB"]))
-        #expect(cnbFirst[code("CZK")]?.provider == "CNB", "the CNB is CZK's own bank")
+        #expect(cnbFirst[code("CZK")]?.provider == "CNB", "the CNB issues CZK")
         #expect(cnbFirst[code("USD")]?.provider == "ECB")
         #expect(cnbFirst[code("AFN")]?.provider == "BDI", "a provider the list does not name still counts, after the named ones")
     }
