@@ -19,6 +19,8 @@ extension ProviderQuotes {
         policy.precedence(of: provider, issues: ProviderRegistry.issuedCurrencies[provider] ?? [], for: currency)
     }
 
-    /// The bound past which a source's typical deviation for a currency ranks it below the others (``MergePolicy/rankingBound``).
-    public var rankingBound: Double { policy.rankingBound }
+    /// Whether `provider`, with `measure` for `currency`, ranks below every source that is not, as the merge ranks it.
+    public func demotes(_ provider: String, with measure: SourceStanding.Measure, for currency: CurrencyCode) -> Bool {
+        policy.demotes(measure, speaksFor: precedence(of: provider, for: currency) != .rank)
+    }
 }

@@ -118,6 +118,13 @@ public struct MergePolicy: Hashable, Sendable {
         return (rank, ranks.issuer.map { rank <= $0 } ?? false)
     }
 
+    /// Whether a source ranks below every source that is not, for a currency: it does not speak for the
+    /// currency and its figures typically sit further than ``rankingBound`` from the others' (`measure`,
+    /// read only then).
+    func demotes(_ measure: @autoclosure () -> SourceStanding.Measure?, speaksFor: Bool) -> Bool {
+        !speaksFor && (measure()?.deviation ?? 0) > rankingBound
+    }
+
     /// Where a peg stands: its place in the list, or after every provider when the list has none.
     var pegRank: Int { ranks.peg ?? ranks.count + 1 }
 

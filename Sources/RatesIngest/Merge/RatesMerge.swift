@@ -69,8 +69,7 @@ public enum RatesMerge {
 
         func candidate(_ rate: PerEuroRate, of publication: ProviderDay) -> Candidate {
             let place = policy.standing(of: publication.provider, issues: publication.issues, for: rate.currency)
-            let demoted = !place.speaksFor
-                && (standing.measure(of: publication.provider, for: rate.currency, on: day)?.deviation ?? 0) > policy.rankingBound
+            let demoted = policy.demotes(standing.measure(of: publication.provider, for: rate.currency, on: day), speaksFor: place.speaksFor)
             return Candidate(rate: rate, rank: place.rank, keyRank: policy.keyRank(of: publication.provider), speaksFor: place.speaksFor, demoted: demoted)
         }
 

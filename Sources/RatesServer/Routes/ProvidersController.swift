@@ -128,12 +128,11 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         guard let standing else { return }
         json.field("standing") { json in
             for (currency, measure) in standing {
-                let precedence = quotes.precedence(of: key, for: currency)
                 json.field(currency.rawValue) { json in
                     json.field("typicalDeviation", number: String(measure.deviation))
                     json.field("samples", number: String(measure.samples))
-                    json.field("servedAs", string: precedence.rawValue)
-                    json.field("demoted", bool: precedence == .rank && measure.deviation > quotes.rankingBound)
+                    json.field("servedAs", string: quotes.precedence(of: key, for: currency).rawValue)
+                    json.field("demoted", bool: quotes.demotes(key, with: measure, for: currency))
                 }
             }
         }
