@@ -221,10 +221,16 @@ final class RatesCache: Sendable {
         return answer
     }
 
-    /// Every currency with at least one rate, the provider base excluded.
+    /// Every currency with at least one rate, the provider base excluded: those stored, and the pegged
+    /// ones a day derives (``RatesCore/DayTable/derivingPegs(_:base:)``: a day with a source besides the
+    /// ECB, and the peg's anchor).
     func currencies() throws(RatesClientError) -> Set<CurrencyCode> {
         try cached(\.currencies) { db in
-            Set(try String.fetchAll(db, sql: "SELECT DISTINCT currency FROM rate").compactMap(CurrencyCode.init))
+            var stored = Set(try String.fetchAll(db, sql: "SELECT DISTINCT currency FROM rate").compactMap(CurrencyCode.init))
+            let derives = try Self.base(db) == .euro
+                && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE provider IS NOT NULL AND provider NOT IN ('ECB', 'PEG'))") ?? false)
+            if derives { stored.formUnion(FixedParity.pegs.filter { $0.anchor == .euro || stored.contains($0.anchor) }.map(\.currency)) }
+            return stored
         }
     }
 
@@ -235,11 +241,14 @@ final class RatesCache: Sendable {
             var result: [Publication] = []
             var day: String?
             var rates: [CurrencyCode: String] = [:]
+            var sources: [CurrencyCode: RateSource] = [:]
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT day, currency, value FROM rate WHERE day BETWEEN ? AND ? ORDER BY day",
+                db, sql: "SELECT day, currency, value, provider, providerDay FROM rate WHERE day BETWEEN ? AND ? ORDER BY day",
                 arguments: [start.description, end.description])
             func flush() {
-                if let day, let parsed = Day(day) { result.append(Publication(day: parsed, rates: CrossRates(providerBase: base, published: rates))) }
+                guard let day, let parsed = Day(day) else { return }
+                let table = DayTable(day: parsed, rates: rates, sources: sources).derivingPegs(base: base)
+                result.append(Publication(day: parsed, rates: CrossRates(providerBase: base, table: table)))
             }
             while let row = try rows.next() {
                 let rowDay: String = row[0]
@@ -247,8 +256,13 @@ final class RatesCache: Sendable {
                     flush()
                     day = rowDay
                     rates = [:]
+                    sources = [:]
                 }
-                if let code = CurrencyCode(row[1] as String) { rates[code] = row[2] }
+                guard let code = CurrencyCode(row[1] as String) else { continue }
+                rates[code] = row[2]
+                if let provider = row[3] as String?, let providerDay = (row[4] as String?).flatMap(Day.init) ?? Day(rowDay) {
+                    sources[code] = RateSource(provider: provider, day: providerDay)
+                }
             }
             flush()
             return result
@@ -270,6 +284,7 @@ final class RatesCache: Sendable {
     }
 
     static func publication(on day: Day, _ db: Database) throws -> Publication {
+        let base = try base(db)
         var rates: [CurrencyCode: String] = [:]
         var sources: [CurrencyCode: RateSource] = [:]
         let rows = try Row.fetchCursor(
@@ -282,7 +297,7 @@ final class RatesCache: Sendable {
         }
         let sourcesKnown = try Bool.fetchOne(db.cachedStatement(sql: "SELECT sourcesKnown FROM syncState WHERE id = 1")) ?? true
         return Publication(
-            day: day, rates: CrossRates(providerBase: try base(db), table: DayTable(day: day, rates: rates, sources: sources)),
+            day: day, rates: CrossRates(providerBase: base, table: DayTable(day: day, rates: rates, sources: sources).derivingPegs(base: base)),
             sourcesKnown: sourcesKnown)
     }
 

@@ -27,7 +27,8 @@ extension RatesClient {
         let observation = ValueObservation.tracking(region: Table("rate"), Table("syncState")) { db -> RateTable? in
             guard let publication = try RatesCache.latestPublication(db) else { return nil }
             return try Self.table(publication, requested: nil, base: base, symbols: symbols) { code in
-                let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE currency = ?)", arguments: [code.rawValue]) ?? false
+                let known = try FixedParity.peg(of: code) != nil
+                    || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE currency = ?)", arguments: [code.rawValue]) ?? false
                 return known || code == publication.rates.providerBase ? .noRate(code, on: publication.day) : .unknownCurrency(code)
             }
         }.removeDuplicates()

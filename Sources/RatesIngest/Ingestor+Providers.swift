@@ -128,15 +128,24 @@ extension Ingestor {
         if publications.count == 1, let ecb = publications.first, ecb.provider == ProviderKey.ecb, ecb.day == day {
             return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
         }
-        let merged = RatesMerge.merge(
-            day: day, publications: publications, policy: policy, ecb: ecbBridge(for: publications, reader: reader), standing: standing)
+        let ecb = ecbBridge(for: publications, reader: reader)
+        var merged = RatesMerge.merge(day: day, publications: publications, policy: policy, ecb: ecb, standing: standing)
+        // The pegs' values are not stored: they are derived when the day is read
+        // (``RatesCore/DayTable/derivingPegs(_:base:)``), which a day of the ECB's values alone never gets.
+        // Such a day is merged without pegs, so that what it stores is what it serves.
+        if merged.rates.contains(where: { $0.provider == FixedParity.pegProvider }),
+           !merged.rates.contains(where: { $0.provider != ProviderKey.ecb && $0.provider != FixedParity.pegProvider }) {
+            var withoutPegs = policy
+            withoutPegs.pegs = []
+            merged = RatesMerge.merge(day: day, publications: publications, policy: withoutPegs, ecb: ecb, standing: standing)
+        }
         guard !merged.rates.isEmpty else { return (nil, merged.exclusions) }
         var daily = DailyRates(day: day, rates: [:])
-        for rate in merged.rates {
+        for rate in merged.rates where rate.provider != FixedParity.pegProvider {
             daily.rates[rate.currency] = rate.value.description
             daily.sources[rate.currency] = RateSource(provider: rate.provider, day: rate.day)
         }
-        return (daily, merged.exclusions)
+        return (daily.rates.isEmpty ? nil : daily, merged.exclusions)
     }
 
     /// The merge of `day` from the quotes of `providers` in `reader`, with every value it weighed.

@@ -22,7 +22,7 @@ extension RatesSnapshot {
             touched[change.day]!.sources[change.currency] = change.source
         }
         // Merge the untouched days with the touched ones, both ascending.
-        let rebuilt = touched.values.filter { !$0.rates.isEmpty }.map { DayTable(day: $0.day, rates: $0.rates, sources: $0.sources) }
+        let rebuilt = touched.values.filter { !$0.rates.isEmpty }.map { DayTable(day: $0.day, rates: $0.rates, sources: $0.sources).derivingPegs(base: base) }
             .sorted { $0.day < $1.day }
         var merged: [DayTable] = []
         merged.reserveCapacity(days.count + rebuilt.count)

@@ -59,10 +59,13 @@ struct SourcesTests {
     @Test("after one sync from a server of several providers, UAH reads, converts and is observed offline with its source; so does `rates convert`")
     func endToEnd() async throws {
         let cache = TemporaryCache()
+        nonisolated(unsafe) var pegs: [String] = []
         let (stoppedURL, served) = try await withMergedServer { url, server in
             let sync = try await RatesCommandRun.run(["sync", "--server", url, "--cache", cache.url.path])
             #expect(sync.status == 0, "\(sync.standardError)")
             let answer = try await server.request("/v1/convert?from=USD&to=UAH&amount=100&date=2026-03-04")
+            let pegged = try await server.request("/v1/rates/2026-03-04?symbols=FKP,AED,XAF")
+            pegs = try ["FKP", "AED", "XAF"].map { try #require(pegged.decimalText("rates", $0), "\($0) is served") }
             return try #require(answer.decimalText("info", "rate"))
         }
         // The server is gone: everything below answers from the cache the command line filled.
@@ -82,6 +85,14 @@ struct SourcesTests {
             Self.afn: RateSource(provider: "NBP", day: wednesday),
         ], "the symbols' and the base's")
         #expect(try client.currencies().count > 140, "every currency some provider published")
+        // The pegs are not carried by the sync: the SDK derives them from the declared table, as the server does.
+        let codes = ["FKP", "AED", "XAF"].map { CurrencyCode($0)! }
+        let pegged = try #require(try client.rates(on: wednesday, symbols: codes))
+        #expect(codes.map { pegged.rates[$0]?.description } == pegs, "the server's values")
+        #expect(pegged.sources[codes[0]]?.provider == "PEG" && pegged.sources[codes[1]]?.provider == "PEG")
+        #expect(try Set(client.currencies().keys).isSuperset(of: codes))
+        let series = try client.timeseries(from: day("2026-03-02"), through: wednesday, symbols: [codes[0]])
+        #expect(series[wednesday]?[codes[0]] == pegged.rates[codes[0]], "the history derives them too")
         // HKMA's Saturday: the ECB's Friday figures carried forward, and they say so.
         let saturday = try #require(try client.rates(on: day("2026-02-28"), symbols: [.usd]))
         #expect(saturday.date == day("2026-02-28") && saturday.requestedDate == nil)
