@@ -46,7 +46,10 @@ for binary in "${binaries[@]}"; do
     started=$(now)
     "$binary" serve --db "$db" --port "$port" --no-schedule --providers none >"$work/server.log" 2>&1 &
     server=$!
-    until curl -fs -o /dev/null "http://127.0.0.1:$port/v1/latest"; do sleep 0.01; done
+    until curl -fs -o /dev/null "http://127.0.0.1:$port/v1/latest"; do
+        kill -0 "$server" 2>/dev/null || { echo "the server ended before answering:"; tail -20 "$work/server.log"; exit 1; }
+        sleep 0.01
+    done
     printf "  restart to the first 200: %.3f s\n" "$(echo "$(now) - $started" | bc)"
     for _ in $(seq 200); do curl -fs -o /dev/null "http://127.0.0.1:$port/v1/latest?base=USD"; done
     echo "  RSS after 200 answers: $(awk '$1 == "VmRSS:" {printf "%.1f MB", $2/1024}' "/proc/$server/status")"

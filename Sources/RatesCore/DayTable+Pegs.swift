@@ -10,7 +10,8 @@ extension DayTable {
     /// as a peg already (stored by an earlier version, or derived before) are derived again.
     /// A table of another base than the euro is returned as it is.
     public func derivingPegs(_ pegs: [FixedParity] = FixedParity.pegs, base: CurrencyCode = .euro) -> DayTable {
-        guard base == .euro else { return self }
+        // Most days of a long history are the ECB's own figures, with no source named: nothing to do.
+        guard base == .euro, !sourceIndices.isEmpty else { return self }
         let kept = codes.indices.filter { source(at: $0).provider != FixedParity.pegProvider }
         let stripped = kept.count == count ? self : DayTable(day: day, entries: kept.map(entry(at:)))
         guard kept.contains(where: { position(at: $0) != 0 && source(at: $0).provider != ProviderKey.ecb }) else { return stripped }
