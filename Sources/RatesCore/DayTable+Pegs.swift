@@ -12,31 +12,45 @@ extension DayTable {
     public func derivingPegs(_ pegs: [FixedParity] = FixedParity.pegs, base: CurrencyCode = .euro) -> DayTable {
         // Most days of a long history are the ECB's own figures, with no source named: nothing to do.
         guard base == .euro, !sourceIndices.isEmpty else { return self }
-        let kept = codes.indices.filter { source(at: $0).provider != FixedParity.pegProvider }
-        let stripped = kept.count == count ? self : DayTable(day: day, entries: kept.map(entry(at:)))
-        guard kept.contains(where: { position(at: $0) != 0 && source(at: $0).provider != ProviderKey.ecb }) else { return stripped }
-        let valued = Set(kept.map { codes[$0] })
-        var derived: [Entry] = []
-        for peg in pegs where peg.since <= day && !valued.contains(peg.currency) {
-            guard let rate = ExactDecimal(peg.rate) else { continue }
-            guard peg.anchor != .euro else {
-                derived.append(Entry(code: peg.currency, text: Substring(rate.description), source: RateSource(provider: FixedParity.pegProvider, day: day)))
-                continue
+        let isPeg = codes.indices.map { position(at: $0) != 0 && sourceList[position(at: $0) - 1].provider == FixedParity.pegProvider }
+        let speaks = codes.indices.contains { position(at: $0) != 0 && !isPeg[$0] && sourceList[position(at: $0) - 1].provider != ProviderKey.ecb }
+        var derived: [(code: CurrencyCode, value: ExactDecimal, source: RateSource)] = []
+        if speaks {
+            for peg in pegs where peg.since <= day {
+                if let index = index(of: peg.currency), !isPeg[index] { continue }
+                guard let rate = ExactDecimal(peg.rate) else { continue }
+                if peg.anchor == .euro {
+                    derived.append((peg.currency, rate, RateSource(provider: FixedParity.pegProvider, day: day)))
+                } else if let anchor = index(of: peg.anchor), !isPeg[anchor],
+                    let value = self.rate(at: anchor).multiplied(by: rate)?.rounded(significantDigits: RateText.maxSignificantDigits)
+                {
+                    derived.append((peg.currency, value, RateSource(provider: FixedParity.pegProvider, day: source(at: anchor).day)))
+                }
             }
-            guard let anchor = stripped.index(of: peg.anchor),
-                  let value = stripped.rate(at: anchor).multiplied(by: rate)?.rounded(significantDigits: RateText.maxSignificantDigits)
-            else { continue }
-            let source = RateSource(provider: FixedParity.pegProvider, day: stripped.source(at: anchor).day)
-            derived.append(Entry(code: peg.currency, text: Substring(value.description), source: source))
         }
-        return derived.isEmpty ? stripped : DayTable(day: day, entries: kept.map(entry(at:)) + derived)
+        guard !derived.isEmpty || isPeg.contains(true) else { return self }
+
+        // The kept values and the derived ones, in code order; no text is written or read.
+        var rows: [(code: CurrencyCode, significand: UInt64, exponent: Int8, source: RateSource?)] = codes.indices.compactMap { index in
+            isPeg[index] ? nil : (codes[index], significands[index], exponents[index], position(at: index) == 0 ? nil : source(at: index))
+        }
+        for (code, value, source) in derived {
+            guard let significand = value.smallSignificand, let exponent = Int8(exactly: value.exponent) else { continue }
+            rows.append((code, significand, exponent, source))
+        }
+        rows.sort { $0.code < $1.code }
+        var sources: [RateSource] = []
+        let positions = rows.map { row -> UInt16 in
+            guard let source = row.source else { return 0 }
+            if let position = sources.firstIndex(of: source) { return UInt16(position + 1) }
+            sources.append(source)
+            return UInt16(sources.count)
+        }
+        return DayTable(
+            day: day, codes: rows.map(\.code), significands: rows.map(\.significand), exponents: rows.map(\.exponent), sourceList: sources,
+            sourceIndices: sources.isEmpty ? [] : positions)
     }
 
     /// Where the value at `index` has its source in ``sourceList`` (1-based), or 0 for the ECB's figure of the day.
     private func position(at index: Int) -> Int { sourceIndices.isEmpty ? 0 : Int(sourceIndices[index]) }
-
-    /// The value at `index` as an entry, its source named only when it is not the table's default.
-    private func entry(at index: Int) -> Entry {
-        Entry(code: codes[index], text: Substring(rate(at: index).description), source: position(at: index) == 0 ? nil : source(at: index))
-    }
 }
