@@ -1,9 +1,8 @@
 /// The declared pegs derived when a merged day is read, not stored (docs/MERGE.md#pegs).
 extension DayTable {
     /// This table with the values `pegs` give it: for each peg holding on ``day`` whose currency has no
-    /// value from a source, the anchor's value times the declared rate (the rate itself for a peg to
-    /// the euro), rounded once to ``RateText/maxSignificantDigits``, named with ``FixedParity/pegProvider``
-    /// and the anchor's own day. What the merge stored is what the ECB or the currency's issuer
+    /// value from a source, its value from the anchor's (``FixedParity/perEuro(anchorPerEuro:)``, as the
+    /// merge values it), named with ``FixedParity/pegProvider`` and the anchor's own day. What the merge stored is what the ECB or the currency's issuer
     /// published, which a peg does not replace; the merge stores no peg's value.
     ///
     /// A table whose every value is the ECB's gets none: the ECB's history stays the ECB's. Values named
@@ -18,14 +17,11 @@ extension DayTable {
         if speaks {
             for peg in pegs where peg.since <= day {
                 if let index = index(of: peg.currency), !isPeg[index] { continue }
-                guard let rate = ExactDecimal(peg.rate) else { continue }
-                if peg.anchor == .euro {
-                    derived.append((peg.currency, rate, RateSource(provider: FixedParity.pegProvider, day: day)))
-                } else if let anchor = index(of: peg.anchor), !isPeg[anchor],
-                    let value = self.rate(at: anchor).multiplied(by: rate)?.rounded(significantDigits: RateText.maxSignificantDigits)
-                {
-                    derived.append((peg.currency, value, RateSource(provider: FixedParity.pegProvider, day: source(at: anchor).day)))
-                }
+                let anchor = peg.anchor == .euro ? nil : index(of: peg.anchor)
+                guard peg.anchor == .euro || anchor.map({ !isPeg[$0] }) == true,
+                      let value = peg.perEuro(anchorPerEuro: anchor.map(rate(at:)))
+                else { continue }
+                derived.append((peg.currency, value, RateSource(provider: FixedParity.pegProvider, day: anchor.map { source(at: $0).day } ?? day)))
             }
         }
         guard !derived.isEmpty || isPeg.contains(true) else { return self }

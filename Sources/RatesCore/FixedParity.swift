@@ -33,6 +33,15 @@ public struct FixedParity: Hashable, Sendable {
     /// The rate as a figure quoted against the anchor: ``rate`` units of ``currency`` per 1 ``anchor``.
     public var quote: PublishedQuote { PublishedQuote(currency: currency, value: rate, unit: 1, direction: .unitsPerPivot) }
 
+    /// Units of ``currency`` per 1 EUR by this peg, given `anchorPerEuro`, the anchor's value per EUR
+    /// (`nil` for a peg to the euro, whose value is its rate as declared): the product, rounded once to
+    /// ``RateText/maxSignificantDigits``. The one rule by which the merge and a day's reading value a peg.
+    public func perEuro(anchorPerEuro: ExactDecimal?) -> ExactDecimal? {
+        guard let rate = ExactDecimal(rate) else { return nil }
+        guard let anchorPerEuro else { return rate }
+        return anchorPerEuro.multiplied(by: rate)?.rounded(significantDigits: RateText.maxSignificantDigits)
+    }
+
     /// The key the merge's provenance names a peg's values with.
     public static let pegProvider = "PEG"
 

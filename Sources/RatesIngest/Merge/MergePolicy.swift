@@ -112,7 +112,7 @@ public struct MergePolicy: Hashable, Sendable {
     /// Where `provider` stands for `currency`: the index of the first rank it matches (the list's
     /// length when none does), and whether that rank speaks for the currency (it is at or before
     /// ``Rank/issuer``). `issues` are the currencies the provider issues.
-    func standing(of provider: String, issues: Set<CurrencyCode>, for currency: CurrencyCode) -> (rank: Int, speaksFor: Bool) {
+    func place(of provider: String, issues: Set<CurrencyCode>, for currency: CurrencyCode) -> (rank: Int, speaksFor: Bool) {
         var rank = ranks.byKey[provider] ?? ranks.count
         if let issuer = ranks.issuer, issues.contains(currency) { rank = min(rank, issuer) }
         return (rank, ranks.issuer.map { rank <= $0 } ?? false)
@@ -148,8 +148,8 @@ extension MergePolicy {
     /// The rank that puts a value of `provider` (which issues `issues`) first for `currency`.
     public func precedence(of provider: String, issues: Set<CurrencyCode>, for currency: CurrencyCode) -> Precedence {
         if provider == FixedParity.pegProvider { return .peg }
-        let place = standing(of: provider, issues: issues, for: currency)
-        guard place.speaksFor else { return .rank }
-        return place.rank == ranks.issuer ? .issuer : .reference
+        let found = place(of: provider, issues: issues, for: currency)
+        guard found.speaksFor else { return .rank }
+        return found.rank == ranks.issuer ? .issuer : .reference
     }
 }

@@ -30,7 +30,7 @@ public enum RatesMerge {
     /// A value in the running for a currency, with what decides its place.
     private struct Candidate {
         var rate: PerEuroRate
-        /// The place of its rank in the precedence (``MergePolicy/standing(of:issues:for:)``).
+        /// The place of its rank in the precedence (``MergePolicy/place(of:issues:for:)``).
         var rank: Int
         /// The tie-break between two of one rank: the place of the provider's key.
         var keyRank: Int
@@ -68,7 +68,7 @@ public enum RatesMerge {
         let ecbByDay = ecbPublications(ecb + publications)
 
         func candidate(_ rate: PerEuroRate, of publication: ProviderDay) -> Candidate {
-            let place = policy.standing(of: publication.provider, issues: publication.issues, for: rate.currency)
+            let place = policy.place(of: publication.provider, issues: publication.issues, for: rate.currency)
             let demoted = policy.demotes(standing.measure(of: publication.provider, for: rate.currency, on: day), speaksFor: place.speaksFor)
             return Candidate(rate: rate, rank: place.rank, keyRank: policy.keyRank(of: publication.provider), speaksFor: place.speaksFor, demoted: demoted)
         }
@@ -132,22 +132,23 @@ public enum RatesMerge {
         _ currency: CurrencyCode, among all: [Candidate], on day: Day, policy: MergePolicy
     ) -> (rate: PerEuroRate, exclusions: [ConsensusExclusion], weighed: [PerEuroRate]) {
         // Freshness first: a published value more than the tolerance older than the currency's freshest takes no part.
-        let published = all.filter { !$0.isPeg }
-        let freshest = published.map(\.rate.day).max()
+        let freshest = all.filter { !$0.isPeg }.map(\.rate.day).max()
         let values = all.filter { $0.isPeg || $0.rate.day >= freshest!.adding(days: -policy.freshnessToleranceDays) }
-        let fresh = values.filter { !$0.isPeg }
+        let fresh = values.indices.filter { !values[$0].isPeg }
+        let approximations = values.map { $0.isPeg ? .nan : $0.rate.value.approximation }
 
         // The same-day consensus: the values of the freshest day, or every fresh one when that day has too few.
         var flagged: [Int: ConsensusExclusion] = [:]
-        let sameDay = fresh.filter { $0.rate.day == freshest }
+        let sameDay = fresh.filter { values[$0].rate.day == freshest }
         let judging = sameDay.count >= policy.consensusMinimumProviders ? sameDay : fresh
         if judging.count >= policy.consensusMinimumProviders, day >= FixedParity.euroIntroduction {
-            let approximations = judging.map(\.rate.value.approximation)
-            let median = Self.median(approximations)
-            let spread = 1.4826 * Self.median(approximations.map { abs($0 - median) }) / median
+            let judged = judging.map { approximations[$0] }
+            let median = Self.median(judged)
+            let spread = 1.4826 * Self.median(judged.map { abs($0 - median) }) / median
             let bound = min(max(3 * spread, policy.consensusSpreadBounds.lowerBound), policy.consensusSpreadBounds.upperBound)
-            for (index, value) in values.enumerated() where !value.isPeg {
-                let deviation = abs(value.rate.value.approximation - median) / median
+            for index in fresh {
+                let value = values[index]
+                let deviation = abs(approximations[index] - median) / median
                 if deviation > (value.speaksFor ? policy.consensusThreshold : bound) {
                     flagged[index] = ConsensusExclusion(day: day, rate: value.rate, median: median, deviation: deviation, providerCount: judging.count)
                 }
@@ -159,19 +160,16 @@ public enum RatesMerge {
                 < (flagged[right] == nil ? 0 : 1, b.demoted ? 1 : 0, b.rank, b.keyRank, b.rate.provider)
         }!
         flagged[order] = nil
-        return (values[order].rate, flagged.sorted { $0.key < $1.key }.map(\.value), fresh.map(\.rate))
+        return (values[order].rate, flagged.sorted { $0.key < $1.key }.map(\.value), fresh.map { values[$0].rate })
     }
 
-    /// The value `peg` gives its currency on `day`: the anchor's merged value (`nil` for a peg to the
-    /// euro) times the declared rate, rounded once to ``PerEuroRate/significantDigits``.
+    /// The value `peg` gives its currency on `day`, from the anchor's merged value (`nil` for a peg to
+    /// the euro): ``RatesCore/FixedParity/perEuro(anchorPerEuro:)``.
     static func pegged(_ peg: FixedParity, anchor: PerEuroRate?, on day: Day) -> PerEuroRate? {
-        guard let rate = ExactDecimal(peg.rate) else { return nil }
-        guard let anchor else {
-            return PerEuroRate(currency: peg.currency, value: rate, provider: FixedParity.pegProvider, day: day, source: peg.quote, route: .pegged(anchor: nil))
-        }
-        guard let value = anchor.value.multiplied(by: rate)?.rounded(significantDigits: PerEuroRate.significantDigits) else { return nil }
+        guard let value = peg.perEuro(anchorPerEuro: anchor?.value) else { return nil }
         return PerEuroRate(
-            currency: peg.currency, value: value, provider: FixedParity.pegProvider, day: anchor.day, source: peg.quote, route: .pegged(anchor: anchor.value))
+            currency: peg.currency, value: value, provider: FixedParity.pegProvider, day: anchor?.day ?? day, source: peg.quote,
+            route: .pegged(anchor: anchor?.value))
     }
 
     /// The ECB's publications among `publications`, by day.
