@@ -264,6 +264,19 @@ extension ReplicaTests {
 }
 
 extension ReplicaTests {
+    /// Stores the ECB's publications from ``firstDay`` through ``newDay`` in the database at `url`
+    /// through the one ingest path, recorded as a seed from `file`.
+    static func storeSeed(at url: String, file: String) throws {
+        let held = FakeUpstream.history.filter { $0.day >= Self.firstDay && $0.day <= Self.newDay }
+        let store = try RatesStore(location: url)
+        let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
+        try Ingestor(store: store, state: state, logger: TestServer.logger).ingest(
+            ECBProvider.publications(of: RatesBatch(base: .euro, days: held)), of: (ProviderKey.ecb, .euro),
+            run: FetchRun(startedAt: Date(), source: .seed, file: file, outcome: .updated), notAfter: Self.newDay.adding(days: 1))
+    }
+}
+
+extension ReplicaTests {
     /// Runs `body` with a fetcher on a direct connection to a new database and a follower reaching
     /// it through `proxy`, both in this process, on a clock that says the newest stored day is the
     /// newest published: nothing new is due.
@@ -272,12 +285,7 @@ extension ReplicaTests {
     ) async throws {
         try await TestPostgres.withDatabase { url in
             // Stored as the ECB's publications (its quotes too), as a fetch stores them.
-            let held = FakeUpstream.history.filter { $0.day >= Self.firstDay && $0.day <= Self.newDay }
-            let store = try RatesStore(location: url)
-            let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
-            try Ingestor(store: store, state: state, logger: TestServer.logger).ingest(
-                ECBProvider.publications(of: RatesBatch(base: .euro, days: held)), of: (ProviderKey.ecb, .euro),
-                run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated), notAfter: Self.newDay.adding(days: 1))
+            try Self.storeSeed(at: url, file: "test")
             let server = try #require(URLComponents(string: url))
             let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Self.firstDay)
             try await upstream.run { upstreamURL in
@@ -372,12 +380,7 @@ extension ReplicaTests {
     func seedReadiness() async throws {
         try await TestPostgres.withDatabase { url in
             // The ECB's publications, stored as the bundled seed stores them.
-            let held = FakeUpstream.history.filter { $0.day >= Self.firstDay && $0.day <= Self.newDay }
-            let store = try RatesStore(location: url)
-            let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
-            try Ingestor(store: store, state: state, logger: TestServer.logger).ingest(
-                ECBProvider.publications(of: RatesBatch(base: .euro, days: held)), of: (ProviderKey.ecb, .euro),
-                run: FetchRun(startedAt: Date(), source: .seed, file: "eurofxref-hist.zip (bundled)", outcome: .updated), notAfter: Self.newDay.adding(days: 1))
+            try Self.storeSeed(at: url, file: "eurofxref-hist.zip (bundled)")
             let upstream = FakeUpstream(publishedThrough: Self.newDay, firstDay: Self.firstDay)
             // The upstream accepts the fetcher's first fetch and does not answer it until released.
             upstream.hold()
