@@ -18,6 +18,7 @@ const state = {
   range: "1m",
   series: null,       // the chart's points: [{day, value}]
   cursor: null,       // the chart's highlighted index
+  latestDay: null,    // the latest publication's day on its way (a promise): the chart's ranges end there
 };
 
 // ---------- Fetching ----------
@@ -237,22 +238,24 @@ function svg(tag, attributes, text) {
   return node;
 }
 
-/** The first day of the range `range` ending today. */
-function rangeStart(range) {
-  const today = new Date();
-  const years = { "1y": 1, "5y": 5 }[range];
+/** The first day of the range `range` ending on `end` (`YYYY-MM-DD`): a month of publications
+ *  even when the server's latest is weeks old. */
+function rangeStart(range, end) {
   if (range === "all") return FIRST_DAY;
-  if (range === "1m") today.setMonth(today.getMonth() - 1);
-  else today.setFullYear(today.getFullYear() - years);
-  const day = isoDay(today);
+  const date = dayDate(end);
+  if (range === "1m") date.setUTCMonth(date.getUTCMonth() - 1);
+  else date.setUTCFullYear(date.getUTCFullYear() - { "1y": 1, "5y": 5 }[range]);
+  const day = date.toISOString().slice(0, 10);
   return day < FIRST_DAY ? FIRST_DAY : day;
 }
 
 const loadChart = latestOnly(async (stale, fresh) => {
   const from = $("from").value, to = $("to").value;
   $("chart-title").textContent = `${from} → ${to}`;
-  const query = new URLSearchParams({ start: rangeStart(state.range), base: from, symbols: to, points: CHART_POINTS });
   try {
+    const end = await (state.latestDay ?? isoDay(new Date()));
+    if (stale()) return;
+    const query = new URLSearchParams({ start: rangeStart(state.range, end), base: from, symbols: to, points: CHART_POINTS });
     const { json } = await getJSON(`/v1/timeseries?${query}`, fresh);
     if (stale()) return;
     state.series = Object.entries(json.rates)
@@ -425,7 +428,9 @@ function wireChart() {
 const loadLatest = latestOnly(async (stale, fresh) => {
   const base = $("base").value;
   try {
-    const { json } = await getJSON(`/v1/latest?base=${base}&expand=sources`, fresh);
+    const answer = getJSON(`/v1/latest?base=${base}&expand=sources`, fresh);
+    state.latestDay = answer.then(({ json }) => json.date, () => isoDay(new Date()));
+    const { json } = await answer;
     if (stale()) return;
     renderLatest(json, undefined);
     renderFreshness(json);
@@ -613,7 +618,7 @@ function renderSources(providers, known) {
 // ---------- Live updates ----------
 
 function refreshAll(fresh) {
-  return Promise.all([convert(fresh), loadChart(fresh), loadLatest(fresh), loadSources(fresh)]);
+  return Promise.all([convert(fresh), loadLatest(fresh), loadChart(fresh), loadSources(fresh)]);
 }
 
 function listen() {
@@ -676,7 +681,7 @@ async function start() {
   const names = loadCurrencies().catch(() => {});
   // The sources come last: their health is read from the store (/v1/providers), the rest from memory.
   const sources = loadSources().then(() => performance.mark("rates-relay:sources-render"));
-  await Promise.all([convert(), loadChart(), loadLatest(), names]);
+  await Promise.all([convert(), loadLatest(), loadChart(), names]);
   performance.mark("rates-relay:first-render");
   document.documentElement.dataset.rendered = "true";
   await Promise.all([sources, state.changes]);
