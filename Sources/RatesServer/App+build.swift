@@ -59,6 +59,7 @@ struct ServerParts {
     let cache: ResponseCache
     let cachePolicy: CacheControlPolicy
     let answers: DataAnswers
+    let permits: AnswerPermits
 
     init(_ configuration: ServerConfiguration, logger: Logger) throws {
         // Neither the server nor a scheduler can run before this, so neither ever sees a
@@ -76,6 +77,7 @@ struct ServerParts {
         let schedule = ProviderRegistry.referenceSchedule
         cachePolicy = CacheControlPolicy(schedule: schedule, now: configuration.now)
         answers = DataAnswers(schedule: schedule, configuration: configuration, quotes: ProviderQuotes(store: store, policy: ingestor.mergePolicy))
+        permits = AnswerPermits(limit: configuration.heavyAnswerConcurrency, metrics: metrics)
     }
 
     /// Every source's coordinator: what `POST /v1/admin/refresh` refreshes.
@@ -99,7 +101,7 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
     let ingestor = parts.ingestor
     let ratesController = RatesController<RatesRequestContext>(
         state: parts.state, cache: parts.cache, schedule: schedule, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
-        cachePolicy: parts.cachePolicy, answers: parts.answers, role: parts.role)
+        cachePolicy: parts.cachePolicy, answers: parts.answers, role: parts.role, permits: parts.permits)
     router.addRoutes(ratesController.endpoints)
     router.addRoutes(
         SyncController(

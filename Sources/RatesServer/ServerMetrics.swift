@@ -23,6 +23,8 @@ import Synchronization
 /// | `rates_relay_sync_responses_total` | counter | `result`: `page`, `not_modified` |
 /// | `rates_relay_response_cache_lookups_total` | counter | `result`: `hit`, `miss` |
 /// | `rates_relay_event_streams` | gauge | `GET /v1/events` streams open now |
+/// | `rates_relay_heavy_answers` | gauge | heavy answers being built or streamed now (``AnswerPermits``) |
+/// | `rates_relay_refusals_total` | counter | `reason`: `busy` (every heavy-answer permit out), `event_streams` (the subscriber cap reached) |
 /// | `rates_relay_consensus_exclusions` | gauge | `provider`: its values the consensus check leaves out of the merge now |
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
@@ -34,6 +36,9 @@ public final class ServerMetrics: Sendable {
     private let latestPublication: Gauge
     private let dataAge: Gauge
     private let eventStreams: Gauge
+    private let heavyAnswers: Gauge
+    private let busyRefusals: Counter
+    private let eventStreamRefusals: Counter
     /// Handles by (route, method, status): a dictionary lookup instead of the registry's label matching on every request.
     private let requestHandles = Mutex<[RequestKey: RequestRecorder]>([:])
 
@@ -76,6 +81,10 @@ public final class ServerMetrics: Sendable {
         dataAge = registry.makeGauge(descriptor: Self.named("data_age", unit: "seconds", help: "Time since the newest stored day was published."))
         eventStreams = registry.makeGauge(descriptor: Self.named(
             "event_streams", unit: "", help: "GET /v1/events streams open now (clients listening for publications)."))
+        heavyAnswers = registry.makeGauge(descriptor: Self.named(
+            "heavy_answers", unit: "", help: "Heavy answers (long ranges, answers from the providers' quotes) being built or streamed now."))
+        busyRefusals = registry.makeCounter(descriptor: Self.refusals, labels: [("reason", "busy")])
+        eventStreamRefusals = registry.makeCounter(descriptor: Self.refusals, labels: [("reason", "event_streams")])
         for outcome in FetchRun.Outcome.allCases { _ = fetches(outcome) }
     }
 
@@ -104,6 +113,12 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one lookup of a prepared answer.
     func recordCacheLookup(hit: Bool) { (hit ? cacheHits : cacheMisses).increment() }
+
+    /// Sets how many heavy answers are in progress.
+    func recordHeavyAnswers(inProgress count: Int) { heavyAnswers.set(Double(count)) }
+
+    /// Counts one request refused for want of room: every heavy-answer permit out (`busy`), or the event streams' cap reached.
+    func recordRefusal(busy: Bool) { (busy ? busyRefusals : eventStreamRefusals).increment() }
 
     /// Counts one answer to a sync client.
     func recordSync(notModified: Bool) { (notModified ? syncNotModified : syncPages).increment() }
@@ -149,6 +164,9 @@ public final class ServerMetrics: Sendable {
         named(
             "consensus_exclusions", unit: "",
             help: "Values left out of the merge for being more than the consensus threshold from the median of the providers, by provider.")
+    }
+    private static var refusals: MetricNameDescriptor {
+        named("refusals", unit: "total", help: "Requests refused for want of room, with 503 and Retry-After: by reason.")
     }
     private static var cacheLookups: MetricNameDescriptor {
         named("response_cache_lookups", unit: "total", help: "Lookups of prepared answers: hits, and misses that built one.")

@@ -16,7 +16,7 @@ extension DataAnswers {
 
     /// Frankfurter's `/v1/{start}..{end}`: its shape (`start_date`, `end_date`), our values. A range
     /// that starts on a day without a publication starts at the nearest earlier one, as Frankfurter's does.
-    func frankfurterSeries(_ query: QueryParameters, from start: Day, through end: Day, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+    func frankfurterSeries(_ query: QueryParameters, from start: Day, through end: Day, snapshot: RatesSnapshot) throws(Problem) -> SegmentedBody {
         let (base, symbols, amount) = try query.baseSymbolsAmount(defaultBase: snapshot.base)
         guard start <= end else { throw Problem(.invalidRange, "The range starts on \(start), after its end \(end).", parameter: "dates") }
         let first = snapshot.publication(onOrBefore: start)?.day ?? start

@@ -13,24 +13,22 @@ import RatesUpstream
 /// date, where v2 averages the period's blends under a date of its own making: an average is a
 /// figure nobody published.
 extension DataAnswers {
-    /// The answer to one of v2's data routes, from `snapshot`.
-    func frankfurterV2Entry(
+    /// The answer to one of v2's data routes, from `snapshot`: the rates routes' in segments.
+    func frankfurterV2Answer(
         _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, format: AnswerFormat = .json
-    ) throws(Problem) -> ResponseCache.Entry {
+    ) throws(Problem) -> Built {
         let today = configuration.today
-        let body: ByteBuffer
+        let body: Built.Body
         switch route {
         case .v2Rates, .v2RatesCSV, .v2ProviderRates:
             let allowed = route == .v2ProviderRates ? FrankfurterV2Query.providerRatesParameters : FrankfurterV2Query.ratesParameters
             var v2 = try FrankfurterV2Query(query, allowed: allowed, today: today)
             if route == .v2ProviderRates { v2.providers = [try Self.frankfurterV2ProviderKey(parameter ?? "")] }
             let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
-            let weighed = v2.expandsProviders && route != .v2RatesCSV ? try frankfurterV2Weighed(records, v2) : nil
-            switch route == .v2RatesCSV ? .csv : format {
-            case .csv: body = records.csv
-            case .ndjson: body = records.ndjson(weighed: weighed)
-            case .json: body = weighed.map(records.json(weighed:)) ?? records.json
-            }
+            let values = try checkedValues(records.publications, symbols: records.quotes, parameter: "from")
+            let format = route == .v2RatesCSV ? .csv : format
+            let weighing = v2.expandsProviders && format != .csv ? try frankfurterV2Weighing(v2) : nil
+            body = .segmented(records.body(format, records: values, weighing: weighing))
         case .v2Rate:
             let (base, quote) = try Self.frankfurterV2Pair(parameter ?? "")
             var v2 = try FrankfurterV2Query(query, allowed: FrankfurterV2Query.rateParameters, today: today)
@@ -38,14 +36,14 @@ extension DataAnswers {
             v2.quotes = [quote]
             let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
             guard let first = records.first else { throw Problem(.notFound, "No rate of \(base) in \(quote) on that date.") }
-            let providers = v2.expandsProviders
-                ? try frankfurterV2Weighed(records, v2).entries(base: base, quote: quote, publication: first.publication) : nil
-            body = JSONWriter.object { FrankfurterV2Records.write(first.record, providers: providers, into: &$0) }
-        case .v2Currencies: body = try frankfurterV2Currencies(query, snapshot: snapshot)
-        case .v2Currency: body = try frankfurterV2Currency(parameter ?? "", snapshot: snapshot)
+            let providers = try v2.expandsProviders
+                ? frankfurterV2Weighing(v2)([first.publication][...]).entries(base: base, quote: quote, publication: first.publication) : nil
+            body = .whole(JSONWriter.object { FrankfurterV2Records.write(first.record, providers: providers, into: &$0) })
+        case .v2Currencies: body = .whole(try frankfurterV2Currencies(query, snapshot: snapshot))
+        case .v2Currency: body = .whole(try frankfurterV2Currency(parameter ?? "", snapshot: snapshot))
         default: preconditionFailure("\(route) is not a Frankfurter v2 data route")
         }
-        return ResponseCache.Entry(body: body, route: route, caching: route.caching ?? .untilNextPublication, format: route.negotiatesFormat ? format : .json)
+        return Built(body: body, route: route, format: format)
     }
 
     /// Whether `query` on a v2 rates route asks for a few dozen publications at most (the event loop may build it).
@@ -78,11 +76,15 @@ extension DataAnswers {
         return try Self.readingQuotes { try quotes.dataset(of: providers, from: days.lowerBound, through: days.upperBound, like: snapshot) }
     }
 
-    /// What the merge weighed on each day of `records` (`expand=providers`), of the providers `query` names.
-    func frankfurterV2Weighed(_ records: FrankfurterV2Records, _ query: FrankfurterV2Query) throws(Problem) -> FrankfurterV2Weighed {
+    /// What the merge weighed on each day of some publications (`expand=providers`), of the providers
+    /// `query` names, read from the store a segment at a time.
+    func frankfurterV2Weighing(_ query: FrankfurterV2Query) throws(Problem) -> @Sendable (ArraySlice<DayTable>) throws(Problem) -> FrankfurterV2Weighed {
         guard let quotes else { throw Problem.invalid("expand", "'expand' is not available here.") }
-        let days = Set(records.publications.map(\.day))
-        return FrankfurterV2Weighed(days: try Self.readingQuotes { try quotes.weighedDays(days, of: query.knownProviders) })
+        let providers = query.knownProviders
+        return { publications throws(Problem) in
+            let days = Set(publications.map(\.day))
+            return FrankfurterV2Weighed(days: try Self.readingQuotes { try quotes.weighedDays(days, of: providers) })
+        }
     }
 
     /// The provider key of `/v2/providers/{key}/rates`, in any letter case; 404 for a key no adapter has.

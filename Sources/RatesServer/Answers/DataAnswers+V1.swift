@@ -27,7 +27,7 @@ extension DataAnswers {
             snapshot: snapshot, lenient: lenient, style: style)
     }
 
-    func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+    func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> SegmentedBody {
         guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
         let today = configuration.today
         let end = try query.day("end") ?? today

@@ -41,43 +41,87 @@ struct DataAnswers: Sendable {
         }
     }
 
-    /// The answer to `route` for `query` (and the path's `parameter`), from `snapshot`.
+    /// A data route's answer before it is sent: its body, made whole or in segments, and how it is served.
+    struct Built {
+        enum Body {
+            case whole(ByteBuffer)
+            /// A range, streamed when large (``SegmentedBody/isStreamed``).
+            case segmented(SegmentedBody)
+        }
+
+        var body: Body
+        var route: Route
+        var staleNotice: String?
+        var format = AnswerFormat.json
+
+        /// The segments to stream, when the body is a large range.
+        var streamed: SegmentedBody? {
+            if case .segmented(let segmented) = body, segmented.isStreamed { segmented } else { nil }
+        }
+
+        /// The answer prepared whole, as the cache keeps it.
+        func entry() throws(Problem) -> ResponseCache.Entry {
+            switch body {
+            case .whole(let whole): entry(body: whole)
+            case .segmented(let segmented): entry(body: try segmented.joined())
+            }
+        }
+
+        /// The answer with `body`: the route's caching and media type, its stale notice.
+        func entry(body: ByteBuffer) -> ResponseCache.Entry {
+            ResponseCache.Entry(
+                body: body, route: route, caching: route.caching ?? .untilNextPublication, staleNotice: staleNotice,
+                format: route.negotiatesFormat ? format : .json)
+        }
+    }
+
+    /// The answer to `route` for `query` (and the path's `parameter`), from `snapshot`, prepared whole.
     func entry(
         _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness, format: AnswerFormat = .json
     ) throws(Problem) -> ResponseCache.Entry {
-        if route.isFrankfurterV2 { return try frankfurterV2Entry(route, parameter: parameter, query: query, snapshot: snapshot, format: format) }
+        try built(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness, format: format).entry()
+    }
+
+    /// The answer to `route` for `query` (and the path's `parameter`), from `snapshot`: a range's in segments.
+    func built(
+        _ route: Route, parameter: Substring?, query: QueryParameters, snapshot: RatesSnapshot, freshness: Freshness, format: AnswerFormat = .json
+    ) throws(Problem) -> Built {
+        if route.isFrankfurterV2 { return try frankfurterV2Answer(route, parameter: parameter, query: query, snapshot: snapshot, format: format) }
         // A dataset of some providers only is its own: the reference schedule's freshness speaks of the merged one.
         let subset = try providersDataset(route, parameter: parameter, query: query, snapshot: snapshot)
         let dataset = subset ?? snapshot
         let checked = subset == nil ? freshness : nil
-        let body: ByteBuffer
+        let body: Built.Body
         var overdue: Day?
+        func whole(_ made: (ByteBuffer, Day?)) -> Built.Body {
+            overdue = made.1
+            return .whole(made.0)
+        }
         switch route {
         case .latest, .legacyLatest:
             let style: ExchangerateHostStyle? = try route == .legacyLatest ? ExchangerateHostStyle(query, historical: false) : nil
-            (body, overdue) = try rates(query, date: nil, snapshot: dataset, freshness: checked, lenient: route.isCompatibility, style: style)
-        case .rates: (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked)
-        case .timeseries: body = try timeseries(query, snapshot: dataset)
-        case .convert: body = try convert(query, snapshot: dataset)
-        case .currencies, .legacyCurrencies: body = currencies(snapshot)
+            body = whole(try rates(query, date: nil, snapshot: dataset, freshness: checked, lenient: route.isCompatibility, style: style))
+        case .rates: body = whole(try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked))
+        case .timeseries: body = .segmented(try timeseries(query, snapshot: dataset))
+        case .convert: body = .whole(try convert(query, snapshot: dataset))
+        case .currencies, .legacyCurrencies: body = .whole(currencies(snapshot))
         case .frankfurterDates, .legacyDates:
             switch try FrankfurterDates(parameter ?? "", today: configuration.today) {
             case .day:
                 let style: ExchangerateHostStyle? = try route == .legacyDates ? ExchangerateHostStyle(query, historical: true) : nil
-                (body, overdue) = try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked, lenient: true, style: style)
+                body = whole(try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked, lenient: true, style: style))
             case .range(let start, let end):
                 // exchangerate.host had no ranges: its parameters are checked, not applied (the contract says so).
                 if route == .legacyDates { _ = try ExchangerateHostStyle(query, historical: false) }
-                body = try frankfurterSeries(query, from: start, through: end, snapshot: dataset)
+                body = .segmented(try frankfurterSeries(query, from: start, through: end, snapshot: dataset))
             }
-        case .exchangerateConvert: body = try convert(query, snapshot: dataset, style: ExchangerateHostStyle(query, historical: false))
-        case .exchangerateTimeseries: body = try exchangerateTimeseries(query, snapshot: dataset)
-        case .exchangerateFluctuation: body = try exchangerateFluctuation(query, snapshot: dataset)
-        case .exchangerateSymbols: body = exchangerateSymbols(snapshot)
+        case .exchangerateConvert: body = .whole(try convert(query, snapshot: dataset, style: ExchangerateHostStyle(query, historical: false)))
+        case .exchangerateTimeseries: body = .whole(try exchangerateTimeseries(query, snapshot: dataset))
+        case .exchangerateFluctuation: body = .whole(try exchangerateFluctuation(query, snapshot: dataset))
+        case .exchangerateSymbols: body = .whole(exchangerateSymbols(snapshot))
         default: preconditionFailure("\(route) is not a data route")
         }
-        return ResponseCache.Entry(
-            body: body, route: route, caching: route.caching ?? .untilNextPublication, staleNotice: overdue.map { "expected=\($0)" })
+        return Built(body: body, route: route, staleNotice: overdue.map { "expected=\($0)" })
     }
 
     /// Whether building `route`'s answer for `query` (and the path's `parameter`) takes a few
@@ -162,24 +206,36 @@ struct DataAnswers: Sendable {
 
     /// A series answer: each publication from `start` through `end` (at most `points` of them,
     /// evenly spaced, when given), its rates in `base`; `bounds` names the fields of the first and
-    /// last dates; `lenient` as Frankfurter's routes answer.
+    /// last dates; `lenient` as Frankfurter's routes answer. Made in segments of a few
+    /// publications: a long one is streamed.
+    ///
+    /// - Throws: ``Problem/answerTooLarge(values:limit:parameter:)`` past ``ServerConfiguration/maxAnswerValues``.
     func seriesBody(
         from start: Day, through end: Day, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, points: Int? = nil,
         snapshot: RatesSnapshot, bounds: (start: String, end: String), lenient: Bool = false
-    ) throws(Problem) -> ByteBuffer {
+    ) throws(Problem) -> SegmentedBody {
         let publications = snapshot.publications(from: start, through: end)
         let isAvailable = { (code: CurrencyCode) in publications.contains { snapshot.crossRates($0).contains(code) } }
         let symbols = try listedSymbols(
             symbols, base: base, lenient: lenient, within: "between \(start) and \(end)", snapshot: snapshot, isAvailable: isAvailable)
-        return JSONWriter.object { json in
+        // The days with a rate in `base`, thinned to `points` when asked.
+        let days = publications.filter { snapshot.crossRates($0).contains(base) }
+        let listed = points.map { RatesRules.evenlySpaced(days, atMost: $0) } ?? days
+        let values = try checkedValues(listed, symbols: symbols, parameter: bounds.start)
+        // The object with its rates empty: all of it but the closing `}}` opens the answer.
+        var opening = JSONWriter.object { json in
             json.field("amount", number: amount)
             json.field("base", string: base.rawValue)
             json.field(bounds.start, string: (publications.first?.day ?? start).description)
             json.field(bounds.end, string: (publications.last?.day ?? end).description)
-            json.field("rates") { json in
-                // The days with a rate in `base`, thinned to `points` when asked.
-                let days = publications.filter { snapshot.crossRates($0).contains(base) }
-                for publication in points.map({ RatesRules.evenlySpaced(days, atMost: $0) }) ?? days {
+            json.field("rates") { _ in }
+        }
+        opening.moveWriterIndex(to: opening.writerIndex - 2)
+        return SegmentedBody(
+            opening: opening, closing: ByteBuffer(string: "}}"), segmentCount: SegmentedBody.segments(of: listed.count),
+            segment: { index, continuing in
+                var json = JSONWriter(continuing: continuing, capacity: 1024)
+                for publication in SegmentedBody.slice(listed, segment: index) {
                     let table = snapshot.crossRates(publication)
                     json.field(publication.day.description) { json in
                         table.forEachRate(base: base, symbols: symbols) { code, rate in
@@ -187,8 +243,19 @@ struct DataAnswers: Sendable {
                         }
                     }
                 }
-            }
+                return (json.buffer, json.isContinuing)
+            },
+            estimatedBytes: values * 20)
+    }
+
+    /// The values an answer of `publications` carries (each publication's currencies, or
+    /// `symbols`), checked against ``ServerConfiguration/maxAnswerValues``; `parameter` names the range's start.
+    func checkedValues(_ publications: [DayTable], symbols: [CurrencyCode]?, parameter: String) throws(Problem) -> Int {
+        let values = symbols.map { publications.count * ($0.count + 1) } ?? publications.reduce(0) { $0 + $1.codes.count + 1 }
+        guard values <= configuration.maxAnswerValues else {
+            throw Problem.answerTooLarge(values: values, limit: configuration.maxAnswerValues, parameter: parameter)
         }
+        return values
     }
 
     /// The publication an answer from `publication` lacks: the newest one due by `through`, when

@@ -7,9 +7,9 @@ import RatesIngest
 /// them, at 1), by date and then by quote, as v2 orders them.
 ///
 /// A publication without a rate of the base gives no records (v2 answers such a day with none).
-struct FrankfurterV2Records {
+struct FrankfurterV2Records: Sendable {
     /// One record.
-    struct Record {
+    struct Record: Sendable {
         var day: Day
         var base: CurrencyCode
         var quote: CurrencyCode
@@ -64,8 +64,8 @@ struct FrankfurterV2Records {
         }
     }
 
-    /// Calls `body` with each publication that has records, its table and the quotes to list, in order.
-    func forEachPublication(_ body: (DayTable, CrossRates, [CurrencyCode]) -> Void) {
+    /// Calls `body` with each publication of `publications` that has records, its table and the quotes to list, in order.
+    func forEachPublication(of publications: some Sequence<DayTable>, _ body: (DayTable, CrossRates, [CurrencyCode]) -> Void) {
         for publication in publications {
             let table = snapshot.crossRates(publication)
             guard table.contains(base) else { continue }
@@ -75,43 +75,19 @@ struct FrankfurterV2Records {
 
     /// The first record, if any, and the publication it is of.
     var first: (record: Record, publication: DayTable)? {
-        var found: (record: Record, publication: DayTable)?
-        forEachRecord { record, publication in found = found ?? (record, publication) }
-        return found
-    }
-
-    /// The JSON array of the records, each `{"date","base","quote","rate"}`.
-    ///
-    /// Written as bytes rather than through ``JSONWriter``: a long range has a few hundred
-    /// thousand records whose only varying parts are a code and a number (nothing to escape), so
-    /// each publication's records are made in one array from its common prefix, then written at once.
-    var json: ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 60 * (quotes?.count ?? 32))
-        buffer.writeStaticString("[")
-        var separator = false
-        var bytes: [UInt8] = []
-        forEachPublication { publication, table, codes in
-            let prefix = Array(#"{"date":"\#(publication.day)","base":"\#(base)","quote":""#.utf8)
-            bytes.removeAll(keepingCapacity: true)
-            for quote in codes {
-                guard let rate = table.rate(from: base, to: quote) else { continue }
-                if separator { bytes.append(UInt8(ascii: ",")) }
-                separator = true
-                bytes.append(contentsOf: prefix)
-                Self.append(quote, to: &bytes)
-                bytes.append(contentsOf: Self.rateMember)
-                rate.exact.withPlainText { bytes.append(contentsOf: $0) }
-                bytes.append(UInt8(ascii: "}"))
+        for publication in publications {
+            let table = snapshot.crossRates(publication)
+            guard table.contains(base) else { continue }
+            for quote in quotes ?? table.currencies.sorted() {
+                if let rate = table.rate(from: base, to: quote) { return (Record(day: publication.day, base: base, quote: quote, rate: rate.exact), publication) }
             }
-            buffer.writeBytes(bytes)
         }
-        buffer.writeStaticString("]")
-        return buffer
+        return nil
     }
 
-    /// Calls `body` with each record, in order, and the publication it is of.
-    func forEachRecord(_ body: (Record, DayTable) -> Void) {
-        forEachPublication { publication, table, codes in
+    /// Calls `body` with each record of `publications`, in order, and the publication it is of.
+    func forEachRecord(of publications: some Sequence<DayTable>, _ body: (Record, DayTable) -> Void) {
+        forEachPublication(of: publications) { publication, table, codes in
             for quote in codes {
                 guard let rate = table.rate(from: base, to: quote) else { continue }
                 body(Record(day: publication.day, base: base, quote: quote, rate: rate.exact), publication)
@@ -119,47 +95,89 @@ struct FrankfurterV2Records {
         }
     }
 
-    /// The JSON array of the records, each with its `providers` (`expand=providers`, ``FrankfurterV2Weighed``).
-    func json(weighed: FrankfurterV2Weighed) -> ByteBuffer {
-        JSONWriter.array { json in
-            forEachRecord { record, publication in
+    /// The answer in `format`, in segments of a few publications (``SegmentedBody``): JSON's array
+    /// of `{"date","base","quote","rate"}`, NDJSON's line per record (`Accept: application/x-ndjson`),
+    /// or CSV's `date,base,quote,rate` lines under a header line. With `weighing`, a segment's
+    /// providers (``FrankfurterV2Weighed``, `expand=providers`: read from the store) follow each record's rate.
+    func body(
+        _ format: AnswerFormat, records: Int, weighing: (@Sendable (ArraySlice<DayTable>) throws(Problem) -> FrankfurterV2Weighed)?
+    ) -> SegmentedBody {
+        let source = self
+        let (opening, closing, bytesPerRecord): (String, String, Int) = switch format {
+        case .json: ("[", "]", 60)
+        case .ndjson: ("", "", 61)
+        case .csv: ("date,base,quote,rate\n", "", 30)
+        }
+        return SegmentedBody(
+            opening: ByteBuffer(string: opening), closing: ByteBuffer(string: closing), segmentCount: SegmentedBody.segments(of: publications.count),
+            segment: { index, continuing throws(Problem) in
+                let publications = SegmentedBody.slice(source.publications, segment: index)
+                let weighed = try weighing?(publications)
+                return source.segment(publications, format: format, continuing: continuing, weighed: weighed)
+            },
+            estimatedBytes: records * (weighing == nil ? bytesPerRecord : bytesPerRecord * 5))
+    }
+
+    /// The records of `publications` in `format`, after records written before when `continuing`;
+    /// with each record's providers when `weighed` is given (JSON and NDJSON).
+    ///
+    /// Without providers, JSON and CSV are written as bytes rather than through ``JSONWriter``: a
+    /// long range has a few hundred thousand records whose only varying parts are a code and a
+    /// number (nothing to escape), so each publication's records are made from its common prefix.
+    func segment(
+        _ publications: ArraySlice<DayTable>, format: AnswerFormat, continuing: Bool, weighed: FrankfurterV2Weighed?
+    ) -> (bytes: ByteBuffer, continuing: Bool) {
+        let capacity = publications.count * 64 * (quotes?.count ?? 32)
+        switch (format, weighed) {
+        case (.json, let weighed?):
+            var json = JSONWriter(continuing: continuing, capacity: capacity * 5)
+            forEachRecord(of: publications) { record, publication in
                 let providers = weighed.entries(base: base, quote: record.quote, publication: publication)
                 json.element { Self.write(record, providers: providers, into: &$0) }
             }
-        }
-    }
-
-    /// The records as NDJSON (`Accept: application/x-ndjson`): each record's object on a line of its
-    /// own, the members of ``json`` (with `providers` when `weighed` is given).
-    func ndjson(weighed: FrankfurterV2Weighed?) -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 61 * (quotes?.count ?? 32))
-        forEachRecord { record, publication in
-            let providers = weighed?.entries(base: base, quote: record.quote, publication: publication)
-            buffer.writeImmutableBuffer(JSONWriter.object { Self.write(record, providers: providers, into: &$0) })
-            buffer.writeStaticString("\n")
-        }
-        return buffer
-    }
-
-    /// The records as CSV, as v2 writes them: a `date,base,quote,rate` header line, then one line per record.
-    var csv: ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: 64 + publications.count * 26 * (quotes?.count ?? 32))
-        buffer.writeStaticString("date,base,quote,rate\n")
-        var bytes: [UInt8] = []
-        forEachPublication { publication, table, codes in
-            let prefix = Array("\(publication.day),\(base),".utf8)
-            bytes.removeAll(keepingCapacity: true)
-            for quote in codes {
-                guard let rate = table.rate(from: base, to: quote) else { continue }
-                bytes.append(contentsOf: prefix)
-                Self.append(quote, to: &bytes)
-                bytes.append(UInt8(ascii: ","))
-                rate.exact.withPlainText { bytes.append(contentsOf: $0) }
-                bytes.append(UInt8(ascii: "\n"))
+            return (json.buffer, json.isContinuing)
+        case (.ndjson, _):
+            var buffer = ByteBufferAllocator().buffer(capacity: weighed == nil ? capacity : capacity * 5)
+            forEachRecord(of: publications) { record, publication in
+                let providers = weighed?.entries(base: base, quote: record.quote, publication: publication)
+                buffer.writeImmutableBuffer(JSONWriter.object { Self.write(record, providers: providers, into: &$0) })
+                buffer.writeStaticString("\n")
             }
-            buffer.writeBytes(bytes)
+            return (buffer, continuing)
+        case (.json, nil):
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(capacity)
+            var separator = continuing
+            forEachPublication(of: publications) { publication, table, codes in
+                let prefix = Array(#"{"date":"\#(publication.day)","base":"\#(base)","quote":""#.utf8)
+                for quote in codes {
+                    guard let rate = table.rate(from: base, to: quote) else { continue }
+                    if separator { bytes.append(UInt8(ascii: ",")) }
+                    separator = true
+                    bytes.append(contentsOf: prefix)
+                    Self.append(quote, to: &bytes)
+                    bytes.append(contentsOf: Self.rateMember)
+                    rate.exact.withPlainText { bytes.append(contentsOf: $0) }
+                    bytes.append(UInt8(ascii: "}"))
+                }
+            }
+            return (ByteBuffer(bytes: bytes), separator)
+        case (.csv, _):
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(capacity / 2)
+            forEachPublication(of: publications) { publication, table, codes in
+                let prefix = Array("\(publication.day),\(base),".utf8)
+                for quote in codes {
+                    guard let rate = table.rate(from: base, to: quote) else { continue }
+                    bytes.append(contentsOf: prefix)
+                    Self.append(quote, to: &bytes)
+                    bytes.append(UInt8(ascii: ","))
+                    rate.exact.withPlainText { bytes.append(contentsOf: $0) }
+                    bytes.append(UInt8(ascii: "\n"))
+                }
+            }
+            return (ByteBuffer(bytes: bytes), continuing)
         }
-        return buffer
     }
 
     /// `","rate":`, between a record's quote and its rate.

@@ -9,6 +9,18 @@ struct JSONWriter {
     private(set) var buffer = ByteBufferAllocator().buffer(capacity: 256)
     private var needsComma = false
 
+    init() {}
+
+    /// A writer of members or elements that follow others written before (`continuing`: a comma
+    /// comes first), without the braces around them: one segment of a ``SegmentedBody``.
+    init(continuing: Bool, capacity: Int = 256) {
+        buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        needsComma = continuing
+    }
+
+    /// Whether the next member or element needs a comma before it: something precedes it.
+    var isContinuing: Bool { needsComma }
+
     /// The bytes of the one object `body` writes.
     static func object(_ body: (inout JSONWriter) -> Void) -> ByteBuffer {
         var json = JSONWriter()

@@ -51,13 +51,30 @@ struct PreparedAnswer {
     /// An answer in a format other than JSON has tags of its own (the format in them), so a tag of
     /// one format never makes a 304 for another.
     init(ifNoneMatch: String?, acceptsGzip: Bool, entry: ResponseCache.Entry, freshness: Freshness, policy: CacheControlPolicy) {
-        let tag = { (etag: String) in entry.format == .json ? etag : String(etag.dropLast()) + "-" + entry.format.rawValue + "\"" }
         self.init(
             ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible,
-            etag: tag(freshness.etag), gzipEtag: tag(freshness.gzipEtag), cacheControl: policy.value(for: entry.caching, freshness: freshness),
-            staleNotice: entry.staleNotice)
+            etag: Self.tag(freshness.etag, entry.format), gzipEtag: Self.tag(freshness.gzipEtag, entry.format),
+            cacheControl: policy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice)
         contentType = entry.contentType
         variesByAccept = entry.route.negotiatesFormat
+    }
+
+    /// The head of a streamed answer (``SegmentedBody``, whose `body` here is empty): the tags,
+    /// caching and media type the same answer prepared whole would have, gzip-compressed as it is
+    /// written when the client accepts it.
+    init(ifNoneMatch: String?, acceptsGzip: Bool, streaming built: DataAnswers.Built, freshness: Freshness, policy: CacheControlPolicy) {
+        let empty = built.entry(body: ByteBuffer())
+        self.init(
+            ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: empty.body, gzipped: acceptsGzip ? ByteBuffer() : nil, isCompressible: true,
+            etag: Self.tag(freshness.etag, empty.format), gzipEtag: Self.tag(freshness.gzipEtag, empty.format),
+            cacheControl: policy.value(for: empty.caching, freshness: freshness), staleNotice: empty.staleNotice)
+        contentType = empty.contentType
+        variesByAccept = empty.route.negotiatesFormat
+    }
+
+    /// The tag of an answer in `format`: the dataset's `etag`, with the format in it when not JSON.
+    static func tag(_ etag: String, _ format: AnswerFormat) -> String {
+        format == .json ? etag : String(etag.dropLast()) + "-" + format.rawValue + "\""
     }
 
     /// The answer to a request with this `If-None-Match` (all its values joined by commas), from a

@@ -24,6 +24,8 @@ public struct Problem: Error, Sendable, Equatable {
         case uriTooLong = "uri-too-long"
         case contentTooLarge = "content-too-large"
         case tooManyRequests = "too-many-requests"
+        case answerTooLarge = "answer-too-large"
+        case busy = "busy"
         case internalError = "internal-error"
 
         var status: HTTPResponse.Status {
@@ -32,7 +34,8 @@ public struct Problem: Error, Sendable, Equatable {
             case .unknownCurrency, .dateBeforeData, .notFound: return .notFound
             case .methodNotAllowed: return .methodNotAllowed
             case .unauthorized: return .unauthorized
-            case .noData, .notReady: return .serviceUnavailable
+            case .noData, .notReady, .busy: return .serviceUnavailable
+            case .answerTooLarge: return .unprocessableContent
             case .uriTooLong: return .uriTooLong
             case .contentTooLarge: return .contentTooLarge
             case .tooManyRequests: return .tooManyRequests
@@ -56,6 +59,8 @@ public struct Problem: Error, Sendable, Equatable {
             case .uriTooLong: return "Request target too long"
             case .contentTooLarge: return "Request body too large"
             case .tooManyRequests: return "Too many requests"
+            case .answerTooLarge: return "Answer too large"
+            case .busy: return "Busy"
             case .internalError: return "Internal error"
             }
         }
@@ -105,6 +110,23 @@ public struct Problem: Error, Sendable, Equatable {
             .notReady,
             "The rates held are the bundled history, through \(latest), and the first fetch since the start is still out: ready once it has finished, whether it succeeds or fails.",
             headers: [.retryAfter: "5"])
+    }
+
+    /// Every permit for heavy answers is out (``AnswerPermits``): 503 with `Retry-After`; the
+    /// same request a moment later, or a shorter one, is answered.
+    static var busy: Problem {
+        Problem(
+            .busy, "The server is building as many long answers as it builds at once; retry shortly, or ask for fewer days or currencies.",
+            headers: [.retryAfter: "2"])
+    }
+
+    /// The request asks for `values` values, more than the `limit` one answer carries (422): the
+    /// detail says how to ask in pages. `parameter` names the range's parameter.
+    static func answerTooLarge(values: Int, limit: Int, parameter: String) -> Problem {
+        Problem(
+            .answerTooLarge,
+            "This asks for about \(values) values; one answer carries at most \(limit). Ask for fewer currencies, or for the range in pages of consecutive date ranges, each under the limit.",
+            parameter: parameter)
     }
 
     /// Nothing answers `method` at `path` (404).

@@ -147,10 +147,14 @@ final class ResponseCache: Sendable {
         to request: Request, format: AnswerFormat = .json, freshness: Freshness, policy: CacheControlPolicy, build: () throws(Problem) -> Entry
     ) throws(Problem) -> PreparedAnswer {
         let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
-        // A request target has no space: the format after one cannot be mistaken for another target.
-        let key = format == .json ? request.uri.description : request.uri.description + " " + format.rawValue
-        let entry = try entry(for: key, generation: freshness.generation, gzip: acceptsGzip, build: build)
+        let entry = try entry(for: Self.key(of: request, format: format), generation: freshness.generation, gzip: acceptsGzip, build: build)
         return PreparedAnswer(ifNoneMatch: request.headers[.ifNoneMatch], acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: policy)
+    }
+
+    /// The key of `request`'s answer in `format`: its target, and the format when not JSON.
+    static func key(of request: Request, format: AnswerFormat) -> String {
+        // A request target has no space: the format after one cannot be mistaken for another target.
+        format == .json ? request.uri.description : request.uri.description + " " + format.rawValue
     }
 
     /// `entry` with its gzip form, made now (outside the lock) and kept when it was missing.

@@ -31,6 +31,7 @@ extension ServerConfiguration {
         Key(name: "log.level", flag: "--log-level"), Key(name: "log.format", flag: "--log-format"),
         Key(name: "providers", flag: "--providers"), Key(name: "providers.api.keys", isSecret: true),
         Key(name: "providers.max.interval"), Key(name: "providers.backfill.days"), Key(name: "answers.cache.bytes"),
+        Key(name: "answers.heavy.concurrency"), Key(name: "answers.max.values"), Key(name: "events.max.subscribers"),
     ]
 
     /// A setting whose value cannot be used; the message names the key and how to fix it.
@@ -130,6 +131,18 @@ extension ServerConfiguration {
         if let bytes = try await Self.read("answers.cache.bytes", { try await config.fetchInt(forKey: "answers.cache.bytes") }) {
             guard bytes >= 0 else { throw Self.invalid("answers.cache.bytes", "must be 0 (keep no answers) or more bytes; got \(bytes)") }
             answerCacheBytes = bytes
+        }
+        if let count = try await Self.read("answers.heavy.concurrency", { try await config.fetchInt(forKey: "answers.heavy.concurrency") }) {
+            guard count >= 1 else { throw Self.invalid("answers.heavy.concurrency", "must be at least 1; got \(count)") }
+            heavyAnswerConcurrency = count
+        }
+        if let values = try await Self.read("answers.max.values", { try await config.fetchInt(forKey: "answers.max.values") }) {
+            guard values >= 1 else { throw Self.invalid("answers.max.values", "must be at least 1; got \(values)") }
+            maxAnswerValues = values
+        }
+        if let count = try await Self.read("events.max.subscribers", { try await config.fetchInt(forKey: "events.max.subscribers") }) {
+            guard count >= 0 else { throw Self.invalid("events.max.subscribers", "must be 0 (no event streams) or more; got \(count)") }
+            maxEventSubscribers = count
         }
         if let level = try await Self.read("log.level", { try await config.fetchString(forKey: "log.level") }) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {

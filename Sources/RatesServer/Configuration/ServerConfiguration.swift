@@ -55,6 +55,15 @@ public struct ServerConfiguration: Sendable {
     /// Bytes of prepared answers kept between requests (`answers.cache.bytes`): the bound of
     /// ``ResponseCache``, whose least recently used answers make room one at a time.
     public var answerCacheBytes = ResponseCache.defaultCapacity
+    /// Heavy answers built at once (`answers.heavy.concurrency`): long ranges and answers from the
+    /// providers' quotes when not cached (``AnswerPermits``); past it a request gets 503 with `Retry-After`.
+    public var heavyAnswerConcurrency = AnswerPermits.defaultLimit
+    /// The most values (a currency on a day, or a v2 record) one answer carries (`answers.max.values`);
+    /// a request for more gets 422 (``Problem/answerTooLarge(values:limit:parameter:)``) and asks in pages.
+    public var maxAnswerValues = 2_000_000
+    /// Open `/v1/events` streams allowed at once (`events.max.subscribers`); past it a subscriber gets
+    /// 503 with `Retry-After` and polls `/v1/sync` instead.
+    public var maxEventSubscribers = 10_000
     /// Longest request target (path and query) accepted; longer ones get 414.
     public var maxURILength = 2048
     /// Largest request body accepted; a larger one gets 413 and the connection is closed. No

@@ -10,7 +10,7 @@ import RatesUpstream
 /// errors in v2's shape (``Problem/frankfurterV2Response``).
 ///
 /// The data routes are prepared answers like ours (``RatesController/dataResponse(_:route:parameter:)``,
-/// built by ``DataAnswers/frankfurterV2Entry(_:parameter:query:snapshot:)``); `/v2/providers` is
+/// built by ``DataAnswers/frankfurterV2Answer(_:parameter:query:snapshot:format:)``); `/v2/providers` is
 /// `/v1/providers`' registry and holdings in v2's shape, `no-cache` with a tag of its bytes as that one is
 /// (and `/v2/providers/{key}` one of them); `/v2/providers/{key}/rates` is `/v2/rates?providers={key}`.
 struct FrankfurterV2Controller<Context: RequestContext>: Sendable {

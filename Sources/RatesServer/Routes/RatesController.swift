@@ -21,6 +21,8 @@ struct RatesController<Context: RequestContext>: Sendable {
     let answers: DataAnswers
     /// This replica's role among several on one PostgreSQL database; `nil` on its own database.
     let role: FetcherRole?
+    /// The permits heavy answers are built under.
+    let permits: AnswerPermits
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -130,15 +132,40 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     // MARK: - Helpers
 
-    /// A data answer: the cached body for this request and generation, with validators, built by ``DataAnswers`` when missing.
+    /// A data answer: the cached body for this request and generation, with validators; else
+    /// built by ``DataAnswers``, under a permit when heavy (``AnswerPermits``: `503` when none is
+    /// free), then stored, or streamed when it is a large range (``SegmentedBody``).
     func dataResponse(_ request: Request, route: Route, parameter: Substring? = nil) throws(Problem) -> Response {
         let snapshot = state.snapshot
         guard !snapshot.isEmpty else { throw Problem.noData }
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
         let format = route.negotiatesFormat ? AnswerFormat.negotiated(request.headers[values: .accept]) : .json
-        return try cache.answer(to: request, format: format, freshness: freshness, policy: cachePolicy) { () throws(Problem) in
-            try answers.entry(route, parameter: parameter, query: QueryParameters(request: request), snapshot: snapshot, freshness: freshness, format: format)
-        }.response
+        let acceptsGzip = PreparedAnswer.acceptsGzip(request.headers[values: .acceptEncoding])
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let key = ResponseCache.key(of: request, format: format)
+        if let cached = cache.cached(for: key, generation: freshness.generation, gzip: acceptsGzip) {
+            return PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, entry: cached, freshness: freshness, policy: cachePolicy).response
+        }
+        let query = QueryParameters(request: request)
+        var permit: AnswerPermits.Permit?
+        if !answers.isCheap(route, parameter: parameter, query: query) {
+            guard let granted = permits.acquire() else { throw Problem.busy }
+            permit = granted
+        }
+        do {
+            let built = try answers.built(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness, format: format)
+            if let streamed = built.streamed {
+                let head = PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, streaming: built, freshness: freshness, policy: cachePolicy)
+                cache.metrics?.recordCacheLookup(hit: false)
+                return streamed.response(head: head, permit: permit)
+            }
+            let entry = cache.store(try built.entry(), for: key, generation: freshness.generation, gzip: acceptsGzip)
+            permit?.release()
+            return PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: cachePolicy).response
+        } catch {
+            permit?.release()
+            throw error
+        }
     }
 
     /// A compatibility route's answer, its errors in Frankfurter's shape, or at the root in the shape
