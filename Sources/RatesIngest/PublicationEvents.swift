@@ -3,8 +3,9 @@ import Synchronization
 
 /// Announces new publications to `/v1/events` subscribers.
 ///
-/// Each subscriber gets its own stream; a slow subscriber only ever holds the newest event
-/// (older ones are dropped), so one stuck client cannot grow the server's memory.
+/// A subscriber is one stream and nothing else: no task or timer of its own. Keep-alive ticks
+/// (``keepAlive()``) reach every stream from one caller, and a slow subscriber holds at most its
+/// newest few events (older ones are dropped), so one stuck client cannot grow the server's memory.
 public final class PublicationEvents: Sendable {
     /// One announcement: the dataset changed.
     public struct Event: Sendable, Equatable {
@@ -13,23 +14,41 @@ public final class PublicationEvents: Sendable {
         public var latestDate: String
     }
 
-    private let subscribers = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+    /// Events a subscriber that has not read yet holds at most: a publication and the ticks after it.
+    static let buffered = 4
+
+    private let subscribers = Mutex<[UUID: AsyncStream<Event?>.Continuation]>([:])
 
     public init() {}
 
-    /// A stream of events from now on; it ends when the subscriber stops iterating or `finishAll` is called.
-    public func subscribe() -> AsyncStream<Event> {
+    /// What the subscriber is told from now on: each publication, and `nil` for each keep-alive
+    /// tick; `nil` instead of a stream when `limit` subscribers listen already. The stream ends when
+    /// the subscriber stops iterating or ``finishAll()`` is called.
+    public func subscribe(limit: Int = .max) -> AsyncStream<Event?>? {
         let id = UUID()
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(of: Event?.self, bufferingPolicy: .bufferingNewest(Self.buffered))
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
         }
-        subscribers.withLock { $0[id] = continuation }
+        let added = subscribers.withLock { subscribers in
+            guard subscribers.count < limit else { return false }
+            subscribers[id] = continuation
+            return true
+        }
+        guard added else {
+            continuation.finish()
+            return nil
+        }
         return stream
     }
 
     public func publish(_ event: Event) {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    /// Tells every subscriber to send a keep-alive.
+    public func keepAlive() {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(nil) }
     }
 
     /// Ends every stream (on shutdown).

@@ -118,13 +118,17 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
     return router
 }
 
-/// The background services: the HTTP client's shutdown, the change-log follower, and a fetch
-/// scheduler per source (when `schedule` is on), run on whichever replica holds the fetcher role.
+/// The background services: the HTTP client's shutdown, the change-log follower, the event streams'
+/// keep-alive, and a fetch scheduler per source (when `schedule` is on), run on whichever replica
+/// holds the fetcher role.
 ///
 /// The state learns here which sources are fetched from the start (none when `schedule` is off):
 /// readiness on the bundled seed waits for each one's first pass (``ServerState/isSeedAwaitingStartFetches``).
 func backgroundServices(_ parts: ServerParts, configuration: ServerConfiguration, logger: Logger) -> [any Service] {
-    let services: [any Service] = [HTTPClientService(client: parts.httpClient), ChangeLogFollower(ingestor: parts.ingestor, logger: logger)]
+    let services: [any Service] = [
+        HTTPClientService(client: parts.httpClient), ChangeLogFollower(ingestor: parts.ingestor, logger: logger),
+        EventStreamKeepAlive(events: parts.state.events),
+    ]
     let scheduled = configuration.schedule ? parts.sources : []
     parts.state.expectStartFetches(of: scheduled.map(\.coordinator.provider))
     let schedulers: [any Service] = scheduled.map { source in

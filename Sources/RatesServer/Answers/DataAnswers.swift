@@ -134,8 +134,8 @@ struct DataAnswers: Sendable {
         case .v2Rates, .v2RatesCSV: return isCheapFrankfurterV2(query)
         case .v2Currencies: return false
         case .timeseries:
-            guard let start = try? query.day("start"), let end = try? query.day("end") else { return false }
-            span = (start, end)
+            guard let start = try? query.day("start") else { return false }
+            span = (start, (try? query.day("end")) ?? configuration.today)
         case .exchangerateTimeseries:
             guard let days = try? exchangerateSpan(query) else { return false }
             span = days

@@ -134,6 +134,11 @@ final class ResponseCache: Sendable {
     /// counts that miss; returns it with its gzip form when `gzip`.
     func store(_ entry: Entry, for key: String, generation: Int64, gzip: Bool) -> Entry {
         metrics?.recordCacheLookup(hit: false)
+        return insert(entry, for: key, generation: generation, gzip: gzip)
+    }
+
+    /// Stores `entry` for `key` in `generation`, a miss counted already; returns it with its gzip form when `gzip`.
+    func insert(_ entry: Entry, for key: String, generation: Int64, gzip: Bool) -> Entry {
         let stored = gzip ? entry.compressed() : entry
         storage.withLock { $0.insert(key, stored, generation: generation) }
         return stored

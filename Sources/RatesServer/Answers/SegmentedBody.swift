@@ -73,7 +73,7 @@ struct SegmentedBody: Sendable {
         let compressed = head.isCompressed
         return Response(status: .ok, headers: head.headers, body: ResponseBody { writer in
             defer { permit?.release() }
-            var output = StreamedOutput(compressed: compressed)
+            let output = StreamedOutput(compressed: compressed)
             try output.start()
             var pending = body.opening
             var continuing = false

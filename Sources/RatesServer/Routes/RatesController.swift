@@ -146,6 +146,7 @@ struct RatesController<Context: RequestContext>: Sendable {
         if let cached = cache.cached(for: key, generation: freshness.generation, gzip: acceptsGzip) {
             return PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, entry: cached, freshness: freshness, policy: cachePolicy).response
         }
+        cache.metrics?.recordCacheLookup(hit: false)
         let query = QueryParameters(request: request)
         var permit: AnswerPermits.Permit?
         if !answers.isCheap(route, parameter: parameter, query: query) {
@@ -156,10 +157,9 @@ struct RatesController<Context: RequestContext>: Sendable {
             let built = try answers.built(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness, format: format)
             if let streamed = built.streamed {
                 let head = PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, streaming: built, freshness: freshness, policy: cachePolicy)
-                cache.metrics?.recordCacheLookup(hit: false)
                 return streamed.response(head: head, permit: permit)
             }
-            let entry = cache.store(try built.entry(), for: key, generation: freshness.generation, gzip: acceptsGzip)
+            let entry = cache.insert(try built.entry(), for: key, generation: freshness.generation, gzip: acceptsGzip)
             permit?.release()
             return PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, entry: entry, freshness: freshness, policy: cachePolicy).response
         } catch {

@@ -26,14 +26,12 @@ struct SyncController<Context: RequestContext>: Sendable {
     let catchUp: @Sendable () -> Void
     /// Most values (snapshot) or change rows (delta) per page.
     var pageSize = 5_000
-    /// Time between keep-alive comments on the event stream.
-    var keepAliveInterval: Duration = .seconds(15)
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         // A page may need the database: it is waited for off the tasks other requests share.
         routes.on(.sync) { request, _ in try await store.offloaded { try sync(request) } }
-        routes.on(.events) { _, _ in eventStream() }
+        routes.on(.events) { _, _ in try eventStream() }
         return routes
     }
 
@@ -124,46 +122,54 @@ struct SyncController<Context: RequestContext>: Sendable {
 
     // MARK: - Events
 
-    /// `text/event-stream`: a `publication` event per new dataset version, keep-alive comments in between.
-    func eventStream() -> Response {
+    /// `text/event-stream`: a `publication` event per new dataset version, keep-alive comments in
+    /// between (``EventStreamKeepAlive``); past ``ServerConfiguration/maxEventSubscribers`` open
+    /// streams, `503` with `Retry-After` (the client polls `/v1/sync` meanwhile).
+    ///
+    /// An idle subscriber costs its connection and one stream: it waits on the stream alone, and
+    /// ends it on graceful shutdown through a handler, not a task of its own.
+    func eventStream() throws(Problem) -> Response {
+        // Subscribed before saying so: a client that has read ": connected" misses no later publication.
+        guard let publications = events.subscribe(limit: configuration.maxEventSubscribers) else {
+            metrics?.recordRefusal(busy: false)
+            throw Problem(
+                .busy, "This server streams events to as many clients as it is configured for; poll /v1/sync meanwhile and retry later.",
+                headers: [.retryAfter: "60"])
+        }
         let events = events
-        let interval = keepAliveInterval
         let body = ResponseBody { writer in
-            // Subscribed before saying so: a client that has read ": connected" misses no later publication.
-            let publications = events.subscribe()
-            try await writer.write(ByteBuffer(string: "retry: 10000\n: connected\n\n"))
-            // One stream carries publications and keep-alive ticks (nil); it ends on graceful shutdown.
-            let (ticks, tick) = AsyncStream.makeStream(of: PublicationEvents.Event?.self, bufferingPolicy: .bufferingNewest(8))
-            let forwarding = Task {
-                for await event in publications { tick.yield(event) }
-                tick.finish()
-            }
-            let keepAlive = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    tick.yield(nil)
+            try await writer.write(ByteBuffer(staticString: "retry: 10000\n: connected\n\n"))
+            try await withGracefulShutdownHandler {
+                for await event in publications {
+                    if let event {
+                        try await writer.write(ByteBuffer(string:
+                            "event: publication\ndata: {\"epoch\":\"\(event.epoch)\",\"cursor\":\"\(event.cursor)\",\"latestDate\":\"\(event.latestDate)\"}\n\n"))
+                    } else {
+                        try await writer.write(ByteBuffer(staticString: ": keep-alive\n\n"))
+                    }
                 }
-            }
-            let shutdown = Task {
-                try? await gracefulShutdown()
-                tick.finish()
-            }
-            defer {
-                forwarding.cancel()
-                keepAlive.cancel()
-                shutdown.cancel()
-            }
-            for await event in ticks {
-                if let event {
-                    try await writer.write(ByteBuffer(string:
-                        "event: publication\ndata: {\"epoch\":\"\(event.epoch)\",\"cursor\":\"\(event.cursor)\",\"latestDate\":\"\(event.latestDate)\"}\n\n"))
-                } else {
-                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                }
+            } onGracefulShutdown: {
+                events.finishAll()
             }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+}
+
+/// Sends every `/v1/events` stream a keep-alive comment each `interval`, for all of them at once,
+/// so that proxies and clients keep idle streams open.
+struct EventStreamKeepAlive: Service {
+    let events: PublicationEvents
+    var interval: Duration = .seconds(15)
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: interval)
+                events.keepAlive()
+            }
+        }
     }
 }
 
