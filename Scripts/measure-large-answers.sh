@@ -22,7 +22,7 @@ if [ ${#binaries[@]} -eq 0 ]; then
     binaries=(.build-release/release/rates-relay)
 fi
 subscribers=${SUBSCRIBERS:-8000}
-ulimit -n 65536
+ulimit -n "$(ulimit -Hn)"   # a descriptor per stream, in the server and in the client
 work=$(mktemp -d)
 trap 'kill ${server:-} ${upstream:-} ${sampler:-} 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$((20000 + RANDOM % 20000))

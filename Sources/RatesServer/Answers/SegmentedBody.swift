@@ -11,9 +11,10 @@ import NIOPosix
 /// made, written and let go before the next, so a request holds one segment's work and
 /// ``flushBytes`` of output at a time, whatever the answer's size. Both are the same bytes.
 ///
-/// A streamed answer's segments are made on NIO's blocking thread pool, not on Swift's
-/// cooperative pool (as many threads as cores, which every request's task shares): a long
-/// answer, and the database reads of `expand=providers`, never hold up the other requests.
+/// A streamed answer's segments are made on threads of their own (``threads``: one fewer than
+/// the cores), not on Swift's cooperative pool, which every request's task shares, nor on the
+/// event loops: long answers, and the database reads of `expand=providers`, leave a core to the
+/// other requests however many of them run.
 struct SegmentedBody: Sendable {
     /// Publications per segment: small enough that a segment of every currency with every
     /// provider's figures (`expand=providers`) is a few hundred kilobytes.
@@ -22,6 +23,12 @@ struct SegmentedBody: Sendable {
     static let preparedBytes = 1 << 20
     /// Bytes gathered before a streamed answer writes them out.
     static let flushBytes = 64 << 10
+    /// The threads streamed answers' segments are made on, one fewer than the cores (at least one).
+    static let threads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(1, System.coreCount - 1))
+        pool.start()
+        return pool
+    }()
 
     /// What comes before the first segment (`[`, a header line, or an object up to its `"rates":{`).
     var opening: ByteBuffer
@@ -79,7 +86,7 @@ struct SegmentedBody: Sendable {
             var continuing = false
             for index in 0..<body.segmentCount {
                 let after = continuing
-                let made = try await NIOThreadPool.singleton.runIfActive { () throws -> (bytes: ByteBuffer, continuing: Bool) in
+                let made = try await Self.threads.runIfActive { () throws -> (bytes: ByteBuffer, continuing: Bool) in
                     try body.segment(index, after)
                 }
                 continuing = made.continuing
