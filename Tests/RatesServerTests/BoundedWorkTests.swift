@@ -134,6 +134,24 @@ struct BoundedWorkTests {
         }
     }
 
+    @Test("a client that stops reading a streamed answer is cut off after the idle timeout, and the permit it held serves the next")
+    func stalledReaderLosesItsPermit() async throws {
+        try await withSeededServer(configure: { $0.heavyAnswerConcurrency = 1; $0.idleTimeout = .seconds(2) }) { client in
+            let port = try #require(client.port)
+            let stalled = try RawConnection(port: port, receiveBuffer: 4096)
+            try stalled.send("GET /v2/rates?from=1999-01-04&base=JPY HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(stalled.isReadable(waiting: 60_000), "the streamed answer starts")
+            #expect(try await client.request("/v1/timeseries?start=2000-01-01&base=USD").status == .serviceUnavailable, "its permit is held")
+
+            try await waitUntil("the stalled answer's permit serves another request") {
+                try await client.request("/v1/timeseries?start=2000-01-01&base=USD").status == .ok
+            }
+            let (text, closed) = try await onOwnThread { stalled.readToEnd() }
+            #expect(closed, "the server closed the stalled connection")
+            #expect(!text.hasSuffix("0\r\n\r\n"), "the answer was cut short, not finished: \(text.count) bytes")
+        }
+    }
+
     @Test("past the cap on event streams a subscriber gets 503 with Retry-After, counted; a stream that ends makes room")
     func eventStreamsAreCapped() async throws {
         try await withSeededServer(configure: { $0.maxEventSubscribers = 2 }) { client in

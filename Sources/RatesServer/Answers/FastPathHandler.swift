@@ -92,6 +92,11 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// count: a request must arrive whole within the idle timeout of its head, so a body
     /// trickled a byte at a time cannot hold the connection.
     private var lastActivity = NIODeadline.now()
+    /// When the application's answer being written last made progress (its head, or a part of its
+    /// body, went out), while one is being written: a client that stops reading a long answer
+    /// (a streamed range, an event stream) stalls it, and it must not hold the connection, nor the
+    /// permit a heavy answer holds, for longer than the idle timeout.
+    private var answerProgress: NIODeadline?
     private var idleCheck: Scheduled<Void>?
     /// The methods of the requests handed to the application, oldest first, to frame their answers.
     private var handedOnMethods = CircularBuffer<HTTPMethod>()
@@ -160,6 +165,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(let response):
+            answerProgress = .now()
             if !response.isKeepAlive { closeWhenAnswered = true }
             // A non-final 1xx answer is followed by the answer proper (as NIO's encoder counts them).
             if !(100..<200).contains(response.status.code) || response.status.code == 101 {
@@ -167,6 +173,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 leavesOutBody = method == .HEAD || method == .CONNECT
             }
         case .body:
+            answerProgress = .now()
             if leavesOutBody {
                 promise?.succeed(())
                 return
@@ -174,6 +181,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             pending = max(0, pending - 1)
             lastActivity = .now()
+            answerProgress = nil
             if leavesOutBody, let encoderContext {
                 // No end either (a chunked one would be body bytes): an empty write keeps the order.
                 leavesOutBody = false
@@ -198,20 +206,25 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         idleCheck = nil
     }
 
-    /// Closes the connection when it has had no request in progress for the idle timeout, or
-    /// a request has not arrived whole within the idle timeout of its head. A request the
-    /// application is still answering keeps the connection open.
+    /// Closes the connection when it has had no request in progress for the idle timeout, when
+    /// a request has not arrived whole within the idle timeout of its head, or when an answer
+    /// being written has made no progress for the idle timeout (its client stopped reading). A
+    /// request the application is still working on, before its answer's head, keeps the connection open.
     private func scheduleIdleCheck(context: ChannelHandlerContext, at start: NIODeadline) {
         guard let idleTimeout, idleCheck == nil else { return }
         let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         idleCheck = context.eventLoop.scheduleTask(deadline: start + idleTimeout) {
             let (handler, context) = loopBound.value
             handler.idleCheck = nil
+            let now = NIODeadline.now()
             let busy = handler.pending > 0 && !handler.reading
-            if !busy, NIODeadline.now() >= handler.lastActivity + idleTimeout {
+            if let progress = handler.answerProgress, busy {
+                guard now < progress + idleTimeout else { return context.close(promise: nil) }
+                handler.scheduleIdleCheck(context: context, at: progress)
+            } else if !busy, now >= handler.lastActivity + idleTimeout {
                 context.close(promise: nil)
             } else {
-                handler.scheduleIdleCheck(context: context, at: busy ? .now() : handler.lastActivity)
+                handler.scheduleIdleCheck(context: context, at: busy ? now : handler.lastActivity)
             }
         }
     }
