@@ -17,7 +17,8 @@ import Synchronization
 /// answers them as problems), other routes and methods, long time series, and everything while
 /// API keys or rate limits are configured, since those are checked by middleware. Answers are the
 /// same bytes and headers the routes send, CORS headers included (the same ``CORSPolicy``),
-/// counted in the same metrics.
+/// counted in the same metrics. It also tells ``FastPathHandler`` when a request opens an event
+/// stream (`/v1/events`), which the connection then carries itself.
 final class FastPath: Sendable {
     let state: ServerState
     let cache: ResponseCache
@@ -26,6 +27,9 @@ final class FastPath: Sendable {
     let metrics: ServerMetrics
     let cors: CORSPolicy
     let maxURILength: Int
+    /// Where `/v1/events` subscribers register, and how many may.
+    let events: PublicationEvents
+    let maxEventSubscribers: Int
     private let dates = HTTPDateCache()
     private let recentAnswers: RecentAnswers
     private let requestIDs = RequestIDSequence()
@@ -42,6 +46,8 @@ final class FastPath: Sendable {
         self.metrics = metrics
         self.cors = cors
         maxURILength = configuration.maxURILength
+        events = state.events
+        maxEventSubscribers = configuration.maxEventSubscribers
     }
 
     /// An answer as the bytes to send: its head (status line and headers), then its body, if any.
@@ -116,6 +122,41 @@ final class FastPath: Sendable {
         if answer.route == .sync { metrics.recordSync(notModified: answer.isNotModified) }
         answer.recorder.record(duration: start.duration(to: .now))
         return Answer(head: head, body: answer.body)
+    }
+
+    // MARK: - Event streams
+
+    /// Whether `request` asks for the event stream as the fast path serves it: a keep-alive
+    /// HTTP/1.1 `GET` of `/v1/events` without a body. ``FastPathHandler`` then carries the stream
+    /// on the connection itself: a subscriber costs a registration, not a request in the application.
+    func isEventStream(_ request: HTTPRequestHead) -> Bool {
+        guard request.method == .GET, request.version == .http1_1 else { return false }
+        let path = request.uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { request.uri[..<$0] } ?? request.uri[...]
+        guard path == Route.events.path else { return false }
+        let fields = RequestFields(request.headers)
+        return fields.isKeepAlive && !fields.hasBody
+    }
+
+    /// The head of an event stream's answer, as the route's (`200`, `text/event-stream`, `no-cache`,
+    /// chunked, the CORS headers), and counts the request.
+    func eventStreamHead(for request: HTTPRequestHead, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let fields = RequestFields(request.headers)
+        var head = allocator.buffer(capacity: 512)
+        head.writeStaticString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n")
+        cors.forEachHeader(path: Route.events.path, origin: fields.origin) { name, value in
+            head.writeString(name.rawName)
+            head.writeStaticString(": ")
+            head.writeString(value)
+            head.writeStaticString("\r\n")
+        }
+        let requestID = fields.requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
+        head.writeStaticString("X-Request-ID: ")
+        head.writeString(requestID)
+        head.writeStaticString("\r\nDate: ")
+        head.writeString(dates.now)
+        head.writeStaticString("\r\nServer: rates-relay\r\n\r\n")
+        metrics.requestRecorder(route: Route.events.path, method: "GET", status: 200).record(duration: .zero)
+        return head
     }
 
     /// The request headers the fast path reads, found in one pass over the request's headers.

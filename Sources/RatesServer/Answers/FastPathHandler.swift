@@ -1,8 +1,10 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import RatesIngest
 
 /// Hummingbird's HTTP/1.1 channel with ``FastPathHandler`` right behind the HTTP decoder.
 ///
@@ -66,7 +68,8 @@ struct FastPathHTTP1Channel: HTTPChannelHandler {
 }
 
 /// A connection's fast path and idle timeout: answers what ``FastPath`` can on the event loop,
-/// passes the rest on, and closes the connection once it has been idle for the timeout.
+/// carries an event stream (`/v1/events`) as chunks written on the event loop, passes the rest on,
+/// and closes the connection once it has been idle for the timeout.
 ///
 /// HTTP/1.1 answers must go out in request order, so it answers only while no earlier request
 /// of the connection is still with the application.
@@ -104,6 +107,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var leavesOutBody = false
     /// The response encoder's context: answers given here are written from there, as bytes.
     private var encoderContext: ChannelHandlerContext?
+    /// The subscription of the `/v1/events` stream this connection carries, once it carries one:
+    /// the connection then serves nothing else, and reads nothing more.
+    private var eventStream: UUID?
 
     init(fastPath: FastPath?, idleTimeout: TimeAmount?) {
         self.fastPath = fastPath
@@ -122,18 +128,33 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelIdleCheck()
+        leaveEventStream()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         cancelIdleCheck()
+        leaveEventStream()
+    }
+
+    /// A server shutting down asks its connections to wind up: an event stream ends at once.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, let encoderContext { endEventStream(encoderContext) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A connection carrying an event stream reads nothing more.
+        guard eventStream == nil else { return }
         switch unwrapInboundIn(data) {
         case .head(let request):
             lastActivity = .now()
             reading = true
+            if pending == 0, let encoderContext, let fastPath, fastPath.isEventStream(request),
+               openEventStream(request, fastPath: fastPath, context: context, encoder: encoderContext) {
+                answeredHere = true
+                return
+            }
             if pending == 0, let encoderContext, let answer = fastPath?.answer(to: request, allocator: context.channel.allocator) {
                 answeredHere = true
                 // Head and body as two buffers, which the socket takes in one vectored write: the body is not copied.
@@ -201,6 +222,67 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
+    // MARK: - Event streams
+
+    /// Carries `/v1/events` on this connection: subscribes (unless the cap is reached: then `false`,
+    /// and the application refuses the request as the route does), then writes the answer's head
+    /// and the stream's opening. Each publication and keep-alive tick is written as a chunk on
+    /// this connection's event loop.
+    private func openEventStream(_ request: HTTPRequestHead, fastPath: FastPath, context: ChannelHandlerContext, encoder: ChannelHandlerContext) -> Bool {
+        let eventLoop = context.eventLoop
+        let loopBound = NIOLoopBound((handler: self, encoder: encoder), eventLoop: eventLoop)
+        let subscriber = PublicationEvents.Subscriber(
+            receive: { event in
+                eventLoop.execute {
+                    let (handler, encoder) = loopBound.value
+                    handler.writeEventChunk(EventStreamFrames.frame(event), isKeepAlive: event == nil, encoder)
+                }
+            },
+            finish: {
+                eventLoop.execute {
+                    let (handler, encoder) = loopBound.value
+                    handler.endEventStream(encoder)
+                }
+            })
+        // Subscribed before saying so: a client that has read ": connected" misses no later publication.
+        guard let id = fastPath.events.subscribe(limit: fastPath.maxEventSubscribers, subscriber) else { return false }
+        eventStream = id
+        reading = false
+        encoder.write(NIOAny(IOData.byteBuffer(fastPath.eventStreamHead(for: request, allocator: context.channel.allocator))), promise: nil)
+        writeEventChunk(EventStreamFrames.opening, isKeepAlive: false, encoder)
+        return true
+    }
+
+    /// Writes `text` as one chunk of the event stream. A keep-alive that finds the connection
+    /// still unable to take more (its client stopped reading) ends it instead: a stuck client
+    /// holds its connection no longer than a keep-alive interval or two.
+    private func writeEventChunk(_ text: String, isKeepAlive: Bool, _ encoder: ChannelHandlerContext) {
+        guard eventStream != nil else { return }
+        if isKeepAlive, !encoder.channel.isWritable { return endEventStream(encoder) }
+        var chunk = encoder.channel.allocator.buffer(capacity: text.utf8.count + 12)
+        chunk.writeString(String(text.utf8.count, radix: 16))
+        chunk.writeStaticString("\r\n")
+        chunk.writeString(text)
+        chunk.writeStaticString("\r\n")
+        encoder.writeAndFlush(NIOAny(IOData.byteBuffer(chunk)), promise: nil)
+    }
+
+    /// Ends the event stream this connection carries, if any: its last chunk, then the connection.
+    private func endEventStream(_ encoder: ChannelHandlerContext) {
+        guard eventStream != nil else { return }
+        leaveEventStream()
+        encoder.writeAndFlush(NIOAny(IOData.byteBuffer(ByteBuffer(staticString: "0\r\n\r\n")))).assumeIsolated().whenComplete { _ in
+            encoder.close(promise: nil)
+        }
+    }
+
+    /// Unsubscribes the event stream this connection carries, if any.
+    private func leaveEventStream() {
+        guard let id = eventStream else { return }
+        eventStream = nil
+        fastPath?.events.unsubscribe(id)
+    }
+
     private func cancelIdleCheck() {
         idleCheck?.cancel()
         idleCheck = nil
@@ -218,7 +300,10 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             handler.idleCheck = nil
             let now = NIODeadline.now()
             let busy = handler.pending > 0 && !handler.reading
-            if let progress = handler.answerProgress, busy {
+            if handler.eventStream != nil {
+                // An event stream is never idle: its keep-alives find a client that stopped reading.
+                handler.scheduleIdleCheck(context: context, at: now)
+            } else if let progress = handler.answerProgress, busy {
                 guard now < progress + idleTimeout else { return context.close(promise: nil) }
                 handler.scheduleIdleCheck(context: context, at: progress)
             } else if !busy, now >= handler.lastActivity + idleTimeout {

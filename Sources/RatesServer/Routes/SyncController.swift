@@ -126,11 +126,12 @@ struct SyncController<Context: RequestContext>: Sendable {
     /// between (``EventStreamKeepAlive``); past ``ServerConfiguration/maxEventSubscribers`` open
     /// streams, `503` with `Retry-After` (the client polls `/v1/sync` meanwhile).
     ///
-    /// An idle subscriber costs its connection and one stream: it waits on the stream alone, and
-    /// ends it on graceful shutdown through a handler, not a task of its own.
+    /// Without API keys or rate limits, ``FastPathHandler`` carries the stream on the connection
+    /// and this route sees only the requests past the cap. Here a subscriber waits on one stream,
+    /// which ends on graceful shutdown through a handler, not a task of its own.
     func eventStream() throws(Problem) -> Response {
         // Subscribed before saying so: a client that has read ": connected" misses no later publication.
-        guard let publications = events.subscribe(limit: configuration.maxEventSubscribers) else {
+        guard let publications = events.stream(limit: configuration.maxEventSubscribers) else {
             metrics?.recordRefusal(busy: false)
             throw Problem(
                 .busy, "This server streams events to as many clients as it is configured for; poll /v1/sync meanwhile and retry later.",
@@ -138,22 +139,27 @@ struct SyncController<Context: RequestContext>: Sendable {
         }
         let events = events
         let body = ResponseBody { writer in
-            try await writer.write(ByteBuffer(staticString: "retry: 10000\n: connected\n\n"))
+            try await writer.write(ByteBuffer(string: EventStreamFrames.opening))
             try await withGracefulShutdownHandler {
-                for await event in publications {
-                    if let event {
-                        try await writer.write(ByteBuffer(string:
-                            "event: publication\ndata: {\"epoch\":\"\(event.epoch)\",\"cursor\":\"\(event.cursor)\",\"latestDate\":\"\(event.latestDate)\"}\n\n"))
-                    } else {
-                        try await writer.write(ByteBuffer(staticString: ": keep-alive\n\n"))
-                    }
-                }
+                for await event in publications { try await writer.write(ByteBuffer(string: EventStreamFrames.frame(event))) }
             } onGracefulShutdown: {
                 events.finishAll()
             }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+}
+
+/// The text of `/v1/events`, the same whether the route or the fast path (``FastPathHandler``) serves it.
+enum EventStreamFrames {
+    /// What a stream starts with: the client's reconnection delay, and that it is subscribed.
+    static let opening = "retry: 10000\n: connected\n\n"
+
+    /// A publication's event, or (`nil`) a keep-alive comment.
+    static func frame(_ event: PublicationEvents.Event?) -> String {
+        guard let event else { return ": keep-alive\n\n" }
+        return "event: publication\ndata: {\"epoch\":\"\(event.epoch)\",\"cursor\":\"\(event.cursor)\",\"latestDate\":\"\(event.latestDate)\"}\n\n"
     }
 }
 
