@@ -267,10 +267,12 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         encoder.writeAndFlush(NIOAny(IOData.byteBuffer(chunk)), promise: nil)
     }
 
-    /// Ends the event stream this connection carries, if any: its last chunk, then the connection.
+    /// Ends the event stream this connection carries, if any: its last chunk, then the connection;
+    /// at once when the connection cannot take the chunk (its client stopped reading).
     private func endEventStream(_ encoder: ChannelHandlerContext) {
         guard eventStream != nil else { return }
         leaveEventStream()
+        guard encoder.channel.isWritable else { return encoder.close(promise: nil) }
         encoder.writeAndFlush(NIOAny(IOData.byteBuffer(ByteBuffer(staticString: "0\r\n\r\n")))).assumeIsolated().whenComplete { _ in
             encoder.close(promise: nil)
         }
