@@ -228,7 +228,9 @@ final class RatesCache: Sendable {
         try cached(\.currencies) { db in
             var stored = Set(try String.fetchAll(db, sql: "SELECT DISTINCT currency FROM rate").compactMap(CurrencyCode.init))
             let derives = try Self.base(db) == .euro
-                && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE provider IS NOT NULL AND provider NOT IN ('ECB', 'PEG'))") ?? false)
+                && (try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE provider IS NOT NULL AND provider NOT IN (?, ?))",
+                    arguments: [ProviderKey.ecb, FixedParity.pegProvider]) ?? false)
             if derives { stored.formUnion(FixedParity.pegs.filter { $0.anchor == .euro || stored.contains($0.anchor) }.map(\.currency)) }
             return stored
         }

@@ -77,8 +77,7 @@ final class FastPath: Sendable {
         var isPreparedNow = false
         func prepare() -> RecentAnswers.Answer? {
             isPreparedNow = true
-            // The path, found by bytes: iterating a String's Characters would run grapheme breaking on every request.
-            let path = request.uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { request.uri[..<$0] } ?? request.uri[...]
+            let path = Self.path(of: request.uri)
             guard let entry = cache.cached(for: request.uri, generation: freshness.generation, gzip: acceptsGzip)
                 ?? built(for: request.uri, path: path, snapshot: snapshot, freshness: freshness, gzip: acceptsGzip)
             else { return nil }
@@ -89,12 +88,7 @@ final class FastPath: Sendable {
             head.writeStaticString(" ")
             head.writeString(prepared.status.reasonPhrase)
             head.writeStaticString("\r\n")
-            let header = { (name: HTTPField.Name, value: String) in
-                head.writeString(name.rawName)
-                head.writeStaticString(": ")
-                head.writeString(value)
-                head.writeStaticString("\r\n")
-            }
+            let header = { (name: HTTPField.Name, value: String) in Self.writeHeader(name, value, into: &head) }
             prepared.forEachHeader(header)
             cors.forEachHeader(path: path, origin: fields.origin, header)
             if let body = prepared.body { header(.contentLength, String(body.readableBytes)) }
@@ -111,13 +105,7 @@ final class FastPath: Sendable {
 
         var head = allocator.buffer(capacity: answer.head.readableBytes + 128)
         head.writeImmutableBuffer(answer.head)
-        // The caller's own ID when it is sane, as the application's answers do (RequestIDMiddleware).
-        let requestID = fields.requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
-        head.writeStaticString("X-Request-ID: ")
-        head.writeString(requestID)
-        head.writeStaticString("\r\nDate: ")
-        head.writeString(dates.now)
-        head.writeStaticString("\r\nServer: rates-relay\r\n\r\n")
+        writeClosingHeaders(requestID: fields.requestID, into: &head)
 
         if answer.route == .sync { metrics.recordSync(notModified: answer.isNotModified) }
         answer.recorder.record(duration: start.duration(to: .now))
@@ -131,8 +119,7 @@ final class FastPath: Sendable {
     /// on the connection itself: a subscriber costs a registration, not a request in the application.
     func isEventStream(_ request: HTTPRequestHead) -> Bool {
         guard request.method == .GET, request.version == .http1_1 else { return false }
-        let path = request.uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { request.uri[..<$0] } ?? request.uri[...]
-        guard path == Route.events.path else { return false }
+        guard Self.path(of: request.uri) == Route.events.path else { return false }
         let fields = RequestFields(request.headers)
         return fields.isKeepAlive && !fields.hasBody
     }
@@ -143,20 +130,38 @@ final class FastPath: Sendable {
         let fields = RequestFields(request.headers)
         var head = allocator.buffer(capacity: 512)
         head.writeStaticString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n")
-        cors.forEachHeader(path: Route.events.path, origin: fields.origin) { name, value in
-            head.writeString(name.rawName)
-            head.writeStaticString(": ")
-            head.writeString(value)
-            head.writeStaticString("\r\n")
-        }
-        let requestID = fields.requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
+        cors.forEachHeader(path: Route.events.path, origin: fields.origin) { Self.writeHeader($0, $1, into: &head) }
+        writeClosingHeaders(requestID: fields.requestID, into: &head)
+        metrics.requestRecorder(route: Route.events.path, method: "GET", status: 200).record(duration: .zero)
+        return head
+    }
+
+    // MARK: - Heads
+
+    /// The path of a request target, found by bytes: iterating a String's Characters would run
+    /// grapheme breaking on every request.
+    static func path(of target: String) -> Substring {
+        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    }
+
+    /// One header line of a head.
+    static func writeHeader(_ name: HTTPField.Name, _ value: String, into head: inout ByteBuffer) {
+        head.writeString(name.rawName)
+        head.writeStaticString(": ")
+        head.writeString(value)
+        head.writeStaticString("\r\n")
+    }
+
+    /// The lines every head written here ends with: `X-Request-ID` (the caller's own `requestID`
+    /// when it is sane, as the application's answers keep it: RequestIDMiddleware), `Date` and
+    /// `Server`, then the blank line.
+    func writeClosingHeaders(requestID: String?, into head: inout ByteBuffer) {
+        let requestID = requestID.flatMap { RequestIDMiddleware<RatesRequestContext>.isAcceptable($0) ? $0 : nil } ?? requestIDs.next()
         head.writeStaticString("X-Request-ID: ")
         head.writeString(requestID)
         head.writeStaticString("\r\nDate: ")
         head.writeString(dates.now)
         head.writeStaticString("\r\nServer: rates-relay\r\n\r\n")
-        metrics.requestRecorder(route: Route.events.path, method: "GET", status: 200).record(duration: .zero)
-        return head
     }
 
     /// The request headers the fast path reads, found in one pass over the request's headers.
