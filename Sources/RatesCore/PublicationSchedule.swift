@@ -110,9 +110,13 @@ public struct PublicationSchedule: Hashable, Sendable {
     }
 
     /// The publisher's local day at `date`.
-    private func localDay(containing date: Date) -> Day {
+    /// The day `date` falls on in the publisher's time zone.
+    public func localDay(containing date: Date) -> Day {
         Day(containing: date, utcOffset: zone.secondsFromGMT(for: date))
     }
+
+    /// Today's day in the publisher's time zone, by the system clock.
+    public func today() -> Day { localDay(containing: Date()) }
 
     // MARK: - TARGET
 

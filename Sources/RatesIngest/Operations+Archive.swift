@@ -42,7 +42,7 @@ extension Operations {
         // Folders are read side by side: reading is about half of an archive's work.
         let readFolders = Mutex([ReadFolder?](repeating: nil, count: folders.count))
         DispatchQueue.concurrentPerform(iterations: folders.count) { index in
-            let folder = readFolder(folders[index].files, of: folders[index].entry.identity, today: today)
+            let folder = readFolder(folders[index].files, of: folders[index].entry.adapter, today: today)
             readFolders.withLock { $0[index] = folder }
         }
         var batches: [QuoteBatch] = []

@@ -43,7 +43,7 @@ public enum Operations {
     ) throws -> FetchRun {
         let started = Date()
         // Reading answers needs no API key: only the requests carry it.
-        guard let adapter = ProviderRegistry.entry(provider)?.identity else { throw ProviderConfigurationError.unknownProvider(provider) }
+        guard let adapter = ProviderRegistry.entry(provider)?.adapter else { throw ProviderConfigurationError.unknownProvider(provider) }
         let names = files.map(\.lastPathComponent).joined(separator: ", ")
         progress("reading \(names) as \(adapter.key)'s files (\(adapter.name))")
         let publications = try adapter.publications(inFiles: files, subjects: subjects, today: Day(containing: started))

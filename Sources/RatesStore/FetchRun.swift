@@ -60,7 +60,7 @@ public struct FetchRun: Codable, Hashable, Sendable, FetchableRecord, MutablePer
     public var latestDay: String?
 
     public init(
-        startedAt: Date, finishedAt: Date = Date(), source: Source, provider: String = "ECB", file: String, httpStatus: Int? = nil,
+        startedAt: Date, finishedAt: Date = Date(), source: Source, provider: String, file: String, httpStatus: Int? = nil,
         outcome: Outcome, detail: String? = nil, rowsChanged: Int = 0, etag: String? = nil, lastModified: String? = nil,
         latestDay: String? = nil
     ) {

@@ -100,7 +100,7 @@ public final class RatesStore: Sendable {
         try new.copyQuotesAndRuns(fromFile: path)
         let origin = try old.dataOrigin() ?? .maintenance
         let days = try old.snapshot().days.map(\.dailyRates)
-        try new.ingest(RatesBatch(base: .euro, days: days), run: FetchRun(startedAt: Date(), source: origin, file: "rebuild", outcome: .updated))
+        try new.ingest(RatesBatch(base: .euro, days: days), run: FetchRun(startedAt: Date(), source: origin, provider: ProviderKey.ecb, file: "rebuild", outcome: .updated))
         return (old.epoch, new.epoch)
     }
 

@@ -11,8 +11,10 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
     /// or XML that ``XMLReader`` declines to read (a document type declaration, an encoding it does not read).
     case unexpectedDocument(String)
     /// A provider's answer that does not follow its published layout (a missing field, an unknown
-    /// header, a value of the wrong type); the text names what and where.
-    case unexpectedLayout(provider: String, String)
+    /// header, a value of the wrong type); the text names what and where. An adapter throws it
+    /// without its key (``layout(_:)``): ``RatesProvider/parse(_:of:)`` and ``ProviderClient`` name
+    /// the provider (``attributed(to:)``).
+    case unexpectedLayout(provider: String?, String)
     /// A CSV line (1-based, the header is line 1) that does not follow the ECB history layout.
     case malformedCSV(line: Int, reason: String)
     /// Text that should be a day but is not `YYYY-MM-DD` or names no real day (`2024-02-30`).
@@ -43,7 +45,7 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case .malformedXML(let reason): return "malformed XML: \(reason)"
         case .unexpectedDocument(let reason): return "not an ECB eurofxref document: \(reason)"
-        case .unexpectedLayout(let provider, let reason): return "not \(provider)'s published layout: \(reason)"
+        case .unexpectedLayout(let provider, let reason): return "not \(provider ?? "the source")'s published layout: \(reason)"
         case .malformedCSV(let line, let reason): return "malformed CSV at line \(line): \(reason)"
         case .invalidDay(let text): return "invalid day \(Self.quoted(text)): expected a real day as YYYY-MM-DD"
         case .dayOutOfRange(let day): return "day \(day) is out of range (before the source's first day, 1999-01-04 for most, or in the future)"
@@ -59,6 +61,15 @@ public enum UpstreamDataError: Error, Equatable, Sendable, CustomStringConvertib
         case .implausibleRate(let code, let day, let text, let previous, let previousDay):
             return "implausible rate \(Self.quoted(text)) for \(code) on \(day): more than \(Int(ProviderValidation.maxRateMove))x away from \(previous) on \(previousDay)"
         }
+    }
+
+    /// A layout error of an adapter's answer, named for its provider when it leaves the adapter (``attributed(to:)``).
+    public static func layout(_ reason: String) -> UpstreamDataError { .unexpectedLayout(provider: nil, reason) }
+
+    /// This error with `key` as the provider of a layout error that names none yet.
+    public func attributed(to key: String) -> UpstreamDataError {
+        guard case .unexpectedLayout(nil, let reason) = self else { return self }
+        return .unexpectedLayout(provider: key, reason)
     }
 
     /// `text` in quotes, shortened and with control characters escaped, for messages and logs.

@@ -114,7 +114,7 @@ struct CrashRecoveryTests {
             do {
                 let store = try RatesStore(path: template)
                 try store.ingest(
-                    RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
+                    RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, provider: "ECB", file: "test", outcome: .updated))
             }
             let heldRates = held.reduce(0) { $0 + $1.rates.count }
             let newDay = try #require(FakeUpstream.history.last { $0.day == Self.newDay })
@@ -182,7 +182,7 @@ struct CrashRecoveryTests {
             let database = directory.newDatabasePath()
             let held = FakeUpstream.history.filter { $0.day >= Day("2022-01-01")! }
             try RatesStore(path: database).ingest(
-                RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
+                RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, provider: "ECB", file: "test", outcome: .updated))
             var values: [String: String] = [:]
             for day in held { for (code, value) in day.rates { values["\(day.day) \(code)"] = value } }
             let serverData = values

@@ -10,7 +10,7 @@ import Testing
 @Suite("One provider's fault is its own")
 struct ProviderIsolationTests {
     /// The path of the CNB's daily text file on its own server.
-    static let cnbDailyPath = URLComponents(string: CNBProvider.defaultTextURL)!.path
+    static let cnbDailyPath = URLComponents(string: CNBProvider.defaultBaseURL + "/denni_kurz.txt")!.path
 
     @Test("a provider that hangs, one that throttles and one that sends garbage neither delay nor corrupt a healthy one or the ECB")
     func faultsStayWithTheirProvider() async throws {

@@ -23,7 +23,7 @@ struct ReplicaTests {
     /// Fills the database at `url` with the recorded history from ``firstDay`` up to, not including, ``newDay``.
     static func populate(_ url: String) throws {
         let held = FakeUpstream.history.filter { $0.day >= firstDay && $0.day < newDay }
-        try RatesStore(location: url).ingest(RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, file: "test", outcome: .updated))
+        try RatesStore(location: url).ingest(RatesBatch(base: .euro, days: held), run: FetchRun(startedAt: Date(), source: .seed, provider: "ECB", file: "test", outcome: .updated))
     }
 
     /// Runs `count` servers (in this process, each with its own connections) on the database at
@@ -272,7 +272,7 @@ extension ReplicaTests {
         let state = ServerState(snapshot: RatesSnapshot(epoch: store.epoch, version: try store.version(), days: [DayTable]()))
         try Ingestor(store: store, state: state, logger: TestServer.logger).ingest(
             ECBProvider.publications(of: RatesBatch(base: .euro, days: held)), of: (ProviderKey.ecb, .euro),
-            run: FetchRun(startedAt: Date(), source: .seed, file: file, outcome: .updated), notAfter: Self.newDay.adding(days: 1))
+            run: FetchRun(startedAt: Date(), source: .seed, provider: "ECB", file: file, outcome: .updated), notAfter: Self.newDay.adding(days: 1))
     }
 }
 

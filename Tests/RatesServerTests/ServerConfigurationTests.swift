@@ -40,7 +40,7 @@ struct ServerConfigurationTests {
         #expect(fromFile.port == 1000 && fromFile.host == "0.0.0.0")
         let defaults = try await Self.read()
         #expect(defaults.port == 8080 && defaults.host == "127.0.0.1" && defaults.database == "rates.sqlite")
-        #expect(defaults.upstreamURL == ServerConfiguration.ecbURL && defaults.seed && defaults.schedule)
+        #expect(defaults.upstreamURL == ECBProvider.defaultBaseURL && defaults.seed && defaults.schedule)
         #expect(defaults.adminToken == nil && defaults.apiKeys.isEmpty && defaults.rateLimit == nil && defaults.corsOrigins.isEmpty)
     }
 
@@ -88,7 +88,7 @@ struct ServerConfigurationTests {
         #expect(fromFlags.upstreamOverrides == [
             "NBP": try UpstreamOverride("http://127.0.0.1:8081/nbp"), "ECB": try UpstreamOverride("http://127.0.0.1:8081"),
         ])
-        #expect(fromFlags.upstreamURL == ServerConfiguration.ecbURL, "the ECB's directory stays its own")
+        #expect(fromFlags.upstreamURL == ECBProvider.defaultBaseURL, "the ECB's directory stays its own")
         let fromEnvironment = try await Self.read(environment: ["UPSTREAM": "CBR=http://127.0.0.1:1/cbr, BDI=https://mirror.example/bdi"])
         #expect(fromEnvironment.upstreamOverrides.mapValues(\.description) == ["CBR": "http://127.0.0.1:1/cbr", "BDI": "https://mirror.example/bdi"])
         // A file setting both writes upstream.url whole.

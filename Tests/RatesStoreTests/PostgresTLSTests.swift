@@ -33,7 +33,7 @@ struct PostgresTLSTests {
         try await TestPostgres.withDatabase { url in
             let store = try RatesStore(location: url + "?sslmode=verify-full&sslrootcert=\(authority)")
             let batch = RatesBatch(base: .euro, days: [DailyRates(day: Day("2026-11-20")!, rates: [CurrencyCode("USD")!: "1.0412"])])
-            try store.ingest(batch, run: FetchRun(startedAt: Date(), source: .upstream, file: "test", outcome: .updated))
+            try store.ingest(batch, run: FetchRun(startedAt: Date(), source: .upstream, provider: "ECB", file: "test", outcome: .updated))
             #expect(try store.snapshot().days.first?.texts[CurrencyCode("USD")!] == "1.0412")
             #expect(try Self.isEncrypted(store))
             #expect(try !Self.isEncrypted(RatesStore(location: url + "?sslmode=disable")))

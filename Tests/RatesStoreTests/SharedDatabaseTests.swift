@@ -26,7 +26,7 @@ struct SharedDatabaseTests {
         }
     }
 
-    static func run() -> FetchRun { FetchRun(startedAt: Date(), source: .upstream, file: "test", outcome: .updated) }
+    static func run() -> FetchRun { FetchRun(startedAt: Date(), source: .upstream, provider: "ECB", file: "test", outcome: .updated) }
 
     @Test("the same ingests give the same snapshot, change log and sync pages from SQLite and from PostgreSQL")
     func sameAnswersFromBothDatabases() async throws {

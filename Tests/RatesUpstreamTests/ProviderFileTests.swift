@@ -109,7 +109,7 @@ struct ProviderFileTests {
         ("eurofxref-daily.xml", "CNB"),
     ])
     func refusesOtherFiles(fixture: String, key: String) throws {
-        let provider = try #require(ProviderRegistry.entry(key)?.identity)
+        let provider = try #require(ProviderRegistry.entry(key)?.adapter)
         #expect(throws: ProviderFileError.self) { try ProviderFile.read([Array(try Fixtures.data(fixture))], provider: provider) }
         do {
             _ = try ProviderFile.read([Array("<html><body>502 Bad Gateway</body></html>".utf8)], provider: provider)
@@ -123,7 +123,7 @@ struct ProviderFileTests {
 
     @Test("the adapter of a provider that needs an API key reads its files without one")
     func readerNeedsNoAPIKey() throws {
-        let reader = try #require(ProviderRegistry.entry("fred")?.identity)
+        let reader = try #require(ProviderRegistry.entry("fred")?.adapter)
         #expect(reader.key == "FRED")
         let euro = Array(try Fixtures.data("fred-h10-usa/fred_DEXUSEU_from-2026-03-01.json"))
         #expect(!(try ProviderFile.read([euro], provider: reader, subjects: ["DEXUSEU"])).isEmpty)

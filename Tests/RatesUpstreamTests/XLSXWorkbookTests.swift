@@ -5,7 +5,7 @@ import Testing
 @Suite("XLSX reader")
 struct XLSXWorkbookTests {
     func sheet(_ sheetData: String, strings: [String] = [], date1904: Bool = false) throws -> (XLSXWorkbook, XLSXSheet) {
-        let workbook = try XLSXWorkbook(XLSXFixture.workbook(sheetData: sheetData, strings: strings, date1904: date1904), provider: "TEST")
+        let workbook = try XLSXWorkbook(XLSXFixture.workbook(sheetData: sheetData, strings: strings, date1904: date1904))
         return (workbook, try #require(try workbook.sheet(named: "Sheet1")))
     }
 
@@ -88,42 +88,42 @@ struct XLSXWorkbookTests {
             "<row r=\"2\"><c r=\"A2\"><v>1</v></c></row><row r=\"1\"><c r=\"A1\"><v>2</v></c></row>",
             "<row r=\"1\"><c r=\"A2\"><v>1</v></c></row>",
         ] {
-            #expect(ProviderFixture.error { _ = try sheet(sheetData); return [] }?.isLayout(of: "TEST") == true, "\(sheetData)")
+            #expect(ProviderFixture.error { _ = try sheet(sheetData); return [] }?.isUnexpectedLayout == true, "\(sheetData)")
         }
     }
 
     @Test("a truncated or corrupt zip, an HTML page and an empty body are rejected")
     func brokenArchives() throws {
         let good = XLSXFixture.workbook(sheetData: "<row r=\"1\"><c r=\"A1\"><v>1</v></c></row>")
-        _ = try XLSXWorkbook(good, provider: "TEST")
+        _ = try XLSXWorkbook(good)
         for cut in ProviderFixture.truncations(of: good, stride: 37) {
-            #expect(throws: UpstreamDataError.self) { try XLSXWorkbook(cut, provider: "TEST") }
+            #expect(throws: UpstreamDataError.self) { try XLSXWorkbook(cut) }
         }
         // A byte of a member's data changed: its CRC-32 no longer matches.
         let corrupt = try #require(ProviderFixture.replacing("<v>1</v>", with: "<v>2</v>", in: good))
-        let error = ProviderFixture.error { _ = try XLSXWorkbook(corrupt, provider: "TEST").sheet(named: "Sheet1"); return [] }
+        let error = ProviderFixture.error { _ = try XLSXWorkbook(corrupt).sheet(named: "Sheet1"); return [] }
         guard case .unreadableArchive(let reason) = error else {
             Issue.record("a corrupt member was read: \(String(describing: error))")
             return
         }
         #expect(reason.contains("CRC-32"))
-        let page = ProviderFixture.error { _ = try XLSXWorkbook(ProviderFixture.htmlErrorPage, provider: "TEST"); return [] }
+        let page = ProviderFixture.error { _ = try XLSXWorkbook(ProviderFixture.htmlErrorPage); return [] }
         guard case .unreadableArchive = page else {
             Issue.record("an HTML page is not an unreadable archive: \(String(describing: page))")
             return
         }
-        #expect(ProviderFixture.error { _ = try XLSXWorkbook([], provider: "TEST"); return [] } == .empty)
+        #expect(ProviderFixture.error { _ = try XLSXWorkbook([]); return [] } == .empty)
     }
 
     @Test("members whose sizes are in a Zip64 extra field, as streaming writers store them, are read")
     func zip64Sizes() throws {
-        let workbook = try XLSXWorkbook(XLSXFixture.workbook(sheetData: "<row r=\"1\"><c r=\"A1\"><v>1.25</v></c></row>", zip64: true), provider: "TEST")
+        let workbook = try XLSXWorkbook(XLSXFixture.workbook(sheetData: "<row r=\"1\"><c r=\"A1\"><v>1.25</v></c></row>", zip64: true))
         #expect(try workbook.sheet(named: "Sheet1")?["A1"]?.decimalText == "1.25")
     }
 
     @Test("a recorded workbook: its sheet, its shared strings, deflated members inflated and checked")
     func recordedWorkbook() throws {
-        let workbook = try XLSXWorkbook(ProviderFixture.bytes("sbp-pakistan/01_assets_document_BFER_Daily.xlsx.xlsx"), provider: "TEST")
+        let workbook = try XLSXWorkbook(ProviderFixture.bytes("sbp-pakistan/01_assets_document_BFER_Daily.xlsx.xlsx"))
         #expect(workbook.sheets == [XLSXWorkbook.SheetEntry(name: "Sheet1", path: "xl/worksheets/sheet1.xml", isHidden: false)])
         #expect(workbook.dateSystem == .from1900)
         #expect(workbook.sharedStrings.count == 58)

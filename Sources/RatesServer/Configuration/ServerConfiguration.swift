@@ -20,7 +20,7 @@ public struct ServerConfiguration: Sendable {
     /// A file holding the PostgreSQL password (`db.password.file`), e.g. a mounted secret.
     public var databasePasswordFile: String?
     /// The directory of the ECB's files (`upstream.url`).
-    public var upstreamURL: String = ServerConfiguration.ecbURL
+    public var upstreamURL: String = ECBProvider.defaultBaseURL
     /// Where each provider's requests go instead of its own servers, by provider key (`upstream`):
     /// the ECB's apply to the files in `upstreamURL`.
     public var upstreamOverrides: [String: UpstreamOverride] = [:]
@@ -96,9 +96,6 @@ public struct ServerConfiguration: Sendable {
     public enum LogFormat: String, Sendable, CaseIterable {
         case text, json
     }
-
-    /// The ECB's directory of euro reference rate files.
-    public static let ecbURL = "https://www.ecb.europa.eu/stats/eurofxref/"
 
     public init() {}
 }

@@ -63,7 +63,7 @@ struct FrankfurterV2Controller<Context: RequestContext>: Sendable {
     func providersAnswer(_ request: Request, key: String? = nil) throws(Problem) -> Response {
         let holdings = try providers.holdings()
         let now = providers.configuration.now()
-        func write(_ key: String, _ held: RatesStore.ProviderHoldings, _ provider: any RatesProvider, into json: inout JSONWriter) {
+        func write(_ key: String, _ held: RatesStore.ProviderHoldings, _ provider: ProviderIdentity, into json: inout JSONWriter) {
             json.field("key", string: key)
             json.field("name", string: provider.name)
             json.field("country_code", optionalString: provider.country)

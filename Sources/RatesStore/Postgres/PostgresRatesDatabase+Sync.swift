@@ -75,7 +75,7 @@ extension PostgresRatesDatabase {
 
     func prune(before day: Day, now: Date) throws -> FetchRun {
         try writeTransaction { statements in
-            var run = FetchRun(startedAt: now, source: .maintenance, file: "prune --before \(day)", outcome: .unchanged)
+            var run = FetchRun(startedAt: now, source: .maintenance, provider: ProviderKey.ecb, file: "prune --before \(day)", outcome: .unchanged)
             try Self.insert(&run, statements)
             let before = try Self.lastSequence(statements)
             try statements.run(

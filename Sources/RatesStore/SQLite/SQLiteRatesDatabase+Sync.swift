@@ -78,7 +78,7 @@ extension SQLiteRatesDatabase {
     @discardableResult
     func prune(before day: Day, now: Date) throws -> FetchRun {
         try database.write { db in
-            var run = FetchRun(startedAt: now, source: .maintenance, file: "prune --before \(day)", outcome: .unchanged)
+            var run = FetchRun(startedAt: now, source: .maintenance, provider: ProviderKey.ecb, file: "prune --before \(day)", outcome: .unchanged)
             try run.insert(db)
             try db.execute(
                 sql: "INSERT INTO change (day, currency, value, fetchRunId) SELECT day, currency, NULL, ? FROM rate WHERE day < ? ORDER BY day, currency",

@@ -28,28 +28,25 @@ struct HTMLDocument: Sendable {
         case text(String)
     }
 
-    /// The provider's key, for `UpstreamDataError.unexpectedLayout`.
-    let provider: String
     /// The page's tags and text, in order (comments, doctype and the content of scripts and styles left out).
     let tokens: [Token]
     /// Every table of the page, in the order their `<table>` tags open (a table inside another's cell after it).
     let tables: [HTMLTable]
 
-    /// Reads `body` as an HTML page of `provider`'s, UTF-8 text (a byte order mark dropped).
+    /// Reads `body` as an HTML page, UTF-8 text (a byte order mark dropped).
     ///
     /// - Throws: ``UpstreamDataError/empty`` for an empty body, ``UpstreamDataError/unexpectedLayout(provider:_:)``
     ///   for bytes that are not UTF-8, a tag, comment or script not closed, or a table not closed.
-    init(parsing body: [UInt8], provider: String) throws(UpstreamDataError) {
-        self.provider = provider
+    init(parsing body: [UInt8]) throws(UpstreamDataError) {
         guard !body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { throw .empty }
         var bytes = body[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .unexpectedLayout(provider: provider, "the page is not UTF-8 text")
+            throw .layout("the page is not UTF-8 text")
         }
-        var tokeniser = HTMLTokeniser(scalars: Array(text.unicodeScalars), provider: provider)
+        var tokeniser = HTMLTokeniser(scalars: Array(text.unicodeScalars))
         tokens = try tokeniser.tokens()
-        tables = try HTMLTable.build(from: tokens, provider: provider)
+        tables = try HTMLTable.build(from: tokens)
     }
 
     // MARK: - Looking things up
@@ -67,10 +64,10 @@ struct HTMLDocument: Sendable {
     func table(withHeader header: [String], first: Bool = false) throws(UpstreamDataError) -> (table: HTMLTable, rows: ArraySlice<HTMLTable.Row>) {
         let matches = tables(withHeader: header)
         guard let table = matches.first, let index = table.rowIndex(ofHeader: header) else {
-            throw .unexpectedLayout(provider: provider, "no table with the header \(Self.shown(header)) (\(tables.count) tables on the page)")
+            throw .layout("no table with the header \(Self.shown(header)) (\(tables.count) tables on the page)")
         }
         guard first || matches.count == 1 else {
-            throw .unexpectedLayout(provider: provider, "\(matches.count) tables with the header \(Self.shown(header))")
+            throw .layout("\(matches.count) tables with the header \(Self.shown(header))")
         }
         return (table, table.rows[(index + 1)...])
     }

@@ -29,10 +29,10 @@ struct HTMLTable: Equatable, Sendable {
         var texts: [String] { cells.map(\.text) }
 
         /// The cells' texts, exactly `count` of them, or a layout error that shows them (and the table's day, when given).
-        func texts(count: Int, day: Day? = nil, provider: String) throws(UpstreamDataError) -> [String] {
+        func texts(count: Int, day: Day? = nil) throws(UpstreamDataError) -> [String] {
             guard cells.count == count else {
                 let place = day.map { " on \($0)" } ?? ""
-                throw .unexpectedLayout(provider: provider, "a row of \(cells.count) cells\(place): \(HTMLDocument.shown(texts))")
+                throw .layout("a row of \(cells.count) cells\(place): \(HTMLDocument.shown(texts))")
             }
             return texts
         }
@@ -53,11 +53,11 @@ struct HTMLTable: Equatable, Sendable {
     // MARK: - Building
 
     /// The tables in `tokens`, in the order they open.
-    static func build(from tokens: [HTMLDocument.Token], provider: String) throws(UpstreamDataError) -> [HTMLTable] {
+    static func build(from tokens: [HTMLDocument.Token]) throws(UpstreamDataError) -> [HTMLTable] {
         var builder = Builder()
         for token in tokens { builder.read(token) }
         guard builder.open.isEmpty else {
-            throw .unexpectedLayout(provider: provider, "a <table> is not closed before the end of the page")
+            throw .layout("a <table> is not closed before the end of the page")
         }
         return builder.finished.sorted { $0.order < $1.order }.map { $0.table }
     }

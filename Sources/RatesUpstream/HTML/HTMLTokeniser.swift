@@ -1,12 +1,10 @@
 /// Splits an HTML page into tags and text (``HTMLDocument/Token``), as ``HTMLDocument`` describes.
 struct HTMLTokeniser {
     let scalars: [Unicode.Scalar]
-    let provider: String
     private var index = 0
 
-    init(scalars: [Unicode.Scalar], provider: String) {
+    init(scalars: [Unicode.Scalar]) {
         self.scalars = scalars
-        self.provider = provider
     }
 
     /// Elements whose content is raw text up to their end tag, skipped.
@@ -185,7 +183,7 @@ struct HTMLTokeniser {
     }
 
     private func notClosed(_ what: String) -> UpstreamDataError {
-        .unexpectedLayout(provider: provider, "\(what) is not closed before the end of the page")
+        .layout("\(what) is not closed before the end of the page")
     }
 
     // MARK: - Characters

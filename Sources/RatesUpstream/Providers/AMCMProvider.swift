@@ -19,32 +19,16 @@ import RatesCore
 ///   newest publication is asked for as the last seven days up to today. The history goes back to 1986-01-02;
 ///   an answer with days before 1999-01-04 (the ECU among their currencies) is rejected, as for every source.
 public struct AMCMProvider: RatesProvider {
-    public let key = "AMCM"
-    public let name = "Monetary Authority of Macao"
-    public let country: String? = "MO"
-    public let pivot = CurrencyCode("MOP")!
-    public let rateType = "interbank middle rate"
-    /// Working days, by 11:00 Macau time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Macau", expectedMinute: 11 * 60)
+    public let source: ProviderSource
 
-    /// The real host.
-    public static let defaultBaseURL = "https://www.amcm.gov.mo"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     /// The most days one request asks for.
     static let maxDaysPerRequest = 90
     /// The record among the currencies that is no currency.
     static let liquidityIndicator = "LIQ"
-
-    /// The host the `api/` path is under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.amcm.gov.mo` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Macau; the default reads the clock (UTC+8, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 8 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -54,31 +38,31 @@ public struct AMCMProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let message = try document.field("message", of: "the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let message = try document.field("message", of: "the answer")
         guard message == .string("OK") else {
-            throw .unexpectedLayout(provider: key, "the answer's message is \(UpstreamDataError.quoted(message.shown)), not OK")
+            throw .layout("the answer's message is \(UpstreamDataError.quoted(message.shown)), not OK")
         }
         var rows: [(day: Day, quote: PublishedQuote)] = []
-        for (index, record) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
+        for (index, record) in try document.field("data", of: "the answer").array("\"data\"").enumerated() {
             let what = "record \(index + 1)"
-            let stamp = try record.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            let stamp = try record.field("date", of: what).string("\(what)'s \"date\"")
             guard stamp.hasSuffix(" 00:00:00") else { throw .invalidDay(stamp) }
             let day = try Day(parsing: stamp.dropLast(9), .iso)
-            let code = try record.field("currency", of: what, provider: key).string("\(what)'s \"currency\"", provider: key)
+            let code = try record.field("currency", of: what).string("\(what)'s \"currency\"")
             if code == Self.liquidityIndicator { continue }
-            let unitText = try record.field("unit", of: "\(code) on \(day)", provider: key)
+            let unitText = try record.field("unit", of: "\(code) on \(day)")
             guard let unit = Self.wholeUnit(unitText) else {
-                throw .unexpectedLayout(
-                    provider: key, "the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
+                throw .layout(
+                    "the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
             }
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
-            let mean = try record.field("usdMean", of: "\(code) on \(day)", provider: key).string("\"usdMean\" of \(code) on \(day)", provider: key)
+            let mean = try record.field("usdMean", of: "\(code) on \(day)").string("\"usdMean\" of \(code) on \(day)")
             guard RateText.isValid(mean) else { throw .invalidRate(currency: currency, day: day, text: mean) }
             rows.append((day, PublishedQuote(currency: currency, value: mean, unit: unit, direction: .pivotPerUnits)))
         }
-        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+        return ProviderPublication.byDay(rows)
     }
 
     /// A unit written as a JSON number with a zero fraction (`1.0`, `100.0`, `100`); `nil` for anything else or zero.

@@ -17,34 +17,14 @@ import RatesCore
 /// - Ranges: one request per weekday of the range, each for the bank's 12:30 fixing; the newest publication
 ///   is asked for as the weekdays of the last seven days up to today. The history starts on 1999-01-04.
 public struct BAMProvider: RatesProvider {
-    public let key = "BAM"
-    public let name = "Bank Al-Maghrib"
-    public let country: String? = "MA"
-    public let pivot = CurrencyCode("MAD")!
-    public let rateType = "transfer rate"
-    public let needsAPIKey = true
-    /// Working days, by 15:00 Casablanca time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Casablanca", expectedMinute: 15 * 60)
+    public let source: ProviderSource
 
-    /// The real API host.
-    public static let defaultBaseURL = "https://api.centralbankofmorocco.ma"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     /// The withdrawn code under which the bank quotes the new ouguiya.
     static let mislabelled: Set<String> = ["MRO"]
-
-    /// The host the `cours/` path is under, without a trailing slash.
-    public let baseURL: String
-    private let apiKey: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The API host (`https://api.centralbankofmorocco.ma` when `nil`), for a test server or a mirror.
-    ///   - apiKey: A subscription key of the bank's API portal (secret).
-    ///   - today: Today's day in Morocco; the default reads the clock (UTC+1, the country's time but for Ramadan).
-    public init(baseURL: String? = nil, apiKey: String, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.apiKey = apiKey
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -55,26 +35,26 @@ public struct BAMProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let records = try document.array("the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let records = try document.array("the answer")
         if records.isEmpty { return [] }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for (index, record) in records.enumerated() {
             let what = "record \(index + 1)"
-            let stamp = try record.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            let stamp = try record.field("date", of: what).string("\(what)'s \"date\"")
             let day = try Self.stampDay(stamp)
-            let code = try record.field("libDevise", of: what, provider: key).string("\(what)'s \"libDevise\"", provider: key)
-            let unit = try record.field("uniteDevise", of: "\(code) on \(day)", provider: key).integer("the unit of \(code) on \(day)", provider: key)
-            let value = try record.field("moyen", of: "\(code) on \(day)", provider: key)
+            let code = try record.field("libDevise", of: what).string("\(what)'s \"libDevise\"")
+            let unit = try record.field("uniteDevise", of: "\(code) on \(day)").integer("the unit of \(code) on \(day)")
+            let value = try record.field("moyen", of: "\(code) on \(day)")
             guard case .number = value else {
-                throw .unexpectedLayout(provider: key, "\"moyen\" of \(code) on \(day) is \(value.kind), not a number")
+                throw .layout("\"moyen\" of \(code) on \(day) is \(value.kind), not a number")
             }
             let quote = try PublishedQuote.reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day)
             if Self.mislabelled.contains(code) || rows.contains(where: { $0.day == day && $0.quote == quote }) { continue }
             rows.append((day, quote))
         }
-        return try ProviderValidation.validate(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+        return ProviderPublication.byDay(rows)
     }
 
     /// The day of `2026-03-25T12:30:00`.

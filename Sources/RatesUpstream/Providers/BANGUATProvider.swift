@@ -18,25 +18,9 @@ import RatesCore
 /// - Ranges: one `TipoCambioRango` request for the whole range; the newest publication is asked
 ///   as the last 7 days (by the clock given at ``init(baseURL:today:)``).
 public struct BANGUATProvider: RatesProvider {
-    public let key = "BANGUAT"
-    public let name = "Banco de Guatemala"
-    public let country: String? = "GT"
-    public let pivot = CurrencyCode("GTQ")!
-    public let rateType = "reference rate"
-    /// Monday to Friday, looked for from 08:00 Guatemala time.
-    public let schedule = PublicationSchedule(timeZone: "America/Guatemala", expectedMinute: 8 * 60)
+    public let source: ProviderSource
 
-    /// The SOAP endpoint.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The SOAP endpoint (`https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx` when `nil`).
-    ///   - today: The day it is in Guatemala, for the newest publication's request.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -6 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx"
-        self.today = today
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     static let serviceNamespace = "http://www.banguat.gob.gt/variables/ws/"
     /// The bank's number for the US dollar.
@@ -54,34 +38,33 @@ public struct BANGUATProvider: RatesProvider {
         return [.soap(url: baseURL, action: "\"\(Self.serviceNamespace)TipoCambioRango\"", envelope: envelope)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
-        let result = try xml.soapResult(of: xml.soapAnswer(body), operation: "TipoCambioRango")
-        try xml.expectOnly(["Vars", "TotalItems"], in: result)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let result = try XMLFields.soapResult(of: XMLFields.soapAnswer(body), operation: "TipoCambioRango")
+        try XMLFields.expectOnly(["Vars", "TotalItems"], in: result)
         let varsElements = result.children("Vars")
-        guard varsElements.count <= 1 else { throw .unexpectedLayout(provider: key, "<TipoCambioRangoResult> has \(varsElements.count) <Vars>") }
+        guard varsElements.count <= 1 else { throw .layout("<TipoCambioRangoResult> has \(varsElements.count) <Vars>") }
         guard let vars = varsElements.first else { throw .empty }
-        try xml.expectOnly(["Var"], in: vars)
-        let total = try xml.text(result, "TotalItems", in: "<TipoCambioRangoResult>")
+        try XMLFields.expectOnly(["Var"], in: vars)
+        let total = try XMLFields.text(result, "TotalItems", in: "<TipoCambioRangoResult>")
         guard total == String(vars.children.count) else {
-            throw .unexpectedLayout(provider: key, "<TotalItems> says \(UpstreamDataError.quoted(total)), the answer has \(vars.children.count) <Var>")
+            throw .layout("<TotalItems> says \(UpstreamDataError.quoted(total)), the answer has \(vars.children.count) <Var>")
         }
         let code = CurrencyCode("USD")!
         var publications: [ProviderPublication] = []
         for row in vars.children {
-            let day = try Day(parsing: xml.text(row, "fecha", in: "<Var>"), .dayMonthYear(separator: "/"))
-            let currency = try xml.text(row, "moneda", in: "<Var> of \(day)")
+            let day = try Day(parsing: XMLFields.text(row, "fecha", in: "<Var>"), .dayMonthYear(separator: "/"))
+            let currency = try XMLFields.text(row, "moneda", in: "<Var> of \(day)")
             guard currency == Self.dollar else {
-                throw .unexpectedLayout(provider: key, "<Var> of \(day) is for currency \(UpstreamDataError.quoted(currency)), expected 2 (the dollar)")
+                throw .layout("<Var> of \(day) is for currency \(UpstreamDataError.quoted(currency)), expected 2 (the dollar)")
             }
-            let selling = try ProviderXMLParsing.rate(xml.text(row, "venta", in: "<Var> of \(day)"), currency: code, day: day)
-            let buying = try ProviderXMLParsing.rate(xml.text(row, "compra", in: "<Var> of \(day)"), currency: code, day: day)
+            let selling = try PublishedText.rate(XMLFields.text(row, "venta", in: "<Var> of \(day)"), currency: code, day: day)
+            let buying = try PublishedText.rate(XMLFields.text(row, "compra", in: "<Var> of \(day)"), currency: code, day: day)
             guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: code, day: day, text: buying) }
             guard day.isoWeekday <= 5 else { continue }  // a weekend repeats Friday's rate
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: code, value: value, direction: .pivotPerUnits)]))
         }
         // Only a weekend's repeats: no publication of its own.
         if publications.isEmpty, !vars.children.isEmpty { return [] }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 }

@@ -17,29 +17,13 @@ import RatesCore
 /// - Ranges: one request for any range (`vigenciadesde` within it, both included); the newest publication
 ///   is asked for as the seven days before tomorrow through tomorrow. The history starts on 2000-01-03.
 public struct BANREPProvider: RatesProvider {
-    public let key = "BANREP"
-    public let name = "Banco de la República"
-    public let country: String? = "CO"
-    public let pivot = CurrencyCode("COP")!
-    public let rateType = "representative market rate"
-    /// Working days, by 18:00 Bogotá time (the rate carries the next calendar day's date).
-    public let schedule = PublicationSchedule(timeZone: "America/Bogota", expectedMinute: 18 * 60)
+    public let source: ProviderSource
 
-    /// The real dataset's URL, without its query.
-    public static let defaultBaseURL = "https://www.datos.gov.co/resource/32sa-8pi3.json"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     static let dollar = CurrencyCode("USD")!
-
-    /// The dataset's URL, to which the query is appended.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The dataset's URL (`https://www.datos.gov.co/resource/32sa-8pi3.json` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Colombia; the default reads the clock (UTC−5, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today().adding(days: 1)) else { return [] }
@@ -51,27 +35,27 @@ public struct BANREPProvider: RatesProvider {
         ]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []
-        for (index, record) in try document.array("the answer", provider: key).enumerated() {
+        for (index, record) in try document.array("the answer").enumerated() {
             let what = "record \(index + 1)"
-            let fromText = try record.field("vigenciadesde", of: what, provider: key).string("\(what)'s start", provider: key)
-            let throughText = try record.field("vigenciahasta", of: what, provider: key).string("\(what)'s end", provider: key)
+            let fromText = try record.field("vigenciadesde", of: what).string("\(what)'s start")
+            let throughText = try record.field("vigenciahasta", of: what).string("\(what)'s end")
             let from = try Day(parsing: fromText, .midnightTimestamp)
             let through = try Day(parsing: throughText, .midnightTimestamp)
             guard through >= from else {
-                throw .unexpectedLayout(provider: key, "the TRM of \(from) holds through \(through), before it starts")
+                throw .layout("the TRM of \(from) holds through \(through), before it starts")
             }
-            let unit = try record.field("unidad", of: "the TRM of \(from)", provider: key).string("the unit of the TRM of \(from)", provider: key)
+            let unit = try record.field("unidad", of: "the TRM of \(from)").string("the unit of the TRM of \(from)")
             guard unit == pivot.rawValue else {
-                throw .unexpectedLayout(provider: key, "the TRM of \(from) is in \(UpstreamDataError.quoted(unit)), not COP")
+                throw .layout("the TRM of \(from) is in \(UpstreamDataError.quoted(unit)), not COP")
             }
-            let value = try record.field("valor", of: "the TRM of \(from)", provider: key).string("the TRM of \(from)", provider: key)
+            let value = try record.field("valor", of: "the TRM of \(from)").string("the TRM of \(from)")
             guard RateText.isValid(value) else { throw .invalidRate(currency: Self.dollar, day: from, text: value) }
             let quote = PublishedQuote(currency: Self.dollar, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: from, quotes: [quote]))
         }
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 2))
+        return publications
     }
 }

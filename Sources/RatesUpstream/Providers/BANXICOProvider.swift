@@ -18,34 +18,16 @@ import RatesCore
 /// - Schedule: America/Mexico_City, Monday to Friday; the FIX is determined at 12:00 and out about 12:30 local time.
 /// - History: the FIX from 1991-11-12 (``historyStart``), the other series from their own first days.
 public struct BANXICOProvider: RatesProvider {
-    public let key = "BANXICO"
-    public let name = "Banco de México"
-    public let country: String? = "MX"
-    public let pivot = CurrencyCode("MXN")!
-    public let rateType = "FIX rate"
-    public let schedule = PublicationSchedule(timeZone: "America/Mexico_City", expectedMinute: 12 * 60 + 30)
-    public let needsAPIKey = true
-    /// The FIX's first day.
-    public let historyStart = Day(year: 1991, month: 11, day: 12)!
+    public let source: ProviderSource
 
-    /// The real SIE API root.
-    public static let defaultBaseURL = "https://www.banxico.org.mx/SieAPIRest/service/v1"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The series read, in request order, and their currencies.
     public static let series: KeyValuePairs<String, String> = [
         "SF43718": "USD", "SF46410": "EUR", "SF46407": "GBP", "SF46406": "JPY", "SF60632": "CAD",
     ]
-
-    private let baseURL: String
-    private let apiKey: String
-
-    /// - Parameters:
-    ///   - baseURL: The SIE API root (`…/SieAPIRest/service/v1`); `nil` for the real one.
-    ///   - apiKey: A SIE query token (free, from banxico.org.mx), sent as `Bmx-Token`.
-    public init(baseURL: String? = nil, apiKey: String) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.apiKey = apiKey
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let span: String
@@ -60,30 +42,30 @@ public struct BANXICOProvider: RatesProvider {
         return [ProviderRequest(url: "\(baseURL)/series/\(ids)/datos/\(span)", headers: ["Bmx-Token": apiKey, "Accept": "application/json"])]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         if let failure = document["error"] {
             let message = [failure["mensaje"]?.stringValue, failure["detalle"]?.stringValue].compactMap { $0 }.joined(separator: ": ")
-            throw .unexpectedLayout(provider: key, "the SIE answered an error: \(message)")
+            throw .layout("the SIE answered an error: \(message)")
         }
         guard let seriesList = document["bmx"]?["series"]?.elements else {
-            throw .unexpectedLayout(provider: key, "no \"bmx\" object with a \"series\" array")
+            throw .layout("no \"bmx\" object with a \"series\" array")
         }
         guard !seriesList.isEmpty else { throw .empty }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for series in seriesList {
-            guard let id = series["idSerie"]?.stringValue else { throw .unexpectedLayout(provider: key, "a series without the text idSerie") }
+            guard let id = series["idSerie"]?.stringValue else { throw .layout("a series without the text idSerie") }
             // A series without figures in the span has no `datos`.
             let datos = series["datos"] ?? .null
             guard let observations = datos == .null ? [] : datos.elements else {
-                throw .unexpectedLayout(provider: key, "the datos of \(id) is \(datos.kind), not an array")
+                throw .layout("the datos of \(id) is \(datos.kind), not an array")
             }
             guard let currency = Self.series.first(where: { $0.key == id }).flatMap({ CurrencyCode($0.value) }) else {
-                throw .unexpectedLayout(provider: key, "a series \(DelimitedText.shown(id)), which has no currency here")
+                throw .layout("a series \(DelimitedText.shown(id)), which has no currency here")
             }
             for observation in observations {
                 guard let dayText = observation["fecha"]?.stringValue, let text = observation["dato"]?.stringValue else {
-                    throw .unexpectedLayout(provider: key, "a figure of \(id) without the texts fecha and dato")
+                    throw .layout("a figure of \(id) without the texts fecha and dato")
                 }
                 let day = try Day(parsing: dayText, .dayMonthYear(separator: "/"))
                 // "N/E": no figure for this day.
@@ -94,6 +76,6 @@ public struct BANXICOProvider: RatesProvider {
             }
         }
         let publications = quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 }

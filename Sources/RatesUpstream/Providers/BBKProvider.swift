@@ -24,15 +24,10 @@ import RatesCore
 ///   (``historyStart``, ``lastDay``); none for a range outside it. The newest publication is asked
 ///   for as the last ten days of the history. With nothing stored, a fetch asks for the whole history.
 public struct BBKProvider: RatesProvider {
-    public let key = "BBK"
-    public let name = "Deutsche Bundesbank"
-    public let country: String? = "DE"
-    public let pivot = CurrencyCode("DEM")!
-    public let rateType = "official Frankfurt fixing (middle rate)"
-    /// No more publications: no weekdays (the fixing was at about 13:00 Frankfurt time).
-    public let schedule = PublicationSchedule(timeZone: "Europe/Berlin", weekdays: [], expectedMinute: 13 * 60)
-    /// The first day of the Deutsche Mark (the currency reform of 1948).
-    public let historyStart = Day(year: 1948, month: 6, day: 21)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
     /// The last fixing in Deutsche Mark.
     public static let lastDay = Day(year: 1998, month: 12, day: 30)!
 
@@ -41,14 +36,6 @@ public struct BBKProvider: RatesProvider {
         "BBK_STD_FREQ", "BBK_STD_CURRENCY", "BBK_ERX_PARTNER_CURRENCY", "TIME_PERIOD", "OBS_VALUE", "BBK_UNIT", "BBK_UNIT_MULT",
         "BBK_TITLE",
     ]
-
-    /// The host the `rest/` path is under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (`https://api.statistiken.bundesbank.de` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://api.statistiken.bundesbank.de"
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -71,19 +58,19 @@ public struct BBKProvider: RatesProvider {
         return stored < Self.lastDay ? .range(stored.adding(days: 1), Self.lastDay) : .latest
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let (lines, header) = try DelimitedText.header(body, separator: ";", provider: key)
-        let index = try DelimitedText.positions(of: Self.columns, in: header, line: lines[0], provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let (lines, header) = try DelimitedText.header(body, separator: ";")
+        let index = try DelimitedText.positions(of: Self.columns, in: header, line: lines[0])
         func field(_ fields: [String], _ column: String) -> String { fields[index[column]!] }
         var quotes: [Day: [PublishedQuote]] = [:]
         for line in lines.dropFirst() where !DelimitedText.isBlank(line) {
-            let fields = try DelimitedText.fields(line, separator: ";", provider: key)
+            let fields = try DelimitedText.fields(line, separator: ";")
             guard fields.count == header.count else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
+                throw .layout("\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
             }
             guard field(fields, "BBK_STD_FREQ") == "D", field(fields, "BBK_ERX_PARTNER_CURRENCY") == "DEM", field(fields, "BBK_UNIT") == "DEM",
                 field(fields, "BBK_UNIT_MULT") == "0"
-            else { throw .unexpectedLayout(provider: key, "a row that is not a daily rate in DEM: \(DelimitedText.shown(line))") }
+            else { throw .layout("a row that is not a daily rate in DEM: \(DelimitedText.shown(line))") }
             let day = try Day(parsing: field(fields, "TIME_PERIOD"), .iso)
             let code = field(fields, "BBK_STD_CURRENCY")
             guard let currency = CurrencyCode(code), currency.name != nil else { throw .invalidCurrencyCode(code, day: day) }
@@ -94,7 +81,7 @@ public struct BBKProvider: RatesProvider {
             quotes[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
         let publications = quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return publications
     }
 
     /// The number of units a series title names: `100` in `Devisenkurse der Frankfurter Börse / 100 ATS = ... DEM / Österreich`,
@@ -102,13 +89,13 @@ public struct BBKProvider: RatesProvider {
     func unit(title: String, of currency: CurrencyCode) throws(UpstreamDataError) -> Int {
         let suffix = " \(currency) = ... DEM"
         guard let part = title.split(separator: " / ").first(where: { $0.hasSuffix(suffix) }) else {
-            throw .unexpectedLayout(provider: key, "the title \(UpstreamDataError.quoted(title)) names no unit of \(currency) in DEM")
+            throw .layout("the title \(UpstreamDataError.quoted(title)) names no unit of \(currency) in DEM")
         }
         let digits = part.dropLast(suffix.count)
         guard let first = digits.first, first != "0", first != " ", digits.last != " ",
-            digits.allSatisfy({ $0 == " " || ProviderXMLParsing.isDigits(String($0)) }), !digits.contains("  "),
+            digits.allSatisfy({ $0 == " " || PublishedText.isDigits(String($0)) }), !digits.contains("  "),
             let unit = Int(digits.filter { $0 != " " }), digits.count <= 13
-        else { throw .unexpectedLayout(provider: key, "the title \(UpstreamDataError.quoted(title)) names no unit of \(currency) in DEM") }
+        else { throw .layout("the title \(UpstreamDataError.quoted(title)) names no unit of \(currency) in DEM") }
         return unit
     }
 }

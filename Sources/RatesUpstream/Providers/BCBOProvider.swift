@@ -32,16 +32,10 @@ import RatesCore
 ///   before 2008 (a year's file holds the dollar only; history from 2000). The newest publication is asked for
 ///   as the tables of today and the working days among the three before.
 public struct BCBOProvider: RatesProvider {
-    public let key = "BCBO"
-    public let name = "Banco Central de Bolivia"
-    public let country: String? = "BO"
-    public let pivot = CurrencyCode("BOB")!
-    public let rateType = "official rate (TCO) of the dollar and indicative rates of the others; before 2008, the midpoint of the dollar's buying and selling rates"
-    /// Monday to Friday, by 08:00 in La Paz.
-    public let schedule = PublicationSchedule(timeZone: "America/La_Paz", expectedMinute: 8 * 60)
+    public let source: ProviderSource
 
-    /// The bank's site.
-    public static let site = "https://www.bcb.gob.bo"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The first year of the yearly files, and the first day served by the day's table.
     static let firstYear = 2000
     static let firstDailyDay = Day(year: 2008, month: 1, day: 1)!
@@ -53,18 +47,6 @@ public struct BCBOProvider: RatesProvider {
     static let skippedCodes: Set<String> = ["CNH"]
     /// The months as the titles and headers name them.
     static let months = ["ENERO", "FEBRERO", "MARZO", "ABRIL", "MAYO", "JUNIO", "JULIO", "AGOSTO", "SEPTIEMBRE", "OCTUBRE", "NOVIEMBRE", "DICIEMBRE"]
-
-    /// The host the paths are under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (``site`` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in La Paz; the default reads the clock (UTC-4, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -4 * 3600)) {
-        self.baseURL = baseURL ?? Self.site
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 3, today: today()) else { return [] }
@@ -78,10 +60,10 @@ public struct BCBOProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try BIFFWorkbook(body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try BIFFWorkbook(body)
         guard workbook.sheets.count == 1, let sheet = try workbook.sheet(named: workbook.sheets[0].name) else {
-            throw .unexpectedLayout(provider: key, "the workbook has \(workbook.sheets.count) sheets, expected one")
+            throw .layout("the workbook has \(workbook.sheets.count) sheets, expected one")
         }
         let publications: [ProviderPublication]
         if sheet.name == Self.dailySheet {
@@ -89,16 +71,16 @@ public struct BCBOProvider: RatesProvider {
         } else if sheet.name.hasPrefix("COTIZACIONES OFICIALES ") {
             publications = try readYear(sheet)
         } else {
-            throw .unexpectedLayout(provider: key, "a sheet named \(UpstreamDataError.quoted(sheet.name)), neither a day's table nor a year's rates")
+            throw .layout("a sheet named \(UpstreamDataError.quoted(sheet.name)), neither a day's table nor a year's rates")
         }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     // MARK: - The day's table
 
     /// The official dollar rate and the currencies of one day's table.
     private func readDailyTable(_ sheet: BIFFSheet) throws(UpstreamDataError) -> ProviderPublication {
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "the day's table: \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("the day's table: \(text)") }
         let titles = sheet.rows.compactMap { $0[0]?.text }.filter { $0.hasPrefix("TABLA DE COTIZACIONES DEL ") }
         guard titles.count == 1 else { throw layout("\(titles.count) titles TABLA DE COTIZACIONES DEL …, expected one") }
         let day = try Self.day(titled: titles[0])
@@ -123,9 +105,9 @@ public struct BCBOProvider: RatesProvider {
                 throw layout("row \(row.number) is not a country, a currency, its code and \(columns - 3) figures")
             }
             if Self.skippedCodes.contains(code) { return nil }
-            let currency = try ProviderXMLParsing.currency(code, day: day)
+            let currency = try PublishedText.currency(code, day: day)
             guard let decimal = cell.decimalText else { throw .invalidRate(currency: currency, day: day, text: cell.text ?? "\(cell.value)") }
-            return PublishedQuote(currency: currency, value: try ProviderXMLParsing.rate(decimal, currency: currency, day: day), direction: .pivotPerUnits)
+            return PublishedQuote(currency: currency, value: try PublishedText.rate(decimal, currency: currency, day: day), direction: .pivotPerUnits)
         }
 
         let official = try block(under: Self.officialHeader)
@@ -155,7 +137,7 @@ public struct BCBOProvider: RatesProvider {
 
     /// The dollar's midpoint on each day of a year's file.
     private func readYear(_ sheet: BIFFSheet) throws(UpstreamDataError) -> [ProviderPublication] {
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
         let usd = CurrencyCode("USD")!
         guard let year = Int(sheet.name.dropFirst("COTIZACIONES OFICIALES ".count)), sheet["A2"]?.text == "AÑO \(year)" else {
             throw layout("cell A2 does not name the sheet's year")

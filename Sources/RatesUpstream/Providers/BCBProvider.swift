@@ -18,29 +18,14 @@ import RatesCore
 ///   The `paridade*` fields (the currency against USD) are not read.
 /// - Schedule: America/Sao_Paulo, Monday to Friday, the closing bulletin about 13:10 local time.
 public struct BCBProvider: RatesProvider {
-    public let key = "BCB"
-    public let name = "Banco Central do Brasil"
-    public let country: String? = "BR"
-    public let pivot = CurrencyCode("BRL")!
-    public let rateType = "midpoint of the PTAX closing buying and selling rates"
-    public let schedule = PublicationSchedule(timeZone: "America/Sao_Paulo", expectedMinute: 13 * 60 + 15)
+    public let source: ProviderSource
 
-    /// The real OData service root.
-    public static let defaultBaseURL = "https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The currencies with a PTAX rate (the Bank's type A and B currencies), in request order.
     public static let currencies = ["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "USD"]
-
-    private let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The OData service root (`…/PTAX/versao/v1/odata`); `nil` for the real one.
-    ///   - today: Today's day in Brasília; the default reads the clock (UTC−3, Brazil has no summer time since 2019).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -3 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -53,31 +38,31 @@ public struct BCBProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
-            throw .unexpectedLayout(provider: key, "the request names no PTAX currency: \(request.subject ?? "none")")
+            throw .layout("the request names no PTAX currency: \(request.subject ?? "none")")
         }
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         guard let records = document["value"]?.elements else {
-            throw .unexpectedLayout(provider: key, "no \"value\" array at the top level for \(subject)")
+            throw .layout("no \"value\" array at the top level for \(subject)")
         }
         var publications: [ProviderPublication] = []
         for record in records {
             guard let buying = record["cotacaoCompra"]?.numberText, let selling = record["cotacaoVenda"]?.numberText,
                 let stamp = record["dataHoraCotacao"]?.stringValue, let bulletin = record["tipoBoletim"]?.stringValue
             else {
-                throw .unexpectedLayout(provider: key, "a \(subject) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
+                throw .layout("a \(subject) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
             }
             let day = try Self.stampDay(stamp)
             guard bulletin == "Fechamento" else {
-                throw .unexpectedLayout(provider: key, "a \(DelimitedText.shown(bulletin)) bulletin of \(subject) on \(day), where only Fechamento was asked for")
+                throw .layout("a \(DelimitedText.shown(bulletin)) bulletin of \(subject) on \(day), where only Fechamento was asked for")
             }
             guard let value = RateText.midpoint(buying, selling) else {
                 throw .invalidRate(currency: currency, day: day, text: RateText.isValid(buying) ? selling : buying)
             }
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
         }
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     /// The day of `2026-03-02 13:09:26.433`.

@@ -23,24 +23,9 @@ import RatesCore
 /// - Ranges: the payload holds the last days only, so a range asks for the payload and for the page of
 ///   each weekday in it; a fetch keeps the range's days.
 public struct BCCCDProvider: RatesProvider {
-    public let key = "BCCCD"
-    public let name = "Banque Centrale du Congo"
-    public let country: String? = "CD"
-    public let pivot = CurrencyCode("CDF")!
-    public let rateType = "average rate (cours moyen)"
-    /// Monday to Friday, by 12:00 Kinshasa time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Kinshasa", expectedMinute: 12 * 60)
+    public let source: ProviderSource
 
-    /// The real rates page, to which `/YYYY-MM-DD` is appended for a day's page.
-    public static let defaultBaseURL = "https://www.bcc.cd/marche-des-changes/cours-de-change"
-
-    /// The rates page's address, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The rates page (``defaultBaseURL`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let payload = ProviderRequest(url: baseURL, headers: ["Rsc": "1"])
@@ -51,32 +36,32 @@ public struct BCCCDProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let publications: [ProviderPublication]
         if let subject = request.subject {
-            guard let day = Day(subject, .iso) else { throw .unexpectedLayout(provider: key, "the request names no day: \(subject)") }
+            guard let day = Day(subject, .iso) else { throw .layout("the request names no day: \(subject)") }
             publications = [ProviderPublication(day: day, quotes: try dayPage(body, day: day))]
         } else {
             publications = try payload(body)
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 
     /// The averages of one day's page.
     private func dayPage(_ body: [UInt8], day: Day) throws(UpstreamDataError) -> [PublishedQuote] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+        let page = try HTMLDocument(parsing: body)
         // A page cut short would still hold a shorter list: the list must end.
-        guard page.tokens.contains(.end("dl")) else { throw .unexpectedLayout(provider: key, "no complete list <dl> of rates") }
+        guard page.tokens.contains(.end("dl")) else { throw .layout("no complete list <dl> of rates") }
         let terms = page.texts(of: "dt")
         let figures = page.texts(of: "dd")
         guard !terms.isEmpty, terms.count == figures.count else {
-            throw .unexpectedLayout(provider: key, "\(terms.count) terms <dt> and \(figures.count) figures <dd>: not a list of rates")
+            throw .layout("\(terms.count) terms <dt> and \(figures.count) figures <dd>: not a list of rates")
         }
         var quotes: [PublishedQuote] = []
         for (term, figure) in zip(terms, figures) {
             let suffix = " (cours moyen)"
             guard term.hasSuffix(suffix), let currency = CurrencyCode(String(term.dropLast(suffix.count))) else {
-                throw .unexpectedLayout(provider: key, "the term \(UpstreamDataError.quoted(term)) is not \"XXX (cours moyen)\"")
+                throw .layout("the term \(UpstreamDataError.quoted(term)) is not \"XXX (cours moyen)\"")
             }
             guard let value = ProviderValidation.rateText(figure) else { throw .invalidRate(currency: currency, day: day, text: figure) }
             quotes.append(PublishedQuote(currency: currency, value: value, direction: .pivotPerUnits))
@@ -94,20 +79,20 @@ public struct BCCCDProvider: RatesProvider {
                 line[..<colon].allSatisfy({ Self.isHexDigit($0) }), colon + 1 < line.endIndex,
                 line[colon + 1] == UInt8(ascii: "[") || line[colon + 1] == UInt8(ascii: "{")
             else { continue }
-            let value = try ProviderJSON(parsing: Array(line[(colon + 1)...]), provider: key)
+            let value = try ProviderJSON(answer: Array(line[(colon + 1)...]))
             Self.collectHistories(in: value, into: &histories)
         }
-        guard !histories.isEmpty else { throw .unexpectedLayout(provider: key, "no \"history\" of rates in the payload") }
+        guard !histories.isEmpty else { throw .layout("no \"history\" of rates in the payload") }
         var days: [Day: [CurrencyCode: PublishedQuote]] = [:]
         for history in histories {
-            for member in try history.members("the history", provider: key) {
-                for (index, record) in try member.value.array("the history of \(member.key)", provider: key).enumerated() {
+            for member in try history.members("the history") {
+                for (index, record) in try member.value.array("the history of \(member.key)").enumerated() {
                     let what = "\(member.key) record \(index + 1)"
-                    let dayText = try record.field("date", of: what, provider: key).string("the date of \(what)", provider: key)
+                    let dayText = try record.field("date", of: what).string("the date of \(what)")
                     let day = try Day(parsing: dayText, .iso)
-                    let average = try record.field("average", of: what, provider: key)
+                    let average = try record.field("average", of: what)
                     if average == .null { continue }
-                    let unit = try record.field("unit", of: what, provider: key).integer("the unit of \(what)", provider: key)
+                    let unit = try record.field("unit", of: what).integer("the unit of \(what)")
                     let quote = try PublishedQuote.reading(code: member.key, value: average, unit: unit, direction: .pivotPerUnits, day: day)
                     if let seen = days[day]?[quote.currency], seen != quote { throw .duplicateCurrency(quote.currency, day: day) }
                     days[day, default: [:]][quote.currency] = quote

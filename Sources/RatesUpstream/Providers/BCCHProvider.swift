@@ -22,39 +22,20 @@ import RatesCore
 ///   days up to today. The history starts on 1990-01-02; an answer with days before 1999-01-04 is
 ///   rejected, as for every source.
 public struct BCCHProvider: RatesProvider {
-    public let key = "BCCH"
-    public let name = "Banco Central de Chile"
-    public let country: String? = "CL"
-    public let pivot = CurrencyCode("CLP")!
-    public let rateType = "observed rate"
-    public let needsAPIKey = true
-    /// Working days, by 13:00 Santiago time.
-    public let schedule = PublicationSchedule(timeZone: "America/Santiago", expectedMinute: 13 * 60)
-
-    /// The real API's URL, without its query.
-    public static let defaultBaseURL = "https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx"
     /// The series asked for, by currency, in request order.
     public static let series: [(code: String, id: String)] = [
         ("USD", "F073.TCO.PRE.Z.D"), ("EUR", "F072.CLP.EUR.N.O.D"), ("GBP", "F072.CLP.GBP.N.O.D"), ("JPY", "F072.CLP.JPY.N.O.D"),
         ("CAD", "F072.CLP.CAD.N.O.D"), ("AUD", "F072.CLP.AUD.N.O.D"), ("CNY", "F072.CLP.CNY.N.O.D"), ("BRL", "F072.CLP.BRL.N.O.D"),
     ]
 
-    /// The API's URL, to which the query is appended.
-    public let baseURL: String
-    private let user: String
-    private let password: String
-    private let today: @Sendable () -> Day
+    public let source: ProviderSource
 
-    /// - Parameters:
-    ///   - baseURL: The API's URL (`https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx` when `nil`), for a test server or a mirror.
-    ///   - apiKey: The BDE account as `USER:PASSWORD` (the e-mail, a colon, the password; secret).
-    ///   - today: Today's day in Chile; the default reads the clock (UTC−4, Chile's standard time).
-    public init(baseURL: String? = nil, apiKey: String, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -4 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
+    public init(source: ProviderSource) { self.source = source }
+
+    /// The API key is the BDE account as `USER:PASSWORD` (the e-mail, a colon, the password; secret).
+    var account: (user: String, password: String) {
         let parts = apiKey.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        self.user = String(parts[0])
-        self.password = parts.count > 1 ? String(parts[1]) : ""
-        self.today = today
+        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
@@ -62,44 +43,44 @@ public struct BCCHProvider: RatesProvider {
         return Self.series.map { code, series in
             ProviderRequest(
                 url: "\(baseURL)?firstdate=\(first.text(.iso))&function=GetSeries&lastdate=\(last.text(.iso))"
-                    + "&pass=\(Self.queryValue(password))&timeseries=\(series)&user=\(Self.queryValue(user))",
+                    + "&pass=\(Self.queryValue(account.password))&timeseries=\(series)&user=\(Self.queryValue(account.user))",
                 subject: code)
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let status = try document.field("Codigo", of: "the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let status = try document.field("Codigo", of: "the answer")
         guard status == .number("0") else {
             let description = document["Descripcion"]?.shown ?? "no description"
-            throw .unexpectedLayout(provider: key, "the API answers code \(status.shown): \(UpstreamDataError.quoted(description))")
+            throw .layout("the API answers code \(status.shown): \(UpstreamDataError.quoted(description))")
         }
-        let series = try document.field("Series", of: "the answer", provider: key)
-        let id = try series.field("seriesId", of: "\"Series\"", provider: key).string("\"seriesId\"", provider: key)
+        let series = try document.field("Series", of: "the answer")
+        let id = try series.field("seriesId", of: "\"Series\"").string("\"seriesId\"")
         guard let code = Self.series.first(where: { $0.id == id })?.code else {
-            throw .unexpectedLayout(provider: key, "the answer is for the series \(UpstreamDataError.quoted(id)), not one asked for")
+            throw .layout("the answer is for the series \(UpstreamDataError.quoted(id)), not one asked for")
         }
         if let subject = request.subject, subject != code {
-            throw .unexpectedLayout(provider: key, "the answer is for \(code) (\(id)), where \(subject) was asked for")
+            throw .layout("the answer is for \(code) (\(id)), where \(subject) was asked for")
         }
         let currency = CurrencyCode(code)!
         var publications: [ProviderPublication] = []
-        for (index, observation) in try series.field("Obs", of: "\"Series\"", provider: key).array("\"Obs\"", provider: key).enumerated() {
+        for (index, observation) in try series.field("Obs", of: "\"Series\"").array("\"Obs\"").enumerated() {
             let what = "\(code) observation \(index + 1)"
-            let dayText = try observation.field("indexDateString", of: what, provider: key).string("\(what)'s date", provider: key)
+            let dayText = try observation.field("indexDateString", of: what).string("\(what)'s date")
             let day = try Day(parsing: dayText, .dayMonthYear(separator: "-"))
-            let status = try observation.field("statusCode", of: "\(code) on \(day)", provider: key).string("its status", provider: key)
+            let status = try observation.field("statusCode", of: "\(code) on \(day)").string("its status")
             if status == "ND" { continue }
             guard status == "OK" else {
-                throw .unexpectedLayout(
-                    provider: key, "the observation of \(code) on \(day) has status \(UpstreamDataError.quoted(status)), not OK or ND")
+                throw .layout(
+                    "the observation of \(code) on \(day) has status \(UpstreamDataError.quoted(status)), not OK or ND")
             }
-            let text = try observation.field("value", of: "\(code) on \(day)", provider: key).string("the value of \(code) on \(day)", provider: key)
+            let text = try observation.field("value", of: "\(code) on \(day)").string("the value of \(code) on \(day)")
             guard let value = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: currency, day: day, text: text) }
             let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     /// `text` percent-encoded for a query value: every byte but letters, digits and `-._~`.

@@ -17,32 +17,14 @@ import RatesCore
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last
 ///   seven days up to today. Segment III is published since 2025-12-19.
 public struct BCCProvider: RatesProvider {
-    public let key = "BCC"
-    public let name = "Banco Central de Cuba"
-    public let country: String? = "CU"
-    public let pivot = CurrencyCode("CUP")!
-    public let rateType = "informal market rate"
-    /// Every day, from 00:00 Havana time.
-    public let schedule = PublicationSchedule(timeZone: "America/Havana", weekdays: Set(1...7), expectedMinute: 0)
+    public let source: ProviderSource
 
-    /// The real API's root, without a trailing slash.
-    public static let defaultBaseURL = "https://api.bc.gob.cu/v1/tasas-de-cambio"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The currencies the bank quotes, in request order.
     public static let currencies = ["AUD", "CAD", "CHF", "CNY", "DKK", "EUR", "GBP", "JPY", "MXN", "NOK", "RUB", "SEK", "USD"]
     /// The currencies quoted as units per 1 peso.
     static let quotedPerPeso: Set<String> = ["JPY"]
-
-    /// The API's root the `historico` path is under.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The API's root (`https://api.bc.gob.cu/v1/tasas-de-cambio` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Cuba; the default reads the clock (UTC−5).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -53,23 +35,23 @@ public struct BCCProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         guard let subject = request.subject, Self.currencies.contains(subject) else {
-            throw .unexpectedLayout(provider: key, "the request names none of the bank's currencies: \(request.subject ?? "none")")
+            throw .layout("the request names none of the bank's currencies: \(request.subject ?? "none")")
         }
         let direction: PublishedQuote.Direction = Self.quotedPerPeso.contains(subject) ? .unitsPerPivot : .pivotPerUnits
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []
-        for (index, record) in try document.array("the answer", provider: key).enumerated() {
+        for (index, record) in try document.array("the answer").enumerated() {
             let what = "\(subject) record \(index + 1)"
-            let day = try Day(parsing: try record.field("fecha", of: what, provider: key).string("\(what)'s \"fecha\"", provider: key), .iso)
-            let value = try record.field("tasaEspecial", of: "\(subject) on \(day)", provider: key)
+            let day = try Day(parsing: try record.field("fecha", of: what).string("\(what)'s \"fecha\""), .iso)
+            let value = try record.field("tasaEspecial", of: "\(subject) on \(day)")
             if value.isNull { continue }
             guard case .number = value else {
-                throw .unexpectedLayout(provider: key, "\"tasaEspecial\" of \(subject) on \(day) is \(value.kind), not a number")
+                throw .layout("\"tasaEspecial\" of \(subject) on \(day) is \(value.kind), not a number")
             }
             publications.append(ProviderPublication(day: day, quotes: [try .reading(code: subject, value: value, direction: direction, day: day)]))
         }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 }

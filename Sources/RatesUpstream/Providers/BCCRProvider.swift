@@ -25,17 +25,9 @@ import RatesCore
 ///   own days. The newest publication is asked for as the last seven days up to today (the answer holds
 ///   the 100 days up to today).
 public struct BCCRProvider: RatesProvider {
-    public let key = "BCCR"
-    public let name = "Banco Central de Costa Rica"
-    public let country: String? = "CR"
-    public let pivot = CurrencyCode("CRC")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Monday to Friday, by noon Costa Rica time (the figures are dated the next day).
-    public let schedule = PublicationSchedule(timeZone: "America/Costa_Rica", expectedMinute: 12 * 60)
+    public let source: ProviderSource
 
-    /// The API root (`https://apim.bccr.fi.cr/SDDE/api`), without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
     /// The variable group of the dollar's buying and selling reference rates.
     static let group = 1
@@ -44,14 +36,6 @@ public struct BCCRProvider: RatesProvider {
     static let selling = 318
     /// The most days one table answers.
     static let maxDays = 100
-
-    /// - Parameters:
-    ///   - baseURL: The API root; `nil` for `https://apim.bccr.fi.cr/SDDE/api`.
-    ///   - today: Today's day in Costa Rica; the default reads the clock (UTC−6, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -6 * 3600)) {
-        self.baseURL = baseURL ?? "https://apim.bccr.fi.cr/SDDE/api"
-        self.today = today
-    }
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: baseURL + "/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF")
@@ -65,7 +49,7 @@ public struct BCCRProvider: RatesProvider {
         let token = session.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
         guard !token.isEmpty, token.count <= 4096, token.allSatisfy(allowed.contains), token.split(separator: ".").count == 3 else {
-            throw .unexpectedLayout(provider: key, "the token answer is not a token: \(UpstreamDataError.quoted(token))")
+            throw .layout("the token answer is not a token: \(UpstreamDataError.quoted(token))")
         }
         return tables(for: window, token: token)
     }
@@ -83,37 +67,37 @@ public struct BCCRProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let info = try document.field("informacionDelCuadro", of: "the answer", provider: key)
-        guard try info.field("codGrupoVariablePublicado", of: "\"informacionDelCuadro\"", provider: key).integer("the table's group", provider: key) == Self.group
-        else { throw .unexpectedLayout(provider: key, "the table is not variable group \(Self.group)") }
-        let columns = try document.field("columnas", of: "the answer", provider: key).array("\"columnas\"", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let info = try document.field("informacionDelCuadro", of: "the answer")
+        guard try info.field("codGrupoVariablePublicado", of: "\"informacionDelCuadro\"").integer("the table's group") == Self.group
+        else { throw .layout("the table is not variable group \(Self.group)") }
+        let columns = try document.field("columnas", of: "the answer").array("\"columnas\"")
         guard let first = columns.first, first["field"]?.stringValue == "nombre" else {
-            throw .unexpectedLayout(provider: key, "\"columnas\" does not start with the \"nombre\" column")
+            throw .layout("\"columnas\" does not start with the \"nombre\" column")
         }
         var buyingSeries: ProviderJSON?
         var sellingSeries: ProviderJSON?
-        for (index, row) in try document.field("indicadoresRaiz", of: "the answer", provider: key).array("\"indicadoresRaiz\"", provider: key).enumerated() {
-            let id = try row.field("idIndicador", of: "row \(index + 1)", provider: key).integer("row \(index + 1)'s \"idIndicador\"", provider: key)
-            let series = try row.field("series", of: "row \(index + 1)", provider: key)
-            _ = try series.members("row \(index + 1)'s \"series\"", provider: key)
+        for (index, row) in try document.field("indicadoresRaiz", of: "the answer").array("\"indicadoresRaiz\"").enumerated() {
+            let id = try row.field("idIndicador", of: "row \(index + 1)").integer("row \(index + 1)'s \"idIndicador\"")
+            let series = try row.field("series", of: "row \(index + 1)")
+            _ = try series.members("row \(index + 1)'s \"series\"")
             switch id {
             case Self.buying where buyingSeries == nil: buyingSeries = series
             case Self.selling where sellingSeries == nil: sellingSeries = series
-            default: throw .unexpectedLayout(provider: key, "row \(index + 1) is indicator \(id), not buying (317) or selling (318), or one of them twice")
+            default: throw .layout("row \(index + 1) is indicator \(id), not buying (317) or selling (318), or one of them twice")
             }
         }
         guard let buyingSeries, let sellingSeries else {
-            throw .unexpectedLayout(provider: key, "the table lacks the buying (317) or the selling (318) row")
+            throw .layout("the table lacks the buying (317) or the selling (318) row")
         }
         let dollar = CurrencyCode("USD")!
         var publications: [ProviderPublication] = []
         for column in columns.dropFirst() {
-            let field = try column.field("field", of: "a column", provider: key).string("a column's \"field\"", provider: key)
-            let title = try column.field("tituloIngles", of: "column \(field)", provider: key).string("column \(field)'s \"tituloIngles\"", provider: key)
-            guard field.hasPrefix("serie"), field.count > 5, ProviderXMLParsing.isDigits(field.dropFirst(5)) else {
-                throw .unexpectedLayout(provider: key, "a column named \(UpstreamDataError.quoted(field))")
+            let field = try column.field("field", of: "a column").string("a column's \"field\"")
+            let title = try column.field("tituloIngles", of: "column \(field)").string("column \(field)'s \"tituloIngles\"")
+            guard field.hasPrefix("serie"), field.count > 5, PublishedText.isDigits(field.dropFirst(5)) else {
+                throw .layout("a column named \(UpstreamDataError.quoted(field))")
             }
             let day = try Self.day(title)
             let buy = try figure(buyingSeries, field, day: day)
@@ -125,10 +109,10 @@ public struct BCCRProvider: RatesProvider {
                 guard let middle = RateText.midpoint(buy, sell) else { throw .invalidRate(currency: dollar, day: day, text: buy) }
                 publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: dollar, value: middle, unit: 1, direction: .pivotPerUnits)]))
             default:
-                throw .unexpectedLayout(provider: key, "\(day) has a buying or a selling rate, not both")
+                throw .layout("\(day) has a buying or a selling rate, not both")
             }
         }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     /// A row's figure of the column `field`, English (`"463.50"`) and Spanish (`"463,50"`) alike;
@@ -145,7 +129,7 @@ public struct BCCRProvider: RatesProvider {
         }
         guard RateText.isValid(englishText) else { throw .invalidRate(currency: dollar, day: day, text: englishText) }
         guard spanishText.filter(\.isNumber) == englishText.filter(\.isNumber), spanishText.contains(",") == englishText.contains(".") else {
-            throw .unexpectedLayout(provider: key, "\(field) of \(day) reads \(UpstreamDataError.quoted(englishText)) in English but \(UpstreamDataError.quoted(spanishText)) in Spanish")
+            throw .layout("\(field) of \(day) reads \(UpstreamDataError.quoted(englishText)) in English but \(UpstreamDataError.quoted(spanishText)) in Spanish")
         }
         return englishText
     }

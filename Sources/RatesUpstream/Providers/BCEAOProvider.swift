@@ -25,25 +25,11 @@ import RatesCore
 /// - Ranges: one request per Sunday–Friday of the range (the endpoint answers one day). The newest
 ///   publication is asked for as today's and the two days' before it.
 public struct BCEAOProvider: RatesProvider {
-    public let key = "BCEAO"
-    public let name = "Central Bank of West African States"
-    public let country: String? = nil
-    public let pivot = CurrencyCode("XOF")!
-    public let rateType = "reference rate"
-    /// Sunday to Friday, by 10:00 in Dakar.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Dakar", weekdays: [7, 1, 2, 3, 4, 5], expectedMinute: 10 * 60)
+    public let source: ProviderSource
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.bceao.int` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Dakar (UTC); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
-        self.baseURL = baseURL ?? "https://www.bceao.int"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The French names the bank gives the currencies it quotes, and their codes.
     static let currencyNames: [String: String] = [
@@ -66,40 +52,40 @@ public struct BCEAOProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let headings = page.texts(of: "h2").filter { $0.hasPrefix("Cours des devises du ") }
         // A day without a publication: the heading alone, no table.
         if headings.count == 1, page.tables.isEmpty { return [] }
         let (_, rows) = try page.table(withHeader: ["Devise", "CFA"])
         guard headings.count == 1, let heading = headings.first else {
-            throw .unexpectedLayout(provider: key, "\(headings.count) headings \"Cours des devises du …\", expected one")
+            throw .layout("\(headings.count) headings \"Cours des devises du …\", expected one")
         }
         let day = try Self.day(Self.decoded(heading))
         guard !rows.isEmpty else { return [] }
         var quotes: [PublishedQuote] = []
         var unknown: [String] = []
         for row in rows {
-            let cells = try row.texts(count: 2, day: day, provider: key)
+            let cells = try row.texts(count: 2, day: day)
             let name = Self.decoded(cells[0])
             let value = cells[1].contains(",")
                 ? GroupedDecimal.rateText(cells[1], decimalMark: ",", groupMark: ".") : GroupedDecimal.rateText(cells[1], decimalMark: ".")
             guard let code = Self.currencyNames[name] ?? CurrencyCode(name).flatMap({ $0.name != nil ? $0.rawValue : nil }) else {
                 // A name the adapter does not know: the row is left out, but it must still hold a figure.
                 guard value != nil else {
-                    throw .unexpectedLayout(provider: key, "the figure \(UpstreamDataError.quoted(cells[1])) of \(UpstreamDataError.quoted(cells[0])) on \(day) is no number")
+                    throw .layout("the figure \(UpstreamDataError.quoted(cells[1])) of \(UpstreamDataError.quoted(cells[0])) on \(day) is no number")
                 }
                 unknown.append(cells[0])
                 continue
             }
-            let currency = try ProviderXMLParsing.currency(code, day: day)
+            let currency = try PublishedText.currency(code, day: day)
             guard let value else { throw .invalidRate(currency: currency, day: day, text: cells[1]) }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
         }
         guard !quotes.isEmpty else {
-            throw .unexpectedLayout(provider: key, "none of the currencies on \(day) is one the adapter knows: \(HTMLDocument.shown(unknown))")
+            throw .layout("none of the currencies on \(day) is one the adapter knows: \(HTMLDocument.shown(unknown))")
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     /// The text of a cell or heading, with each byte written as `\xHH` decoded: `Couronne su\xC3\xA9doise`

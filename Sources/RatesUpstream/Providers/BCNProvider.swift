@@ -17,25 +17,11 @@ import RatesCore
 ///   its month's days, also those outside the range. The newest publication is the current month's
 ///   answer (by the clock given at ``init(baseURL:today:)``).
 public struct BCNProvider: RatesProvider {
-    public let key = "BCN"
-    public let name = "Banco Central de Nicaragua"
-    public let country: String? = "NI"
-    public let pivot = CurrencyCode("NIO")!
-    public let rateType = "official rate"
-    /// Every day, looked for from 08:00 Managua time.
-    public let schedule = PublicationSchedule(timeZone: "America/Managua", weekdays: Set(1...7), expectedMinute: 8 * 60)
+    public let source: ProviderSource
 
-    /// The SOAP endpoint.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The SOAP endpoint (`https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx` when `nil`).
-    ///   - today: The day it is in Nicaragua, for the newest publication's request.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -6 * 3600)) {
-        self.baseURL = baseURL ?? "https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     static let serviceNamespace = "http://servicios.bcn.gob.ni/"
 
@@ -53,32 +39,31 @@ public struct BCNProvider: RatesProvider {
         return .soap(url: baseURL, action: "\"\(Self.serviceNamespace)RecuperaTC_Mes\"", envelope: envelope)
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
-        let result = try xml.soapResult(of: xml.soapAnswer(body), operation: "RecuperaTC_Mes")
-        try xml.expectOnly(["Detalle_TC"], in: result)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let result = try XMLFields.soapResult(of: XMLFields.soapAnswer(body), operation: "RecuperaTC_Mes")
+        try XMLFields.expectOnly(["Detalle_TC"], in: result)
         guard result.children.count == 1, let detail = result.children.first else {
-            throw .unexpectedLayout(provider: key, "<RecuperaTC_MesResult> has \(result.children.count) <Detalle_TC>, expected one")
+            throw .layout("<RecuperaTC_MesResult> has \(result.children.count) <Detalle_TC>, expected one")
         }
-        try xml.expectOnly(["Tc"], in: detail)
+        try XMLFields.expectOnly(["Tc"], in: detail)
         let dollar = CurrencyCode("USD")!
         var publications: [ProviderPublication] = []
         for row in detail.children {
-            let day = try Day(parsing: xml.text(row, "Fecha", in: "<Tc>"), .iso)
+            let day = try Day(parsing: XMLFields.text(row, "Fecha", in: "<Tc>"), .iso)
             let place = "<Tc> of \(day)"
             let (year, month, dayOfMonth) = day.parts
             for (name, expected) in [("Ano", year), ("Mes", month), ("Dia", dayOfMonth)] {
-                let text = try xml.text(row, name, in: place)
+                let text = try XMLFields.text(row, name, in: place)
                 guard text == String(expected) else {
-                    throw .unexpectedLayout(provider: key, "\(place) has <\(name)>\(UpstreamDataError.quoted(text))</\(name)>, expected \(expected)")
+                    throw .layout("\(place) has <\(name)>\(UpstreamDataError.quoted(text))</\(name)>, expected \(expected)")
                 }
             }
-            let value = try ProviderXMLParsing.rate(xml.text(row, "Valor", in: place), currency: dollar, day: day)
+            let value = try PublishedText.rate(XMLFields.text(row, "Valor", in: place), currency: dollar, day: day)
             guard day <= today() else { continue }  // set in advance: read on its own day
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: dollar, value: value, direction: .pivotPerUnits)]))
         }
-        // A month not begun yet, or whose days are all ahead: nothing published so far.
-        if publications.isEmpty, !detail.children.isEmpty { return [] }
-        return try ProviderValidation.validate(publications)
+        // A month whose days are all ahead: nothing published so far; no rows at all is an empty answer.
+        guard !publications.isEmpty || !detail.children.isEmpty else { throw .empty }
+        return publications
     }
 }

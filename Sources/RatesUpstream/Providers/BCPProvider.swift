@@ -19,25 +19,11 @@ import RatesCore
 /// - Ranges: one request per currency and calendar year of the range; the newest publication is asked for
 ///   as the years of the last seven days (one year but in the first week of January).
 public struct BCPProvider: RatesProvider {
-    public let key = "BCP"
-    public let name = "Central Bank of Paraguay"
-    public let country: String? = "PY"
-    public let pivot = CurrencyCode("PYG")!
-    public let rateType = "interbank reference rate"
-    /// Working days, by 16:00 in Asunción.
-    public let schedule = PublicationSchedule(timeZone: "America/Asuncion", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.bcp.gov.py` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Asunción (UTC−3); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -3 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.bcp.gov.py"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The currencies asked for, in request order.
     public static let currencies = [
@@ -66,20 +52,20 @@ public struct BCPProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let (year, code) = try title(of: page)
         if let subject = request.subject, subject != code ?? "XAU" {
-            throw .unexpectedLayout(provider: key, "the page is for \(code ?? "gold"), the request for \(subject)")
+            throw .layout("the page is for \(code ?? "gold"), the request for \(subject)")
         }
         let (_, rows) = try page.table(withHeader: Self.gridHeader)
         guard let code, let currency = CurrencyCode(code) else { return [] }
-        guard rows.count == 31 else { throw .unexpectedLayout(provider: key, "the \(year) grid of \(code) has \(rows.count) days, not 31") }
+        guard rows.count == 31 else { throw .layout("the \(year) grid of \(code) has \(rows.count) days, not 31") }
         var publications: [ProviderPublication] = []
         for (index, row) in rows.enumerated() {
             let cells = row.texts
             guard cells.count == 13, cells[0] == String(index + 1) else {
-                throw .unexpectedLayout(provider: key, "row \(index + 1) of the \(year) grid of \(code) is \(HTMLDocument.shown(cells))")
+                throw .layout("row \(index + 1) of the \(year) grid of \(code) is \(HTMLDocument.shown(cells))")
             }
             for month in 1...12 where cells[month] != "ND" {
                 guard let day = Day(year: year, month: month, day: index + 1) else {
@@ -91,7 +77,7 @@ public struct BCPProvider: RatesProvider {
                 publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
             }
         }
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     /// The year and the currency (`nil` for gold) of the page's title cell.
@@ -99,16 +85,16 @@ public struct BCPProvider: RatesProvider {
         let prefix = "PLANILLA DE COTIZACIONES DEL AÑO "
         let titles = page.tables.flatMap { $0.rows.flatMap(\.texts) }.filter { $0.hasPrefix(prefix) }
         guard titles.count == 1, let title = titles.first else {
-            throw .unexpectedLayout(provider: key, "\(titles.count) titles \"\(prefix)…\", expected one")
+            throw .layout("\(titles.count) titles \"\(prefix)…\", expected one")
         }
         let rest = title.dropFirst(prefix.count)
         let year = rest.prefix(4)
-        guard year.utf8.count == 4, ProviderXMLParsing.isDigits(year), let number = Int(year), rest.dropFirst(4).hasPrefix(" DE MONEDA ") else {
-            throw .unexpectedLayout(provider: key, "the title \(UpstreamDataError.quoted(title)) names no year and currency")
+        guard year.utf8.count == 4, PublishedText.isDigits(year), let number = Int(year), rest.dropFirst(4).hasPrefix(" DE MONEDA ") else {
+            throw .layout("the title \(UpstreamDataError.quoted(title)) names no year and currency")
         }
         let name = String(rest.dropFirst(4 + " DE MONEDA ".count))
         guard let code = Self.currencyNames[name] else {
-            throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(name)) is not one the adapter knows")
+            throw .layout("the currency \(UpstreamDataError.quoted(name)) is not one the adapter knows")
         }
         return (number, code)
     }

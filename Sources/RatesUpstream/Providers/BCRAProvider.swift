@@ -25,30 +25,14 @@ import RatesCore
 /// - Ranges: one request per weekday of the range; the newest publication is asked for as the weekdays of
 ///   the last seven days up to today. The history starts on 2000-01-03.
 public struct BCRAProvider: RatesProvider {
-    public let key = "BCRA"
-    public let name = "Banco Central de la República Argentina"
-    public let country: String? = "AR"
-    public let pivot = CurrencyCode("ARS")!
-    public let rateType = "reference rate"
-    /// Working days, by 13:00 Buenos Aires time.
-    public let schedule = PublicationSchedule(timeZone: "America/Argentina/Buenos_Aires", expectedMinute: 13 * 60)
+    public let source: ProviderSource
 
-    /// The real API's root, without a trailing slash.
-    public static let defaultBaseURL = "https://api.bcra.gob.ar/estadisticascambiarias/v1.0"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     /// Codes among the quotations that are skipped, as the doc comment says why.
     static let skipped: Set<String> = ["ARS", "REF", "XAU", "XAG", "CNH", "MXP", "VEB"]
-
-    /// The API's root the `Cotizaciones` path is under.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The API's root (`https://api.bcra.gob.ar/estadisticascambiarias/v1.0` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Argentina; the default reads the clock (UTC−3, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -3 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -57,50 +41,50 @@ public struct BCRAProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let status = try document.field("status", of: "the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let status = try document.field("status", of: "the answer")
         guard status == .number("200") else {
-            throw .unexpectedLayout(provider: key, "the answer's status is \(status.shown), not 200")
+            throw .layout("the answer's status is \(status.shown), not 200")
         }
-        let results = try document.field("results", of: "the answer", provider: key)
-        let details = try results.field("detalle", of: "\"results\"", provider: key).array("\"detalle\"", provider: key)
-        let date = try results.field("fecha", of: "\"results\"", provider: key)
+        let results = try document.field("results", of: "the answer")
+        let details = try results.field("detalle", of: "\"results\"").array("\"detalle\"")
+        let date = try results.field("fecha", of: "\"results\"")
         // A day without quotations (a holiday): `"fecha":null` or the day, and no `detalle`.
         if details.isEmpty, date == .null || date.stringValue != nil { return [] }
-        let day = try Day(parsing: try date.string("\"fecha\"", provider: key), .iso)
+        let day = try Day(parsing: try date.string("\"fecha\""), .iso)
         var quotes: [PublishedQuote] = []
         for (index, detail) in details.enumerated() {
             let what = "quotation \(index + 1) of \(day)"
-            let code = try detail.field("codigoMoneda", of: what, provider: key).string("\(what)'s \"codigoMoneda\"", provider: key)
+            let code = try detail.field("codigoMoneda", of: what).string("\(what)'s \"codigoMoneda\"")
                 .trimmingCharacters(in: .whitespaces)
             if Self.skipped.contains(code) { continue }
-            let description = try detail.field("descripcion", of: "\(code) on \(day)", provider: key).string("its description", provider: key)
-            let unit = try Self.unit(in: description, provider: key)
-            let value = try detail.field("tipoCotizacion", of: "\(code) on \(day)", provider: key)
+            let description = try detail.field("descripcion", of: "\(code) on \(day)").string("its description")
+            let unit = try Self.unit(in: description)
+            let value = try detail.field("tipoCotizacion", of: "\(code) on \(day)")
             guard case .number(let figure) = value else {
-                throw .unexpectedLayout(provider: key, "\"tipoCotizacion\" of \(code) on \(day) is \(value.kind), not a number")
+                throw .layout("\"tipoCotizacion\" of \(code) on \(day) is \(value.kind), not a number")
             }
             // Listed, not quoted that day (a JSON number all of whose digits are zero: `0`, `0.00000000`).
             if ProviderValidation.isZero(figure) { continue }
             quotes.append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     /// The units a description names (`DONG VIETNAM (C/1.000 UNIDADES)`: 1000, the point grouping
     /// thousands, or `C/1000` without it); 1 when it names none.
-    static func unit(in description: String, provider: String) throws(UpstreamDataError) -> Int {
+    static func unit(in description: String) throws(UpstreamDataError) -> Int {
         guard let start = description.range(of: "(C/") else { return 1 }
         guard let end = description.range(of: " UNIDADES)", range: start.upperBound..<description.endIndex) else {
-            throw .unexpectedLayout(provider: provider, "the description \(UpstreamDataError.quoted(description)) names units without \"UNIDADES)\"")
+            throw .layout("the description \(UpstreamDataError.quoted(description)) names units without \"UNIDADES)\"")
         }
         let written = description[start.upperBound..<end.lowerBound]
         let groups = written.split(separator: ".", omittingEmptySubsequences: false)
         guard groups.count == 1 || (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
             groups.allSatisfy({ $0.utf8.allSatisfy(\.isASCIIDigit) }), let unit = Int(groups.joined()), unit > 0
         else {
-            throw .unexpectedLayout(provider: provider, "the description \(UpstreamDataError.quoted(description)) names no whole number of units")
+            throw .layout("the description \(UpstreamDataError.quoted(description)) names no whole number of units")
         }
         return unit
     }

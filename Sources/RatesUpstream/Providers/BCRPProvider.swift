@@ -19,19 +19,14 @@ import RatesCore
 /// - Ranges: one request for the whole range; the newest publication is asked for as the last seven days
 ///   up to today.
 public struct BCRPProvider: RatesProvider {
-    public let key = "BCRP"
-    public let name = "Banco Central de Reserva del Perú"
-    public let country: String? = "PE"
-    public let pivot = CurrencyCode("PEN")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Monday to Friday, by 17:00 Lima time.
-    public let schedule = PublicationSchedule(timeZone: "America/Lima", expectedMinute: 17 * 60)
-    /// The series' first day.
-    public let historyStart = Day(year: 1997, month: 1, day: 2)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The API root (`…/estadisticas/series/api`).
-    public let endpoint: String
-    private let today: @Sendable () -> Day
+    var endpoint: String { baseURL + "/estadisticas/series/api" }
 
     /// The buying and the selling series, in that order.
     static let series = "PD04639PD-PD04640PD"
@@ -39,37 +34,29 @@ public struct BCRPProvider: RatesProvider {
     /// Month abbreviations of the English answers, January first.
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Set", "Oct", "Nov", "Dec"]
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://estadisticas.bcrp.gob.pe` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Lima; the default reads the clock (UTC−5).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
-        self.endpoint = (baseURL ?? "https://estadisticas.bcrp.gob.pe") + "/estadisticas/series/api"
-        self.today = today
-    }
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         return [ProviderRequest(url: "\(endpoint)/\(Self.series)/json/\(first.text(.iso))/\(last.text(.iso))/ing")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let series = try document.field("config", of: "the answer", provider: key).field("series", of: "\"config\"", provider: key)
-            .array("\"config\".\"series\"", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let series = try document.field("config", of: "the answer").field("series", of: "\"config\"")
+            .array("\"config\".\"series\"")
         let names = try series.map { entry throws(UpstreamDataError) in
-            try entry.field("name", of: "a series", provider: key).string("a series' \"name\"", provider: key)
+            try entry.field("name", of: "a series").string("a series' \"name\"")
         }
         guard names.count == 2, names[0].hasSuffix("(S/ por US$) - Compra"), names[1].hasSuffix("(S/ por US$) - Venta") else {
             let shown = names.map { UpstreamDataError.quoted($0) }.joined(separator: ", ")
-            throw .unexpectedLayout(provider: key, "the series are \(shown), not the buying and selling rates in soles per US dollar")
+            throw .layout("the series are \(shown), not the buying and selling rates in soles per US dollar")
         }
         var publications: [ProviderPublication] = []
-        for (index, period) in try document.field("periods", of: "the answer", provider: key).array("\"periods\"", provider: key).enumerated() {
+        for (index, period) in try document.field("periods", of: "the answer").array("\"periods\"").enumerated() {
             let what = "period \(index + 1)"
-            let day = try Self.day(try period.field("name", of: what, provider: key).string("\(what)'s \"name\"", provider: key))
-            let values = try period.field("values", of: "\(day)", provider: key).array("the values of \(day)", provider: key)
+            let day = try Self.day(try period.field("name", of: what).string("\(what)'s \"name\""))
+            let values = try period.field("values", of: "\(day)").array("the values of \(day)")
             guard values.count == 2 else {
-                throw .unexpectedLayout(provider: key, "\(day) has \(values.count) values, not a buying and a selling rate")
+                throw .layout("\(day) has \(values.count) values, not a buying and a selling rate")
             }
             if values.allSatisfy({ $0 == .string("n.d.") }) { continue }
             guard let buying = values[0].publishedDecimal, let selling = values[1].publishedDecimal, let middle = RateText.midpoint(buying, selling)
@@ -77,14 +64,14 @@ public struct BCRPProvider: RatesProvider {
             let quote = PublishedQuote(currency: Self.dollar, value: middle, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 
     /// `01.Set.26`: two-digit day, month abbreviation, two-digit year.
     static func day(_ text: String) throws(UpstreamDataError) -> Day {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].utf8.count == 2, parts[2].utf8.count == 2,
-            ProviderXMLParsing.isDigits(parts[0]), ProviderXMLParsing.isDigits(parts[2]),
+            PublishedText.isDigits(parts[0]), PublishedText.isDigits(parts[2]),
             let month = months.firstIndex(of: String(parts[1])), let yy = Int(parts[2]),
             let day = Day(year: yy >= 90 ? 1900 + yy : 2000 + yy, month: month + 1, day: Int(parts[0])!)
         else { throw .invalidDay(text) }

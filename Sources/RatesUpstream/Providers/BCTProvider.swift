@@ -19,25 +19,11 @@ import RatesCore
 /// - Ranges: one request per weekday of the range (the endpoint answers one day); the newest publication
 ///   is asked for as today's and the two days' before it.
 public struct BCTProvider: RatesProvider {
-    public let key = "BCT"
-    public let name = "Central Bank of Tunisia"
-    public let country: String? = "TN"
-    public let pivot = CurrencyCode("TND")!
-    public let rateType = "interbank average rate"
-    /// Working days, by 18:00 in Tunis.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Tunis", expectedMinute: 18 * 60)
+    public let source: ProviderSource
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.bct.gov.tn` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Tunis (UTC+1); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
-        self.baseURL = baseURL ?? "https://www.bct.gov.tn"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     static let header = ["Monnaie", "Sigle", "Unité", "Valeur"]
     static let heading = "Cours Moyens des Devises Cotées en dinar tunisien sur le Marché des Changes interbancaire"
@@ -52,33 +38,32 @@ public struct BCTProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let tables = page.tables(withHeader: Self.header)
         if tables.isEmpty, page.tokens.contains(where: { if case .text(let text) = $0 { text.contains("Exhausted Resultset") } else { false } }) {
             return []
         }
         guard tables.count == 2 else {
-            throw .unexpectedLayout(provider: key, "\(tables.count) tables with the header \(HTMLDocument.shown(Self.header)), expected two")
+            throw .layout("\(tables.count) tables with the header \(HTMLDocument.shown(Self.header)), expected two")
         }
         guard page.texts(of: "h3").first == Self.heading else {
-            throw .unexpectedLayout(provider: key, "the first heading is not \(UpstreamDataError.quoted(Self.heading))")
+            throw .layout("the first heading is not \(UpstreamDataError.quoted(Self.heading))")
         }
         guard let dated = page.texts(of: "h5").first(where: { $0.hasPrefix("Journée du ") }) else {
-            throw .unexpectedLayout(provider: key, "no \"Journée du …\" heading")
+            throw .layout("no \"Journée du …\" heading")
         }
         let day = try Day(parsing: dated.dropFirst("Journée du ".count), .dayMonthYear(separator: "/"))
-        let xml = ProviderXMLParsing(key)
         var quotes: [PublishedQuote] = []
         for row in try page.table(withHeader: Self.header, first: true).rows {
-            let cells = try row.texts(count: 4, day: day, provider: key)
-            let currency = try ProviderXMLParsing.currency(cells[1], day: day)
-            let unit = try xml.unit(cells[2], of: currency, day: day)
+            let cells = try row.texts(count: 4, day: day)
+            let currency = try PublishedText.currency(cells[1], day: day)
+            let unit = try PublishedText.unit(cells[2], of: currency, day: day)
             guard let value = GroupedDecimal.rateText(cells[3], decimalMark: ",") else {
                 throw .invalidRate(currency: currency, day: day, text: cells[3])
             }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

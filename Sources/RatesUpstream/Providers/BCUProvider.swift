@@ -24,25 +24,11 @@ import RatesCore
 ///   given at ``init(baseURL:today:)``). A range without a working day answers `status` 1 without
 ///   rows: no publication.
 public struct BCUProvider: RatesProvider {
-    public let key = "BCU"
-    public let name = "Banco Central del Uruguay"
-    public let country: String? = "UY"
-    public let pivot = CurrencyCode("UYU")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Working days, by 12:00 Montevideo time.
-    public let schedule = PublicationSchedule(timeZone: "America/Montevideo", expectedMinute: 12 * 60)
+    public let source: ProviderSource
 
-    /// The SOAP endpoint.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The SOAP endpoint (`https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones` when `nil`).
-    ///   - today: The day it is in Uruguay, for the newest publication's requests.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -3 * 3600)) {
-        self.baseURL = baseURL ?? "https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// One currency the bank quotes: its number, its ISO code and what `CodigoISO` says for it.
     public struct Currency: Sendable {
@@ -86,46 +72,45 @@ public struct BCUProvider: RatesProvider {
     /// The bank's numbers as it writes them in answers (`500` for `0500`).
     static let byNumber: [Int: Currency] = Dictionary(uniqueKeysWithValues: currencies.map { (Int($0.number)!, $0) })
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
-        let response = try xml.soapAnswer(body)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let response = try XMLFields.soapAnswer(body)
         guard response.localName == "wsbcucotizaciones.ExecuteResponse", response.children.count == 1, let output = response.child("Salida")
-        else { throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not the answer to wsbcucotizaciones.Execute") }
-        try xml.expectOnly(["respuestastatus", "datoscotizaciones"], in: output)
+        else { throw .layout("<\(response.qualifiedName)> is not the answer to wsbcucotizaciones.Execute") }
+        try XMLFields.expectOnly(["respuestastatus", "datoscotizaciones"], in: output)
         guard output.children("respuestastatus").count == 1, let status = output.child("respuestastatus") else {
-            throw .unexpectedLayout(provider: key, "<Salida> has no single <respuestastatus>")
+            throw .layout("<Salida> has no single <respuestastatus>")
         }
-        let statusText = try xml.text(status, "status", in: "<respuestastatus>")
+        let statusText = try XMLFields.text(status, "status", in: "<respuestastatus>")
         guard statusText == "1" else {
             let message = status.child("mensaje")?.text ?? ""
-            throw .unexpectedLayout(provider: key, "status \(UpstreamDataError.quoted(statusText)): \(UpstreamDataError.quoted(message))")
+            throw .layout("status \(UpstreamDataError.quoted(statusText)): \(UpstreamDataError.quoted(message))")
         }
         let tables = output.children("datoscotizaciones")
-        guard tables.count <= 1 else { throw .unexpectedLayout(provider: key, "<Salida> has \(tables.count) <datoscotizaciones>") }
+        guard tables.count <= 1 else { throw .layout("<Salida> has \(tables.count) <datoscotizaciones>") }
         guard let table = tables.first, !table.children.isEmpty else { return [] }
-        try xml.expectOnly(["datoscotizaciones.dato"], in: table)
+        try XMLFields.expectOnly(["datoscotizaciones.dato"], in: table)
         var days: [Day: [PublishedQuote]] = [:]
         for row in table.children {
-            let day = try Day(parsing: xml.text(row, "Fecha", in: "<datoscotizaciones.dato>"), .iso)
+            let day = try Day(parsing: XMLFields.text(row, "Fecha", in: "<datoscotizaciones.dato>"), .iso)
             let place = "<datoscotizaciones.dato> of \(day)"
-            let numberText = try xml.text(row, "Moneda", in: place)
-            let label = try xml.text(row, "CodigoISO", in: place)
-            guard ProviderXMLParsing.isDigits(numberText), let number = Int(numberText), let currency = Self.byNumber[number] else {
-                throw .unexpectedLayout(provider: key, "\(place): currency number \(UpstreamDataError.quoted(numberText)) is not one the adapter knows")
+            let numberText = try XMLFields.text(row, "Moneda", in: place)
+            let label = try XMLFields.text(row, "CodigoISO", in: place)
+            guard PublishedText.isDigits(numberText), let number = Int(numberText), let currency = Self.byNumber[number] else {
+                throw .layout("\(place): currency number \(UpstreamDataError.quoted(numberText)) is not one the adapter knows")
             }
             guard label == currency.label else {
-                throw .unexpectedLayout(
-                    provider: key, "\(place): currency \(numberText) is labelled \(UpstreamDataError.quoted(label)), expected \(currency.label)")
+                throw .layout(
+                    "\(place): currency \(numberText) is labelled \(UpstreamDataError.quoted(label)), expected \(currency.label)")
             }
             if let subject = request.subject, subject != currency.code {
-                throw .unexpectedLayout(provider: key, "\(place): currency \(currency.code) in the answer for \(subject)")
+                throw .layout("\(place): currency \(currency.code) in the answer for \(subject)")
             }
             let code = CurrencyCode(currency.code)!
-            let buying = try ProviderXMLParsing.rate(xml.text(row, "TCC", in: place), currency: code, day: day)
-            let selling = try ProviderXMLParsing.rate(xml.text(row, "TCV", in: place), currency: code, day: day)
+            let buying = try PublishedText.rate(XMLFields.text(row, "TCC", in: place), currency: code, day: day)
+            let selling = try PublishedText.rate(XMLFields.text(row, "TCV", in: place), currency: code, day: day)
             guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: code, day: day, text: buying) }
             days[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -19,30 +19,15 @@ import RatesCore
 /// - Requests: the endpoint answers one day per request, so a range asks for every weekday in it and
 ///   the newest publication is today's (Rome) weekday, or the Friday before a weekend.
 public struct BDIProvider: RatesProvider {
-    public let key = "BDI"
-    public let name = "Banca d'Italia"
-    public let country: String? = "IT"
-    public let pivot = CurrencyCode.euro
-    public let rateType = "exchange rate against the euro"
-    public let schedule = PublicationSchedule(timeZone: "Europe/Rome", expectedMinute: 17 * 60)
+    public let source: ProviderSource
 
-    /// The real endpoint.
-    public static let defaultBaseURL = "https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The rate convention every row carries in the EUR file.
     static let perEuroConvention = "Foreign currency amount for 1 Euro."
     static let header = ["Country", "Currency", "ISO Code", "UIC Code", "Rate", "Rate convention", "Reference date (CET)"]
-
-    private let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The service root (`…/rest/v1.0`); `nil` for the real one.
-    ///   - today: Today's day in Rome; the default reads the clock (UTC+1).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -63,10 +48,10 @@ public struct BDIProvider: RatesProvider {
         )
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let (lines, header) = try DelimitedText.header(body, separator: ",")
         guard header == Self.header else {
-            throw .unexpectedLayout(provider: key, "the first line is not the dailyRates header: \(DelimitedText.shown(lines[0]))")
+            throw .layout("the first line is not the dailyRates header: \(DelimitedText.shown(lines[0]))")
         }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         var figures: [Day: [CurrencyCode: String]] = [:]
@@ -75,18 +60,18 @@ public struct BDIProvider: RatesProvider {
             // Blank lines and the `#` disclaimer close the file; no row may follow them.
             if line == "# DISCLAIMER" { sawDisclaimer = true }
             if DelimitedText.isBlank(line) || line.hasPrefix("#") { continue }
-            guard !sawDisclaimer else { throw .unexpectedLayout(provider: key, "a row after the disclaimer: \(DelimitedText.shown(line))") }
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            guard !sawDisclaimer else { throw .layout("a row after the disclaimer: \(DelimitedText.shown(line))") }
+            let fields = try DelimitedText.fields(line, separator: ",")
             guard fields.count == Self.header.count else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 7 in \(DelimitedText.shown(line))")
+                throw .layout("\(fields.count) fields instead of 7 in \(DelimitedText.shown(line))")
             }
             let day = try Day(parsing: fields[6], .iso)
             if let wanted = request.subject, wanted != fields[6] {
-                throw .unexpectedLayout(provider: key, "a row of \(fields[6]) in the answer for \(wanted)")
+                throw .layout("a row of \(fields[6]) in the answer for \(wanted)")
             }
             guard let code = CurrencyCode(fields[2]) else { throw .invalidCurrencyCode(fields[2], day: day) }
             guard fields[5] == Self.perEuroConvention else {
-                throw .unexpectedLayout(provider: key, "\(code) is quoted as \(DelimitedText.shown(fields[5])), not per 1 euro")
+                throw .layout("\(code) is quoted as \(DelimitedText.shown(fields[5])), not per 1 euro")
             }
             // Listed but not quoted that day.
             if fields[4] == "N.A." { continue }
@@ -104,8 +89,8 @@ public struct BDIProvider: RatesProvider {
             rows.append((day, PublishedQuote(currency: code, value: value, unit: 1, direction: .unitsPerPivot)))
         }
         // The disclaimer ends every answer: without it the body was cut short.
-        guard sawDisclaimer else { throw .unexpectedLayout(provider: key, "no \"# DISCLAIMER\" block at the end: the answer is truncated") }
+        guard sawDisclaimer else { throw .layout("no \"# DISCLAIMER\" block at the end: the answer is truncated") }
         // No quotation that day: no publication.
-        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+        return ProviderPublication.byDay(rows)
     }
 }

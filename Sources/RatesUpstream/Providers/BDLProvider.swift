@@ -19,43 +19,29 @@ import RatesCore
 /// - Ranges: the one workbook holds the days of its three years, for the newest publication and any range;
 ///   its days are kept from it. Older days are not in it.
 public struct BDLProvider: RatesProvider {
-    public let key = "BDL"
-    public let name = "Banque du Liban"
-    public let country: String? = "LB"
-    public let pivot = CurrencyCode("LBP")!
-    public let rateType = "published mid rate"
-    /// Monday to Friday, by 13:00 Beirut time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Beirut", expectedMinute: 13 * 60)
+    public let source: ProviderSource
 
-    /// The bank's site.
-    public static let site = "https://www.bdl.gov.lb"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The workbook's path on the site.
     static let path = "/CB%20Com/Statistics%20And%20Research/Daily/BDL_DailyExchangeRates.xls"
     /// The header row of every sheet.
     static let header = ["Period", "Currency", "Bid", "Ask", "Mid"]
-
-    /// The host the path is under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.site
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
         return [ProviderRequest(url: baseURL + Self.path)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try BIFFWorkbook(body, provider: key)
-        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try BIFFWorkbook(body)
+        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         // Each day and currency's Bid, Ask and Mid as read, to tell a verbatim repeat from a conflict.
         var figures: [Day: [CurrencyCode: [String]]] = [:]
         for entry in workbook.sheets {
             let sheet = try workbook.sheet(entry)
-            func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+            func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
             let words = sheet.name.split(whereSeparator: \.isWhitespace)
             guard words.dropLast() == ["Daily", "Exchange", "Rates"], let yearWord = words.last, let year = Int(yearWord) else {
                 throw layout("not a sheet named Daily Exchange Rates <year>")
@@ -69,11 +55,11 @@ public struct BDLProvider: RatesProvider {
                 }
                 let day = try workbook.day(serial: serial)
                 guard day.parts.year == year else { throw layout("row \(row.number) is dated \(day), outside \(year)") }
-                let currency = try ProviderXMLParsing.currency(code, day: day)
+                let currency = try PublishedText.currency(code, day: day)
                 var texts: [String] = []
                 for cell in row.cells.dropFirst(2) {
                     guard let decimal = cell.decimalText else { throw .invalidRate(currency: currency, day: day, text: cell.text ?? "\(cell.value)") }
-                    texts.append(try ProviderXMLParsing.rate(decimal, currency: currency, day: day))
+                    texts.append(try PublishedText.rate(decimal, currency: currency, day: day))
                 }
                 let (bid, ask, mid) = (row[2]!.number!, row[3]!.number!, row[4]!.number!)
                 guard bid <= mid, mid <= ask else {
@@ -87,6 +73,6 @@ public struct BDLProvider: RatesProvider {
                 rows.append((day, PublishedQuote(currency: currency, value: texts[2], direction: .pivotPerUnits)))
             }
         }
-        return try ProviderValidation.validate(ProviderPublication.byDay(rows))
+        return ProviderPublication.byDay(rows)
     }
 }

@@ -25,15 +25,10 @@ import RatesCore
 ///   publication is asked for as the history's last four days. With nothing stored, a fetch asks
 ///   for the whole history.
 public struct BDPProvider: RatesProvider {
-    public let key = "BDP"
-    public let name = "Banco de Portugal"
-    public let country: String? = "PT"
-    public let pivot = CurrencyCode("PTE")!
-    public let rateType = "historical reference rate"
-    /// No more publications: no weekdays.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Lisbon", weekdays: [], expectedMinute: 15 * 60)
-    /// The first day of the daily series.
-    public let historyStart = Day(year: 1987, month: 1, day: 2)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
     /// The last day of the escudo's own rates.
     public static let lastDay = Day(year: 1998, month: 12, day: 31)!
     /// The pages asked for each span: the daily series, ten a page.
@@ -53,12 +48,7 @@ public struct BDPProvider: RatesProvider {
     static let fixedLabels = ["13": "Portuguese Escudo", "70": "Portuguese Escudo", "40": "Daily"]
 
     /// The dataset's URL, with its trailing slash.
-    public let endpoint: String
-
-    /// - Parameter baseURL: The host (`https://bpstat.bportugal.pt` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        endpoint = (baseURL ?? "https://bpstat.bportugal.pt") + "/data/v1/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/"
-    }
+    var endpoint: String { baseURL + "/data/v1/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -84,37 +74,37 @@ public struct BDPProvider: RatesProvider {
         return stored < Self.lastDay ? .range(stored.adding(days: 1), Self.lastDay) : .latest
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        guard try document.field("class", of: "the answer", provider: key).string("\"class\"", provider: key) == "dataset" else {
-            throw .unexpectedLayout(provider: key, "the answer is not a JSON-stat dataset")
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        guard try document.field("class", of: "the answer").string("\"class\"") == "dataset" else {
+            throw .layout("the answer is not a JSON-stat dataset")
         }
         if request.url.hasSuffix("&page=\(Self.pages)"), let next = document["extension"]?["next_page"], !next.isNull {
-            throw .unexpectedLayout(provider: key, "the answer says another page follows (\(next.shown)): more series than the adapter asks for")
+            throw .layout("the answer says another page follows (\(next.shown)): more series than the adapter asks for")
         }
-        let ids = try document.field("id", of: "the answer", provider: key).array("\"id\"", provider: key)
-        let sizes = try document.field("size", of: "the answer", provider: key).array("\"size\"", provider: key)
-        guard ids.count == sizes.count else { throw .unexpectedLayout(provider: key, "\"id\" and \"size\" differ in length") }
-        let dimensions = try document.field("dimension", of: "the answer", provider: key)
+        let ids = try document.field("id", of: "the answer").array("\"id\"")
+        let sizes = try document.field("size", of: "the answer").array("\"size\"")
+        guard ids.count == sizes.count else { throw .layout("\"id\" and \"size\" differ in length") }
+        let dimensions = try document.field("dimension", of: "the answer")
         var currencyAxis: (position: Int, codes: [CurrencyCode])?
         var dayAxis: (position: Int, days: [Day])?
         var counts: [Int] = []
         for (position, (idValue, sizeValue)) in zip(ids, sizes).enumerated() {
-            let id = try idValue.string("a dimension id", provider: key)
-            let size = try sizeValue.integer("the size of dimension \(id)", provider: key)
-            let category = try dimensions.field(id, of: "\"dimension\"", provider: key).field("category", of: "dimension \(id)", provider: key)
-            let index = try category.field("index", of: "dimension \(id)'s category", provider: key).array("dimension \(id)'s index", provider: key)
-            guard index.count == size else { throw .unexpectedLayout(provider: key, "dimension \(id) has \(index.count) categories, not \(size)") }
-            let keys = try index.map { (key: ProviderJSON) throws(UpstreamDataError) -> String in try key.string("a category of dimension \(id)", provider: self.key) }
+            let id = try idValue.string("a dimension id")
+            let size = try sizeValue.integer("the size of dimension \(id)")
+            let category = try dimensions.field(id, of: "\"dimension\"").field("category", of: "dimension \(id)")
+            let index = try category.field("index", of: "dimension \(id)'s category").array("dimension \(id)'s index")
+            guard index.count == size else { throw .layout("dimension \(id) has \(index.count) categories, not \(size)") }
+            let keys = try index.map { (key: ProviderJSON) throws(UpstreamDataError) -> String in try key.string("a category of dimension \(id)") }
             counts.append(size)
             switch id {
             case "12":
                 var codes: [CurrencyCode] = []
                 for key in keys {
-                    let label = try category.field("label", of: "dimension 12", provider: self.key).field(key, of: "dimension 12's labels", provider: self.key)
-                        .string("the label of currency \(key)", provider: self.key)
+                    let label = try category.field("label", of: "dimension 12").field(key, of: "dimension 12's labels")
+                        .string("the label of currency \(key)")
                     guard let code = Self.codes[label].flatMap(CurrencyCode.init) else {
-                        throw .unexpectedLayout(provider: self.key, "the currency \(UpstreamDataError.quoted(label)) is not in the adapter's table")
+                        throw .layout("the currency \(UpstreamDataError.quoted(label)) is not in the adapter's table")
                     }
                     codes.append(code)
                 }
@@ -124,21 +114,21 @@ public struct BDPProvider: RatesProvider {
                 for key in keys { days.append(try Day(parsing: key, .iso)) }
                 dayAxis = (position, days)
             default:
-                guard size == 1 else { throw .unexpectedLayout(provider: key, "dimension \(id) has \(size) categories, not one") }
+                guard size == 1 else { throw .layout("dimension \(id) has \(size) categories, not one") }
                 if let wanted = Self.fixedLabels[id] {
-                    let label = try category.field("label", of: "dimension \(id)", provider: key).field(keys[0], of: "dimension \(id)'s labels", provider: key)
+                    let label = try category.field("label", of: "dimension \(id)").field(keys[0], of: "dimension \(id)'s labels")
                     guard label.stringValue == wanted else {
-                        throw .unexpectedLayout(provider: key, "dimension \(id) is \(UpstreamDataError.quoted(label.shown)), not \(wanted)")
+                        throw .layout("dimension \(id) is \(UpstreamDataError.quoted(label.shown)), not \(wanted)")
                     }
                 }
             }
         }
         guard let currencyAxis, let dayAxis, Set(Self.fixedLabels.keys).isSubset(of: Set(ids.compactMap(\.stringValue))) else {
-            throw .unexpectedLayout(provider: key, "the dataset lacks the currency, date, reference currency, unit or periodicity dimension")
+            throw .layout("the dataset lacks the currency, date, reference currency, unit or periodicity dimension")
         }
-        let values = try document.field("value", of: "the answer", provider: key).array("\"value\"", provider: key)
+        let values = try document.field("value", of: "the answer").array("\"value\"")
         guard values.count == counts.reduce(1, *) else {
-            throw .unexpectedLayout(provider: key, "\(values.count) values for \(counts.reduce(1, *)) cells")
+            throw .layout("\(values.count) values for \(counts.reduce(1, *)) cells")
         }
         // Row-major: the stride of a dimension is the product of the sizes after it.
         func stride(_ position: Int) -> Int { counts[(position + 1)...].reduce(1, *) }
@@ -154,6 +144,6 @@ public struct BDPProvider: RatesProvider {
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return publications
     }
 }

@@ -18,34 +18,25 @@ import RatesCore
 /// - Ranges: none: the page shows one day. A range is the same request, and the fetch keeps its day when it
 ///   lies in the range.
 public struct BEACProvider: RatesProvider {
-    public let key = "BEAC"
-    public let name = "Banque des États de l'Afrique Centrale"
-    public let country: String? = nil
-    public let pivot = CurrencyCode("XAF")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Monday to Friday, by about 10:00 Douala time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Douala", expectedMinute: 10 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
 
     /// The home page's URL.
-    public let pageURL: String
-
-    /// - Parameter baseURL: The host (`https://www.beac.int` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.pageURL = (baseURL ?? "https://www.beac.int") + "/"
-    }
+    var pageURL: String { baseURL + "/" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         [ProviderRequest(url: pageURL)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         guard page.texts(of: "h2").contains("Taux indicatifs de change") else {
-            throw .unexpectedLayout(provider: key, "the page has no \"Taux indicatifs de change\" block")
+            throw .layout("the page has no \"Taux indicatifs de change\" block")
         }
         let dates = page.texts(of: "p").filter { $0.hasPrefix("Date de valeur") }
         guard dates.count == 1, dates[0].hasPrefix("Date de valeur : ") else {
-            throw .unexpectedLayout(provider: key, "\(dates.count) \"Date de valeur\" lines in the widget, expected one")
+            throw .layout("\(dates.count) \"Date de valeur\" lines in the widget, expected one")
         }
         let day = try Day(parsing: dates[0].dropFirst("Date de valeur : ".count), .dayMonthYear(separator: "/"))
 
@@ -79,10 +70,10 @@ public struct BEACProvider: RatesProvider {
                     if depth > 0 { depth -= 1; break }
                     let text = HTMLText.collapsed(reading!.text)
                     if reading!.kind == "middle" {
-                        guard pairs[pairs.count - 1].buying == nil else { throw .unexpectedLayout(provider: key, "two buying rates for \(pairs[pairs.count - 1].pair)") }
+                        guard pairs[pairs.count - 1].buying == nil else { throw .layout("two buying rates for \(pairs[pairs.count - 1].pair)") }
                         pairs[pairs.count - 1].buying = text
                     } else {
-                        guard pairs[pairs.count - 1].selling == nil else { throw .unexpectedLayout(provider: key, "two selling rates for \(pairs[pairs.count - 1].pair)") }
+                        guard pairs[pairs.count - 1].selling == nil else { throw .layout("two selling rates for \(pairs[pairs.count - 1].pair)") }
                         pairs[pairs.count - 1].selling = text
                     }
                 }
@@ -93,14 +84,14 @@ public struct BEACProvider: RatesProvider {
         }
         var quotes: [PublishedQuote] = []
         for (pair, buying, selling) in pairs {
-            guard pair.count == 7, pair.hasSuffix("/XAF") else { throw .unexpectedLayout(provider: key, "a pair \(UpstreamDataError.quoted(pair)), not XXX/XAF") }
+            guard pair.count == 7, pair.hasSuffix("/XAF") else { throw .layout("a pair \(UpstreamDataError.quoted(pair)), not XXX/XAF") }
             guard let code = CurrencyCode(pair.prefix(3)), code.name != nil else { throw .invalidCurrencyCode(String(pair.prefix(3)), day: day) }
-            guard let buying, let selling else { throw .unexpectedLayout(provider: key, "\(pair) lacks its buying or selling rate") }
+            guard let buying, let selling else { throw .layout("\(pair) lacks its buying or selling rate") }
             guard let middle = RateText.midpoint(buying, selling) else {
                 throw .invalidRate(currency: code, day: day, text: RateText.isValid(buying) ? selling : buying)
             }
             quotes.append(PublishedQuote(currency: code, value: middle, unit: 1, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

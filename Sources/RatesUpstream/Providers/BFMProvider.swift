@@ -20,17 +20,14 @@ import RatesCore
 /// - Ranges: one request per currency and 365 days; the newest publication is asked for as the last
 ///   seven days up to today.
 public struct BFMProvider: RatesProvider {
-    public let key = "BFM"
-    public let name = "Banky Foiben'i Madagasikara"
-    public let country: String? = "MG"
-    public let pivot = CurrencyCode("MGA")!
-    public let rateType = "reference rate"
-    /// Monday to Friday, by 13:00 Antananarivo time.
-    public let schedule = PublicationSchedule(timeZone: "Indian/Antananarivo", expectedMinute: 13 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The route's address (`…/wp-json/bfm/cours_mid_en_ar_filter`).
-    public let endpoint: String
-    private let today: @Sendable () -> Day
+    var endpoint: String { baseURL + "/admin/wp-json/bfm/cours_mid_en_ar_filter" }
 
     /// The currencies the bank quotes, in its order (the SDR under its ISO 4217 code, as the form takes it).
     public static let currencies = [
@@ -43,14 +40,6 @@ public struct BFMProvider: RatesProvider {
         "Content-Type": "application/x-www-form-urlencoded", "Origin": "https://www.banky-foibe.mg",
         "Referer": "https://www.banky-foibe.mg/taux-reference",
     ]
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.banky-foibe.mg` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Antananarivo; the default reads the clock (UTC+3).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
-        self.endpoint = (baseURL ?? "https://www.banky-foibe.mg") + "/admin/wp-json/bfm/cours_mid_en_ar_filter"
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -77,21 +66,21 @@ public struct BFMProvider: RatesProvider {
         day.text(.iso).replacingOccurrences(of: "-", with: "%2F")
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
-            throw .unexpectedLayout(
-                provider: key, "the answer does not name its currency, and the request names none of the bank's: \(request.subject ?? "none")")
+            throw .layout(
+                "the answer does not name its currency, and the request names none of the bank's: \(request.subject ?? "none")")
         }
-        let outer = try document.field("data", of: "the answer", provider: key)
-        let status = try outer.field("status", of: "\"data\"", provider: key)
-        guard status == .number("200") else { throw .unexpectedLayout(provider: key, "\"data\".\"status\" is \(status.shown), not 200") }
-        let data = try outer.field("data", of: "\"data\"", provider: key)
-        let rates = try data.field("coursMid", of: "\"data\".\"data\"", provider: key)
+        let outer = try document.field("data", of: "the answer")
+        let status = try outer.field("status", of: "\"data\"")
+        guard status == .number("200") else { throw .layout("\"data\".\"status\" is \(status.shown), not 200") }
+        let data = try outer.field("data", of: "\"data\"")
+        let rates = try data.field("coursMid", of: "\"data\".\"data\"")
         if rates == .array([]) { return [] }
-        let chart = data["grapheData"].flatMap { try? $0.members("", provider: key) } ?? []
+        let chart = data["grapheData"].flatMap { try? $0.members("") } ?? []
         var publications: [ProviderPublication] = []
-        for member in try rates.members("\"coursMid\"", provider: key) {
+        for member in try rates.members("\"coursMid\"") {
             let day = try Day(parsing: member.key, .iso)
             let quote = try PublishedQuote.reading(code: subject, value: member.value, direction: .pivotPerUnits, day: day)
             if let dotted = chart.first(where: { $0.key == member.key })?.value,
@@ -101,7 +90,7 @@ public struct BFMProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        return try ProviderValidation.validateAllowingNone(publications)
+        return publications
     }
 
     // MARK: - Import
@@ -122,7 +111,7 @@ public struct BFMProvider: RatesProvider {
         let index = file.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("requests.jsonl")
         guard let data = try? Data(contentsOf: index) else { return nil }
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let entry = try? ProviderJSON(parsing: Array(line), provider: "BFM"), entry["file"]?.stringValue == file.lastPathComponent,
+            guard let entry = try? ProviderJSON(answer: Array(line)), entry["file"]?.stringValue == file.lastPathComponent,
                 let body = entry["request_body"]?.stringValue
             else { continue }
             for field in body.split(separator: "&") where field.hasPrefix("filterData=") {

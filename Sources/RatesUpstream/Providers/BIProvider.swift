@@ -27,30 +27,19 @@ import RatesCore
 ///   an import reads files as), one post without a currency stands for them: each answer names its currency. A
 ///   `GET` is answered with the latest table, a post with a search's.
 public struct BIProvider: RatesProvider {
-    public let key = "BI"
-    public let name = "Bank Indonesia"
-    public let country: String? = "ID"
-    public let pivot = CurrencyCode("IDR")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Monday to Friday, by about 08:00 Jakarta time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Jakarta", expectedMinute: 8 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The page's URL.
-    public let pageURL: String
-    private let today: @Sendable () -> Day
+    var pageURL: String { baseURL + "/en/statistik/informasi-kurs/transaksi-bi/default.aspx" }
 
     /// Rows that are not an ISO 4217 currency's: the offshore renminbi.
     static let skipped: Set<String> = ["CNH"]
     static let latestHeader = ["Currencies", "Value", "Sell", "Buy", "Graph"]
     static let searchHeader = ["Value", "Sell", "Buy", "Date"]
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.bi.go.id` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Jakarta; the default reads the clock (UTC+7).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 7 * 3600)) {
-        self.pageURL = (baseURL ?? "https://www.bi.go.id") + "/en/statistik/informasi-kurs/transaksi-bi/default.aspx"
-        self.today = today
-    }
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         window == .latest ? nil : ProviderRequest(url: pageURL)
@@ -68,21 +57,21 @@ public struct BIProvider: RatesProvider {
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         guard case .range(let first, let last) = window else { return requests(for: window) }
         guard first <= last else { return [] }
-        let page = try HTMLDocument(parsing: session.body, provider: key)
+        let page = try HTMLDocument(parsing: session.body)
         // The web part's control prefix, from the currency list's name (`ctl00$PlaceHolderMain$g_…$ctl00$ddlmatauang1`).
         let lists = page.startTags("select").compactMap { $0["name"] }.filter { $0.hasSuffix("$ddlmatauang1") }
-        guard lists.count == 1 else { throw .unexpectedLayout(provider: key, "the page has \(lists.count) currency lists (ddlmatauang1), expected one") }
+        guard lists.count == 1 else { throw .layout("the page has \(lists.count) currency lists (ddlmatauang1), expected one") }
         let prefix = String(lists[0].dropLast("ddlmatauang1".count))
         let inputs = page.startTags("input")
         guard let button = inputs.first(where: { $0["name"] == prefix + "btnSearch1" }), let buttonID = button["id"] else {
-            throw .unexpectedLayout(provider: key, "the page has no search button (btnSearch1)")
+            throw .layout("the page has no search button (btnSearch1)")
         }
         let state: [(name: String, value: String)] = inputs.compactMap { input in
             guard input["type"]?.lowercased() == "hidden", let name = input["name"], name != prefix + "hidSourceID" else { return nil }
             return (name: name, value: input["value"] ?? "")
         }
         guard state.contains(where: { $0.name == "__VIEWSTATE" && !$0.value.isEmpty }), state.contains(where: { $0.name == "__EVENTVALIDATION" }) else {
-            throw .unexpectedLayout(provider: key, "the page has no form state (__VIEWSTATE, __EVENTVALIDATION)")
+            throw .layout("the page has no form state (__VIEWSTATE, __EVENTVALIDATION)")
         }
         var currencies: [String] = []
         var inList = false
@@ -95,7 +84,7 @@ public struct BIProvider: RatesProvider {
             default: break
             }
         }
-        guard !currencies.isEmpty else { throw .unexpectedLayout(provider: key, "the currency list has no options") }
+        guard !currencies.isEmpty else { throw .layout("the currency list has no options") }
         var headers = FormBody.contentType
         headers["Referer"] = pageURL
         if let cookie = session.cookieHeader { headers["Cookie"] = cookie }
@@ -116,8 +105,8 @@ public struct BIProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         return request.method == .post ? try search(page, asked: request.subject) : try latest(page)
     }
 
@@ -134,39 +123,39 @@ public struct BIProvider: RatesProvider {
             updates.append(HTMLText.collapsed(date))
         }
         guard updates.count == 1, let update = updates.first else {
-            throw .unexpectedLayout(provider: key, "\(updates.count) \"Last Update\" dates on the page, expected one")
+            throw .layout("\(updates.count) \"Last Update\" dates on the page, expected one")
         }
         let parts = update.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, let day = HTMLText.day(day: parts[0], month: parts[1], year: parts[2]) else { throw .invalidDay(update) }
         var quotes: [PublishedQuote] = []
         for row in rows {
-            let cells = try row.texts(count: Self.latestHeader.count, provider: key)
+            let cells = try row.texts(count: Self.latestHeader.count)
             if Self.skipped.contains(cells[0]) { continue }
             guard let code = CurrencyCode(cells[0]), code.name != nil else { throw .invalidCurrencyCode(cells[0], day: day) }
             quotes.append(try quote(code, unit: cells[1], selling: cells[2], buying: cells[3], day: day))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     /// The search's table of one currency, a row per day; `asked`: the currency searched for, when known.
     func search(_ page: HTMLDocument, asked: String?) throws(UpstreamDataError) -> [ProviderPublication] {
         let names = page.texts(of: "span").filter { $0.hasPrefix("CURRENCIES ") }
-        guard names.count == 1 else { throw .unexpectedLayout(provider: key, "\(names.count) \"CURRENCIES\" labels on the page, expected one") }
+        guard names.count == 1 else { throw .layout("\(names.count) \"CURRENCIES\" labels on the page, expected one") }
         let codeText = String(names[0].dropFirst("CURRENCIES ".count))
         if let asked, asked != codeText {
-            throw .unexpectedLayout(provider: key, "the search for \(asked) answers the table of \(UpstreamDataError.quoted(codeText))")
+            throw .layout("the search for \(asked) answers the table of \(UpstreamDataError.quoted(codeText))")
         }
         // No day in the range: the label without the table, on a whole page (one cut short may have lost it).
         if page.tables(withHeader: Self.searchHeader).isEmpty {
             guard page.tokens.last(where: { if case .text = $0 { return false } else { return true } }) == .end("html") else {
-                throw .unexpectedLayout(provider: key, "the search's answer has no table Value | Sell | Buy | Date and ends before </html>")
+                throw .layout("the search's answer has no table Value | Sell | Buy | Date and ends before </html>")
             }
             return []
         }
         let (_, rows) = try page.table(withHeader: Self.searchHeader)
         var publications: [ProviderPublication] = []
         for row in rows {
-            let cells = try row.texts(count: Self.searchHeader.count, provider: key)
+            let cells = try row.texts(count: Self.searchHeader.count)
             let dayParts = cells[3].split(separator: " ", omittingEmptySubsequences: false)
             guard dayParts.count == 3, let day = HTMLText.day(day: dayParts[0], month: dayParts[1], year: dayParts[2]) else { throw .invalidDay(cells[3]) }
             if Self.skipped.contains(codeText) { continue }
@@ -174,12 +163,12 @@ public struct BIProvider: RatesProvider {
             let unit = cells[0].hasSuffix(".00") ? String(cells[0].dropLast(3)) : cells[0]
             publications.append(ProviderPublication(day: day, quotes: [try quote(code, unit: unit, selling: cells[1], buying: cells[2], day: day)]))
         }
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     /// The exact midpoint of a row's selling and buying rates, per `unit` units.
     func quote(_ code: CurrencyCode, unit unitText: String, selling: String, buying: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
-        let unit = try ProviderXMLParsing(key).unit(unitText, of: code, day: day)
+        let unit = try PublishedText.unit(unitText, of: code, day: day)
         guard let sell = GroupedDecimal.rateText(selling, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: code, day: day, text: selling) }
         guard let buy = GroupedDecimal.rateText(buying, decimalMark: ".", groupMark: ","), let middle = RateText.midpoint(buy, sell) else {
             throw .invalidRate(currency: code, day: day, text: buying)

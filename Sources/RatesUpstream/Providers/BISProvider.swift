@@ -34,15 +34,11 @@ import RatesCore
 /// - Ranges: one request for the months from the range's first day through its last; the newest
 ///   publication is asked for as the last four months.
 public struct BISProvider: RatesProvider {
-    public let key = "BIS"
-    public let name = "Bank for International Settlements"
-    public let country: String? = nil
-    public let pivot = CurrencyCode("USD")!
-    public let rateType = "end-of-month exchange rate"
-    /// The first working day of every month, from noon Basel time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Zurich", expectedMinute: 12 * 60, cadence: .monthly)
-    /// A month's end-of-period figure stands for the month after it.
-    public let validityDays: Int? = 31
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// What is read of an economy's rows listed under one code: from and through which months
     /// (`YYYY-MM`, both included; `nil`: no bound), and as which currency (`nil`: the code itself).
@@ -108,16 +104,7 @@ public struct BISProvider: RatesProvider {
     static let columns = ["FREQ", "REF_AREA", "CURRENCY", "COLLECTION", "TIME_PERIOD", "OBS_VALUE", "UNIT_MULT"]
 
     /// The dataflow's URL.
-    public let endpoint: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://stats.bis.org` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day (UTC); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
-        endpoint = (baseURL ?? "https://stats.bis.org") + "/api/v2/data/dataflow/BIS/WS_XRU/1.0/M...E"
-        self.today = today
-    }
+    var endpoint: String { baseURL + "/api/v2/data/dataflow/BIS/WS_XRU/1.0/M...E" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -138,23 +125,23 @@ public struct BISProvider: RatesProvider {
     /// `YYYY-MM` of a day.
     static func month(_ day: Day) -> String { String(day.text(.iso).prefix(7)) }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
-        let index = try DelimitedText.positions(of: Self.columns, in: header, line: lines[0], provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let (lines, header) = try DelimitedText.header(body, separator: ",")
+        let index = try DelimitedText.positions(of: Self.columns, in: header, line: lines[0])
         var rows: [(day: Day, economy: String, quote: PublishedQuote)] = []
         var rowCount = 0
-        for (line, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count, provider: key) {
+        for (line, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count) {
             rowCount += 1
             func field(_ column: String) -> String { fields[index[column]!] }
             guard field("FREQ") == "M", field("COLLECTION") == "E", field("UNIT_MULT") == "0" else {
-                throw .unexpectedLayout(provider: key, "a row that is not a monthly end-of-period rate: \(DelimitedText.shown(line))")
+                throw .layout("a row that is not a monthly end-of-period rate: \(DelimitedText.shown(line))")
             }
             let period = field("TIME_PERIOD")
             guard let start = Day(period + "-01") else { throw .invalidDay(period) }
             let day = start.monthEnd
             let economy = field("REF_AREA")
             guard economy.count == 2, economy.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-            else { throw .unexpectedLayout(provider: key, "the economy \(UpstreamDataError.quoted(economy)) in \(DelimitedText.shown(line))") }
+            else { throw .layout("the economy \(UpstreamDataError.quoted(economy)) in \(DelimitedText.shown(line))") }
             let code = field("CURRENCY")
             guard let listed = CurrencyCode(code), listed.name != nil else { throw .invalidCurrencyCode(code, day: day) }
             let value = field("OBS_VALUE")
@@ -181,7 +168,7 @@ public struct BISProvider: RatesProvider {
             publications[row.day, default: []].append(row.quote)
         }
         // An answer whose every row is skipped (the 1900 answer) holds no publication.
-        return try ProviderValidation.validateAllowingNone(publications.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return publications.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 
     /// The currency an economy's row listed under `code` is read as in `period` (`YYYY-MM`), or `nil`

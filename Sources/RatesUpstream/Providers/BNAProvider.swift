@@ -24,16 +24,12 @@ import RatesCore
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven
 ///   days up to today. The history starts on 2000-01-01.
 public struct BNAProvider: RatesProvider {
-    public let key = "BNA"
-    public let name = "Banco Nacional de Angola"
-    public let country: String? = "AO"
-    public let pivot = CurrencyCode("AOA")!
-    public let rateType = "reference rate"
-    /// Working days, by 16:00 Luanda time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Luanda", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The real service's root, without a trailing slash.
-    public static let defaultBaseURL = "https://www.bna.ao/service/rest/taxas"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     /// The currencies asked for without the bank's list: the list of May 2026 less what is skipped.
     public static let currencies = [
         "AED", "ALL", "ARS", "AUD", "BGN", "BMD", "BOB", "BRL", "BSD", "BWP", "CAD", "CDF", "CHF", "CNY", "CRC", "CUP", "CVE", "CZK", "DKK", "EGP",
@@ -44,18 +40,6 @@ public struct BNAProvider: RatesProvider {
     /// Codes the bank lists and quotes that are skipped, as the doc comment says why.
     static let skipped: Set<String> = ["AOA", "XDRUSD", "XAU", "EEK", "HRK", "ZMK", "STD", "VEF"]
 
-    /// The service's root the `get/` paths are under.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The service's root (`https://www.bna.ao/service/rest/taxas` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Angola; the default reads the clock (UTC+1, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
-
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: "\(baseURL)/get/lista/moedas", headers: ["Accept": "application/json"])
     }
@@ -65,16 +49,16 @@ public struct BNAProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let document = try ProviderJSON(parsing: session.body, provider: key)
+        let document = try ProviderJSON(answer: session.body)
         var codes: [String] = []
-        for (index, entry) in try document.field("genericResponse", of: "the currency list", provider: key)
-            .array("the currency list", provider: key).enumerated()
+        for (index, entry) in try document.field("genericResponse", of: "the currency list")
+            .array("the currency list").enumerated()
         {
-            let code = try entry.field("codigoMoeda", of: "currency \(index + 1) of the list", provider: key)
-                .string("currency \(index + 1) of the list", provider: key)
+            let code = try entry.field("codigoMoeda", of: "currency \(index + 1) of the list")
+                .string("currency \(index + 1) of the list")
             if CurrencyCode(code) != nil, !Self.skipped.contains(code), !codes.contains(code) { codes.append(code) }
         }
-        guard !codes.isEmpty else { throw .unexpectedLayout(provider: key, "the currency list names no currency") }
+        guard !codes.isEmpty else { throw .layout("the currency list names no currency") }
         return requests(for: window, currencies: codes)
     }
 
@@ -87,29 +71,29 @@ public struct BNAProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        guard try document.field("success", of: "the answer", provider: key) == .bool(true) else {
-            throw .unexpectedLayout(provider: key, "the answer reports no success")
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        guard try document.field("success", of: "the answer") == .bool(true) else {
+            throw .layout("the answer reports no success")
         }
-        let records = try document.field("genericResponse", of: "the answer", provider: key).array("\"genericResponse\"", provider: key)
+        let records = try document.field("genericResponse", of: "the answer").array("\"genericResponse\"")
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for (index, record) in records.enumerated() {
             let what = "record \(index + 1)"
-            let day = try Day(parsing: try record.field("data", of: what, provider: key).string("\(what)'s \"data\"", provider: key), .iso)
-            let code = try record.field("codigoMoeda", of: what, provider: key).string("\(what)'s \"codigoMoeda\"", provider: key)
-            let type = try record.field("tipoCambio", of: "\(code) on \(day)", provider: key)
+            let day = try Day(parsing: try record.field("data", of: what).string("\(what)'s \"data\""), .iso)
+            let code = try record.field("codigoMoeda", of: what).string("\(what)'s \"codigoMoeda\"")
+            let type = try record.field("tipoCambio", of: "\(code) on \(day)")
             guard type == .string("M") else {
-                throw .unexpectedLayout(
-                    provider: key, "the rate of \(code) on \(day) is of type \(UpstreamDataError.quoted(type.shown)), not M (middle)")
+                throw .layout(
+                    "the rate of \(code) on \(day) is of type \(UpstreamDataError.quoted(type.shown)), not M (middle)")
             }
             if Self.skipped.contains(code) { continue }
-            var value = try record.field("taxa", of: "\(code) on \(day)", provider: key)
-            guard case .number(let literal) = value else { throw .unexpectedLayout(provider: key, "\"taxa\" of \(code) on \(day) is \(value.kind), not a number") }
+            var value = try record.field("taxa", of: "\(code) on \(day)")
+            guard case .number(let literal) = value else { throw .layout("\"taxa\" of \(code) on \(day) is \(value.kind), not a number") }
             if literal.contains(where: { $0 == "E" || $0 == "e" }), let plain = XLSXCell.plainDecimal(literal) { value = .number(plain) }
             rows.append((day, try .reading(code: code, value: value, direction: .pivotPerUnits, day: day)))
         }
         // None, or only skipped currencies (the answer for one of them): nothing published of what is read.
-        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows), notAfter: today().adding(days: 1))
+        return ProviderPublication.byDay(rows)
     }
 }

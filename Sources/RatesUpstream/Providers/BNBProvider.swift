@@ -26,21 +26,9 @@ import RatesCore
 ///   currency list. For a day without a table (a holiday) the bank answers the table in force,
 ///   under its own date, which may lie before the range.
 public struct BNBProvider: RatesProvider {
-    public let key = "BNB"
-    public let name = "Bulgarian National Bank"
-    public let country: String? = "BG"
-    public let pivot = CurrencyCode("BGN")!
-    public let rateType = "official rate"
-    /// Working days, by 18:00 Sofia time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Sofia", expectedMinute: 18 * 60)
+    public let source: ProviderSource
 
-    /// The host the `Statistics/` path is under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (`https://www.bnb.bg` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://www.bnb.bg"
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/Statistics/StExternalSector/StExchangeRates/StERForeignCurrencies/index.htm"
@@ -58,44 +46,43 @@ public struct BNBProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "ROWSET")
-        try xml.expectOnly(["ROW"], in: root)
-        guard let header = root.children.first, try xml.text(header, "GOLD", in: "the first <ROW>") == "0", header.child("TITLE") != nil else {
-            throw .unexpectedLayout(provider: key, "the first <ROW> is not the table's header (<GOLD>0</GOLD> with a <TITLE>)")
+        try XMLFields.expectOnly(["ROW"], in: root)
+        guard let header = root.children.first, try XMLFields.text(header, "GOLD", in: "the first <ROW>") == "0", header.child("TITLE") != nil else {
+            throw .layout("the first <ROW> is not the table's header (<GOLD>0</GOLD> with a <TITLE>)")
         }
         var day: Day?
         var quotes: [PublishedQuote] = []
         for (index, row) in root.children.enumerated().dropFirst() {
             let place = "<ROW> \(index + 1)"
-            let rowDay = try Day(parsing: xml.text(row, "CURR_DATE", in: place), .dayMonthYear(separator: "."))
+            let rowDay = try Day(parsing: XMLFields.text(row, "CURR_DATE", in: place), .dayMonthYear(separator: "."))
             guard day == nil || day == rowDay else {
-                throw .unexpectedLayout(provider: key, "\(place) is dated \(rowDay), the rows before it \(day!)")
+                throw .layout("\(place) is dated \(rowDay), the rows before it \(day!)")
             }
             day = rowDay
             let isGold: Bool
-            switch try xml.text(row, "GOLD", in: place) {
+            switch try XMLFields.text(row, "GOLD", in: place) {
             case "1": isGold = false
             case "2": isGold = true
-            case let other: throw .unexpectedLayout(provider: key, "\(place) has <GOLD>\(UpstreamDataError.quoted(other))</GOLD>, expected 1 or 2")
+            case let other: throw .layout("\(place) has <GOLD>\(UpstreamDataError.quoted(other))</GOLD>, expected 1 or 2")
             }
-            let code = try ProviderXMLParsing.currency(xml.text(row, "CODE", in: place), day: rowDay)
-            let unit = try xml.unit(xml.text(row, "RATIO", in: "\(place) (\(code))"), of: code, day: rowDay)
+            let code = try PublishedText.currency(XMLFields.text(row, "CODE", in: place), day: rowDay)
+            let unit = try PublishedText.unit(XMLFields.text(row, "RATIO", in: "\(place) (\(code))"), of: code, day: rowDay)
             if isGold {
-                let name = try xml.text(row, "NAME_", in: "\(place) (\(code))").lowercased()
+                let name = try XMLFields.text(row, "NAME_", in: "\(place) (\(code))").lowercased()
                 guard code.rawValue == "XAU", unit == 1, name.contains("трой") || name.contains("troy") else {
-                    throw .unexpectedLayout(provider: key, "\(place) is a gold row but not leva per troy ounce of XAU (\(code), \(UpstreamDataError.quoted(name)))")
+                    throw .layout("\(place) is a gold row but not leva per troy ounce of XAU (\(code), \(UpstreamDataError.quoted(name)))")
                 }
             }
-            let rate = try xml.text(row, "RATE", in: "\(place) (\(code))")
+            let rate = try XMLFields.text(row, "RATE", in: "\(place) (\(code))")
             let mark = rate.filter { !$0.isWhitespace }.lowercased()
             if mark.isEmpty || mark == "n/a" { continue }
-            let value = try ProviderXMLParsing.rate(rate, currency: code, day: rowDay)
+            let value = try PublishedText.rate(rate, currency: code, day: rowDay)
             guard code != pivot else { continue }
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
         }
         guard let day else { throw .empty }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

@@ -18,14 +18,13 @@ import RatesCore
 ///
 /// The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`.
 public struct BNMProvider: RatesProvider {
-    public let key = "BNM"
-    public let name = "Bank Negara Malaysia"
-    public let country: String? = "MY"
-    public let pivot = CurrencyCode("MYR")!
-    public let rateType = "middle rate (the exact midpoint of buying and selling where no middle rate is published)"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Kuala_Lumpur", expectedMinute: 12 * 60)
+    public let source: ProviderSource
 
-    let endpoint: String
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
+    var endpoint: String { baseURL + "/exchange-rate" }
 
     /// The header the API requires on every request.
     static let headers = ["Accept": "application/vnd.BNM.API.v1+json"]
@@ -35,11 +34,6 @@ public struct BNMProvider: RatesProvider {
         "AED", "AUD", "BND", "CAD", "CHF", "CNY", "EGP", "EUR", "GBP", "HKD", "IDR", "INR", "JPY", "KHR", "KRW", "MMK", "NPR", "NZD",
         "PHP", "PKR", "SAR", "SDR", "SGD", "THB", "TWD", "USD", "VND",
     ]
-
-    /// - Parameter baseURL: replaces `https://api.bnm.gov.my/public` (for tests).
-    public init(baseURL: String? = nil) {
-        endpoint = (baseURL ?? "https://api.bnm.gov.my/public") + "/exchange-rate"
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -57,46 +51,47 @@ public struct BNMProvider: RatesProvider {
 
     /// Reads the latest answer, `{"data":[{"currency_code":"USD","unit":1,"rate":{"date":…,"buying_rate":…,"selling_rate":…,"middle_rate":…}}, …],"meta":{"quote":"rm",…}}`,
     /// or one currency's month, `{"data":{"currency_code":"INR","unit":100,"rate":[{"date":…,…}, …]},"meta":…}`.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let quote = try document.field("meta", of: "the answer", provider: key).field("quote", of: "\"meta\"", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let quote = try document.field("meta", of: "the answer").field("quote", of: "\"meta\"")
         guard quote == .string("rm") else {
-            throw .unexpectedLayout(provider: key, "\"meta\".\"quote\" is \(UpstreamDataError.quoted(quote.shown)), not \"rm\" (MYR per foreign units)")
+            throw .layout("\"meta\".\"quote\" is \(UpstreamDataError.quoted(quote.shown)), not \"rm\" (MYR per foreign units)")
         }
-        let data = try document.field("data", of: "the answer", provider: key)
+        let data = try document.field("data", of: "the answer")
         let entries: [ProviderJSON]
         if case .array(let list) = data {
             entries = list
         } else {
             entries = [data]
-            let code = try data.field("currency_code", of: "\"data\"", provider: key)
+            let code = try data.field("currency_code", of: "\"data\"")
             if let subject = request.subject, code != .string(subject) {
-                throw .unexpectedLayout(provider: key, "the answer is for \(UpstreamDataError.quoted(code.shown)), the request for \(subject)")
+                throw .layout("the answer is for \(UpstreamDataError.quoted(code.shown)), the request for \(subject)")
             }
         }
-        if case .object = data, try data.field("rate", of: "\"data\"", provider: key) == .array([]) { return [] }
+        if case .object = data, try data.field("rate", of: "\"data\"") == .array([]) { return [] }
         var days: [Day: [PublishedQuote]] = [:]
         for (index, entry) in entries.enumerated() {
             let what = "currency \(index + 1)"
-            var code = try entry.field("currency_code", of: what, provider: key).string("\(what)'s \"currency_code\"", provider: key)
+            var code = try entry.field("currency_code", of: what).string("\(what)'s \"currency_code\"")
             if code == "SDR" { code = "XDR" }
-            let unit = try entry.field("unit", of: code, provider: key).integer("\(code)'s \"unit\"", provider: key)
-            let rates = try entry.field("rate", of: code, provider: key)
-            for rate in (try? rates.array("", provider: key)) ?? [rates] {
-                let dayText = try rate.field("date", of: "a rate of \(code)", provider: key).string("a \(code) rate's \"date\"", provider: key)
+            let unit = try entry.field("unit", of: code).integer("\(code)'s \"unit\"")
+            let rates = try entry.field("rate", of: code)
+            for rate in (try? rates.array("")) ?? [rates] {
+                let dayText = try rate.field("date", of: "a rate of \(code)").string("a \(code) rate's \"date\"")
                 let day = try Day(parsing: dayText, .iso)
                 days[day, default: []].append(try .reading(code: code, value: try middle(of: rate, code: code, day: day), unit: unit, direction: .pivotPerUnits, day: day))
             }
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        guard !days.isEmpty else { throw .empty }
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 
     /// The middle rate, or the exact midpoint of the buying and selling rates where the middle is `null`.
     func middle(of rate: ProviderJSON, code: String, day: Day) throws(UpstreamDataError) -> ProviderJSON {
-        let middle = try rate.field("middle_rate", of: "\(code) on \(day)", provider: key)
+        let middle = try rate.field("middle_rate", of: "\(code) on \(day)")
         guard middle.isNull else { return middle }
-        let buying = try rate.field("buying_rate", of: "\(code) on \(day)", provider: key)
-        let selling = try rate.field("selling_rate", of: "\(code) on \(day)", provider: key)
+        let buying = try rate.field("buying_rate", of: "\(code) on \(day)")
+        let selling = try rate.field("selling_rate", of: "\(code) on \(day)")
         guard let buy = buying.publishedDecimal, let sell = selling.publishedDecimal, let midpoint = RateText.midpoint(buy, sell) else {
             return middle  // no figure at all: rejected as an invalid rate
         }

@@ -14,21 +14,9 @@ import RatesCore
 /// - Ranges: one yearly file per calendar year the range touches; each answer holds every day of
 ///   its year published so far, also those outside the range.
 public struct BNRProvider: RatesProvider {
-    public let key = "BNR"
-    public let name = "National Bank of Romania"
-    public let country: String? = "RO"
-    public let pivot = CurrencyCode("RON")!
-    public let rateType = "reference rate"
-    /// Working days, about 13:15 Bucharest time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Bucharest", expectedMinute: 13 * 60 + 15)
+    public let source: ProviderSource
 
-    /// The host the files are under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (`https://curs.bnr.ro` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://curs.bnr.ro"
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -45,33 +33,32 @@ public struct BNRProvider: RatesProvider {
     /// Gold, quoted in lei per gram: not a currency.
     static let gold = CurrencyCode("XAU")!
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "DataSet")
-        try xml.expectOnly(["Header", "Body"], in: root)
+        try XMLFields.expectOnly(["Header", "Body"], in: root)
         guard root.children("Body").count == 1, let content = root.child("Body") else {
-            throw .unexpectedLayout(provider: key, "<DataSet> has \(root.children("Body").count) <Body> elements, expected one")
+            throw .layout("<DataSet> has \(root.children("Body").count) <Body> elements, expected one")
         }
-        try xml.expectOnly(["Subject", "OrigCurrency", "Cube"], in: content)
-        let origin = try xml.text(content, "OrigCurrency", in: "<Body>")
+        try XMLFields.expectOnly(["Subject", "OrigCurrency", "Cube"], in: content)
+        let origin = try XMLFields.text(content, "OrigCurrency", in: "<Body>")
         guard origin == pivot.rawValue else {
-            throw .unexpectedLayout(provider: key, "<OrigCurrency> is \(UpstreamDataError.quoted(origin)), expected RON")
+            throw .layout("<OrigCurrency> is \(UpstreamDataError.quoted(origin)), expected RON")
         }
         var publications: [ProviderPublication] = []
         for cube in content.children("Cube") {
-            try xml.expectOnly(["Rate"], in: cube)
-            let day = try Day(parsing: xml.attribute(cube, "date", in: "<Cube>"), .iso)
+            try XMLFields.expectOnly(["Rate"], in: cube)
+            let day = try Day(parsing: XMLFields.attribute(cube, "date", in: "<Cube>"), .iso)
             var quotes: [PublishedQuote] = []
             for rate in cube.children {
-                let code = try ProviderXMLParsing.currency(xml.attribute(rate, "currency", in: "<Rate> of \(day)"), day: day)
-                guard rate.children.isEmpty else { throw .unexpectedLayout(provider: key, "<Rate currency=\"\(code)\"> of \(day) holds elements") }
-                let unit = try rate.attribute("multiplier").map { (text) throws(UpstreamDataError) in try xml.unit(text, of: code, day: day) } ?? 1
-                let value = try ProviderXMLParsing.rate(rate.text, currency: code, day: day)
+                let code = try PublishedText.currency(XMLFields.attribute(rate, "currency", in: "<Rate> of \(day)"), day: day)
+                guard rate.children.isEmpty else { throw .layout("<Rate currency=\"\(code)\"> of \(day) holds elements") }
+                let unit = try rate.attribute("multiplier").map { (text) throws(UpstreamDataError) in try PublishedText.unit(text, of: code, day: day) } ?? 1
+                let value = try PublishedText.rate(rate.text, currency: code, day: day)
                 guard code != pivot, code != Self.gold else { continue }
                 quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 }

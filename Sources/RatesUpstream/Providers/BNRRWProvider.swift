@@ -18,30 +18,14 @@ import RatesCore
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven
 ///   days up to today. The history starts on 2012-01-02.
 public struct BNRRWProvider: RatesProvider {
-    public let key = "BNRRW"
-    public let name = "National Bank of Rwanda"
-    public let country: String? = "RW"
-    public let pivot = CurrencyCode("RWF")!
-    public let rateType = "reference rate"
-    /// Working days, by 16:00 Kigali time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Kigali", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The real endpoint, without its query.
-    public static let defaultBaseURL = "https://fxrates.bnr.rw/currency_history/"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     /// The currencies the bank quotes, in request order.
     public static let currencies = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "ZAR", "AED", "SAR", "KES", "UGX", "TZS", "BIF"]
-
-    /// The endpoint, to which the query is appended.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The endpoint (`https://fxrates.bnr.rw/currency_history/` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Rwanda; the default reads the clock (UTC+2, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 2 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -52,24 +36,24 @@ public struct BNRRWProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []
-        for (index, record) in try document.array("the answer", provider: key).enumerated() {
+        for (index, record) in try document.array("the answer").enumerated() {
             let what = "record \(index + 1)"
-            let day = try Self.postDay(try record.field("post_date", of: what, provider: key).string("\(what)'s \"post_date\"", provider: key))
-            let code = try record.field("currency_name", of: what, provider: key).string("\(what)'s \"currency_name\"", provider: key)
+            let day = try Self.postDay(try record.field("post_date", of: what).string("\(what)'s \"post_date\""))
+            let code = try record.field("currency_name", of: what).string("\(what)'s \"currency_name\"")
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             if let subject = request.subject, subject != code {
-                throw .unexpectedLayout(provider: key, "the answer for \(subject) holds a rate of \(code) on \(day)")
+                throw .layout("the answer for \(subject) holds a rate of \(code) on \(day)")
             }
-            let text = try record.field("average_rate", of: "\(code) on \(day)", provider: key).string("its average rate", provider: key)
+            let text = try record.field("average_rate", of: "\(code) on \(day)").string("its average rate")
             guard let value = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: currency, day: day, text: text) }
             let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         // `[]`: no posting in the range (a weekend, a holiday, the Christmas–New Year week).
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     /// The day of `19-May-26` (the year in this century).

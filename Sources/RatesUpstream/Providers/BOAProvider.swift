@@ -21,28 +21,14 @@ import RatesCore
 ///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
 public struct BOAProvider: RatesProvider {
-    public let key = "BOA"
-    public let name = "Bank of Algeria"
-    public let country: String? = "DZ"
-    public let pivot = CurrencyCode("DZD")!
-    public let rateType = "reference rate"
-    /// Monthly, 13:00 Algiers time (the bank's window opens at 12:00 UTC).
-    public let schedule = PublicationSchedule(timeZone: "Africa/Algiers", expectedMinute: 13 * 60, cadence: .monthly)
+    public let source: ProviderSource
 
-    /// The bank's site, whose page links the workbook.
-    public static let site = "https://www.bank-of-algeria.dz"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The page that links the current workbook.
     static let indexPath = "/donnees-historiques/"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx"
-
-    /// The host the paths are under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.site
-    }
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: baseURL + Self.indexPath)
@@ -57,20 +43,20 @@ public struct BOAProvider: RatesProvider {
         if case .range(let first, let last) = window, first > last { return [] }
         let url = try HTMLLinks.onlyURL(
             in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Cotation-DZD") && $0.href.contains("journalier") },
-            site: Self.site, base: baseURL, provider: key, files: "daily workbooks (Cotation-DZD-…-journalier.xlsx)")
+            site: identity.baseURL, base: baseURL, files: "daily workbooks (Cotation-DZD-…-journalier.xlsx)")
         return [ProviderRequest(url: url)]
     }
 
     /// The euro's name in the sheets' titles.
     static let names = ["EURO": "EUR"]
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
-        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
+        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
         var quotes: [Day: [PublishedQuote]] = [:]
         for entry in workbook.sheets {
             let sheet = try workbook.sheet(entry)
-            func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+            func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
             // `100 JPY / DZD`: the unit, the currency, the pivot.
             let title = (sheet["A2"]?.text ?? "").split(whereSeparator: \.isWhitespace)
             let column = (sheet["B4"]?.text ?? "").split(whereSeparator: \.isWhitespace)
@@ -81,7 +67,7 @@ public struct BOAProvider: RatesProvider {
             guard let code = CurrencyCode(Self.names[name] ?? name), code.rawValue == column[0] else {
                 throw layout("A2 names \(UpstreamDataError.quoted(name)) and B4 \(UpstreamDataError.quoted(String(column[0]))): not one currency code")
             }
-            let unit = title.count == 4 ? try ProviderXMLParsing(key).unit(String(title[0]), of: code, day: ProviderValidation.firstDay) : 1
+            let unit = title.count == 4 ? try PublishedText.unit(String(title[0]), of: code, day: ProviderValidation.firstDay) : 1
             for row in sheet.rows where row.number > 4 {
                 guard let serial = row[0]?.number, row.cells.allSatisfy({ $0.column <= 1 }) else {
                     throw layout("row \(row.number) is not a date and a figure")
@@ -89,10 +75,10 @@ public struct BOAProvider: RatesProvider {
                 let day = try workbook.day(serial: serial)
                 guard let cell = row[1] else { continue }
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
-                let value = try ProviderXMLParsing.rate(decimal, currency: code, day: day)
+                let value = try PublishedText.rate(decimal, currency: code, day: day)
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
             }
         }
-        return try ProviderValidation.validate(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

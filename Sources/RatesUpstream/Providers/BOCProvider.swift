@@ -14,20 +14,14 @@ import RatesCore
 /// A series the group lists but does not observe on a day (in 2026 the ringgit, the baht and the
 /// dong) is simply absent from that day's observation: there is no figure to read.
 public struct BOCProvider: RatesProvider {
-    public let key = "BOC"
-    public let name = "Bank of Canada"
-    public let country: String? = "CA"
-    public let pivot = CurrencyCode("CAD")!
-    public let rateType = "indicative rate"
-    public let schedule = PublicationSchedule(timeZone: "America/Toronto", expectedMinute: 16 * 60 + 30)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The group's observations endpoint.
-    let endpoint: String
-
-    /// - Parameter baseURL: replaces `https://www.bankofcanada.ca/valet` (for tests).
-    public init(baseURL: String? = nil) {
-        endpoint = (baseURL ?? "https://www.bankofcanada.ca/valet") + "/observations/group/FX_RATES_DAILY/json"
-    }
+    var endpoint: String { baseURL + "/observations/group/FX_RATES_DAILY/json" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -37,26 +31,26 @@ public struct BOCProvider: RatesProvider {
     }
 
     /// Reads `{"observations": [{"d": "2026-03-12", "FXUSDCAD": {"v": "1.3706"}, …}, …]}`.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []
-        for (index, observation) in try document.field("observations", of: "the answer", provider: key)
-            .array("\"observations\"", provider: key).enumerated()
+        for (index, observation) in try document.field("observations", of: "the answer")
+            .array("\"observations\"").enumerated()
         {
             let what = "observation \(index + 1)"
-            let day = try Day(parsing: observation.field("d", of: what, provider: key).string("\(what)'s \"d\"", provider: key), .iso)
+            let day = try Day(parsing: observation.field("d", of: what).string("\(what)'s \"d\""), .iso)
             var quotes: [PublishedQuote] = []
-            for member in try observation.members(what, provider: key) where member.key != "d" {
+            for member in try observation.members(what) where member.key != "d" {
                 let series = Array(member.key.utf8)
                 guard series.count == 8, member.key.hasPrefix("FX"), member.key.hasSuffix("CAD") else {
-                    throw .unexpectedLayout(provider: key, "\(what) (\(day)) has series \(UpstreamDataError.quoted(member.key)), not FXxxxCAD")
+                    throw .layout("\(what) (\(day)) has series \(UpstreamDataError.quoted(member.key)), not FXxxxCAD")
                 }
-                let value = try member.value.field("v", of: "\(member.key) on \(day)", provider: key)
+                let value = try member.value.field("v", of: "\(member.key) on \(day)")
                 quotes.append(try .reading(code: String(decoding: series[2..<5], as: UTF8.self), value: value, direction: .pivotPerUnits, day: day))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // A range without a business day (a weekend, 25–26 December): no observations, no publication.
-        return try ProviderValidation.validateAllowingNone(publications)
+        return publications
     }
 }

@@ -13,15 +13,11 @@ import RatesCore
 /// - Skipped: an empty cell (no figure for that series on that day).
 /// - Schedule: Europe/London, Monday to Friday, rates at 16:00 local time, published about 16:30.
 public struct BOEProvider: RatesProvider {
-    public let key = "BOE"
-    public let name = "Bank of England"
-    public let country: String? = "GB"
-    public let pivot = CurrencyCode("GBP")!
-    public let rateType = "spot rate"
-    public let schedule = PublicationSchedule(timeZone: "Europe/London", expectedMinute: 16 * 60 + 30)
+    public let source: ProviderSource
 
-    /// The real endpoint.
-    public static let defaultBaseURL = "https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The daily spot series (`XUDL…`, units of currency per 1 GBP) and their currencies, in request order.
     public static let series: KeyValuePairs<String, String> = [
@@ -31,17 +27,6 @@ public struct BOEProvider: RatesProvider {
         "XUDLBK78": "ILS", "XUDLBK83": "MYR", "XUDLBK87": "THB", "XUDLBK89": "CNY", "XUDLBK93": "KRW", "XUDLBK95": "TRY",
         "XUDLBK97": "INR", "XUDLZOS4": "RON",
     ]
-
-    private let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The `_iadb-fromshowcolumns.asp` URL; `nil` for the real one.
-    ///   - today: Today's day in London; the default reads the clock (UTC).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -58,28 +43,28 @@ public struct BOEProvider: RatesProvider {
         return ProviderRequest(url: "\(baseURL)?csv.x=yes&Datefrom=\(first)&Dateto=\(last)&SeriesCodes=\(codes)&CSVF=TN&UsingCodes=Y")
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let (lines, header) = try DelimitedText.header(body, separator: ",")
         guard header.first == "DATE", header.count > 1 else {
-            throw .unexpectedLayout(provider: key, "the first line is not DATE and series codes: \(DelimitedText.shown(lines[0]))")
+            throw .layout("the first line is not DATE and series codes: \(DelimitedText.shown(lines[0]))")
         }
         let currencies = try header.dropFirst().map { code throws(UpstreamDataError) in
             guard let currency = Self.series.first(where: { $0.key == code }).flatMap({ CurrencyCode($0.value) }) else {
-                throw .unexpectedLayout(provider: key, "a column of series \(DelimitedText.shown(code)), which has no currency here")
+                throw .layout("a column of series \(DelimitedText.shown(code)), which has no currency here")
             }
             return currency
         }
         var publications: [ProviderPublication] = []
-        for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count, provider: key) {
+        for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count) {
             let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
             var quotes: [PublishedQuote] = []
             for (currency, text) in zip(currencies, fields.dropFirst()) where !text.isEmpty {
-                let value = try ProviderXMLParsing.rate(text, currency: currency, day: day)
+                let value = try PublishedText.rate(text, currency: currency, day: day)
                 quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // The header alone: no observation in the range (a holiday span).
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 }

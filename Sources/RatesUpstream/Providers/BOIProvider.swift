@@ -10,47 +10,31 @@ import RatesCore
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Only `DATA_TYPE` `OF00` (the representative rate) is read.
 /// - Schedule: Asia/Jerusalem, Monday to Friday, published about 15:30 local time.
 public struct BOIProvider: RatesProvider {
-    public let key = "BOI"
-    public let name = "Bank of Israel"
-    public let country: String? = "IL"
-    public let pivot = CurrencyCode("ILS")!
-    public let rateType = "representative rate"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Jerusalem", expectedMinute: 15 * 60 + 30)
+    public let source: ProviderSource
 
-    /// The real endpoint.
-    public static let defaultBaseURL = "https://edge.boi.gov.il/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     static let columns = ["BASE_CURRENCY", "COUNTER_CURRENCY", "UNIT_MULT", "TIME_PERIOD", "OBS_VALUE", "DATA_TYPE"]
-
-    private let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The dataflow URL (ending in `/EXR/1.0/`); `nil` for the real one.
-    ///   - today: Today's day in Jerusalem; the default reads the clock (UTC+2).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 7200)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard let span = window.span(latestDays: 7, today: today()) else { return [] }
         return [ProviderRequest(url: "\(baseURL)?c%5BDATA_TYPE%5D=OF00&startperiod=\(span.first)&endperiod=\(span.last)&format=csv")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let table = try SDMXCSV(body, columns: Self.columns, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let table = try SDMXCSV(body, columns: Self.columns)
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for row in table.rows {
             let day = try Day(parsing: row[3], .iso)
             guard row[1] == pivot.rawValue, row[5] == "OF00" else {
-                throw .unexpectedLayout(provider: key, "a row of \(DelimitedText.shown(row[5])) in \(DelimitedText.shown(row[1])), not OF00 in ILS")
+                throw .layout("a row of \(DelimitedText.shown(row[5])) in \(DelimitedText.shown(row[1])), not OF00 in ILS")
             }
             let quote = try table.quote(base: row[0], unitMultiplier: row[2], value: row[4], day: day)
             quotesByDay[day, default: []].append(quote)
         }
         // The header alone: no representative rate in the range.
-        return try ProviderValidation.validateAllowingNone(
-            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -27,13 +27,11 @@ import RatesCore
 /// - Schedule: America/Jamaica, Monday to Friday, usually by 13:00; a row is dated the day it is for.
 /// - Ranges: the one request gives what the table shows; a fetch keeps the days it asked for.
 public struct BOJAProvider: RatesProvider {
-    public let key = "BOJA"
-    public let name = "Bank of Jamaica"
-    public let country: String? = "JM"
-    public let pivot = CurrencyCode("JMD")!
-    public let rateType = "midpoint of the published buying and selling counter rates"
-    /// Working days, by 13:00 in Kingston.
-    public let schedule = PublicationSchedule(timeZone: "America/Jamaica", expectedMinute: 13 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     static let header = ["Date", "Currency", "DMD & TT", "Notes", "Coins", "DMD, TT & Cash"]
 
@@ -50,18 +48,6 @@ public struct BOJAProvider: RatesProvider {
     /// The bank's name of the bolívar, whose code depends on the day (``Redenomination``).
     static let bolivarName = "VENEZUELAN BOLIVAR"
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://boj.org.jm` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Kingston (UTC−5); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
-        self.baseURL = baseURL ?? "https://boj.org.jm"
-        self.today = today
-    }
-
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: "\(baseURL)/market/foreign-exchange/counter-rates/")
     }
@@ -71,14 +57,14 @@ public struct BOJAProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let page = try HTMLDocument(parsing: session.body, provider: key)
+        let page = try HTMLDocument(parsing: session.body)
         guard let table = page.tables.first(where: { $0.tag["data-wpdatatable_id"] == "134" }), table.rows.first?.texts == Self.header else {
-            throw .unexpectedLayout(provider: key, "the counter-rates page has no table 134 with the header \(HTMLDocument.shown(Self.header))")
+            throw .layout("the counter-rates page has no table 134 with the header \(HTMLDocument.shown(Self.header))")
         }
         guard let nonce = page.startTags("input").first(where: { $0["id"] == "wdtNonceFrontendServerSide_134" })?["value"], !nonce.isEmpty,
             nonce.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) })
         else {
-            throw .unexpectedLayout(provider: key, "the counter-rates page has no nonce for table 134")
+            throw .layout("the counter-rates page has no nonce for table 134")
         }
         var request = tableRequest(nonce: nonce)
         if let cookie = session.cookieHeader { request.headers["Cookie"] = cookie }
@@ -91,8 +77,8 @@ public struct BOJAProvider: RatesProvider {
             headers: FormBody.contentType, body: "draw=1&start=0&length=-1&wdtNonce=\(nonce)")
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let rows = try WPDataTablesAnswer.rows(body, columns: 6, countsRows: false, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let rows = try WPDataTablesAnswer.rows(body, columns: 6, countsRows: false)
         // The month's table before its first rates (the first working day of a month, early): no publication.
         if rows.isEmpty { return [] }
         var days: [Day: [PublishedQuote]] = [:]
@@ -110,7 +96,7 @@ public struct BOJAProvider: RatesProvider {
             } else if let code = CurrencyCode(name), code.name != nil {
                 entry = code.rawValue
             } else {
-                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(name)) on \(day) is not one the adapter knows")
+                throw .layout("the currency \(UpstreamDataError.quoted(name)) on \(day) is not one the adapter knows")
             }
             guard let code = entry else { continue }
             let currency = CurrencyCode(code)!
@@ -120,6 +106,7 @@ public struct BOJAProvider: RatesProvider {
             }
             days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        guard !days.isEmpty else { throw .empty }
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

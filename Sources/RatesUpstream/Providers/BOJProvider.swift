@@ -19,34 +19,17 @@ import RatesCore
 ///   about 09:30 local time.
 /// - History: the series start on 1998-01-05 (``historyStart``); a 1998 answer is read like any other.
 public struct BOJProvider: RatesProvider {
-    public let key = "BOJ"
-    public let name = "Bank of Japan"
-    public let country: String? = "JP"
-    public let pivot = CurrencyCode("USD")!
-    public let rateType = "Tokyo market interbank rate"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Tokyo", expectedMinute: 9 * 60 + 30)
-    /// The first day of the series.
-    public let historyStart = Day(year: 1998, month: 1, day: 5)!
+    public let source: ProviderSource
 
-    /// The real API endpoint.
-    public static let defaultBaseURL = "https://www.stat-search.boj.or.jp/api/v1/getDataCode"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The series read (database FM08), in request order: id, currency, direction and the `UNIT` text the API gives.
     public static let series: [(id: String, currency: String, direction: PublishedQuote.Direction, unit: String)] = [
         ("FXERD04", "JPY", .unitsPerPivot, "Yen per U.S. Dollar"),
         ("FXERD34", "EUR", .pivotPerUnits, "U.S. Dollar per Euro"),
     ]
-
-    private let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The `getDataCode` URL; `nil` for the real one.
-    ///   - today: Today's day in Tokyo; the default reads the clock (UTC+9).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 9 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -61,44 +44,43 @@ public struct BOJProvider: RatesProvider {
         return ProviderRequest(url: "\(baseURL)?format=json&lang=en&db=FM08&code=\(codes)&startDate=\(month(first))&endDate=\(month(last))")
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         guard document["STATUS"]?.numberText == "200" else {
-            throw .unexpectedLayout(provider: key, "the API answered status \(document["STATUS"]?.numberText ?? "none"): \(document["MESSAGE"]?.stringValue ?? "")")
+            throw .layout("the API answered status \(document["STATUS"]?.numberText ?? "none"): \(document["MESSAGE"]?.stringValue ?? "")")
         }
         guard document["NEXTPOSITION"] == .null else {
-            throw .unexpectedLayout(provider: key, "the answer is paged (NEXTPOSITION is set); ask for a shorter range")
+            throw .layout("the answer is paged (NEXTPOSITION is set); ask for a shorter range")
         }
         guard let resultSet = document["RESULTSET"]?.elements else {
-            throw .unexpectedLayout(provider: key, "no \"RESULTSET\" array at the top level")
+            throw .layout("no \"RESULTSET\" array at the top level")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for result in resultSet {
             guard let id = result["SERIES_CODE"]?.stringValue, let unitText = result["UNIT"]?.stringValue,
                 let dates = result["VALUES"]?["SURVEY_DATES"]?.elements, let values = result["VALUES"]?["VALUES"]?.elements
             else {
-                throw .unexpectedLayout(provider: key, "a series without SERIES_CODE, UNIT and the arrays VALUES.SURVEY_DATES and VALUES.VALUES")
+                throw .layout("a series without SERIES_CODE, UNIT and the arrays VALUES.SURVEY_DATES and VALUES.VALUES")
             }
             guard let series = Self.series.first(where: { $0.id == id }), let currency = CurrencyCode(series.currency) else {
-                throw .unexpectedLayout(provider: key, "a series \(DelimitedText.shown(id)), which has no currency here")
+                throw .layout("a series \(DelimitedText.shown(id)), which has no currency here")
             }
             guard unitText == series.unit else {
-                throw .unexpectedLayout(provider: key, "series \(id) is in \(DelimitedText.shown(unitText)), not \(series.unit)")
+                throw .layout("series \(id) is in \(DelimitedText.shown(unitText)), not \(series.unit)")
             }
             guard dates.count == values.count else {
-                throw .unexpectedLayout(provider: key, "series \(id) has \(dates.count) dates and \(values.count) values")
+                throw .layout("series \(id) has \(dates.count) dates and \(values.count) values")
             }
             for (date, value) in zip(dates, values) {
-                guard let dateText = date.numberText else { throw .unexpectedLayout(provider: key, "a survey date of \(id) that is not a number") }
+                guard let dateText = date.numberText else { throw .layout("a survey date of \(id) that is not a number") }
                 let day = try Day(parsing: dateText, .compact)
                 // null: no figure on this day.
                 if value == .null { continue }
-                guard let text = value.numberText else { throw .unexpectedLayout(provider: key, "a value of \(id) on \(day) that is neither a number nor null") }
+                guard let text = value.numberText else { throw .layout("a value of \(id) on \(day) that is neither a number nor null") }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))
             }
         }
-        return try ProviderValidation.validateAllowingNone(
-            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1), notBefore: historyStart)
+        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -16,30 +16,14 @@ import RatesCore
 /// - Ranges: one request for any range; the newest publication is asked for as the last seven days up to today.
 ///   The history starts on 2001-01-02.
 public struct BOMProvider: RatesProvider {
-    public let key = "BOM"
-    public let name = "Bank of Mongolia"
-    public let country: String? = "MN"
-    public let pivot = CurrencyCode("MNT")!
-    public let rateType = "statutory reference rate"
-    /// Working days, by 10:00 Ulaanbaatar time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Ulaanbaatar", expectedMinute: 10 * 60)
+    public let source: ProviderSource
 
-    /// The real host and language prefix, without a trailing slash.
-    public static let defaultBaseURL = "https://www.mongolbank.mn/en"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     /// The members that are metals, skipped.
     static let metals: Set<String> = ["XAU", "XAG"]
-
-    /// The host and language prefix the `currency-rate-movement/` path is under.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host and language prefix (`https://www.mongolbank.mn/en` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Mongolia; the default reads the clock (UTC+8, no summer time).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 8 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -51,22 +35,22 @@ public struct BOMProvider: RatesProvider {
         ]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        guard try document.field("success", of: "the answer", provider: key) == .bool(true) else {
-            throw .unexpectedLayout(provider: key, "the answer reports no success")
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        guard try document.field("success", of: "the answer") == .bool(true) else {
+            throw .layout("the answer reports no success")
         }
         var publications: [ProviderPublication] = []
-        for (index, row) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
+        for (index, row) in try document.field("data", of: "the answer").array("\"data\"").enumerated() {
             let what = "day \(index + 1)"
-            let day = try Day(parsing: try row.field("RATE_DATE", of: what, provider: key).string("\(what)'s \"RATE_DATE\"", provider: key), .iso)
+            let day = try Day(parsing: try row.field("RATE_DATE", of: what).string("\(what)'s \"RATE_DATE\""), .iso)
             var quotes: [PublishedQuote] = []
-            for member in try row.members(what, provider: key) where member.key != "RATE_DATE" {
+            for member in try row.members(what) where member.key != "RATE_DATE" {
                 let code = member.key == "SDR" ? "XDR" : member.key
                 guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(member.key, day: day) }
                 if Self.metals.contains(code) || member.value.isNull || member.value == .string("") { continue }
                 guard case .string(let text) = member.value else {
-                    throw .unexpectedLayout(provider: key, "the rate of \(code) on \(day) is \(member.value.kind), not a string")
+                    throw .layout("the rate of \(code) on \(day) is \(member.value.kind), not a string")
                 }
                 guard let value = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: currency, day: day, text: text) }
                 quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
@@ -74,6 +58,6 @@ public struct BOMProvider: RatesProvider {
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // `"data":[]`: no rate set in the range (a weekend, a holiday).
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 }

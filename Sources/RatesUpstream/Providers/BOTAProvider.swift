@@ -22,31 +22,20 @@ import RatesCore
 /// - Ranges: one post for the whole range (`dateFrom`, `dateTo` both included); the newest publication is asked
 ///   for as the last seven days up to today.
 public struct BOTAProvider: RatesProvider {
-    public let key = "BOTA"
-    public let name = "Bank of Tanzania"
-    public let country: String? = "TZ"
-    public let pivot = CurrencyCode("TZS")!
-    public let rateType = "indicative rate"
-    /// Every day, by about 11:00 Dar es Salaam time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Dar_es_Salaam", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 11 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The page's URL.
-    public let pageURL: String
-    private let today: @Sendable () -> Day
+    var pageURL: String { baseURL + "/ExchangeRate/previous_rates" }
 
     /// Rows that are not a currency's figure: gold, the old rouble code, withdrawn currencies.
     static let skipped: Set<String> = ["GOLD", "RUR", "ATS", "NLG", "MZM", "ZWD", "CUC"]
     /// The table's header row.
     static let header = ["S/N", "Currency", "Buy", "Sell", "Mean", "Date"]
     static let tokenField = "__RequestVerificationToken"
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.bot.go.tz` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Dar es Salaam; the default reads the clock (UTC+3).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
-        self.pageURL = (baseURL ?? "https://www.bot.go.tz") + "/ExchangeRate/previous_rates"
-        self.today = today
-    }
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: pageURL)
@@ -57,10 +46,10 @@ public struct BOTAProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let page = try HTMLDocument(parsing: session.body, provider: key)
+        let page = try HTMLDocument(parsing: session.body)
         let tokens = page.startTags("input").filter { $0["name"] == Self.tokenField }
         guard tokens.count == 1, let token = tokens[0]["value"], !token.isEmpty else {
-            throw .unexpectedLayout(provider: key, "the page has no \(Self.tokenField) to post the form with")
+            throw .layout("the page has no \(Self.tokenField) to post the form with")
         }
         return post(window, token: token, cookie: session.cookieHeader)
     }
@@ -76,12 +65,12 @@ public struct BOTAProvider: RatesProvider {
         return [ProviderRequest(url: pageURL, method: .post, headers: headers, body: body)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let (_, rows) = try page.table(withHeader: Self.header)
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
-            let cells = try row.texts(count: Self.header.count, provider: key)
+            let cells = try row.texts(count: Self.header.count)
             let day = try Self.day(cells[5])
             if Self.skipped.contains(cells[1]) { continue }
             guard let code = CurrencyCode(cells[1]), code.name != nil else { throw .invalidCurrencyCode(cells[1], day: day) }
@@ -91,7 +80,7 @@ public struct BOTAProvider: RatesProvider {
         }
         // The table's header without rows: no figures for the range.
         if rows.isEmpty { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 
     /// The decimal text of a figure as the bank groups it, commas on both sides of the point (`2,589.0,500`:
@@ -112,7 +101,7 @@ public struct BOTAProvider: RatesProvider {
     /// The day of `19-May-26`.
     static func day(_ text: String) throws(UpstreamDataError) -> Day {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[2].count == 2, ProviderXMLParsing.isDigits(parts[2]), let year = Int(parts[2]),
+        guard parts.count == 3, parts[2].count == 2, PublishedText.isDigits(parts[2]), let year = Int(parts[2]),
             let day = Day("\(parts[0])-\(parts[1])-\(year >= 90 ? 1900 + year : 2000 + year)", .dayMonthNameYear(separator: "-"))
         else { throw .invalidDay(text) }
         return day

@@ -16,29 +16,16 @@ import RatesCore
 ///
 /// Skipped: a currency whose `mid_rate`, `buying_transfer` and `selling` are all empty (no trade that day).
 public struct BOTProvider: RatesProvider {
-    public let key = "BOT"
-    public let name = "Bank of Thailand"
-    public let country: String? = "TH"
-    public let pivot = CurrencyCode("THB")!
-    public let rateType = "commercial banks' average middle rate"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Bangkok", expectedMinute: 18 * 60)
-    public var needsAPIKey: Bool { true }
+    public let source: ProviderSource
 
-    let endpoint: String
-    let apiKey: String
+    public init(source: ProviderSource) { self.source = source }
+
+    var endpoint: String { baseURL + "/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/" }
     /// Today in Bangkok (UTC+7, no daylight saving): the end of the `.latest` period.
     var today: @Sendable () -> Day = Day.clock(utcOffset: 7 * 3600)
 
     /// Days before today that `.latest` also asks for, so a holiday week still holds a publication.
     static let latestSpan = 9
-
-    /// - Parameters:
-    ///   - baseURL: replaces `https://gateway.api.bot.or.th` (for tests).
-    ///   - apiKey: the gateway's API key (secret), sent as `Authorization`.
-    public init(baseURL: String? = nil, apiKey: String) {
-        endpoint = (baseURL ?? "https://gateway.api.bot.or.th") + "/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/"
-        self.apiKey = apiKey
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: Self.latestSpan, today: today()) else { return [] }
@@ -48,21 +35,21 @@ public struct BOTProvider: RatesProvider {
     }
 
     /// Reads `{"result":{"api":…,"data":{"data_header":…,"data_detail":[{"period":"2026-04-03","currency_id":"USD","currency_name_eng":"USA : DOLLAR (USD) ","buying_sight":…,"buying_transfer":…,"selling":…,"mid_rate":"32.6448000"}, …]}}}`.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let detail = try document.field("result", of: "the answer", provider: key).field("data", of: "\"result\"", provider: key)
-            .field("data_detail", of: "\"result\".\"data\"", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let detail = try document.field("result", of: "the answer").field("data", of: "\"result\"")
+            .field("data_detail", of: "\"result\".\"data\"")
         var days: [Day: [PublishedQuote]] = [:]
-        for (index, row) in try detail.array("\"data_detail\"", provider: key).enumerated() {
+        for (index, row) in try detail.array("\"data_detail\"").enumerated() {
             let what = "row \(index + 1)"
-            let day = try Day(parsing: row.field("period", of: what, provider: key).string("\(what)'s \"period\"", provider: key), .iso)
-            let code = try row.field("currency_id", of: what, provider: key).string("\(what)'s \"currency_id\"", provider: key)
-            let name = try row.field("currency_name_eng", of: what, provider: key).string("\(what)'s \"currency_name_eng\"", provider: key)
+            let day = try Day(parsing: row.field("period", of: what).string("\(what)'s \"period\""), .iso)
+            let code = try row.field("currency_id", of: what).string("\(what)'s \"currency_id\"")
+            let name = try row.field("currency_name_eng", of: what).string("\(what)'s \"currency_name_eng\"")
             func isEmpty(_ value: ProviderJSON) -> Bool { value == .null || value == .string("") }
-            var mid = try row.field("mid_rate", of: what, provider: key)
+            var mid = try row.field("mid_rate", of: what)
             if isEmpty(mid) {
-                let buying = try row.field("buying_transfer", of: what, provider: key)
-                let selling = try row.field("selling", of: what, provider: key)
+                let buying = try row.field("buying_transfer", of: what)
+                let selling = try row.field("selling", of: what)
                 if isEmpty(buying) && isEmpty(selling) { continue }
                 if let buy = buying.publishedDecimal, let sell = selling.publishedDecimal, let midpoint = RateText.midpoint(buy, sell) {
                     mid = .string(midpoint)
@@ -70,7 +57,7 @@ public struct BOTProvider: RatesProvider {
             }
             days[day, default: []].append(try .reading(code: code, value: mid, unit: try Self.unit(in: name), direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 
     /// The units a name states, `(100 YEN)` → 100, `(1,000 RUPIAH)` → 1000; 1 when it states none.
@@ -80,11 +67,11 @@ public struct BOTProvider: RatesProvider {
             let amount = group.prefix { $0.isASCII && ($0.isNumber || $0 == ",") }
             guard !amount.isEmpty else { continue }
             guard group.dropFirst(amount.count).first == " ", let value = Int(amount.replacingOccurrences(of: ",", with: "")), value > 0 else {
-                throw .unexpectedLayout(provider: "BOT", "the currency name \(UpstreamDataError.quoted(name)) states no readable unit")
+                throw .layout("the currency name \(UpstreamDataError.quoted(name)) states no readable unit")
             }
             units.append(value)
         }
-        guard units.count <= 1 else { throw .unexpectedLayout(provider: "BOT", "the currency name \(UpstreamDataError.quoted(name)) states two units") }
+        guard units.count <= 1 else { throw .layout("the currency name \(UpstreamDataError.quoted(name)) states two units") }
         return units.first ?? 1
     }
 }

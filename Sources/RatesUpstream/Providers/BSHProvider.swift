@@ -29,28 +29,14 @@ import RatesCore
 ///   the newest publication is the newest year's workbook. Without the page (`rates-relay import`), the
 ///   request is the workbook the page linked for 2025 when the adapter was written (``lastKnownPath``).
 public struct BSHProvider: RatesProvider {
-    public let key = "BSH"
-    public let name = "Bank of Albania"
-    public let country: String? = "AL"
-    public let pivot = CurrencyCode("ALL")!
-    public let rateType = "official exchange rate"
-    /// Working days, about 12:15 Tirana time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Tirane", expectedMinute: 12 * 60 + 15)
+    public let source: ProviderSource
 
-    /// The bank's site, whose archive page links the workbooks.
-    public static let site = "https://www.bankofalbania.org"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The page that links the yearly workbooks.
     static let archivePath = "/Markets/Official_exchange_rate/Exchage_rate_archive/"
     /// Where the archive page linked the 2025 workbook in May 2026.
     static let lastKnownPath = "/rc/doc/Kursi_i_kembimit_dhjetor_2025_32487.xlsx"
-
-    /// The host the paths are under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.site
-    }
 
     /// Codes in the names that are not the code of the row's currency.
     static let codes: [String: String] = ["SDR": "XDR"]
@@ -72,14 +58,14 @@ public struct BSHProvider: RatesProvider {
         for link in HTMLLinks.links(in: session.text) where link.href.lowercased().hasSuffix(".xlsx") {
             let words = link.text.replacingOccurrences(of: "&nbsp;", with: " ").split(separator: " ")
             guard words.count == 3, words[0] == "Exchange", words[1] == "rate", let year = Int(words[2]), words[2].count == 4 else { continue }
-            guard let url = HTMLLinks.url(link.href, site: Self.site, base: baseURL) else { continue }
+            guard let url = HTMLLinks.url(link.href, site: identity.baseURL, base: baseURL) else { continue }
             guard workbooks[year] == nil || workbooks[year] == url else {
-                throw .unexpectedLayout(provider: key, "the archive page links two workbooks for \(year)")
+                throw .layout("the archive page links two workbooks for \(year)")
             }
             workbooks[year] = url
         }
         guard let newest = workbooks.keys.max() else {
-            throw .unexpectedLayout(provider: key, "the archive page links no yearly workbook (Exchange rate YYYY)")
+            throw .layout("the archive page links no yearly workbook (Exchange rate YYYY)")
         }
         switch window {
         case .latest:
@@ -92,9 +78,9 @@ public struct BSHProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
-        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
+        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
         var publications: [ProviderPublication] = []
         var months = 0
         for entry in workbook.sheets {
@@ -102,13 +88,13 @@ public struct BSHProvider: RatesProvider {
             months += 1
             publications += days
         }
-        guard months > 0 else { throw .unexpectedLayout(provider: key, "no sheet has a row of days (DT. dd.mm.yyyy)") }
-        return try ProviderValidation.validate(publications)
+        guard months > 0 else { throw .layout("no sheet has a row of days (DT. dd.mm.yyyy)") }
+        return publications
     }
 
     /// The days of one month's sheet; `nil` for a sheet without a row of days (not a month's).
     private func read(_ sheet: XLSXSheet) throws(UpstreamDataError) -> [ProviderPublication]? {
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
         // The header: days up to the average.
         guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { $0.words?.hasPrefix("DT") == true } }) else {
             return nil
@@ -142,7 +128,7 @@ public struct BSHProvider: RatesProvider {
             for (column, day) in days {
                 guard let cell = row[column + 1] else { continue }
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
-                let value = try ProviderXMLParsing.rate(decimal, currency: code, day: day)
+                let value = try PublishedText.rate(decimal, currency: code, day: day)
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
             }
         }
@@ -158,12 +144,12 @@ public struct BSHProvider: RatesProvider {
         var unit = 1
         if let per = label.range(of: "(per ") {
             let digits = label[per.upperBound...].prefix { $0 != ")" }
-            unit = try ProviderXMLParsing(key).unit(String(digits), of: CurrencyCode("XXX")!, day: ProviderValidation.firstDay)
+            unit = try PublishedText.unit(String(digits), of: CurrencyCode("XXX")!, day: ProviderValidation.firstDay)
         }
         let written = label.split(separator: " ").last.map { $0.trimmingCharacters(in: ["(", ")"]) } ?? ""
         if Self.skipped.contains(written) { return nil }
         guard let code = CurrencyCode(Self.codes[written] ?? written) else {
-            throw .unexpectedLayout(provider: key, "sheet \(sheet.name): the row \(UpstreamDataError.quoted(label)) names no currency code")
+            throw .layout("sheet \(sheet.name): the row \(UpstreamDataError.quoted(label)) names no currency code")
         }
         return (code, unit)
     }

@@ -23,22 +23,11 @@ import RatesCore
 ///   holidays of 1–7 January) is answered with a `diffgram` without `DocumentElement` (or one without
 ///   rows): no publication.
 public struct CBAProvider: RatesProvider {
-    public let key = "CBA"
-    public let name = "Central Bank of Armenia"
-    public let country: String? = "AM"
-    public let pivot = CurrencyCode("AMD")!
-    public let rateType = "average rate"
-    /// Working days, by 16:00 Yerevan time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Yerevan", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The SOAP endpoint.
-    public let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: The SOAP endpoint (`https://api.cba.am/exchangerates.asmx` when `nil`), for
-    ///   a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://api.cba.am/exchangerates.asmx"
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The currencies a range request names: those the bank quotes (2026), metals left out.
     public static let currencies = [
@@ -72,36 +61,35 @@ public struct CBAProvider: RatesProvider {
         return .soap(url: baseURL, action: "\"\(Self.serviceNamespace)\(operation)\"", envelope: envelope, subject: operation)
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
-        let response = try xml.soapAnswer(body)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let response = try XMLFields.soapAnswer(body)
         switch response.localName {
         case "ExchangeRatesLatestResponse":
             let result = try only("ExchangeRatesLatestResult", in: response)
-            let day = try Self.day(xml.text(result, "CurrentDate", in: "<ExchangeRatesLatestResult>"))
+            let day = try Self.day(XMLFields.text(result, "CurrentDate", in: "<ExchangeRatesLatestResult>"))
             let rates = try only("Rates", in: result)
-            try xml.expectOnly(["ExchangeRate"], in: rates)
+            try XMLFields.expectOnly(["ExchangeRate"], in: rates)
             var quotes: [PublishedQuote] = []
             for row in rates.children {
-                if let figure = try quote(row, day: day, xml: xml) { quotes.append(figure) }
+                if let figure = try quote(row, day: day) { quotes.append(figure) }
             }
-            return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+            return [ProviderPublication(day: day, quotes: quotes)]
         case "ExchangeRatesByDateRangeByISOResponse":
             let result = try only("ExchangeRatesByDateRangeByISOResult", in: response)
-            try xml.expectOnly(["schema", "diffgram"], in: result)
+            try XMLFields.expectOnly(["schema", "diffgram"], in: result)
             let diffgram = try only("diffgram", in: result)
-            try xml.expectOnly(["DocumentElement"], in: diffgram)
+            try XMLFields.expectOnly(["DocumentElement"], in: diffgram)
             guard let table = diffgram.child("DocumentElement") else { return [] }
-            try xml.expectOnly(["ExchangeRatesByRange"], in: table)
+            try XMLFields.expectOnly(["ExchangeRatesByRange"], in: table)
             var days: [Day: [PublishedQuote]] = [:]
             for row in table.children {
-                let day = try Self.day(xml.text(row, "RateDate", in: "<ExchangeRatesByRange>"))
-                if let figure = try quote(row, day: day, xml: xml) { days[day, default: []].append(figure) }
+                let day = try Self.day(XMLFields.text(row, "RateDate", in: "<ExchangeRatesByRange>"))
+                if let figure = try quote(row, day: day) { days[day, default: []].append(figure) }
             }
             if table.children.isEmpty { return [] }
-            return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+            return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
         default:
-            throw .unexpectedLayout(provider: key, "<\(response.qualifiedName)> is not an answer of the exchange-rate service")
+            throw .layout("<\(response.qualifiedName)> is not an answer of the exchange-rate service")
         }
     }
 
@@ -109,18 +97,18 @@ public struct CBAProvider: RatesProvider {
     func only(_ name: String, in element: XMLReader.Element) throws(UpstreamDataError) -> XMLReader.Element {
         let matches = element.children(name)
         guard matches.count == 1, let child = matches.first else {
-            throw .unexpectedLayout(provider: key, "<\(element.qualifiedName)> has \(matches.count) <\(name)> elements, expected one")
+            throw .layout("<\(element.qualifiedName)> has \(matches.count) <\(name)> elements, expected one")
         }
         return child
     }
 
     /// One row's quote (`ISO`, `Amount`, `Rate`); `nil` for a metal or the dram itself.
-    func quote(_ row: XMLReader.Element, day: Day, xml: ProviderXMLParsing) throws(UpstreamDataError) -> PublishedQuote? {
-        let iso = try xml.text(row, "ISO", in: "<\(row.localName)> of \(day)")
-        let code = try ProviderXMLParsing.currency(iso, day: day)
+    func quote(_ row: XMLReader.Element, day: Day) throws(UpstreamDataError) -> PublishedQuote? {
+        let iso = try XMLFields.text(row, "ISO", in: "<\(row.localName)> of \(day)")
+        let code = try PublishedText.currency(iso, day: day)
         let place = "<\(row.localName)> \(code) of \(day)"
-        let unit = try xml.unit(xml.text(row, "Amount", in: place), of: code, day: day)
-        let value = try ProviderXMLParsing.rate(xml.text(row, "Rate", in: place), currency: code, day: day)
+        let unit = try PublishedText.unit(XMLFields.text(row, "Amount", in: place), of: code, day: day)
+        let value = try PublishedText.rate(XMLFields.text(row, "Rate", in: place), currency: code, day: day)
         guard !Self.metals.contains(iso), code != pivot else { return nil }
         return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)
     }
@@ -130,7 +118,7 @@ public struct CBAProvider: RatesProvider {
         let bytes = Array(text.utf8)
         var stamp = text
         if bytes.count == 25, bytes[19] == UInt8(ascii: "+") || bytes[19] == UInt8(ascii: "-"), bytes[22] == UInt8(ascii: ":"),
-            ProviderXMLParsing.isDigits(String(decoding: bytes[20..<22] + bytes[23..<25], as: UTF8.self))
+            PublishedText.isDigits(String(decoding: bytes[20..<22] + bytes[23..<25], as: UTF8.self))
         {
             stamp = String(decoding: bytes[..<19], as: UTF8.self)
         }

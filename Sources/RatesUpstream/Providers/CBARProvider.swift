@@ -26,25 +26,11 @@ import RatesCore
 ///   publication is the file of today (by the clock given at ``init(baseURL:today:)``), which on a
 ///   weekend is Friday's bulletin.
 public struct CBARProvider: RatesProvider {
-    public let key = "CBAR"
-    public let name = "Central Bank of the Republic of Azerbaijan"
-    public let country: String? = "AZ"
-    public let pivot = CurrencyCode("AZN")!
-    public let rateType = "official rate"
-    /// Working days, from 10:00 Baku time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Baku", expectedMinute: 10 * 60)
+    public let source: ProviderSource
 
-    /// The host the `currencies/` paths are under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.cbar.az` when `nil`), for a test server or a mirror.
-    ///   - today: The day it is in Azerbaijan, for the newest publication's request.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 4 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.cbar.az"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The first day of the new manat (AZN): bulletins before it are in old manats.
     public static let redenomination = Day(year: 2006, month: 1, day: 1)!
@@ -66,53 +52,52 @@ public struct CBARProvider: RatesProvider {
         return days.map { ProviderRequest(url: "\(baseURL)/currencies/\($0.text(.dayMonthYear(separator: "."))).xml") }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "ValCurs")
-        try xml.expectOnly(["ValType"], in: root)
-        let day = try Day(parsing: xml.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear(separator: "."))
+        try XMLFields.expectOnly(["ValType"], in: root)
+        let day = try Day(parsing: XMLFields.attribute(root, "Date", in: "<ValCurs>"), .dayMonthYear(separator: "."))
         var quotes: [PublishedQuote] = []
         var sawCurrencies = false
         for group in root.children {
-            let type = try xml.attribute(group, "Type", in: "<ValType> of \(day)")
-            try xml.expectOnly(["Valute"], in: group)
+            let type = try XMLFields.attribute(group, "Type", in: "<ValType> of \(day)")
+            try XMLFields.expectOnly(["Valute"], in: group)
             if type == Self.metalsType {
-                quotes += try metals(in: group, day: day, xml: xml)
+                quotes += try metals(in: group, day: day)
                 continue
             }
             guard type == Self.currenciesType, !sawCurrencies else {
-                throw .unexpectedLayout(provider: key, "<ValType Type=\(UpstreamDataError.quoted(type))> of \(day) is not one the adapter reads")
+                throw .layout("<ValType Type=\(UpstreamDataError.quoted(type))> of \(day) is not one the adapter reads")
             }
             sawCurrencies = true
             for valute in group.children {
-                var text = try xml.attribute(valute, "Code", in: "<Valute> of \(day)")
+                var text = try XMLFields.attribute(valute, "Code", in: "<Valute> of \(day)")
                 if text == "SDR" { text = "XDR" }
-                let code = try ProviderXMLParsing.currency(text, day: day)
+                let code = try PublishedText.currency(text, day: day)
                 let place = "<Valute Code=\"\(code)\"> of \(day)"
-                let unit = try xml.unit(xml.text(valute, "Nominal", in: place), of: code, day: day)
-                let value = try ProviderXMLParsing.rate(xml.text(valute, "Value", in: place), currency: code, day: day)
+                let unit = try PublishedText.unit(XMLFields.text(valute, "Nominal", in: place), of: code, day: day)
+                let value = try PublishedText.rate(XMLFields.text(valute, "Value", in: place), currency: code, day: day)
                 guard code != pivot else { continue }
                 quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
             }
         }
         // Old manats labelled AZN: not today's manat (see the type's documentation).
         guard day >= Self.redenomination else { return [] }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     /// The bank metals of a `<ValType Type="Bank metalları">`, manats per troy ounce.
-    private func metals(in group: XMLReader.Element, day: Day, xml: ProviderXMLParsing) throws(UpstreamDataError) -> [PublishedQuote] {
+    private func metals(in group: XMLReader.Element, day: Day) throws(UpstreamDataError) -> [PublishedQuote] {
         var quotes: [PublishedQuote] = []
         for valute in group.children {
-            let code = try ProviderXMLParsing.currency(xml.attribute(valute, "Code", in: "<Valute> of \(day)"), day: day)
+            let code = try PublishedText.currency(XMLFields.attribute(valute, "Code", in: "<Valute> of \(day)"), day: day)
             let place = "<Valute Code=\"\(code)\"> of \(day)"
-            let nominal = try xml.text(valute, "Nominal", in: place)
+            let nominal = try XMLFields.text(valute, "Nominal", in: place)
             guard PreciousMetal.codes.contains(code), nominal == Self.troyOunce else {
-                throw .unexpectedLayout(provider: key, "\(place) is a bank metal but not manats per troy ounce of a metal (\(UpstreamDataError.quoted(nominal)))")
+                throw .layout("\(place) is a bank metal but not manats per troy ounce of a metal (\(UpstreamDataError.quoted(nominal)))")
             }
-            let text = try xml.text(valute, "Value", in: place)
+            let text = try XMLFields.text(valute, "Value", in: place)
             guard !text.isEmpty else { continue }
-            quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(text, currency: code, day: day), direction: .pivotPerUnits))
+            quotes.append(PublishedQuote(currency: code, value: try PublishedText.rate(text, currency: code, day: day), direction: .pivotPerUnits))
         }
         return quotes
     }

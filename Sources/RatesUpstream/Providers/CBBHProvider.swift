@@ -30,19 +30,14 @@ import RatesCore
 /// - Ranges: one period request per 366 days; the newest publication is asked for as the list in force
 ///   tomorrow (the daily request).
 public struct CBBHProvider: RatesProvider {
-    public let key = "CBBH"
-    public let name = "Central Bank of Bosnia and Herzegovina"
-    public let country: String? = "BA"
-    public let pivot = CurrencyCode("BAM")!
-    public let rateType = "middle rate"
-    /// Working days, by 16:00 Sarajevo time (the lists carry the next day's date).
-    public let schedule = PublicationSchedule(timeZone: "Europe/Sarajevo", expectedMinute: 16 * 60)
-    /// The bank's opening, from which the convertible mark was at par with the Deutsche mark.
-    public let historyStart = Day(year: 1997, month: 8, day: 11)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The service's address (`…/CurrencyExchange`).
-    public let endpoint: String
-    private let today: @Sendable () -> Day
+    var endpoint: String { baseURL + "/CurrencyExchange" }
 
     /// The most days one period request covers.
     static let maxDays = 366
@@ -51,14 +46,6 @@ public struct CBBHProvider: RatesProvider {
     static let deutscheMark = "DEM"
     /// The body of the period answer for a span without lists.
     static let noList = Array(#""Problem with export""#.utf8)
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.cbbh.ba` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Sarajevo; the default reads the clock (UTC+1).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
-        self.endpoint = (baseURL ?? "https://www.cbbh.ba") + "/CurrencyExchange"
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -71,30 +58,30 @@ public struct CBBHProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         if document == .string("Problem with export") { return [] }
-        let lists = (try? document.array("", provider: key)) ?? [document]
+        let lists = (try? document.array("")) ?? [document]
         let publications = try lists.enumerated().map { index, list throws(UpstreamDataError) in try self.list(list, what: "list \(index + 1)") }
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 
     /// One exchange list.
     func list(_ list: ProviderJSON, what: String) throws(UpstreamDataError) -> ProviderPublication {
-        let day = try Day(parsing: try list.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key), .midnightTimestamp)
+        let day = try Day(parsing: try list.field("Date", of: what).string("\(what)'s \"Date\""), .midnightTimestamp)
         var quotes: [PublishedQuote] = []
-        for (position, item) in try list.field("CurrencyExchangeItems", of: "the list of \(day)", provider: key)
-            .array("the items of \(day)", provider: key).enumerated()
+        for (position, item) in try list.field("CurrencyExchangeItems", of: "the list of \(day)")
+            .array("the items of \(day)").enumerated()
         {
             let place = "item \(position + 1) of \(day)"
-            let code = try item.field("AlphaCode", of: place, provider: key).string("\(place)'s \"AlphaCode\"", provider: key)
-            let units = try item.field("Units", of: "\(code) on \(day)", provider: key)
-            let middle = try item.field("Middle", of: "\(code) on \(day)", provider: key)
+            let code = try item.field("AlphaCode", of: place).string("\(place)'s \"AlphaCode\"")
+            let units = try item.field("Units", of: "\(code) on \(day)")
+            let middle = try item.field("Middle", of: "\(code) on \(day)")
             if Self.notCurrencies.contains(code) || middle == .string("") || middle.isNull { continue }
-            let unit = try units.integer("\(code)'s \"Units\" on \(day)", provider: key)
+            let unit = try units.integer("\(code)'s \"Units\" on \(day)")
             let quote = try PublishedQuote.reading(code: code, value: middle, unit: unit, direction: .pivotPerUnits, day: day)
             if code == Self.deutscheMark, quote.value != String(unit) {
-                throw .unexpectedLayout(provider: key, "the list of \(day) has DEM at \(quote.value) per \(unit), not at par: it is not in marks")
+                throw .layout("the list of \(day) has DEM at \(quote.value) per \(unit), not at par: it is not in marks")
             }
             quotes.append(quote)
         }

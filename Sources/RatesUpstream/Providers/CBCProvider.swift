@@ -22,62 +22,48 @@ import RatesCore
 /// - Ranges: the endpoint takes no dates: every fetch asks for the whole file (about 1.3 MB), and
 ///   the fetch keeps the days asked for. The series starts on 1993-01-05 (``historyStart``).
 public struct CBCProvider: RatesProvider {
-    public let key = "CBC"
-    public let name = "Central Bank of the Republic of China (Taiwan)"
-    public let country: String? = "TW"
-    public let pivot = CurrencyCode("USD")!
-    public let rateType = "interbank spot market closing rate"
-    /// The first working day of a month, from 16:00 Taipei time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Taipei", expectedMinute: 16 * 60, cadence: .monthly)
-    /// The first day of the series.
-    public let historyStart = Day(year: 1993, month: 1, day: 5)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
 
     /// The bank's currency names that are not ISO 4217 codes, and the codes they are.
     public static let codes: [String: String] = ["NTD": "TWD"]
-
-    /// The host the `API/` path is under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (`https://cpx.cbc.gov.tw` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://cpx.cbc.gov.tw"
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
         return [ProviderRequest(url: "\(baseURL)/API/DataAPI/Get?FileName=BP01D01")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let data = try document.field("data", of: "the answer", provider: key)
-        let labels = try data.field("structure", of: "\"data\"", provider: key).field("Table1", of: "\"structure\"", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let data = try document.field("data", of: "the answer")
+        let labels = try data.field("structure", of: "\"data\"").field("Table1", of: "\"structure\"")
         var columns: [(currency: CurrencyCode, direction: PublishedQuote.Direction)] = []
-        for (index, label) in try labels.array("\"Table1\"", provider: key).enumerated() {
-            let text = try label.field("data", of: "column \(index + 1)", provider: key).string("column \(index + 1)'s label", provider: key)
+        for (index, label) in try labels.array("\"Table1\"").enumerated() {
+            let text = try label.field("data", of: "column \(index + 1)").string("column \(index + 1)'s label")
             let column = try self.column(text)
             guard !columns.contains(where: { $0.currency == column.currency }) else {
-                throw .unexpectedLayout(provider: key, "two columns of \(column.currency)")
+                throw .layout("two columns of \(column.currency)")
             }
             columns.append(column)
         }
         var publications: [ProviderPublication] = []
-        for (index, row) in try data.field("dataSets", of: "\"data\"", provider: key).array("\"dataSets\"", provider: key).enumerated() {
-            let cells = try row.array("row \(index + 1)", provider: key)
+        for (index, row) in try data.field("dataSets", of: "\"data\"").array("\"dataSets\"").enumerated() {
+            let cells = try row.array("row \(index + 1)")
             guard cells.count == columns.count + 1 else {
-                throw .unexpectedLayout(provider: key, "row \(index + 1) has \(cells.count) cells, not a day and \(columns.count) figures")
+                throw .layout("row \(index + 1) has \(cells.count) cells, not a day and \(columns.count) figures")
             }
-            let day = try Day(parsing: cells[0].string("row \(index + 1)'s day", provider: key), .compact)
+            let day = try Day(parsing: cells[0].string("row \(index + 1)'s day"), .compact)
             var quotes: [PublishedQuote] = []
             for (column, cell) in zip(columns, cells.dropFirst()) {
-                let text = try cell.string("the \(column.currency) figure of \(day)", provider: key)
+                let text = try cell.string("the \(column.currency) figure of \(day)")
                 guard text != "-" else { continue }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: column.currency, day: day, text: text) }
                 quotes.append(PublishedQuote(currency: column.currency, value: text, unit: 1, direction: column.direction))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return publications
     }
 
     /// The currency and direction of a column labelled `label` (`日圓JPY/USD`, `英鎊USD/GBP`).
@@ -85,13 +71,13 @@ public struct CBCProvider: RatesProvider {
         let pair = String(String.UnicodeScalarView(HTMLText.collapsed(label).unicodeScalars.suffix(7)))
         let parts = pair.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 3, parts[1].count == 3 else {
-            throw .unexpectedLayout(provider: key, "a column \(UpstreamDataError.quoted(label)), not a currency pair")
+            throw .layout("a column \(UpstreamDataError.quoted(label)), not a currency pair")
         }
         let (code, direction): (Substring, PublishedQuote.Direction) =
             parts[1] == "USD" ? (parts[0], .unitsPerPivot) : parts[0] == "USD" ? (parts[1], .pivotPerUnits) : ("", .unitsPerPivot)
         let iso = Self.codes[String(code)] ?? String(code)
         guard let currency = CurrencyCode(iso), currency.name != nil, currency != pivot else {
-            throw .unexpectedLayout(provider: key, "a column \(UpstreamDataError.quoted(label)), not a currency against USD")
+            throw .layout("a column \(UpstreamDataError.quoted(label)), not a currency against USD")
         }
         return (currency, direction)
     }

@@ -21,17 +21,11 @@ import RatesCore
 /// - Ranges: one post per year of the range (the recording shows 9 days; the form states no limit); the newest
 ///   publication is asked for as the last seven days up to today. History from 2024-03-01.
 public struct CBEProvider: RatesProvider {
-    public let key = "CBE"
-    public let name = "Central Bank of Egypt"
-    public let country: String? = "EG"
-    public let pivot = CurrencyCode("EGP")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Sunday to Thursday, by 10:00 Cairo time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Cairo", weekdays: [7, 1, 2, 3, 4], expectedMinute: 10 * 60)
+    public let source: ProviderSource
 
-    /// The host the paths are under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The page whose form is posted.
     static let pagePath = "/en/economic-research/statistics/cbe-exchange-rates/historical-data"
@@ -54,14 +48,6 @@ public struct CBEProvider: RatesProvider {
     /// The sheet's header row.
     static let header = ["Date", "Currency", "Buy", "Sell"]
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.cbe.org.eg` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Cairo; the default reads the clock (UTC+2).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 2 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.cbe.org.eg"
-        self.today = today
-    }
-
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: baseURL + Self.pagePath)
     }
@@ -71,12 +57,12 @@ public struct CBEProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let page = try HTMLDocument(parsing: session.body, provider: key)
+        let page = try HTMLDocument(parsing: session.body)
         let inputs = page.startTags("input")
         let fields = try Self.hiddenFields.map { name, _ throws(UpstreamDataError) -> (name: String, value: String) in
             let matches = inputs.filter { $0["name"] == name }
             guard matches.count == 1, let value = matches[0]["value"], !value.isEmpty else {
-                throw .unexpectedLayout(provider: key, "the page has no \(name) to post the form with")
+                throw .layout("the page has no \(name) to post the form with")
             }
             return (name, value)
         }
@@ -97,11 +83,11 @@ public struct CBEProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
-        guard workbook.sheets.count == 1 else { throw .unexpectedLayout(provider: key, "the workbook has \(workbook.sheets.count) sheets, expected one") }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
+        guard workbook.sheets.count == 1 else { throw .layout("the workbook has \(workbook.sheets.count) sheets, expected one") }
         let sheet = try workbook.sheet(workbook.sheets[0])
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, text) }
+        func layout(_ text: String) -> UpstreamDataError { .layout(text) }
         // A title row, then the header.
         guard let header = sheet.rows.first(where: { $0.cells.map { $0.text ?? "" } == Self.header }), header.cells.map(\.column) == [0, 1, 2, 3] else {
             throw layout("no header row Date | Currency | Buy | Sell")
@@ -119,7 +105,6 @@ public struct CBEProvider: RatesProvider {
             days[day, default: []].append(PublishedQuote(currency: code, value: value, unit: currency.unit, direction: .pivotPerUnits))
         }
         // The header and no row: no rates in the span (a Friday–Saturday, a holiday).
-        return try ProviderValidation.validateAllowingNone(
-            days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

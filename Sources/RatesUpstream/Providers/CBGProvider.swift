@@ -23,16 +23,10 @@ import RatesCore
 ///   publication, and a fetch keeps the range's days. The newest publication comes with the whole archive,
 ///   which starts on 2000-01-07.
 public struct CBGProvider: RatesProvider {
-    public let key = "CBG"
-    public let name = "Central Bank of The Gambia"
-    public let country: String? = "GM"
-    public let pivot = CurrencyCode("GMD")!
-    public let rateType = "indicative rate"
-    /// Working days, by 11:00 Banjul time (UTC).
-    public let schedule = PublicationSchedule(timeZone: "Africa/Banjul", expectedMinute: 11 * 60)
+    public let source: ProviderSource
 
-    /// The real endpoint, to which `/CODE` is appended.
-    public static let defaultBaseURL = "https://www.cbg.gm/ajax/indicative-exchange-rates"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The currencies asked for, in request order.
     public static let currencies = [
         "USD", "EUR", "GBP", "CHF", "SEK", "CAD", "NOK", "SAR", "JPY", "AUD", "TWD", "LKR", "THB", "PHP", "NZD", "AED", "KWD", "NGN", "HKD", "ZAR",
@@ -42,37 +36,25 @@ public struct CBGProvider: RatesProvider {
     static let perHundred: Set<String> = ["JPY", "SEK", "NOK"]
     static let millisecondsPerDay: Int64 = 86_400_000
 
-    /// The endpoint the currency's code is appended to.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The endpoint (`https://www.cbg.gm/ajax/indicative-exchange-rates` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in The Gambia; the default reads the clock (UTC).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         if case .range(let first, let last) = window, last < first { return [] }
         return Self.currencies.map { ProviderRequest(url: "\(baseURL)/\($0)", headers: ["Accept": "application/json"], subject: $0) }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
-            throw .unexpectedLayout(provider: key, "the request names none of the bank's currencies: \(request.subject ?? "none")")
+            throw .layout("the request names none of the bank's currencies: \(request.subject ?? "none")")
         }
         let unit = Self.perHundred.contains(subject) ? 100 : 1
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         var figures: [Day: String?] = [:]
-        for (index, pair) in try document.array("the answer", provider: key).enumerated() {
+        for (index, pair) in try document.array("the answer").enumerated() {
             let what = "\(subject) entry \(index + 1)"
             guard let elements = pair.elements, elements.count == 2, let stamp = elements[0].numberText, case .number = elements[1] else {
-                throw .unexpectedLayout(provider: key, "\(what) is not a pair of a time and a number")
+                throw .layout("\(what) is not a pair of a time and a number")
             }
             guard let milliseconds = Int64(stamp), milliseconds % Self.millisecondsPerDay == 0 else {
-                throw .unexpectedLayout(provider: key, "\(what) is at \(UpstreamDataError.quoted(stamp)), not at 00:00 UTC in whole milliseconds")
+                throw .layout("\(what) is at \(UpstreamDataError.quoted(stamp)), not at 00:00 UTC in whole milliseconds")
             }
             let day = Day(dayNumber: Int(milliseconds / Self.millisecondsPerDay))
             if elements[1].numberText.map({ Double($0) == 0 }) == true { continue }
@@ -88,6 +70,6 @@ public struct CBGProvider: RatesProvider {
                 ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: text, unit: unit, direction: .pivotPerUnits)])
             }
         }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 }

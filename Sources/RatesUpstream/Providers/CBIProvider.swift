@@ -33,30 +33,16 @@ import RatesCore
 ///   without the page (`rates-relay import`), the request is the workbook at the address the page gave
 ///   when the adapter was written (``lastKnownPath``).
 public struct CBIProvider: RatesProvider {
-    public let key = "CBI"
-    public let name = "Central Bank of Iraq"
-    public let country: String? = "IQ"
-    public let pivot = CurrencyCode("IQD")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Sunday to Thursday, by 13:00 Baghdad time (the bank's window opens at 10:00 UTC).
-    public let schedule = PublicationSchedule(timeZone: "Asia/Baghdad", weekdays: [7, 1, 2, 3, 4], expectedMinute: 13 * 60)
+    public let source: ProviderSource
 
-    /// The bank's site, whose page links the workbook.
-    public static let site = "https://cbi.iq"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The page that links the current workbook.
     static let indexPath = "/page/144"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/static/uploads/up/file-177909880482668.xlsx"
     /// "Gold": only the multi-currency daily workbook's link mentions it.
     static let goldMarker = "الذهب"
-
-    /// The host the paths are under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.site
-    }
 
     /// Labels that are not the currency's ISO code; `nil` for a column not read (gold).
     static let aliases: [String: String?] = ["S.FR": "CHF", "UAE": "AED", "SDR": "XDR", "Gold": nil]
@@ -73,21 +59,21 @@ public struct CBIProvider: RatesProvider {
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
         let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.text.contains(Self.goldMarker) }, site: Self.site, base: baseURL,
-            provider: key, files: "workbooks of rates against the main currencies and gold")
+            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.text.contains(Self.goldMarker) }, site: identity.baseURL, base: baseURL,
+            files: "workbooks of rates against the main currencies and gold")
         return [ProviderRequest(url: url)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
         var publications: [ProviderPublication] = []
         for entry in workbook.sheets {
             guard let year = Int(entry.name.trimmingCharacters(in: .whitespaces)), (2000...2100).contains(year) else {
-                throw .unexpectedLayout(provider: key, "sheet \(entry.name) is not named for a year")
+                throw .layout("sheet \(entry.name) is not named for a year")
             }
             publications += try read(workbook.sheet(entry), year: year)
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 
     /// One currency's columns: buying and selling rate.
@@ -99,7 +85,7 @@ public struct CBIProvider: RatesProvider {
 
     /// The days of one year's sheet (an empty sheet has none).
     private func read(_ sheet: XLSXSheet, year: Int) throws(UpstreamDataError) -> [ProviderPublication] {
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
         guard let header = sheet.rows.firstIndex(where: { row in row.cells.contains { $0.words?.hasPrefix("Buy") == true } }) else {
             guard sheet.rows.isEmpty else { throw layout("no row of Buy and Sell columns") }
             return []
@@ -152,8 +138,8 @@ public struct CBIProvider: RatesProvider {
                     throw .invalidDay(String(format: "%04d-%02d-%02d", year, month, number))
                 }
                 date = day
-                let buying = try ProviderXMLParsing.rate(buy, currency: group.code, day: day)
-                let selling = try ProviderXMLParsing.rate(sell, currency: group.code, day: day)
+                let buying = try PublishedText.rate(buy, currency: group.code, day: day)
+                let selling = try PublishedText.rate(sell, currency: group.code, day: day)
                 guard let middle = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: group.code, day: day, text: buying) }
                 quotes.append(PublishedQuote(currency: group.code, value: middle, direction: .pivotPerUnits))
             }

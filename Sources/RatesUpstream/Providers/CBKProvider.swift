@@ -18,25 +18,9 @@ import RatesCore
 /// - Schedule: Africa/Nairobi, Monday to Friday, usually by 11:00; a figure is dated the day it is for.
 /// - Ranges: the one request gives every day since 2024-01-05; a fetch keeps the days it asked for.
 public struct CBKProvider: RatesProvider {
-    public let key = "CBK"
-    public let name = "Central Bank of Kenya"
-    public let country: String? = "KE"
-    public let pivot = CurrencyCode("KES")!
-    public let rateType = "indicative rate"
-    /// Working days, by 11:00 in Nairobi.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Nairobi", expectedMinute: 11 * 60)
+    public let source: ProviderSource
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.centralbank.go.ke` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Nairobi (UTC+3); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.centralbank.go.ke"
-        self.today = today
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     /// The bank's names of the currencies: the code, the unit, and whether the figure is units per shilling.
     static let currencyNames: [String: (code: String, unit: Int, perShilling: Bool)] = [
@@ -56,14 +40,14 @@ public struct CBKProvider: RatesProvider {
         ]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         var days: [Day: [PublishedQuote]] = [:]
-        for row in try WPDataTablesAnswer.rows(body, columns: 3, provider: key) {
+        for row in try WPDataTablesAnswer.rows(body, columns: 3) {
             let day = try Day(parsing: row[0], .dayMonthYear(separator: "/"))
             let written = HTMLText.collapsed(row[1])
             let byCode = CurrencyCode(written).flatMap { $0.name == nil ? nil : (code: $0.rawValue, unit: 1, perShilling: false) }
             guard let name = Self.currencyNames[written] ?? byCode else {
-                throw .unexpectedLayout(provider: key, "the currency \(UpstreamDataError.quoted(written)) on \(day) is not one the adapter knows")
+                throw .layout("the currency \(UpstreamDataError.quoted(written)) on \(day) is not one the adapter knows")
             }
             let currency = CurrencyCode(name.code)!
             guard let value = GroupedDecimal.rateText(row[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: row[2]) }
@@ -74,6 +58,6 @@ public struct CBKProvider: RatesProvider {
             }
             days[day, default: []].append(quote)
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -15,28 +15,14 @@ import RatesCore
 /// - Ranges: the pages from the first through the one that reaches back to the range's first day, counting
 ///   at least two weeks a page (200 pages at most); the newest publication is the first page.
 public struct CBLLRProvider: RatesProvider {
-    public let key = "CBLLR"
-    public let name = "Central Bank of Liberia"
-    public let country: String? = "LR"
-    public let pivot = CurrencyCode("USD")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Monday to Saturday, by 13:00 in Monrovia.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Monrovia", weekdays: [1, 2, 3, 4, 5, 6], expectedMinute: 13 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     static let header = ["Date", "Buying", "Selling"]
     static let liberianDollar = CurrencyCode("LRD")!
-
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.cbl.org.lr` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Monrovia (UTC); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
-        self.baseURL = baseURL ?? "https://www.cbl.org.lr"
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/research/buying-selling-rates"
@@ -46,13 +32,13 @@ public struct CBLLRProvider: RatesProvider {
         return (0..<pages).map { $0 == 0 ? ProviderRequest(url: url) : ProviderRequest(url: "\(url)?page=\($0)") }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let (_, rows) = try page.table(withHeader: Self.header)
         var publications: [ProviderPublication] = []
         for row in rows {
             guard row.cells.count == 3 else {
-                throw .unexpectedLayout(provider: key, "a row of \(row.cells.count) cells: \(HTMLDocument.shown(row.texts))")
+                throw .layout("a row of \(row.cells.count) cells: \(HTMLDocument.shown(row.texts))")
             }
             let day = try Self.day(row.cells[0])
             let buying = try rate(row.cells[1].text, day: day)
@@ -60,7 +46,7 @@ public struct CBLLRProvider: RatesProvider {
             guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: Self.liberianDollar, day: day, text: buying) }
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: Self.liberianDollar, value: value, unit: 1, direction: .unitsPerPivot)]))
         }
-        return try ProviderValidation.validateAllowingNone(publications, notAfter: today().adding(days: 1))
+        return publications
     }
 
     /// The figure of `L$182.0819/US$1.00`.

@@ -19,21 +19,11 @@ import RatesCore
 /// - Schedule: Asia/Yangon, Monday to Friday, the day's table out by about 10:30.
 /// - Ranges: one `history` request per Monday to Friday in the range; the API has no range query.
 public struct CBMProvider: RatesProvider {
-    public let key = "CBM"
-    public let name = "Central Bank of Myanmar"
-    public let country: String? = "MM"
-    public let pivot = CurrencyCode("MMK")!
-    public let rateType = "reference rate"
-    /// Monday to Friday, by 10:30 Yangon time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Yangon", expectedMinute: 10 * 60 + 30)
+    public let source: ProviderSource
 
-    /// The API's host, without a trailing slash.
-    public let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: The host (`https://forex.cbm.gov.mm` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://forex.cbm.gov.mm"
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The currencies the bank quotes per 100 units.
     static let perHundred: Set<String> = ["IDR", "JPY", "KHR", "KRW", "LAK", "VND"]
@@ -51,13 +41,13 @@ public struct CBMProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let seconds = try document.field("timestamp", of: "the answer", provider: key).integer("\"timestamp\"", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let seconds = try document.field("timestamp", of: "the answer").integer("\"timestamp\"")
         let day = Day(containing: Date(timeIntervalSince1970: TimeInterval(seconds)), utcOffset: Self.utcOffset)
-        let field = try document.field("rates", of: "the answer", provider: key)
+        let field = try document.field("rates", of: "the answer")
         if field == .array([]) { return [] }
-        let rates = try field.members("\"rates\"", provider: key)
+        let rates = try field.members("\"rates\"")
         var quotes: [PublishedQuote] = []
         for rate in rates where rate.key != pivot.rawValue {
             let unit = Self.perHundred.contains(rate.key) ? 100 : 1
@@ -70,6 +60,6 @@ public struct CBMProvider: RatesProvider {
             guard let value else { throw .invalidRate(currency: currency, day: day, text: rate.value.shown) }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

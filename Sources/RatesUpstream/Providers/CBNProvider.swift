@@ -27,21 +27,9 @@ import RatesCore
 /// - Schedule: Africa/Lagos, Monday to Friday, the day's rates out by about 16:00; the bank's list goes back
 ///   to 2001-12-10.
 public struct CBNProvider: RatesProvider {
-    public let key = "CBN"
-    public let name = "Central Bank of Nigeria"
-    public let country: String? = "NG"
-    public let pivot = CurrencyCode("NGN")!
-    public let rateType = "official exchange rate"
-    /// Monday to Friday, by 16:00 Lagos time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Lagos", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The site's host, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (`https://www.cbn.gov.ng` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://www.cbn.gov.ng"
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     /// The bank's currency names, upper-cased, and their ISO 4217 codes.
     static let codes: [String: String] = [
@@ -68,22 +56,22 @@ public struct CBNProvider: RatesProvider {
         [ProviderRequest(url: baseURL + "/api/GetAllExchangeRates")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let rows = try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let rows = try ProviderJSON(answer: body).array("the answer")
         guard !rows.isEmpty else { throw .empty }
         var days: [Day: [CurrencyCode: (id: Int?, quote: PublishedQuote)]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let day = try Day(parsing: row.field("ratedate", of: what, provider: key).string("\(what)'s \"ratedate\"", provider: key), .iso)
-            let name = try row.field("currency", of: what, provider: key).string("\(what)'s \"currency\"", provider: key)
+            let day = try Day(parsing: row.field("ratedate", of: what).string("\(what)'s \"ratedate\""), .iso)
+            let name = try row.field("currency", of: what).string("\(what)'s \"currency\"")
                 .trimmingCharacters(in: .whitespaces).uppercased()
             guard !Self.skipped.contains(name), let code = Self.code(named: name), code != pivot else { continue }
-            let value = try row.field("centralrate", of: "\(name) on \(day)", provider: key)
+            let value = try row.field("centralrate", of: "\(name) on \(day)")
             if value.isNull { continue }
             if case .string(let text) = value, Self.isNoFigure(text) { continue }
             let quote = try PublishedQuote.reading(code: code.rawValue, value: value, direction: .pivotPerUnits, day: day)
             var id: Int?
-            if let field = row["id"] { id = try field.integer("\(what)'s \"id\"", provider: key) }
+            if let field = row["id"] { id = try field.integer("\(what)'s \"id\"") }
             if let earlier = days[day]?[code] {
                 if earlier.quote != quote {
                     guard let id, let earlierID = earlier.id, id != earlierID else { throw .duplicateCurrency(code, day: day) }
@@ -94,9 +82,9 @@ public struct CBNProvider: RatesProvider {
             days[day, default: [:]][code] = (id, quote)
         }
         // Quotes in code order: a dictionary's order differs from one instance to the next, and a file is read alike under every request.
-        return try ProviderValidation.validate(days.map { day, quotes in
+        return days.map { day, quotes in
             ProviderPublication(day: day, quotes: quotes.values.map(\.quote).sorted { $0.currency < $1.currency })
-        })
+        }
     }
 
     /// The code of a currency the bank names `name` (upper-cased): its table's, or `name` itself when that

@@ -33,28 +33,11 @@ import RatesCore
 ///   (``publishesInParts``): a table adds to its day's figures, and a currency the bank stops
 ///   quoting leaves the merge when its last figure passes the carry-forward limit.
 public struct CBRProvider: RatesProvider {
-    public let key = "CBR"
-    public let name = "Bank of Russia"
-    public let country: String? = "RU"
-    public let pivot = CurrencyCode("RUB")!
-    public let rateType = "official rate"
-    /// Working days, by 13:00 Moscow time (the figures carry the next calendar day's date).
-    public let schedule = PublicationSchedule(timeZone: "Europe/Moscow", expectedMinute: 13 * 60)
+    public let source: ProviderSource
 
-    /// The metal prices' days and the tables' days differ: each adds to its day's figures.
-    public let publishesInParts = true
+    public init(source: ProviderSource) { self.source = source }
 
-    /// The host the `scripts/` paths are under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.cbr.ru` when `nil`), for a test server or a mirror.
-    ///   - today: The day it is in Moscow, the last day of the newest metal prices' request.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.cbr.ru"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The weekdays the bank's tables are dated: Tuesday to Saturday.
     static let tableWeekdays: Set<Int> = [2, 3, 4, 5, 6]
@@ -95,61 +78,60 @@ public struct CBRProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
-        if request.url.hasPrefix(metalsURL + "?") { return try metalPrices(body, xml: xml) }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        if request.url.hasPrefix(metalsURL + "?") { return try metalPrices(body) }
         let root = try XMLReader.Element(parsing: body, root: "ValCurs")
-        if root.attribute("ID") != nil { return try currencyRange(root, xml: xml) }
-        return try ProviderValidation.validate([xml.valCursTable(body, pivot: pivot, days: .dayMonthYear(separator: ".", padded: false))])
+        if root.attribute("ID") != nil { return try currencyRange(root) }
+        return try [XMLFields.valCursTable(body, pivot: pivot, days: .dayMonthYear(separator: ".", padded: false))]
     }
 
     /// Reads an `XML_dynamic.asp` answer: `<ValCurs ID=… DateRange1=… DateRange2=…>`, one currency's figure on
     /// each day of the range it was asked for, one `<Record>` a day.
-    private func currencyRange(_ root: XMLReader.Element, xml: ProviderXMLParsing) throws(UpstreamDataError) -> [ProviderPublication] {
-        let id = try xml.attribute(root, "ID", in: "<ValCurs>")
+    private func currencyRange(_ root: XMLReader.Element) throws(UpstreamDataError) -> [ProviderPublication] {
+        let id = try XMLFields.attribute(root, "ID", in: "<ValCurs>")
         for bound in ["DateRange1", "DateRange2"] {
-            _ = try Day(parsing: xml.attribute(root, bound, in: "<ValCurs ID=\"\(id)\">"), .dayMonthYear(separator: "."))
+            _ = try Day(parsing: XMLFields.attribute(root, bound, in: "<ValCurs ID=\"\(id)\">"), .dayMonthYear(separator: "."))
         }
-        try xml.expectOnly(["Record"], in: root)
+        try XMLFields.expectOnly(["Record"], in: root)
         guard let currency = Self.currencyIDs[id].flatMap({ CurrencyCode($0) }) else {
-            throw .unexpectedLayout(provider: key, "<ValCurs ID=\"\(id)\">: a currency ID the adapter does not know")
+            throw .layout("<ValCurs ID=\"\(id)\">: a currency ID the adapter does not know")
         }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for record in root.children {
-            let day = try Day(parsing: xml.attribute(record, "Date", in: "a <Record> of \(id)"), .dayMonthYear(separator: "."))
-            let recordID = try xml.attribute(record, "Id", in: "the <Record> of \(day)")
+            let day = try Day(parsing: XMLFields.attribute(record, "Date", in: "a <Record> of \(id)"), .dayMonthYear(separator: "."))
+            let recordID = try XMLFields.attribute(record, "Id", in: "the <Record> of \(day)")
             guard recordID == id else {
-                throw .unexpectedLayout(provider: key, "the <Record> of \(day) is of \(UpstreamDataError.quoted(recordID)) in the answer of \(id)")
+                throw .layout("the <Record> of \(day) is of \(UpstreamDataError.quoted(recordID)) in the answer of \(id)")
             }
             let place = "the <Record> of \(currency) on \(day)"
-            let unit = try xml.unit(xml.text(record, "Nominal", in: place), of: currency, day: day)
-            let value = try ProviderXMLParsing.rate(xml.text(record, "Value", in: place), currency: currency, day: day)
+            let unit = try PublishedText.unit(XMLFields.text(record, "Nominal", in: place), of: currency, day: day)
+            let value = try PublishedText.rate(XMLFields.text(record, "Value", in: place), currency: currency, day: day)
             rows.append((day, PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits)))
         }
         // A range without a table (the New Year holidays) has no records: nothing published.
-        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows))
+        return ProviderPublication.byDay(rows)
     }
 
     /// Reads a `<Metall>` answer: each metal's price per gram on each day, as one per troy ounce.
-    private func metalPrices(_ body: [UInt8], xml: ProviderXMLParsing) throws(UpstreamDataError) -> [ProviderPublication] {
+    private func metalPrices(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "Metall")
-        try xml.expectOnly(["Record"], in: root)
+        try XMLFields.expectOnly(["Record"], in: root)
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for record in root.children {
-            let dayText = try xml.attribute(record, "Date", in: "a <Record>")
+            let dayText = try XMLFields.attribute(record, "Date", in: "a <Record>")
             let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
-            let codeText = try xml.attribute(record, "Code", in: "a <Record> of \(day)")
+            let codeText = try XMLFields.attribute(record, "Code", in: "a <Record> of \(day)")
             guard let metal = Int(codeText).flatMap({ Self.metals[$0] }) else {
-                throw .unexpectedLayout(provider: key, "a <Record> of \(day) has metal code \(UpstreamDataError.quoted(codeText)), expected 1 to 4")
+                throw .layout("a <Record> of \(day) has metal code \(UpstreamDataError.quoted(codeText)), expected 1 to 4")
             }
             let place = "the <Record> of \(metal) on \(day)"
-            let buying = try ProviderXMLParsing.rate(xml.text(record, "Buy", in: place), currency: metal, day: day)
-            let selling = try ProviderXMLParsing.rate(xml.text(record, "Sell", in: place), currency: metal, day: day)
+            let buying = try PublishedText.rate(XMLFields.text(record, "Buy", in: place), currency: metal, day: day)
+            let selling = try PublishedText.rate(XMLFields.text(record, "Sell", in: place), currency: metal, day: day)
             guard let perGram = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: metal, day: day, text: buying) }
             let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram, of: metal, day: day)
             rows.append((day, PublishedQuote(currency: metal, value: perOunce, direction: .pivotPerUnits)))
         }
         // Days without prices (the New Year holidays) make a `<Metall>` without records: nothing published.
-        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows))
+        return ProviderPublication.byDay(rows)
     }
 }

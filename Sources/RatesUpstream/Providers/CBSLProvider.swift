@@ -20,28 +20,17 @@ import RatesCore
 ///   for as the last seven days up to today. Without the form (``requests(for:)``, what an import reads
 ///   files as), the post names no currency; an answer names each table's currency itself.
 public struct CBSLProvider: RatesProvider {
-    public let key = "CBSL"
-    public let name = "Central Bank of Sri Lanka"
-    public let country: String? = "LK"
-    public let pivot = CurrencyCode("LKR")!
-    public let rateType = "indicative rate"
-    /// Monday to Friday, by about 09:30 Colombo time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Colombo", expectedMinute: 9 * 60 + 30)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The lookup's folder, `…/cbsl_custom/exrates`.
-    public let folderURL: String
-    private let today: @Sendable () -> Day
+    var folderURL: String { baseURL + "/cbsl_custom/exrates" }
 
     /// Tables that are not a currency's: gold and the offshore renminbi.
     static let skipped: Set<String> = ["XAU", "CNH"]
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.cbsl.gov.lk` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Colombo; the default reads the clock (UTC+5:30).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600 + 1800)) {
-        self.folderURL = (baseURL ?? "https://www.cbsl.gov.lk") + "/cbsl_custom/exrates"
-        self.today = today
-    }
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: folderURL + "/exrates.php")
@@ -52,10 +41,10 @@ public struct CBSLProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let form = try HTMLDocument(parsing: session.body, provider: key)
+        let form = try HTMLDocument(parsing: session.body)
         let currencies = form.startTags("input").filter { $0["name"] == "chk_cur[]" && $0["type"] == "checkbox" }.compactMap { $0["value"] }
         guard !currencies.isEmpty, currencies.allSatisfy({ $0.count > 4 && $0.dropFirst(3).first == "~" }) else {
-            throw .unexpectedLayout(provider: key, "the form offers no currencies (check boxes chk_cur[] valued CODE~Name)")
+            throw .layout("the form offers no currencies (check boxes chk_cur[] valued CODE~Name)")
         }
         return post(window, currencies: currencies)
     }
@@ -71,8 +60,8 @@ public struct CBSLProvider: RatesProvider {
         return [ProviderRequest(url: folderURL + "/exrates_results.php", method: .post, headers: FormBody.contentType, body: FormBody.encode(fields))]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         var days: [Day: [PublishedQuote]] = [:]
         var tables = 0
         for table in page.tables {
@@ -80,11 +69,11 @@ public struct CBSLProvider: RatesProvider {
             tables += 1
             let codeText = header.count == 3 ? String(header[1].dropFirst(2).prefix(3)) : ""
             guard header.count == 3, header[1] == "1 \(codeText) -> LKR", header[2] == "1 LKR -> \(codeText)" else {
-                throw .unexpectedLayout(provider: key, "a table headed \(HTMLDocument.shown(header)), not Date | 1 XXX -> LKR | 1 LKR -> XXX")
+                throw .layout("a table headed \(HTMLDocument.shown(header)), not Date | 1 XXX -> LKR | 1 LKR -> XXX")
             }
             for row in table.rows.dropFirst() {
                 let cells = row.texts
-                guard cells.count == 3 else { throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells in the table of \(codeText)") }
+                guard cells.count == 3 else { throw .layout("a row of \(cells.count) cells in the table of \(codeText)") }
                 let day = try Day(parsing: cells[0], .iso)
                 if Self.skipped.contains(codeText) { continue }
                 guard let code = CurrencyCode(codeText), code.name != nil else { throw .invalidCurrencyCode(codeText, day: day) }
@@ -92,11 +81,10 @@ public struct CBSLProvider: RatesProvider {
                 days[day, default: []].append(PublishedQuote(currency: code, value: cells[1], unit: 1, direction: .pivotPerUnits))
             }
         }
-        guard tables > 0 else { throw .unexpectedLayout(provider: key, "no table headed Date | 1 XXX -> LKR | 1 LKR -> XXX") }
+        guard tables > 0 else { throw .layout("no table headed Date | 1 XXX -> LKR | 1 LKR -> XXX") }
         // A page cut between two tables would read as fewer currencies: the whole page ends with </html>.
-        guard page.tokens.contains(.end("html")) else { throw .unexpectedLayout(provider: key, "the page ends before its </html>: it was cut short") }
+        guard page.tokens.contains(.end("html")) else { throw .layout("the page ends before its </html>: it was cut short") }
         // The tables are there but hold no day (a range of a weekend or holidays): no publication.
-        return try ProviderValidation.validateAllowingNone(
-            days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

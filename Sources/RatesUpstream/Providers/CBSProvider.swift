@@ -28,28 +28,14 @@ import RatesCore
 ///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
 public struct CBSProvider: RatesProvider {
-    public let key = "CBS"
-    public let name = "Central Bank of Samoa"
-    public let country: String? = "WS"
-    public let pivot = CurrencyCode("WST")!
-    public let rateType = "indicative reference rate"
-    /// Monday to Friday, by 08:00 Apia time (the bank's window opens at 19:00 UTC the day before).
-    public let schedule = PublicationSchedule(timeZone: "Pacific/Apia", expectedMinute: 8 * 60)
+    public let source: ProviderSource
 
-    /// The bank's site, whose page links the workbook.
-    public static let site = "https://cbs.gov.ws"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The page that links the current workbook.
     static let indexPath = "/daily-exchange-rates"
     /// Where the page linked the workbook on 3 June 2026.
     static let lastKnownPath = "/media/Historical-Daily-Rates-June032026.xlsx"
-
-    /// The host the paths are under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.site
-    }
 
     /// The currencies by the names the headers give them beside `TALA`; `nil` for a column skipped.
     static let currencies: [String: String?] = [
@@ -92,24 +78,24 @@ public struct CBSProvider: RatesProvider {
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
         let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Historical-Daily-Rates") }, site: Self.site, base: baseURL,
-            provider: key, files: "historical daily rates workbooks (Historical-Daily-Rates….xlsx)")
+            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Historical-Daily-Rates") }, site: identity.baseURL, base: baseURL,
+            files: "historical daily rates workbooks (Historical-Daily-Rates….xlsx)")
         return [ProviderRequest(url: url)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
-        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
+        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
         var publications: [ProviderPublication] = []
         for entry in workbook.sheets {
             publications += try read(workbook.sheet(entry), of: workbook)
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 
     /// The days of one year's sheet.
     private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [ProviderPublication] {
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
         var columns: [Int: CurrencyCode?]?
         var dated: [ProviderPublication] = []
         for row in sheet.rows {
@@ -151,7 +137,7 @@ public struct CBSProvider: RatesProvider {
                 let rowDay = if let known = day ?? textDay { known } else { try workbook.day(serial: serial ?? "") }
                 day = rowDay
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: rowDay, text: cell.text ?? "\(cell.value)") }
-                quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(decimal, currency: code, day: rowDay), direction: .unitsPerPivot))
+                quotes.append(PublishedQuote(currency: code, value: try PublishedText.rate(decimal, currency: code, day: rowDay), direction: .unitsPerPivot))
             }
             if let day, !quotes.isEmpty { dated.append(ProviderPublication(day: day, quotes: quotes)) }
         }

@@ -17,25 +17,9 @@ import RatesCore
 ///   file of the latest such day up to today (by the clock given at ``init(baseURL:today:)``).
 ///   A file is read under the date it states.
 public struct CBTProvider: RatesProvider {
-    public let key = "CBT"
-    public let name = "Central Bank of Turkmenistan"
-    public let country: String? = "TM"
-    public let pivot = CurrencyCode("TMT")!
-    public let rateType = "official rate"
-    /// Monday to Saturday, from 10:00 Ashgabat time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Ashgabat", weekdays: Set(1...6), expectedMinute: 10 * 60)
+    public let source: ProviderSource
 
-    /// The host the `kurs/` paths are under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://cbt.tm` when `nil`), for a test server or a mirror.
-    ///   - today: The day it is in Turkmenistan, for the newest publication's request.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600)) {
-        self.baseURL = baseURL ?? "https://cbt.tm"
-        self.today = today
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let days: [Day]
@@ -51,22 +35,21 @@ public struct CBTProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "cbt_currency_rate")
-        try xml.expectOnly(["date", "rate"], in: root)
-        let dateText = try xml.text(root, "date", in: "<cbt_currency_rate>")
+        try XMLFields.expectOnly(["date", "rate"], in: root)
+        let dateText = try XMLFields.text(root, "date", in: "<cbt_currency_rate>")
         guard let day = Day(dateText, .dayMonthYear(separator: ".")) ?? Day(dateText, .iso) else { throw .invalidDay(dateText) }
         var quotes: [PublishedQuote] = []
         for rate in root.children("rate") {
-            let code = try ProviderXMLParsing.currency(xml.attribute(rate, "code", in: "<rate> of \(day)"), day: day)
+            let code = try PublishedText.currency(XMLFields.attribute(rate, "code", in: "<rate> of \(day)"), day: day)
             let place = "<rate code=\"\(code)\"> of \(day)"
-            let unit = try xml.unit(xml.text(rate, "multiplier", in: place), of: code, day: day)
-            let value = try ProviderXMLParsing.rate(xml.text(rate, "rate_tmt", in: place), currency: code, day: day)
+            let unit = try PublishedText.unit(XMLFields.text(rate, "multiplier", in: place), of: code, day: day)
+            let value = try PublishedText.rate(XMLFields.text(rate, "rate_tmt", in: place), currency: code, day: day)
             guard code != pivot else { continue }
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }
 

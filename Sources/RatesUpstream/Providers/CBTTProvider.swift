@@ -28,20 +28,14 @@ import RatesCore
 /// - Ranges: one request for the years the range spans; a fetch keeps the range's days. The newest
 ///   publication is asked for as the last seven days up to today.
 public struct CBTTProvider: RatesProvider {
-    public let key = "CBTT"
-    public let name = "Central Bank of Trinidad and Tobago"
-    public let country: String? = "TT"
-    public let pivot = CurrencyCode("TTD")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    public let bridgesThroughECB = true
-    /// Monday to Friday, by 16:00 Port of Spain time.
-    public let schedule = PublicationSchedule(timeZone: "America/Port_of_Spain", expectedMinute: 16 * 60)
-    /// The first day of the bank's published series (it starts in 1991).
-    public let historyStart = Day(year: 1991, month: 1, day: 1)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The route's address (`…/wp-json/rates/v1/forex-rate`).
-    public let endpoint: String
-    private let today: @Sendable () -> Day
+    var endpoint: String { baseURL + "/wp-json/rates/v1/forex-rate" }
 
     /// Column prefixes and their ISO 4217 codes, in the answer's order.
     static let columns: [(prefix: String, code: String)] = [
@@ -50,36 +44,28 @@ public struct CBTTProvider: RatesProvider {
     /// Every column name of a row.
     static let knownColumns: Set<String> = Set(["famedate"] + columns.flatMap { [$0.prefix + "_Buying", $0.prefix + "_Selling"] })
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.central-bank.org.tt` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Port of Spain; the default reads the clock (UTC−4).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -4 * 3600)) {
-        self.endpoint = (baseURL ?? "https://www.central-bank.org.tt") + "/wp-json/rates/v1/forex-rate"
-        self.today = today
-    }
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         return [ProviderRequest(url: "\(endpoint)/\(first.parts.year)-\(last.parts.year)")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let rows = try document.field("cbttdailyforexrates", of: "the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let rows = try document.field("cbttdailyforexrates", of: "the answer")
         if case .object(let members) = rows, members.allSatisfy({ $0.key == "famedate" || $0.value.isNull }) { return [] }
         var publications: [ProviderPublication] = []
-        for (index, row) in try rows.array("\"cbttdailyforexrates\"", provider: key).enumerated() {
+        for (index, row) in try rows.array("\"cbttdailyforexrates\"").enumerated() {
             let what = "row \(index + 1)"
-            for member in try row.members(what, provider: key) where !Self.knownColumns.contains(member.key) {
-                throw .unexpectedLayout(provider: key, "\(what) has a column the adapter does not know: \(UpstreamDataError.quoted(member.key))")
+            for member in try row.members(what) where !Self.knownColumns.contains(member.key) {
+                throw .layout("\(what) has a column the adapter does not know: \(UpstreamDataError.quoted(member.key))")
             }
-            let day = try Day(parsing: try row.field("famedate", of: what, provider: key).string("\(what)'s \"famedate\"", provider: key), .iso)
+            let day = try Day(parsing: try row.field("famedate", of: what).string("\(what)'s \"famedate\""), .iso)
             guard day >= historyStart else { continue }
             var quotes: [PublishedQuote] = []
             for column in Self.columns {
                 let currency = CurrencyCode(column.code)!
-                let buying = try row.field(column.prefix + "_Buying", of: "\(day)", provider: key)
-                let selling = try row.field(column.prefix + "_Selling", of: "\(day)", provider: key)
+                let buying = try row.field(column.prefix + "_Buying", of: "\(day)")
+                let selling = try row.field(column.prefix + "_Selling", of: "\(day)")
                 if Self.isNoDeal(buying) || Self.isNoDeal(selling) { continue }
                 guard let buy = buying.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: buying.shown) }
                 guard let sell = selling.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: selling.shown) }
@@ -88,7 +74,7 @@ public struct CBTTProvider: RatesProvider {
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 
     /// Whether one side of a currency's figures says there were no deals: `null`, blank, or zero.

@@ -12,21 +12,13 @@ import RatesCore
 ///   first day); a day it has no rates for is answered `[]`, no publication.
 /// - Schedule: Asia/Tashkent, Monday to Friday, usually out by about 14:00.
 public struct CBUProvider: RatesProvider {
-    public let key = "CBU"
-    public let name = "Central Bank of Uzbekistan"
-    public let country: String? = "UZ"
-    public let pivot = CurrencyCode("UZS")!
-    public let rateType = "official rate"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Tashkent", expectedMinute: 14 * 60)
-    /// The first day of the archive.
-    public let historyStart = Day(year: 1994, month: 7, day: 1)!
+    public let source: ProviderSource
 
-    let endpoint: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: replaces `https://cbu.uz/en/arkhiv-kursov-valyut` (for tests).
-    public init(baseURL: String? = nil) {
-        endpoint = (baseURL ?? "https://cbu.uz/en/arkhiv-kursov-valyut") + "/json/"
-    }
+    public let emptyAnswerIsNoPublication = true
+
+    var endpoint: String { baseURL + "/json/" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -38,18 +30,18 @@ public struct CBUProvider: RatesProvider {
     }
 
     /// Reads `[{"id":69,"Code":"840","Ccy":"USD","Nominal":"1","Rate":"12194.21","Diff":"-16.5","Date":"01.04.2026",…}, …]`.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         var days: [Day: [PublishedQuote]] = [:]
-        for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+        for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "row \(index + 1)"
-            let dayText = try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key)
+            let dayText = try row.field("Date", of: what).string("\(what)'s \"Date\"")
             let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
-            let code = try row.field("Ccy", of: what, provider: key).string("\(what)'s \"Ccy\"", provider: key)
-            let nominal = try row.field("Nominal", of: what, provider: key).integer("\(what)'s \"Nominal\"", provider: key)
-            let rate = try row.field("Rate", of: what, provider: key)
-            guard case .string = rate else { throw .unexpectedLayout(provider: key, "\(what)'s \"Rate\" is \(rate.kind), not a string") }
+            let code = try row.field("Ccy", of: what).string("\(what)'s \"Ccy\"")
+            let nominal = try row.field("Nominal", of: what).integer("\(what)'s \"Nominal\"")
+            let rate = try row.field("Rate", of: what)
+            guard case .string = rate else { throw .layout("\(what)'s \"Rate\" is \(rate.kind), not a string") }
             days[day, default: []].append(try .reading(code: code, value: rate, unit: nominal, direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -17,28 +17,17 @@ import RatesCore
 /// - Schedule: Asia/Shanghai, Monday to Friday, the parity announced at 09:15.
 /// - Ranges: one request per 50 days; the newest publication is asked for as the last seven days up to today.
 public struct CFETSProvider: RatesProvider {
-    public let key = "CFETS"
-    public let name = "China Foreign Exchange Trade System"
-    public let country: String? = "CN"
-    public let pivot = CurrencyCode("CNY")!
-    public let rateType = "central parity rate"
-    /// Monday to Friday, at 09:15 Beijing time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Shanghai", expectedMinute: 9 * 60 + 15)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The endpoint's address (`…/ags/ms/cm-u-bk-ccpr/CcprHisNew`).
-    public let endpoint: String
-    private let today: @Sendable () -> Day
+    var endpoint: String { baseURL + "/ags/ms/cm-u-bk-ccpr/CcprHisNew" }
 
     /// The most days one request covers: one page.
     static let maxDays = 50
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.chinamoney.com.cn` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Beijing; the default reads the clock (UTC+8).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 8 * 3600)) {
-        self.endpoint = (baseURL ?? "https://www.chinamoney.com.cn") + "/ags/ms/cm-u-bk-ccpr/CcprHisNew"
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -68,27 +57,27 @@ public struct CFETSProvider: RatesProvider {
         } else if sides.count == 2, sides[0] == pivot.rawValue, let currency = CurrencyCode(sides[1]) {
             return Pair(currency: currency, unit: 1, direction: .unitsPerPivot)
         }
-        throw .unexpectedLayout(provider: key, "the pair \(UpstreamDataError.quoted(label)) is not one the adapter reads")
+        throw .layout("the pair \(UpstreamDataError.quoted(label)) is not one the adapter reads")
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let code = try document.field("head", of: "the answer", provider: key).field("rep_code", of: "\"head\"", provider: key)
-        guard code == .string("200") else { throw .unexpectedLayout(provider: key, "\"head\".\"rep_code\" is \(code.shown), not 200") }
-        let data = try document.field("data", of: "the answer", provider: key)
-        let records = try document.field("records", of: "the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let code = try document.field("head", of: "the answer").field("rep_code", of: "\"head\"")
+        guard code == .string("200") else { throw .layout("\"head\".\"rep_code\" is \(code.shown), not 200") }
+        let data = try document.field("data", of: "the answer")
+        let records = try document.field("records", of: "the answer")
         guard !records.isNull else {
-            throw .unexpectedLayout(provider: key, "no records: \(UpstreamDataError.quoted(data["flagMessage"]?.shown ?? ""))")
+            throw .layout("no records: \(UpstreamDataError.quoted(data["flagMessage"]?.shown ?? ""))")
         }
-        let labels = try data.field("head", of: "\"data\"", provider: key).array("\"data\".\"head\"", provider: key)
-        let pairs = try labels.map { label throws(UpstreamDataError) in try pair(label.string("a pair's label", provider: key)) }
+        let labels = try data.field("head", of: "\"data\"").array("\"data\".\"head\"")
+        let pairs = try labels.map { label throws(UpstreamDataError) in try pair(label.string("a pair's label")) }
         var publications: [ProviderPublication] = []
-        for (index, record) in try records.array("\"records\"", provider: key).enumerated() {
+        for (index, record) in try records.array("\"records\"").enumerated() {
             let what = "record \(index + 1)"
-            let day = try Day(parsing: try record.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key), .iso)
-            let values = try record.field("values", of: "\(day)", provider: key).array("the values of \(day)", provider: key)
+            let day = try Day(parsing: try record.field("date", of: what).string("\(what)'s \"date\""), .iso)
+            let values = try record.field("values", of: "\(day)").array("the values of \(day)")
             guard values.count == pairs.count else {
-                throw .unexpectedLayout(provider: key, "\(day) has \(values.count) values for \(pairs.count) pairs")
+                throw .layout("\(day) has \(values.count) values for \(pairs.count) pairs")
             }
             var quotes: [PublishedQuote] = []
             for (pair, value) in zip(pairs, values) where value != .string("---") {
@@ -96,6 +85,6 @@ public struct CFETSProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validateAllowingNone(publications)
+        return publications
     }
 }

@@ -21,29 +21,16 @@ import RatesCore
 /// - History: the fixing goes back to 1991-01-01 (``historyStart``), in both the text and the yearly JSON.
 /// - Schedule: Europe/Prague, Monday to Friday, published after 14:30 local time.
 public struct CNBProvider: RatesProvider {
-    public let key = "CNB"
-    public let name = "Czech National Bank"
-    public let country: String? = "CZ"
-    public let pivot = CurrencyCode("CZK")!
-    public let rateType = "exchange rate fixing"
-    public let schedule = PublicationSchedule(timeZone: "Europe/Prague", expectedMinute: 14 * 60 + 30)
-    /// The first day of the bank's fixing history.
-    public let historyStart = Day(year: 1991, month: 1, day: 1)!
+    public let source: ProviderSource
 
-    /// The real text file of the newest fixing.
-    public static let defaultTextURL =
-        "https://www.cnb.cz/cs/financni-trhy/devizovy-trh/kurzy-devizoveho-trhu/kurzy-devizoveho-trhu/denni_kurz.txt"
-    /// The real JSON API root.
-    public static let defaultAPIURL = "https://api.cnb.cz/cnbapi"
+    public init(source: ProviderSource) { self.source = source }
 
-    private let textURL: String
-    private let apiURL: String
+    public let emptyAnswerIsNoPublication = true
 
-    /// - Parameter baseURL: One root for both files (`BASE/denni_kurz.txt`, `BASE/cnbapi/exrates/daily-year`); `nil` for the real ones.
-    public init(baseURL: String? = nil) {
-        textURL = baseURL.map { $0 + "/denni_kurz.txt" } ?? Self.defaultTextURL
-        apiURL = baseURL.map { $0 + "/cnbapi" } ?? Self.defaultAPIURL
-    }
+    /// The text file of the newest fixing, in the table's folder.
+    var textURL: String { baseURL + "/denni_kurz.txt" }
+    /// The JSON API root: on its own host, or under a replaced base (one root for both files).
+    var apiURL: String { source.base(otherwise: "https://api.cnb.cz") + "/cnbapi" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -57,9 +44,9 @@ public struct CNBProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let publications = request.url.contains("/exrates/daily-year") ? try parseYear(body) : [try parseText(body)]
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 
     // MARK: - denni_kurz.txt
@@ -69,19 +56,19 @@ public struct CNBProvider: RatesProvider {
     static let legacyHeader = ["země", "denominace", "množství", "kód", "poměr"]
 
     func parseText(_ body: [UInt8]) throws(UpstreamDataError) -> ProviderPublication {
-        let lines = try DelimitedText.lines(body, provider: key)
+        let lines = try DelimitedText.lines(body)
         guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
         // `21.04.2000 #80` (Czech), `13 Feb 2026 #31` (English)
         let title = first.split(separator: " #", omittingEmptySubsequences: false)
         guard title.count == 2, !title[1].isEmpty, title[1].allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw .unexpectedLayout(provider: key, "the first line is not \"DD.MM.YYYY #N\" or \"DD Mon YYYY #N\": \(DelimitedText.shown(first))")
+            throw .layout("the first line is not \"DD.MM.YYYY #N\" or \"DD Mon YYYY #N\": \(DelimitedText.shown(first))")
         }
         let dayText = String(title[0])
         guard let day = Day(dayText, .dayMonthYear(separator: ".")) ?? Day(dayText, .dayMonthNameYear(separator: " ")) else {
             throw .invalidDay(dayText)
         }
-        guard lines.count > 1, Self.headers.contains(try DelimitedText.fields(lines[1], separator: "|", provider: key)) else {
-            throw .unexpectedLayout(provider: key, "the second line is not the header země|měna|množství|kód|kurz or Country|Currency|Amount|Code|Rate")
+        guard lines.count > 1, Self.headers.contains(try DelimitedText.fields(lines[1], separator: "|")) else {
+            throw .layout("the second line is not the header země|měna|množství|kód|kurz or Country|Currency|Amount|Code|Rate")
         }
         var quotes: [PublishedQuote] = []
         var expectHeader = false
@@ -90,16 +77,16 @@ public struct CNBProvider: RatesProvider {
                 expectHeader = true
                 continue
             }
-            let fields = try DelimitedText.fields(line, separator: "|", provider: key)
+            let fields = try DelimitedText.fields(line, separator: "|")
             if expectHeader {
                 guard fields == Self.legacyHeader else {
-                    throw .unexpectedLayout(provider: key, "after a blank line, \(DelimitedText.shown(line)) is not the legacy-currency header")
+                    throw .layout("after a blank line, \(DelimitedText.shown(line)) is not the legacy-currency header")
                 }
                 expectHeader = false
                 continue
             }
             guard fields.count == 5 else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of 5 in \(DelimitedText.shown(line))")
+                throw .layout("\(fields.count) fields instead of 5 in \(DelimitedText.shown(line))")
             }
             quotes.append(try quote(code: fields[3], amount: fields[2], rate: fields[4], day: day))
         }
@@ -110,25 +97,25 @@ public struct CNBProvider: RatesProvider {
     func quote(code text: String, amount: String, rate: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
         guard let code = CurrencyCode(text) else { throw .invalidCurrencyCode(text, day: day) }
         guard let unit = Int(amount), unit > 0, amount.allSatisfy(\.isASCII), ProviderValidation.isPowerOfTen(unit) else {
-            throw .unexpectedLayout(provider: key, "the amount \(DelimitedText.shown(amount)) of \(code) on \(day) is not 1, 10, 100, …")
+            throw .layout("the amount \(DelimitedText.shown(amount)) of \(code) on \(day) is not 1, 10, 100, …")
         }
-        let value = try ProviderXMLParsing.rate(rate, currency: code, day: day)
+        let value = try PublishedText.rate(rate, currency: code, day: day)
         return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)
     }
 
     // MARK: - daily-year JSON
 
     func parseYear(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         guard let items = document["rates"]?.elements else {
-            throw .unexpectedLayout(provider: key, "no \"rates\" array at the top level")
+            throw .layout("no \"rates\" array at the top level")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for item in items {
             guard let dayText = item["validFor"]?.stringValue, let code = item["currencyCode"]?.stringValue,
                 let amount = item["amount"]?.numberText, let rate = item["rate"]?.numberText
             else {
-                throw .unexpectedLayout(provider: key, "a rate without the text validFor and currencyCode and the numbers amount and rate")
+                throw .layout("a rate without the text validFor and currencyCode and the numbers amount and rate")
             }
             let day = try Day(parsing: dayText, .iso)
             let quote = try quote(code: code, amount: amount, rate: rate, day: day)

@@ -22,13 +22,11 @@ import RatesCore
 /// - Ranges: one request per Saturday–Thursday of the range (the page answers one day); the newest
 ///   publication is asked for as today's and the two days' before it.
 public struct DABProvider: RatesProvider {
-    public let key = "DAB"
-    public let name = "Da Afghanistan Bank"
-    public let country: String? = "AF"
-    public let pivot = CurrencyCode("AFN")!
-    public let rateType = "midpoint of the published transfer buying and selling rates"
-    /// Saturday to Thursday, by 09:30 in Kabul.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Kabul", weekdays: DABProvider.publicationWeekdays, expectedMinute: 9 * 60 + 30)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The weekdays with rates: Saturday to Thursday.
     static let publicationWeekdays: Set<Int> = [6, 7, 1, 2, 3, 4]
@@ -41,18 +39,6 @@ public struct DABProvider: RatesProvider {
         "PAKISTAN RS.": ("PKR", 1), "IRAN TOMAN": ("IRR", 10), "CNY": ("CNY", 1), "UAE DIRHAM": ("AED", 1), "SAUDI RIYAL": ("SAR", 1),
     ]
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.dab.gov.af` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Kabul (UTC+4:30); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 4 * 3600 + 1800)) {
-        self.baseURL = baseURL ?? "https://www.dab.gov.af"
-        self.today = today
-    }
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 2, today: today()) else { return [] }
         return Day.days(from: first, through: last, on: Self.publicationWeekdays).map { day in
@@ -60,13 +46,13 @@ public struct DABProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         if page.tables.isEmpty, page.tokens.contains(where: { if case .text(let text) = $0 { text.contains("There were no results.") } else { false } }) {
             return []
         }
         guard let updated = page.texts(of: "p").first(where: { $0.hasPrefix("Last updated: ") }) else {
-            throw .unexpectedLayout(provider: key, "no \"Last updated: …\" line")
+            throw .layout("no \"Last updated: …\" line")
         }
         let words = updated.dropFirst("Last updated: ".count).split(separator: " ")
         guard words.count == 3, let day = HTMLText.day(day: words[0], month: words[1], year: words[2]) else {
@@ -74,11 +60,11 @@ public struct DABProvider: RatesProvider {
         }
         // The day's table is the page's first; the monthly averages', under the same header, follow it.
         guard let table = page.tables.first, let headerRow = table.rowIndex(ofHeader: Self.header) else {
-            throw .unexpectedLayout(provider: key, "the page's first table has not the header \(HTMLDocument.shown(Self.header))")
+            throw .layout("the page's first table has not the header \(HTMLDocument.shown(Self.header))")
         }
         var quotes: [PublishedQuote] = []
         for row in table.rows[(headerRow + 1)...] {
-            let cells = try row.texts(count: 5, day: day, provider: key)
+            let cells = try row.texts(count: 5, day: day)
             guard let name = Self.currency(labelled: cells[0]) else { continue }
             let currency = CurrencyCode(name.code)!
             if Self.isNoFigure(cells[3]) && Self.isNoFigure(cells[4]) { continue }
@@ -89,9 +75,9 @@ public struct DABProvider: RatesProvider {
             quotes.append(PublishedQuote(currency: currency, value: value, unit: name.unit, direction: .pivotPerUnits))
         }
         guard quotes.contains(where: { $0.currency == CurrencyCode("USD")! }) else {
-            throw .unexpectedLayout(provider: key, "no US dollar row in the table of \(day)")
+            throw .layout("no US dollar row in the table of \(day)")
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 1))
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     /// The code and unit of a row's label: the bank's words (``currencyNames``) or an ISO 4217 code, read

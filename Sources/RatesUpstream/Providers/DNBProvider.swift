@@ -18,27 +18,16 @@ import RatesCore
 ///   answered in full.
 /// - Schedule: Danish banking days (Europe/Copenhagen), about 16:00.
 public struct DNBProvider: RatesProvider {
-    public let key = "DNB"
-    public let name = "Danmarks Nationalbank"
-    public let country: String? = "DK"
-    public let pivot = CurrencyCode("DKK")!
-    public let rateType = "indicative rate"
-    /// Working days, about 16:00 Copenhagen time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Copenhagen", expectedMinute: 16 * 60)
-    /// The first day of DNVALD's daily rates.
-    public let historyStart = Day(year: 1977, month: 1, day: 3)!
+    public let source: ProviderSource
 
-    /// The latest rates' URL.
-    public let latestURL: String
-    /// The Statbank data endpoint.
-    public let statbankURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: One host serving both `/api/currencyratesxml` and `/v1/data`, for a test
-    ///   server; `nil` for the bank's and Statistics Denmark's own.
-    public init(baseURL: String? = nil) {
-        latestURL = (baseURL ?? "https://www.nationalbanken.dk") + "/api/currencyratesxml?lang=en"
-        statbankURL = (baseURL ?? "https://api.statbank.dk") + "/v1/data"
-    }
+    public let emptyAnswerIsNoPublication = true
+
+    /// The latest rates' URL, on the bank's host.
+    var latestURL: String { baseURL + "/api/currencyratesxml?lang=en" }
+    /// The Statbank data endpoint: on Statistics Denmark's host, or under a replaced base (one host serving both).
+    var statbankURL: String { source.base(otherwise: "https://api.statbank.dk") + "/v1/data" }
 
     /// The currencies a range query asks Statbank for.
     public static let currencies = [
@@ -61,29 +50,28 @@ public struct DNBProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let publications = try request.method == .post ? parseStatbank(body) : parseLatest(body)
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 
     // MARK: - Latest (XML)
 
     func parseLatest(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
         let root = try XMLReader.Element(parsing: body, root: "exchangerates")
-        try xml.expectOnly(["dailyrates"], in: root)
-        let reference = try xml.attribute(root, "refcur", in: "<exchangerates>")
+        try XMLFields.expectOnly(["dailyrates"], in: root)
+        let reference = try XMLFields.attribute(root, "refcur", in: "<exchangerates>")
         guard reference == pivot.rawValue else {
-            throw .unexpectedLayout(provider: key, "refcur is \(UpstreamDataError.quoted(reference)), expected DKK")
+            throw .layout("refcur is \(UpstreamDataError.quoted(reference)), expected DKK")
         }
         var publications: [ProviderPublication] = []
         for daily in root.children {
-            try xml.expectOnly(["currency"], in: daily)
-            let day = try Day(parsing: xml.attribute(daily, "id", in: "<dailyrates>"), .iso)
+            try XMLFields.expectOnly(["currency"], in: daily)
+            let day = try Day(parsing: XMLFields.attribute(daily, "id", in: "<dailyrates>"), .iso)
             var quotes: [PublishedQuote] = []
             for currency in daily.children {
-                let code = try ProviderXMLParsing.currency(xml.attribute(currency, "code", in: "<currency> of \(day)"), day: day)
-                let value = try ProviderXMLParsing.rate(xml.attribute(currency, "rate", in: "<currency code=\"\(code)\">"), currency: code, day: day)
+                let code = try PublishedText.currency(XMLFields.attribute(currency, "code", in: "<currency> of \(day)"), day: day)
+                let value = try PublishedText.rate(XMLFields.attribute(currency, "rate", in: "<currency code=\"\(code)\">"), currency: code, day: day)
                 guard code != pivot else { continue }
                 quotes.append(PublishedQuote(currency: code, value: value, unit: 100, direction: .pivotPerUnits))
             }
@@ -96,24 +84,24 @@ public struct DNBProvider: RatesProvider {
 
     func parseStatbank(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         // Codes, days and decimals: ASCII only.
-        guard body.allSatisfy({ $0 < 0x80 }) else { throw .unexpectedLayout(provider: key, "the CSV holds a byte that is not ASCII") }
+        guard body.allSatisfy({ $0 < 0x80 }) else { throw .layout("the CSV holds a byte that is not ASCII") }
         // Lines end in CR LF (or LF).
-        var lines = try DelimitedText.lines(body, provider: key).map(String.init)
+        var lines = try DelimitedText.lines(body).map(String.init)
         if lines.last == "" { lines.removeLast() }
         guard let header = lines.first, !header.allSatisfy(\.isWhitespace) else { throw .empty }
         guard header == "VALUTA;KURTYP;TID;INDHOLD" else {
-            throw .unexpectedLayout(provider: key, "CSV header \(UpstreamDataError.quoted(header)), expected VALUTA;KURTYP;TID;INDHOLD")
+            throw .layout("CSV header \(UpstreamDataError.quoted(header)), expected VALUTA;KURTYP;TID;INDHOLD")
         }
         var quotes: [Day: [PublishedQuote]] = [:]
         for (index, line) in lines.enumerated().dropFirst() {
             let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4, fields[1] == "KBH" else {
-                throw .unexpectedLayout(provider: key, "CSV line \(index + 1) \(UpstreamDataError.quoted(line)) is not VALUTA;KBH;TID;INDHOLD")
+                throw .layout("CSV line \(index + 1) \(UpstreamDataError.quoted(line)) is not VALUTA;KBH;TID;INDHOLD")
             }
             let day = try Day(parsing: fields[2], .statbank)
-            let code = try ProviderXMLParsing.currency(fields[0], day: day)
+            let code = try PublishedText.currency(fields[0], day: day)
             if fields[3] == ".." { continue }  // no rate that day
-            let value = try ProviderXMLParsing.rate(fields[3], currency: code, day: day)
+            let value = try PublishedText.rate(fields[3], currency: code, day: day)
             guard code != pivot else { continue }
             quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: 100, direction: .pivotPerUnits))
         }

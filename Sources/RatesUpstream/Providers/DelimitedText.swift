@@ -7,11 +7,11 @@ import RatesCore
 /// Nothing is guessed: bytes that are not UTF-8 and a quote left open reject the answer.
 enum DelimitedText {
     /// The lines of `body`, decoded as UTF-8 (a byte order mark dropped), without their line ends.
-    static func lines(_ body: [UInt8], provider: String) throws(UpstreamDataError) -> [Substring] {
+    static func lines(_ body: [UInt8]) throws(UpstreamDataError) -> [Substring] {
         var bytes = body[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .unexpectedLayout(provider: provider, "the body is not UTF-8 text")
+            throw .layout("the body is not UTF-8 text")
         }
         // Split on the scalar LF: as a `Character`, CR LF is one grapheme that is not "\n".
         var lines: [Substring] = []
@@ -26,19 +26,19 @@ enum DelimitedText {
         }
     }
 
-    /// The lines of `body` (``lines(_:provider:)``) and the fields of the first, its header; ``UpstreamDataError/empty`` when that is blank.
-    static func header(_ body: [UInt8], separator: Character, provider: String) throws(UpstreamDataError) -> (lines: [Substring], fields: [String]) {
-        let lines = try lines(body, provider: provider)
+    /// The lines of `body` (``lines(_:)``) and the fields of the first, its header; ``UpstreamDataError/empty`` when that is blank.
+    static func header(_ body: [UInt8], separator: Character) throws(UpstreamDataError) -> (lines: [Substring], fields: [String]) {
+        let lines = try lines(body)
         guard let first = lines.first, !isBlank(first) else { throw .empty }
-        return (lines, try fields(first, separator: separator, provider: provider))
+        return (lines, try fields(first, separator: separator))
     }
 
     /// Where each of `columns` is in `header`, the fields of the header line `line`; a layout error names the first it lacks.
-    static func positions(of columns: [String], in header: [String], line: Substring, provider: String) throws(UpstreamDataError) -> [String: Int] {
+    static func positions(of columns: [String], in header: [String], line: Substring) throws(UpstreamDataError) -> [String: Int] {
         var positions: [String: Int] = [:]
         for column in columns {
             guard let position = header.firstIndex(of: column) else {
-                throw .unexpectedLayout(provider: provider, "the header has no \(column): \(shown(line))")
+                throw .layout("the header has no \(column): \(shown(line))")
             }
             positions[column] = position
         }
@@ -47,7 +47,7 @@ enum DelimitedText {
 
     /// The fields of one line split at `separator`; a field that starts with `"` is read up to
     /// its closing quote, `""` inside it standing for one quote.
-    static func fields(_ line: Substring, separator: Character, provider: String) throws(UpstreamDataError) -> [String] {
+    static func fields(_ line: Substring, separator: Character) throws(UpstreamDataError) -> [String] {
         var fields: [String] = []
         var field = ""
         var inQuotes = false
@@ -79,7 +79,7 @@ enum DelimitedText {
                 fieldStarted = true
             }
         }
-        guard !inQuotes else { throw .unexpectedLayout(provider: provider, "a quoted field is not closed in line \(Self.shown(line))") }
+        guard !inQuotes else { throw .layout("a quoted field is not closed in line \(Self.shown(line))") }
         fields.append(field)
         return fields
     }
@@ -88,7 +88,7 @@ enum DelimitedText {
     /// its fields split at `separator`, exactly `count` of them. Blank lines may only end the text:
     /// a row after one rejects the answer.
     static func rows(
-        after lines: [Substring], separator: Character, count: Int, provider: String
+        after lines: [Substring], separator: Character, count: Int
     ) throws(UpstreamDataError) -> [(line: Substring, fields: [String])] {
         var rows: [(line: Substring, fields: [String])] = []
         var ended = false
@@ -97,10 +97,10 @@ enum DelimitedText {
                 ended = true
                 continue
             }
-            guard !ended else { throw .unexpectedLayout(provider: provider, "a row after a blank line: \(shown(line))") }
-            let fields = try fields(line, separator: separator, provider: provider)
+            guard !ended else { throw .layout("a row after a blank line: \(shown(line))") }
+            let fields = try fields(line, separator: separator)
             guard fields.count == count else {
-                throw .unexpectedLayout(provider: provider, "\(fields.count) fields instead of \(count) in \(shown(line))")
+                throw .layout("\(fields.count) fields instead of \(count) in \(shown(line))")
             }
             rows.append((line, fields))
         }

@@ -14,28 +14,15 @@ import RatesCore
 ///   the published text unchanged.
 /// - Schedule: ``RatesCore/PublicationSchedule/ecbReferenceRates``: TARGET days, out at about 16:00 Frankfurt time.
 public struct ECBProvider: RatesProvider {
-    public let key = "ECB"
-    public let name = "European Central Bank"
-    public let country: String? = "EU"
-    public let pivot = CurrencyCode.euro
-    public let schedule = PublicationSchedule.ecbReferenceRates
-    /// Its 30 or so currencies never moved 5x between two publications since 1999 (``ProviderValidation/maxRateMove``).
-    public let maxRateMove: Double? = ProviderValidation.maxRateMove
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
 
     /// The directory holding the files, ending in `/`.
-    public let baseURL: String
-
-    /// The ECB's own directory.
-    public static let defaultBaseURL = "https://www.ecb.europa.eu/stats/eurofxref/"
+    var directory: String { baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
 
     /// How many days back `eurofxref-hist-90d.xml` reaches.
     static let ninetyDays = 90
-
-    /// - Parameter baseURL: The directory of the files (``defaultBaseURL`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        let base = baseURL ?? Self.defaultBaseURL
-        self.baseURL = base.hasSuffix("/") ? base : base + "/"
-    }
 
     /// The file a fetch of `window` reads: for a range (which a fetch ends today), the 90-day file
     /// when it starts within the 90 days before its end, else the whole history.
@@ -58,12 +45,12 @@ public struct ECBProvider: RatesProvider {
     /// One request: the file of ``file(for:)``.
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + file(for: window).rawValue)]
+        return [ProviderRequest(url: directory + file(for: window).rawValue)]
     }
 
     /// Reads any eurofxref file: every day in it, each currency per 1 EUR.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        try ProviderValidation.validate(Self.publications(of: ECBXML.parse(body)))
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        try Self.publications(of: ECBXML.parse(body))
     }
 
     /// Reads each file by its extension (``ECBHistoryFile``: the XML files, the history's CSV or

@@ -15,26 +15,11 @@ import RatesCore
 ///   any other form is a layout error.
 /// - Schedule: Asia/Kolkata, Monday to Friday except Indian holidays, published about 13:30 local time.
 public struct FBILProvider: RatesProvider {
-    public let key = "FBIL"
-    public let name = "Financial Benchmarks India"
-    public let country: String? = "IN"
-    public let pivot = CurrencyCode("INR")!
-    public let rateType = "reference rate"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Kolkata", expectedMinute: 13 * 60 + 30)
+    public let source: ProviderSource
 
-    /// The real endpoint.
-    public static let defaultBaseURL = "https://www.fbil.org.in/wasdm/refrates/fetchfiltered"
+    public init(source: ProviderSource) { self.source = source }
 
-    private let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The `refrates/fetchfiltered` URL; `nil` for the real one.
-    ///   - today: Today's day in India; the default reads the clock (UTC+5:30).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600 + 1800)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard let span = window.span(latestDays: 7, today: today()) else { return [] }
@@ -42,16 +27,16 @@ public struct FBILProvider: RatesProvider {
         return [ProviderRequest(url: "\(baseURL)?\(query)", headers: ["Accept": "application/json"])]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        guard let records = try ProviderJSON(parsing: body, provider: key).elements else {
-            throw .unexpectedLayout(provider: key, "the answer is not a JSON array of rates")
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        guard let records = try ProviderJSON(answer: body).elements else {
+            throw .layout("the answer is not a JSON array of rates")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for record in records where record["rate"] != ProviderJSON.null {
             guard let dayText = record["processRunDate"]?.stringValue, let product = record["subProdName"]?.stringValue,
                 let rate = record["rate"]?.numberText
             else {
-                throw .unexpectedLayout(provider: key, "a rate without the texts processRunDate and subProdName and the number rate")
+                throw .layout("a rate without the texts processRunDate and subProdName and the number rate")
             }
             let day = try Self.runDay(dayText)
             let (unit, currency) = try units(of: product, day: day)
@@ -59,8 +44,7 @@ public struct FBILProvider: RatesProvider {
             quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: rate, unit: unit, direction: .pivotPerUnits))
         }
         // A range of holidays answers `[]`: no publication.
-        return try ProviderValidation.validateAllowingNone(
-            quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 
     /// The day of `2026-03-20 00:00:00`: FBIL stamps each run at midnight.
@@ -75,7 +59,7 @@ public struct FBILProvider: RatesProvider {
         guard parts.count == 4, parts[0] == "INR", parts[1] == "/",
             parts[2].allSatisfy({ $0.isASCII && $0.isNumber }), let unit = Int(parts[2]), unit > 0, ProviderValidation.isPowerOfTen(unit)
         else {
-            throw .unexpectedLayout(provider: key, "the product \(DelimitedText.shown(text)) on \(day) is not \"INR / N CODE\" with N 1, 10, 100, …")
+            throw .layout("the product \(DelimitedText.shown(text)) on \(day) is not \"INR / N CODE\" with N 1, 10, 100, …")
         }
         guard let currency = CurrencyCode(String(parts[3])) else { throw .invalidCurrencyCode(String(parts[3]), day: day) }
         return (unit, currency)

@@ -19,18 +19,11 @@ import RatesCore
 ///   without `observation_start` answers a series' whole history.
 /// - Schedule: America/New_York, weekly on Mondays about 16:15 local time (the daily figures of the week before).
 public struct FREDProvider: RatesProvider {
-    public let key = "FRED"
-    public let name = "Federal Reserve Bank of St. Louis (H.10)"
-    public let country: String? = "US"
-    public let pivot = CurrencyCode("USD")!
-    public let rateType = "H.10 noon buying rate"
-    public let schedule = PublicationSchedule(timeZone: "America/New_York", weekdays: [1], expectedMinute: 16 * 60 + 15, cadence: .weekly)
-    public let needsAPIKey = true
-    /// The first day of the H.10 series FRED serves.
-    public let historyStart = Day(year: 1971, month: 1, day: 4)!
+    public let source: ProviderSource
 
-    /// The real endpoint.
-    public static let defaultBaseURL = "https://api.stlouisfed.org/fred/series/observations"
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The H.10 daily series, in request order: series id, currency, and which way round the series is quoted.
     public static let series: [(id: String, currency: String, direction: PublishedQuote.Direction)] = [
@@ -43,17 +36,6 @@ public struct FREDProvider: RatesProvider {
         ("DEXUSAL", "AUD", .pivotPerUnits), ("DEXUSEU", "EUR", .pivotPerUnits), ("DEXUSNZ", "NZD", .pivotPerUnits),
         ("DEXUSUK", "GBP", .pivotPerUnits),
     ]
-
-    private let baseURL: String
-    private let apiKey: String
-
-    /// - Parameters:
-    ///   - baseURL: The `series/observations` URL; `nil` for the real one.
-    ///   - apiKey: A FRED API key (free, from fred.stlouisfed.org).
-    public init(baseURL: String? = nil, apiKey: String) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.apiKey = apiKey
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let query: String
@@ -69,30 +51,30 @@ public struct FREDProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         guard let subject = request.subject, let series = Self.series.first(where: { $0.id == subject }),
             let currency = CurrencyCode(series.currency)
         else {
-            throw .unexpectedLayout(provider: key, "the request names no H.10 series: \(request.subject ?? "none")")
+            throw .layout("the request names no H.10 series: \(request.subject ?? "none")")
         }
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         if let message = document["error_message"]?.stringValue {
-            throw .unexpectedLayout(provider: key, "FRED answered an error for \(subject): \(message)")
+            throw .layout("FRED answered an error for \(subject): \(message)")
         }
         guard document["units"]?.stringValue == "lin", let observations = document["observations"]?.elements else {
-            throw .unexpectedLayout(provider: key, "no \"units\":\"lin\" and \"observations\" array at the top level for \(subject)")
+            throw .layout("no \"units\":\"lin\" and \"observations\" array at the top level for \(subject)")
         }
         var publications: [ProviderPublication] = []
         for observation in observations {
             guard let dayText = observation["date"]?.stringValue, let text = observation["value"]?.stringValue else {
-                throw .unexpectedLayout(provider: key, "an observation of \(subject) without the texts date and value")
+                throw .layout("an observation of \(subject) without the texts date and value")
             }
             let day = try Day(parsing: dayText, .iso)
             // "." is FRED's "no observation on this day".
             if text == "." { continue }
-            let value = try ProviderXMLParsing.rate(text, currency: currency, day: day)
+            let value = try PublishedText.rate(text, currency: currency, day: day)
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: series.direction)]))
         }
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 }

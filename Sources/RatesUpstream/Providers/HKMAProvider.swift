@@ -22,24 +22,16 @@ import RatesCore
 /// publication for its day, and a page without records (a range the bulletin does not cover yet)
 /// is none at all.
 public struct HKMAProvider: RatesProvider {
-    public let key = "HKMA"
-    public let name = "Hong Kong Monetary Authority"
-    public let country: String? = "HK"
-    public let pivot = CurrencyCode("HKD")!
-    public let rateType = "market rate"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Hong_Kong", expectedMinute: 11 * 60, cadence: .monthly)
-    /// The first day of the HKMA's daily series.
-    public let historyStart = Day(year: 1981, month: 1, day: 2)!
+    public let source: ProviderSource
 
-    let endpoint: String
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
+    var endpoint: String { baseURL + "/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily" }
 
     /// Days asked for per request: the API's page of at most 1000 records holds them all.
     static let maxDaysPerRequest = 1000
-
-    /// - Parameter baseURL: replaces `https://api.hkma.gov.hk/public` (for tests).
-    public init(baseURL: String? = nil) {
-        endpoint = (baseURL ?? "https://api.hkma.gov.hk/public") + "/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily"
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -53,24 +45,24 @@ public struct HKMAProvider: RatesProvider {
     }
 
     /// Reads `{"header":{"success":true,…},"result":{"datasize":4,"records":[{"end_of_day":"2026-02-28","usd":7.8245000000000005,…,"neeri_2020_trade_wgt":101.2}, …]}}`.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let header = try document.field("header", of: "the answer", provider: key)
-        guard try header.field("success", of: "\"header\"", provider: key) == .bool(true) else {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let header = try document.field("header", of: "the answer")
+        guard try header.field("success", of: "\"header\"") == .bool(true) else {
             let message = header["err_msg"]?.shown ?? "no message"
-            throw .unexpectedLayout(provider: key, "the answer reports failure: \(UpstreamDataError.quoted(message))")
+            throw .layout("the answer reports failure: \(UpstreamDataError.quoted(message))")
         }
-        let records = try document.field("result", of: "the answer", provider: key).field("records", of: "\"result\"", provider: key)
+        let records = try document.field("result", of: "the answer").field("records", of: "\"result\"")
         var publications: [ProviderPublication] = []
-        for (index, record) in try records.array("\"records\"", provider: key).enumerated() {
+        for (index, record) in try records.array("\"records\"").enumerated() {
             let what = "record \(index + 1)"
-            let dayText = try record.field("end_of_day", of: what, provider: key).string("\(what)'s \"end_of_day\"", provider: key)
+            let dayText = try record.field("end_of_day", of: what).string("\(what)'s \"end_of_day\"")
             let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
-            for member in try record.members(what, provider: key) where member.key != "end_of_day" && !member.key.hasPrefix("neeri_") {
+            for member in try record.members(what) where member.key != "end_of_day" && !member.key.hasPrefix("neeri_") {
                 let isCode = member.key.utf8.count == 3 && member.key.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
                 guard isCode || member.key == "special_drawing_rights" else {
-                    throw .unexpectedLayout(provider: key, "\(what) (\(day)) has the field \(UpstreamDataError.quoted(member.key)), not a currency")
+                    throw .layout("\(what) (\(day)) has the field \(UpstreamDataError.quoted(member.key)), not a currency")
                 }
                 let code = isCode ? member.key.uppercased() : "XDR"
                 if member.value.isNull { continue }
@@ -78,6 +70,6 @@ public struct HKMAProvider: RatesProvider {
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 }

@@ -31,30 +31,12 @@ import RatesCore
 ///   the newest publication is the file of the month of today and, on a month's last day, of
 ///   tomorrow's month (UTC).
 public struct HMRCProvider: RatesProvider {
-    public let key = "HMRC"
-    public let name = "HM Revenue & Customs"
-    public let country: String? = "GB"
-    public let pivot = CurrencyCode("GBP")!
-    public let rateType = "monthly exchange rate for customs and VAT"
-    /// The first of every month, valid from midnight London time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/London", weekdays: Set(1...7), expectedMinute: 0, cadence: .monthly)
-    /// A month's rates hold through its last day.
-    public let validityDays: Int? = 31
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
 
     /// The header of every month's file.
     static let header = ["Country/Territories", "Currency", "Currency Code", "Currency Units per £1", "Start date", "End date"]
-
-    /// The host the `uk/api/` path is under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.trade-tariff.service.gov.uk` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day (UTC); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
-        self.baseURL = baseURL ?? "https://www.trade-tariff.service.gov.uk"
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         // The newest publication: the months of today and tomorrow.
@@ -92,20 +74,20 @@ public struct HMRCProvider: RatesProvider {
         return currency
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let (lines, header) = try DelimitedText.header(body, separator: ",")
         guard header == Self.header else {
-            throw .unexpectedLayout(provider: key, "the first line is not HMRC's header: \(DelimitedText.shown(lines[0]))")
+            throw .layout("the first line is not HMRC's header: \(DelimitedText.shown(lines[0]))")
         }
         var month: Day?
         var publications: [Day: [PublishedQuote]] = [:]
-        for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: Self.header.count, provider: key) {
+        for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: Self.header.count) {
             let start = try Day(parsing: fields[4], .dayMonthYear(separator: "/"))
             let end = try Day(parsing: fields[5], .dayMonthYear(separator: "/"))
             let fileMonth = month ?? start.monthStart
             month = fileMonth
             guard start.monthStart == fileMonth, start <= end, end <= fileMonth.monthEnd else {
-                throw .unexpectedLayout(provider: key, "the period \(fields[4])–\(fields[5]) is not within the file's month, \(fileMonth)")
+                throw .layout("the period \(fields[4])–\(fields[5]) is not within the file's month, \(fileMonth)")
             }
             guard let currency = try self.currency(labelled: fields[2], from: start) else { continue }
             guard RateText.isValid(fields[3]) else { throw .invalidRate(currency: currency, day: start, text: fields[3]) }
@@ -119,9 +101,9 @@ public struct HMRCProvider: RatesProvider {
         }
         guard let month else { throw .empty }
         guard publications[month] != nil else {
-            throw .unexpectedLayout(provider: key, "no row starts on the first of the file's month, \(month)")
+            throw .layout("no row starts on the first of the file's month, \(month)")
         }
-        return try ProviderValidation.validate(publications.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return publications.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }
 

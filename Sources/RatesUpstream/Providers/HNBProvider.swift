@@ -25,21 +25,11 @@ import RatesCore
 ///   kuna, which this source's pivot cannot express without arithmetic: they are checked (code, unit,
 ///   decimal) and left out. A kuna list without a euro row (before 1999) gives nothing: no publication.
 public struct HNBProvider: RatesProvider {
-    public let key = "HNB"
-    public let name = "Croatian National Bank"
-    public let country: String? = "HR"
-    public let pivot = CurrencyCode("EUR")!
-    public let rateType = "middle rate"
-    /// Working days, by 13:00 Zagreb time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Zagreb", expectedMinute: 13 * 60)
+    public let source: ProviderSource
 
-    /// The host the `tecajn-eur/v3` path is under, without a trailing slash.
-    public let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: The host (`https://api.hnb.hr` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://api.hnb.hr"
-    }
+    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/tecajn-eur/v3"
@@ -52,22 +42,22 @@ public struct HNBProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
         var rows: [(day: Day, quote: PublishedQuote)] = []
-        for (index, row) in try document.array("the answer", provider: key).enumerated() {
+        for (index, row) in try document.array("the answer").enumerated() {
             let what = "row \(index + 1)"
             // A kuna list (`tecajn/v2`) states each row's unit and dates it `datum`; the euro lists do neither.
             let kunaUnit = row["jedinica"]
             let dateField = kunaUnit != nil && row["datum_primjene"] == nil ? "datum" : "datum_primjene"
-            let dayText = try row.field(dateField, of: what, provider: key).string("\(what)'s \"\(dateField)\"", provider: key)
+            let dayText = try row.field(dateField, of: what).string("\(what)'s \"\(dateField)\"")
             let day = try Day(parsing: dayText, .iso)
-            let code = try row.field("valuta", of: what, provider: key).string("\(what)'s \"valuta\"", provider: key)
-            let middle = try row.field("srednji_tecaj", of: what, provider: key).string("\(what)'s \"srednji_tecaj\"", provider: key)
+            let code = try row.field("valuta", of: what).string("\(what)'s \"valuta\"")
+            let middle = try row.field("srednji_tecaj", of: what).string("\(what)'s \"srednji_tecaj\"")
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             guard let value = ProviderValidation.rateText(middle) else { throw .invalidRate(currency: currency, day: day, text: middle) }
             if let kunaUnit {
-                let unit = try kunaUnit.integer("\(what)'s \"jedinica\"", provider: key)
+                let unit = try kunaUnit.integer("\(what)'s \"jedinica\"")
                 guard ProviderValidation.isPowerOfTen(unit) else { throw .invalidRate(currency: currency, day: day, text: "\(unit)") }
                 // Kunas for `jedinica` units of the row's currency: against the euro, only the euro's row.
                 guard currency == pivot else { continue }
@@ -77,7 +67,7 @@ public struct HNBProvider: RatesProvider {
             }
         }
         // A range without a list (holidays, or days before the euro's first list) answers `[]`.
-        return try ProviderValidation.validateAllowingNone(ProviderPublication.byDay(rows))
+        return ProviderPublication.byDay(rows)
     }
 
     /// The kuna, Croatia's currency until 2022.

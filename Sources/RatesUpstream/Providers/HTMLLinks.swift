@@ -34,11 +34,11 @@ enum HTMLLinks {
     /// - Throws: `UpstreamDataError.unexpectedLayout` saying how many such files it links (`files` names
     ///   them) when that is not exactly one, or the link is relative (see ``url(_:site:base:)``).
     static func onlyURL(
-        in page: String, where isWanted: (Link) -> Bool, site: String, base: String, provider: String, files: String
+        in page: String, where isWanted: (Link) -> Bool, site: String, base: String, files: String
     ) throws(UpstreamDataError) -> String {
         let hrefs = Set(links(in: page).filter(isWanted).map(\.href))
         guard hrefs.count == 1, let url = url(hrefs.first!, site: site, base: base) else {
-            throw .unexpectedLayout(provider: provider, "the page links \(hrefs.count) \(files), expected one")
+            throw .layout("the page links \(hrefs.count) \(files), expected one")
         }
         return url
     }

@@ -21,15 +21,9 @@ import RatesCore
 ///   (`Name(2)`): the notes announce other marks but the report's text does not say what they mean.
 /// - Schedule: America/New_York, Monday to Friday, usually out by 14:00 local time.
 public struct IMFProvider: RatesProvider {
-    public let key = "IMF"
-    public let name = "International Monetary Fund"
-    public let country: String? = nil
-    public let pivot = CurrencyCode("USD")!
-    public let rateType = "representative rate"
-    public let schedule = PublicationSchedule(timeZone: "America/New_York", expectedMinute: 14 * 60)
+    public let source: ProviderSource
 
-    /// The real endpoint.
-    public static let defaultBaseURL = "https://www.imf.org/external/np/fin/data/rms_mth.aspx"
+    public init(source: ProviderSource) { self.source = source }
 
     /// The currency names of the representative-rates report, lower-cased, without footnote marks, and
     /// their codes (the names the report has used across its months; a month lists some of them).
@@ -51,17 +45,6 @@ public struct IMFProvider: RatesProvider {
         "uruguayan peso": "UYU", "venezuelan bolivar": "VES", "yemeni rial": "YER", "zambian kwacha": "ZMW",
     ]
 
-    private let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The `rms_mth.aspx` URL; `nil` for the real one.
-    ///   - today: Today's day in Washington; the default reads the clock (UTC−5).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: -5 * 3600)) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-        self.today = today
-    }
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
         case .latest:
@@ -76,11 +59,11 @@ public struct IMFProvider: RatesProvider {
         ProviderRequest(url: "\(baseURL)?SelectDate=\(day)&reportType=REP&tsvflag=Y")
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let lines = try DelimitedText.lines(body)
         guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
         guard first.hasPrefix("Representative Exchange Rates for Selected Currencies") else {
-            throw .unexpectedLayout(provider: key, "the first line is not the report title: \(DelimitedText.shown(first))")
+            throw .layout("the first line is not the report title: \(DelimitedText.shown(first))")
         }
         var publications: [ProviderPublication] = []
         var blockDays: [Day]?  // the days of the block being read, nil between blocks
@@ -90,11 +73,11 @@ public struct IMFProvider: RatesProvider {
                 blockDays = nil
                 continue
             }
-            let fields = try DelimitedText.fields(line, separator: "\t", provider: key)
+            let fields = try DelimitedText.fields(line, separator: "\t")
             if fields[0] == "Currency" {
                 var days: [Day] = []
                 for text in fields.dropFirst() { days.append(try Day(parsing: Self.trimmed(text), .monthNameDayYear)) }
-                guard !days.isEmpty else { throw .unexpectedLayout(provider: key, "a block header without days") }
+                guard !days.isEmpty else { throw .layout("a block header without days") }
                 blockDays = days
                 publications += days.map { ProviderPublication(day: $0, quotes: []) }
                 continue
@@ -106,12 +89,12 @@ public struct IMFProvider: RatesProvider {
                 }
                 // The "… Continued" title of the second block.
                 guard line.hasPrefix("Representative Exchange Rates for Selected Currencies") else {
-                    throw .unexpectedLayout(provider: key, "a line outside a block: \(DelimitedText.shown(line))")
+                    throw .layout("a line outside a block: \(DelimitedText.shown(line))")
                 }
                 continue
             }
             guard fields.count == days.count + 1 else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(days.count + 1) in \(DelimitedText.shown(line))")
+                throw .layout("\(fields.count) fields instead of \(days.count + 1) in \(DelimitedText.shown(line))")
             }
             guard let row = try currency(named: fields[0]) else { continue }
             if row.code == pivot.rawValue { continue }
@@ -123,8 +106,8 @@ public struct IMFProvider: RatesProvider {
             }
         }
         // The notes end every report: without them the body was cut short.
-        guard sawNotes else { throw .unexpectedLayout(provider: key, "no \"Notes:\" after the blocks: the report is truncated") }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1))
+        guard sawNotes else { throw .layout("no \"Notes:\" after the blocks: the report is truncated") }
+        return publications
     }
 
     /// The code (as of the report's current currencies) and quote direction of a row's currency name,
@@ -142,7 +125,7 @@ public struct IMFProvider: RatesProvider {
             return nil
         }
         guard let code = Self.currencyNames[Self.trimmed(String(name))] else {
-            throw .unexpectedLayout(provider: key, "an unknown currency name \(DelimitedText.shown(text))")
+            throw .layout("an unknown currency name \(DelimitedText.shown(text))")
         }
         return (code, direction)
     }

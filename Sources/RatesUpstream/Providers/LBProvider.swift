@@ -24,23 +24,11 @@ import RatesCore
 ///   holds no table for) is no publication. With nothing stored, a fetch asks for the last `backfillDays` days
 ///   of the litas.
 public struct LBProvider: RatesProvider {
-    public let key = "LB"
-    public let name = "Bank of Lithuania"
-    public let country: String? = "LT"
-    public let pivot = CurrencyCode("LTL")!
-    public let rateType = "official rate"
-    /// The bank's former schedule: working days, after 14:00 Vilnius time. No table comes after ``lastDay``.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Vilnius", expectedMinute: 14 * 60)
-    /// The first day of the bank's litas tables.
-    public let historyStart = Day(year: 1994, month: 4, day: 1)!
+    public let source: ProviderSource
 
-    /// The web service, without a trailing slash.
-    public let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: The web service (`https://www.lb.lt/webservices/FxRates/FxRates.asmx` when `nil`).
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://www.lb.lt/webservices/FxRates/FxRates.asmx"
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The last day of the litas: the euro replaced it on 2015-01-01.
     public static let lastDay = Day(year: 2014, month: 12, day: 31)!
@@ -60,41 +48,40 @@ public struct LBProvider: RatesProvider {
         return .range(min(stored.adding(days: 1), Self.lastDay.adding(days: -backfillDays)), Self.lastDay)
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "FxRates")
         guard root.namespaceURI == Self.namespace else {
-            throw .unexpectedLayout(provider: key, "<FxRates> is not in the namespace \(Self.namespace)")
+            throw .layout("<FxRates> is not in the namespace \(Self.namespace)")
         }
-        try xml.expectOnly(["FxRate"], in: root)
+        try XMLFields.expectOnly(["FxRate"], in: root)
         var days: [Day: [PublishedQuote]] = [:]
         for rate in root.children {
-            try xml.expectOnly(["Tp", "Dt", "CcyAmt"], in: rate)
-            let day = try Day(parsing: xml.text(rate, "Dt", in: "<FxRate>"), .iso)
-            let type = try xml.text(rate, "Tp", in: "<FxRate> of \(day)")
+            try XMLFields.expectOnly(["Tp", "Dt", "CcyAmt"], in: rate)
+            let day = try Day(parsing: XMLFields.text(rate, "Dt", in: "<FxRate>"), .iso)
+            let type = try XMLFields.text(rate, "Tp", in: "<FxRate> of \(day)")
             guard type == "LT" else {
-                throw .unexpectedLayout(provider: key, "<FxRate> of \(day) is of type \(UpstreamDataError.quoted(type)), expected LT (litas rates)")
+                throw .layout("<FxRate> of \(day) is of type \(UpstreamDataError.quoted(type)), expected LT (litas rates)")
             }
             let pair = rate.children("CcyAmt")
-            guard pair.count == 2 else { throw .unexpectedLayout(provider: key, "<FxRate> of \(day) has \(pair.count) <CcyAmt>, expected two") }
+            guard pair.count == 2 else { throw .layout("<FxRate> of \(day) has \(pair.count) <CcyAmt>, expected two") }
             var amounts: [(code: CurrencyCode, amount: String)] = []
             for part in pair {
-                let code = try ProviderXMLParsing.currency(xml.text(part, "Ccy", in: "<CcyAmt> of \(day)"), day: day)
-                amounts.append((code, try xml.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)")))
+                let code = try PublishedText.currency(XMLFields.text(part, "Ccy", in: "<CcyAmt> of \(day)"), day: day)
+                amounts.append((code, try XMLFields.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)")))
             }
             let direction: PublishedQuote.Direction
             switch (amounts[0].code == pivot, amounts[1].code == pivot) {
             case (true, false): direction = .pivotPerUnits
             case (false, true): direction = .unitsPerPivot
             default:
-                throw .unexpectedLayout(provider: key, "<FxRate> of \(day) pairs \(amounts[0].code) with \(amounts[1].code), expected LTL and a currency")
+                throw .layout("<FxRate> of \(day) pairs \(amounts[0].code) with \(amounts[1].code), expected LTL and a currency")
             }
             // Either way round, the first amount is the figure and the second its unit.
             let currency = direction == .pivotPerUnits ? amounts[1].code : amounts[0].code
-            let value = try ProviderXMLParsing.rate(amounts[0].amount, currency: currency, day: day)
-            let unit = try xml.unit(amounts[1].amount, of: currency, day: day)
+            let value = try PublishedText.rate(amounts[0].amount, currency: currency, day: day)
+            let unit = try PublishedText.unit(amounts[1].amount, of: currency, day: day)
             days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: direction))
         }
-        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -23,19 +23,12 @@ import RatesCore
 ///   last day's, and the fetch keeps the range's own days. The newest publication is asked for as the
 ///   previous and the current month.
 public struct MASProvider: RatesProvider {
-    public let key = "MAS"
-    public let name = "Monetary Authority of Singapore"
-    public let country: String? = "SG"
-    public let pivot = CurrencyCode("SGD")!
-    public let rateType = "noon rate"
-    /// Monday to Friday, the noon figures out by about 18:00 Singapore time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Singapore", expectedMinute: 18 * 60)
-    /// The first day of the database's daily exchange rates.
-    public let historyStart = Day(year: 1988, month: 1, day: 1)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
 
     /// The page's URL.
-    public let pageURL: String
-    private let today: @Sendable () -> Day
+    var pageURL: String { baseURL + "/statistics/msb/ExchangeRates.aspx" }
 
     /// The currencies' names in the database's column titles, and their codes.
     static let currencies: [String: String] = [
@@ -57,14 +50,6 @@ public struct MASProvider: RatesProvider {
     /// The check boxes of the end-of-period series: the per-unit and the per-100-units currencies.
     static let checkBoxLists = ["EndOfPeriodPerUnitCheckBoxList$", "EndOfPeriodPer100UnitsCheckBoxList$"]
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://eservices.mas.gov.sg` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Singapore; the default reads the clock (UTC+8).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 8 * 3600)) {
-        self.pageURL = (baseURL ?? "https://eservices.mas.gov.sg") + "/statistics/msb/ExchangeRates.aspx"
-        self.today = today
-    }
-
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: pageURL)
     }
@@ -74,13 +59,13 @@ public struct MASProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let page = try HTMLDocument(parsing: session.body, provider: key)
+        let page = try HTMLDocument(parsing: session.body)
         let inputs = page.startTags("input")
         var state: [(name: String, value: String)] = []
         for name in Self.stateFields {
             let matches = inputs.filter { $0["name"] == name }
             guard matches.count == 1, let value = matches[0]["value"], !value.isEmpty || name != "__VIEWSTATE" else {
-                throw .unexpectedLayout(provider: key, "the page has \(matches.count) \(name) fields with a value, expected one")
+                throw .layout("the page has \(matches.count) \(name) fields with a value, expected one")
             }
             state.append((name: name, value: value))
         }
@@ -90,7 +75,7 @@ public struct MASProvider: RatesProvider {
             else { return nil }
             return name
         }
-        guard !checkBoxes.isEmpty else { throw .unexpectedLayout(provider: key, "the page has no end-of-period currency check boxes") }
+        guard !checkBoxes.isEmpty else { throw .layout("the page has no end-of-period currency check boxes") }
         return download(window, state: state, checkBoxes: checkBoxes)
     }
 
@@ -117,27 +102,27 @@ public struct MASProvider: RatesProvider {
         return [ProviderRequest(url: pageURL, method: .post, headers: FormBody.contentType, body: FormBody.encode(fields))]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         guard !body.isEmpty else { throw .empty }
-        let lines = try DelimitedText.lines(body, provider: key)
+        let lines = try DelimitedText.lines(body)
         guard let headerIndex = lines.firstIndex(where: { $0.hasPrefix("End of Period,") }) else {
-            throw .unexpectedLayout(provider: key, "no \"End of Period\" header line: not the database's CSV")
+            throw .layout("no \"End of Period\" header line: not the database's CSV")
         }
         guard lines[..<headerIndex].contains("Exchange Rates (Daily)") else {
-            throw .unexpectedLayout(provider: key, "the CSV is not the daily series (no \"Exchange Rates (Daily)\" title)")
+            throw .layout("the CSV is not the daily series (no \"Exchange Rates (Daily)\" title)")
         }
-        let header = try DelimitedText.fields(lines[headerIndex], separator: ",", provider: key)
+        let header = try DelimitedText.fields(lines[headerIndex], separator: ",")
         guard header.count > 3, header[1].isEmpty, header[2].isEmpty else {
-            throw .unexpectedLayout(provider: key, "the header \(DelimitedText.shown(lines[headerIndex])) is not End of Period, year, month, day")
+            throw .layout("the header \(DelimitedText.shown(lines[headerIndex])) is not End of Period, year, month, day")
         }
         var columns: [(code: CurrencyCode, unit: Int)] = []
         for title in header.dropFirst(3) {
             guard let kind = Self.titlePrefixes.first(where: { title.hasPrefix($0.prefix) }) else {
-                throw .unexpectedLayout(provider: key, "a column \(DelimitedText.shown(title)), not \"S$ Per Unit of …\" or \"S$ Per 100 Units of …\"")
+                throw .layout("a column \(DelimitedText.shown(title)), not \"S$ Per Unit of …\" or \"S$ Per 100 Units of …\"")
             }
             let currency = title.dropFirst(kind.prefix.count)
             guard let code = Self.currencies[String(currency)].flatMap({ CurrencyCode($0) }) else {
-                throw .unexpectedLayout(provider: key, "a column of \(DelimitedText.shown(currency)), a currency the adapter does not know")
+                throw .layout("a column of \(DelimitedText.shown(currency)), a currency the adapter does not know")
             }
             columns.append((code, kind.unit))
         }
@@ -147,24 +132,24 @@ public struct MASProvider: RatesProvider {
         let end = lines[(headerIndex + 1)...].firstIndex(where: { DelimitedText.isBlank($0) }) ?? lines.count
         var footnotes: [String] = []
         for line in lines[end...] where !DelimitedText.isBlank(line) {
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            let fields = try DelimitedText.fields(line, separator: ",")
             footnotes.append(fields.joined(separator: ","))
         }
         guard footnotes.contains(Self.dailyFootnote) else {
-            throw .unexpectedLayout(provider: key, "no footnote \"\(Self.dailyFootnote)\" after the rows: the answer is cut")
+            throw .layout("no footnote \"\(Self.dailyFootnote)\" after the rows: the answer is cut")
         }
 
         var publications: [ProviderPublication] = []
         var year: Substring?
         var month: Substring?
         for line in lines[(headerIndex + 1)..<end] {
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            let fields = try DelimitedText.fields(line, separator: ",")
             guard fields.count == header.count else {
-                throw .unexpectedLayout(provider: key, "the line \(DelimitedText.shown(line)) has \(fields.count) fields, the header \(header.count)")
+                throw .layout("the line \(DelimitedText.shown(line)) has \(fields.count) fields, the header \(header.count)")
             }
             if !fields[0].isEmpty { year = Substring(fields[0]) }
             if !fields[1].isEmpty { month = Substring(fields[1]) }
-            guard let year, let month else { throw .unexpectedLayout(provider: key, "the first day \(DelimitedText.shown(line)) has no year or month") }
+            guard let year, let month else { throw .layout("the first day \(DelimitedText.shown(line)) has no year or month") }
             let dayText = "\(fields[2])-\(month)-\(year)"
             guard fields[2].count == 2, let day = Day(dayText, .dayMonthNameYear(separator: "-")) else { throw .invalidDay(dayText) }
             var quotes: [PublishedQuote] = []
@@ -174,6 +159,6 @@ public struct MASProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validate(publications, notAfter: today().adding(days: 1), notBefore: historyStart)
+        return publications
     }
 }

@@ -14,25 +14,9 @@ import RatesCore
 ///   by about 08:00.
 /// - Ranges: the same file; a fetch keeps the range's days.
 public struct MMAProvider: RatesProvider {
-    public let key = "MMA"
-    public let name = "Maldives Monetary Authority"
-    public let country: String? = "MV"
-    public let pivot = CurrencyCode("MVR")!
-    public let rateType = "reference rate"
-    /// Sunday to Thursday, by 08:00 Malé time.
-    public let schedule = PublicationSchedule(timeZone: "Indian/Maldives", weekdays: [7, 1, 2, 3, 4], expectedMinute: 8 * 60)
+    public let source: ProviderSource
 
-    /// The site's host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.mma.gov.mv` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Malé, the file's cache key; the default reads the clock (UTC+5).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.mma.gov.mv"
-        self.today = today
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     static let dollar = CurrencyCode("USD")!
 
@@ -40,27 +24,27 @@ public struct MMAProvider: RatesProvider {
         [ProviderRequest(url: baseURL + "/JSON/referencerates.json?v=" + today().text(.compact))]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let rows = try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let rows = try ProviderJSON(answer: body).array("the answer")
         var rates: [Day: String] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let day = try Self.day(try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key))
-            let value = try row.field("Rate", of: "\(day)", provider: key)
+            let day = try Self.day(try row.field("Date", of: what).string("\(what)'s \"Date\""))
+            let value = try row.field("Rate", of: "\(day)")
             guard let rate = value.publishedDecimal else { throw .invalidRate(currency: Self.dollar, day: day, text: value.shown) }
             if let earlier = rates[day], earlier != rate { throw .duplicateDay(day) }
             rates[day] = rate
         }
-        return try ProviderValidation.validate(rates.map { day, rate in
+        return rates.map { day, rate in
             ProviderPublication(day: day, quotes: [PublishedQuote(currency: Self.dollar, value: rate, direction: .pivotPerUnits)])
-        })
+        }
     }
 
     /// `21 May 2026`: a day of one or two digits, the English month name, a four-digit year.
     static func day(_ text: String) throws(UpstreamDataError) -> Day {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, (1...2).contains(parts[0].utf8.count), parts[2].utf8.count == 4,
-            ProviderXMLParsing.isDigits(parts[0]), ProviderXMLParsing.isDigits(parts[2]),
+            PublishedText.isDigits(parts[0]), PublishedText.isDigits(parts[2]),
             let month = Day.ProviderFormat.monthNames.firstIndex(of: String(parts[1])),
             let day = Day(year: Int(parts[2])!, month: month + 1, day: Int(parts[0])!)
         else { throw .invalidDay(text) }

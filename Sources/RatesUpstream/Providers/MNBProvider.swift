@@ -12,22 +12,11 @@ import RatesCore
 ///   comma: ``PublishedQuote/Direction/pivotPerUnits``.
 /// - Schedule: Hungarian working days (Europe/Budapest), usually by 12:00.
 public struct MNBProvider: RatesProvider {
-    public let key = "MNB"
-    public let name = "Magyar Nemzeti Bank"
-    public let country: String? = "HU"
-    public let pivot = CurrencyCode("HUF")!
-    public let rateType = "official rate"
-    /// Working days, by 12:00 Budapest time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Budapest", expectedMinute: 12 * 60)
+    public let source: ProviderSource
 
-    /// The SOAP endpoint.
-    public let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: The SOAP endpoint (`http://www.mnb.hu/arfolyamok.asmx` when `nil`), for a
-    ///   test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "http://www.mnb.hu/arfolyamok.asmx"
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The currencies a range request names: those the bank quotes (2026).
     public static let currencies = [
@@ -58,30 +47,29 @@ public struct MNBProvider: RatesProvider {
         return .soap(url: baseURL, action: "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/\(operation)", envelope: envelope, subject: operation)
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let operation = request.subject ?? "GetExchangeRates"
-        let result = try xml.soapResult(of: xml.soapAnswer(body), operation: operation)
+        let result = try XMLFields.soapResult(of: XMLFields.soapAnswer(body), operation: operation)
         // The result is a document of its own, sent as escaped text.
         let rates = try XMLReader.Element(parsing: Array(result.text.utf8), root: "MNBExchangeRates")
-        try xml.expectOnly(["Day"], in: rates)
+        try XMLFields.expectOnly(["Day"], in: rates)
         var publications: [ProviderPublication] = []
         for dayElement in rates.children {
-            try xml.expectOnly(["Rate"], in: dayElement)
-            let day = try Day(parsing: xml.attribute(dayElement, "date", in: "<Day>"), .iso)
+            try XMLFields.expectOnly(["Rate"], in: dayElement)
+            let day = try Day(parsing: XMLFields.attribute(dayElement, "date", in: "<Day>"), .iso)
             var quotes: [PublishedQuote] = []
             for rate in dayElement.children {
-                let code = try ProviderXMLParsing.currency(xml.attribute(rate, "curr", in: "<Rate> of \(day)"), day: day)
+                let code = try PublishedText.currency(XMLFields.attribute(rate, "curr", in: "<Rate> of \(day)"), day: day)
                 let place = "<Rate curr=\"\(code)\"> of \(day)"
-                guard rate.children.isEmpty else { throw .unexpectedLayout(provider: key, "\(place) holds elements") }
-                let unit = try xml.unit(xml.attribute(rate, "unit", in: place), of: code, day: day)
-                let value = try ProviderXMLParsing.rate(rate.text, currency: code, day: day)
+                guard rate.children.isEmpty else { throw .layout("\(place) holds elements") }
+                let unit = try PublishedText.unit(XMLFields.attribute(rate, "unit", in: place), of: code, day: day)
+                let value = try PublishedText.rate(rate.text, currency: code, day: day)
                 guard code != pivot else { continue }
                 quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // A range of Hungarian holidays only answers `<MNBExchangeRates />`.
-        return try ProviderValidation.validateAllowingNone(publications)
+        return publications
     }
 }

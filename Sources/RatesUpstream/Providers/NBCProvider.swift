@@ -23,25 +23,9 @@ import RatesCore
 ///   day is missing from the range, never misdated. The newest publication is the page without a form post,
 ///   no session needed.
 public struct NBCProvider: RatesProvider {
-    public let key = "NBC"
-    public let name = "National Bank of Cambodia"
-    public let country: String? = "KH"
-    public let pivot = CurrencyCode("KHR")!
-    public let rateType = "official rate"
-    /// Working days, by 16:00 in Phnom Penh.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Phnom_Penh", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.nbc.gov.kh` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Phnom Penh (UTC+7); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 7 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.nbc.gov.kh"
-        self.today = today
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     static let header = ["Currency", "Symbol", "Unit", "Bid", "Ask", "Average"]
 
@@ -58,9 +42,9 @@ public struct NBCProvider: RatesProvider {
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         guard case .range = window else { return requests(for: window) }
-        let page = try HTMLDocument(parsing: session.body, provider: key)
+        let page = try HTMLDocument(parsing: session.body)
         guard let token = page.startTags("input").first(where: { $0["name"] == "tk" })?["value"], !token.isEmpty else {
-            throw .unexpectedLayout(provider: key, "the page has no form token (an <input name=\"tk\">)")
+            throw .layout("the page has no form token (an <input name=\"tk\">)")
         }
         return posts(for: window, token: token, cookie: session.cookieHeader)
     }
@@ -75,17 +59,17 @@ public struct NBCProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let formCells = page.tables.flatMap { $0.rows.flatMap(\.texts) }
         let dated = formCells.filter { $0.hasPrefix("Exchange Rate on : ") }
         guard dated.count == 1, let dateCell = dated.first else {
-            throw .unexpectedLayout(provider: key, "\(dated.count) cells \"Exchange Rate on : …\", expected one")
+            throw .layout("\(dated.count) cells \"Exchange Rate on : …\", expected one")
         }
         let day = try Day(parsing: dateCell.dropFirst("Exchange Rate on : ".count), .iso)
         let official = formCells.filter { $0.hasPrefix("Official Exchange Rate : ") }
         guard official.count == 1, let officialCell = official.first, officialCell.hasSuffix(" KHR / USD") else {
-            throw .unexpectedLayout(provider: key, "no single cell \"Official Exchange Rate : … KHR / USD\" on \(day)")
+            throw .layout("no single cell \"Official Exchange Rate : … KHR / USD\" on \(day)")
         }
         let dollarText = String(officialCell.dropFirst("Official Exchange Rate : ".count).dropLast(" KHR / USD".count))
         let dollar = CurrencyCode("USD")!
@@ -94,23 +78,22 @@ public struct NBCProvider: RatesProvider {
         }
         var quotes = [PublishedQuote(currency: dollar, value: dollarValue, unit: 1, direction: .pivotPerUnits)]
         let (table, rows) = try page.table(withHeader: Self.header)
-        guard table.tag.hasClass("tbl-responsive") else { throw .unexpectedLayout(provider: key, "the rates table is not class=\"tbl-responsive\"") }
-        let xml = ProviderXMLParsing(key)
+        guard table.tag.hasClass("tbl-responsive") else { throw .layout("the rates table is not class=\"tbl-responsive\"") }
         for row in rows {
             let cells = row.texts
             guard cells.count == 6, cells[1].hasSuffix("/KHR") else {
-                throw .unexpectedLayout(provider: key, "a row that is not a currency's against KHR on \(day): \(HTMLDocument.shown(cells))")
+                throw .layout("a row that is not a currency's against KHR on \(day): \(HTMLDocument.shown(cells))")
             }
             let symbol = String(cells[1].dropLast("/KHR".count))
-            let currency = try ProviderXMLParsing.currency(symbol == "SDR" ? "XDR" : symbol, day: day)
+            let currency = try PublishedText.currency(symbol == "SDR" ? "XDR" : symbol, day: day)
             guard currency.name != nil else { continue }
-            let unit = try xml.unit(cells[2], of: currency, day: day)
+            let unit = try PublishedText.unit(cells[2], of: currency, day: day)
             guard let value = GroupedDecimal.rateText(cells[5], decimalMark: ".", groupMark: ",") else {
                 throw .invalidRate(currency: currency, day: day, text: cells[5])
             }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
         // A table is out the working day before its date: a Friday's is dated Monday.
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notAfter: today().adding(days: 4))
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

@@ -17,25 +17,11 @@ import RatesCore
 /// - Ranges: one request per Monday to Friday in the range; the newest publication is asked for as the
 ///   last seven days' working days up to today.
 public struct NBEProvider: RatesProvider {
-    public let key = "NBE"
-    public let name = "National Bank of Ethiopia"
-    public let country: String? = "ET"
-    public let pivot = CurrencyCode("ETB")!
-    public let rateType = "weighted average"
-    /// Monday to Friday, by 13:00 Addis Ababa time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Addis_Ababa", expectedMinute: 13 * 60)
+    public let source: ProviderSource
 
-    /// The API's host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://api.nbe.gov.et` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Addis Ababa; the default reads the clock (UTC+3).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3 * 3600)) {
-        self.baseURL = baseURL ?? "https://api.nbe.gov.et"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 6, today: today()) else { return [] }
@@ -44,24 +30,24 @@ public struct NBEProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let success = try document.field("success", of: "the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let success = try document.field("success", of: "the answer")
         guard success == .bool(true) else {
-            throw .unexpectedLayout(provider: key, "\"success\" is \(success.shown), not true")
+            throw .layout("\"success\" is \(success.shown), not true")
         }
-        let rows = try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key)
+        let rows = try document.field("data", of: "the answer").array("\"data\"")
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let day = try Day(parsing: try row.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key), .iso)
-            let code = try row.field("currency", of: what, provider: key).field("code", of: "\(what)'s \"currency\"", provider: key)
-                .string("\(what)'s currency code", provider: key)
-            let value = try row.field("weighted_average", of: "\(code) on \(day)", provider: key)
+            let day = try Day(parsing: try row.field("date", of: what).string("\(what)'s \"date\""), .iso)
+            let code = try row.field("currency", of: what).field("code", of: "\(what)'s \"currency\"")
+                .string("\(what)'s currency code")
+            let value = try row.field("weighted_average", of: "\(code) on \(day)")
             guard !Self.isNoFigure(value) else { continue }
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 
     /// Whether a `weighted_average` gives no figure: `null`, empty, or zero (`"0"`, `"0.0000"`, `0`).

@@ -17,21 +17,13 @@ import RatesCore
 /// - History: from 1995-10-14 (``historyStart``). For a day without rates (before that, or one the bank has no
 ///   set for) the API answers an empty list: no publication.
 public struct NBGProvider: RatesProvider {
-    public let key = "NBG"
-    public let name = "National Bank of Georgia"
-    public let country: String? = "GE"
-    public let pivot = CurrencyCode("GEL")!
-    public let rateType = "official rate"
-    public let schedule = PublicationSchedule(timeZone: "Asia/Tbilisi", expectedMinute: 17 * 60 + 15)
-    /// The first day of the bank's series.
-    public let historyStart = Day(year: 1995, month: 10, day: 14)!
+    public let source: ProviderSource
 
-    let endpoint: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: replaces `https://nbg.gov.ge/gw/api/ct/monetarypolicy` (for tests).
-    public init(baseURL: String? = nil) {
-        endpoint = (baseURL ?? "https://nbg.gov.ge/gw/api/ct/monetarypolicy") + "/currencies/"
-    }
+    public let emptyAnswerIsNoPublication = true
+
+    var endpoint: String { baseURL + "/currencies/" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -43,27 +35,27 @@ public struct NBGProvider: RatesProvider {
     }
 
     /// Reads `[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"AED","quantity":10,"rate":7.2853,"validFromDate":"2026-02-28T00:00:00.000Z",…}]}]`.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         var publications: [ProviderPublication] = []
-        for (index, entry) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+        for (index, entry) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "entry \(index + 1)"
-            let dayText = try entry.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            let dayText = try entry.field("date", of: what).string("\(what)'s \"date\"")
             let day = try Day(parsing: dayText, .midnightTimestamp)
             var quotes: [PublishedQuote] = []
-            for currency in try entry.field("currencies", of: what, provider: key).array("\(what)'s \"currencies\"", provider: key) {
-                let code = try currency.field("code", of: "a currency of \(what)", provider: key).string("a currency's \"code\"", provider: key)
-                let validFrom = try currency.field("validFromDate", of: "currency \(code)", provider: key).string("\(code)'s \"validFromDate\"", provider: key)
+            for currency in try entry.field("currencies", of: what).array("\(what)'s \"currencies\"") {
+                let code = try currency.field("code", of: "a currency of \(what)").string("a currency's \"code\"")
+                let validFrom = try currency.field("validFromDate", of: "currency \(code)").string("\(code)'s \"validFromDate\"")
                 let validFromDay = try Day(parsing: validFrom, .midnightTimestamp)
                 guard validFromDay <= day else {
-                    throw .unexpectedLayout(
-                        provider: key, "\(code) is valid from \(UpstreamDataError.quoted(validFrom)), after the answer's date \(dayText)")
+                    throw .layout(
+                        "\(code) is valid from \(UpstreamDataError.quoted(validFrom)), after the answer's date \(dayText)")
                 }
-                let quantity = try currency.field("quantity", of: "currency \(code)", provider: key).integer("\(code)'s \"quantity\"", provider: key)
-                let rate = try currency.field("rate", of: "currency \(code)", provider: key)
+                let quantity = try currency.field("quantity", of: "currency \(code)").integer("\(code)'s \"quantity\"")
+                let rate = try currency.field("rate", of: "currency \(code)")
                 quotes.append(try .reading(code: code, value: rate, unit: quantity, direction: .pivotPerUnits, day: day))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validateAllowingNone(publications, notBefore: historyStart)
+        return publications
     }
 }

@@ -14,22 +14,9 @@ import RatesCore
 /// - Latest: the rates of today in Almaty by the system clock (the endpoint needs a day).
 ///   Ranges: one request per Monday–Friday in the range.
 public struct NBKProvider: RatesProvider {
-    public let key = "NBK"
-    public let name = "National Bank of Kazakhstan"
-    public let country: String? = "KZ"
-    public let pivot = CurrencyCode("KZT")!
-    public let rateType = "official (market) rate"
-    /// Working days, by 15:30 Almaty time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Almaty", expectedMinute: 15 * 60 + 30)
+    public let source: ProviderSource
 
-    /// The endpoint, without a query.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The endpoint (`https://nationalbank.kz/rss/get_rates.cfm` when `nil`),
-    ///   for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://nationalbank.kz/rss/get_rates.cfm"
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     /// Almaty's offset from UTC (UTC+5 since March 2024).
     static let utcOffset = 5 * 3600
@@ -40,20 +27,19 @@ public struct NBKProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "rates")
-        try xml.expectOnly(["generator", "title", "link", "description", "copyright", "date", "item"], in: root)
-        let day = try Day(parsing: xml.text(root, "date", in: "<rates>"), .dayMonthYear(separator: ".", padded: false))
+        try XMLFields.expectOnly(["generator", "title", "link", "description", "copyright", "date", "item"], in: root)
+        let day = try Day(parsing: XMLFields.text(root, "date", in: "<rates>"), .dayMonthYear(separator: ".", padded: false))
         var quotes: [PublishedQuote] = []
         for item in root.children("item") {
-            let code = try ProviderXMLParsing.currency(xml.text(item, "title", in: "an <item> of \(day)"), day: day)
+            let code = try PublishedText.currency(XMLFields.text(item, "title", in: "an <item> of \(day)"), day: day)
             let place = "the <item> of \(code) on \(day)"
-            let unit = try xml.unit(xml.text(item, "quant", in: place), of: code, day: day)
-            let value = try ProviderXMLParsing.rate(xml.text(item, "description", in: place), currency: code, day: day)
+            let unit = try PublishedText.unit(XMLFields.text(item, "quant", in: place), of: code, day: day)
+            let value = try PublishedText.rate(XMLFields.text(item, "description", in: place), currency: code, day: day)
             guard code != pivot else { continue }
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

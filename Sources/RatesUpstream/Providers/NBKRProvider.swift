@@ -31,16 +31,9 @@ import RatesCore
 ///   (`…valuta_id=15.html`). The fetch does not ask for it (the bank drops connections after a few dozen
 ///   requests), so it is read from files only.
 public struct NBKRProvider: RatesProvider {
-    public let key = "NBKR"
-    public let name = "National Bank of the Kyrgyz Republic"
-    public let country: String? = "KG"
-    public let pivot = CurrencyCode("KGS")!
-    public let rateType = "official rate"
-    /// Working days, from 14:00 Bishkek time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Bishkek", expectedMinute: 14 * 60)
-    public let publishesInParts = true
-    /// The first day of the history page.
-    public let historyStart = Day(year: 1999, month: 1, day: 1)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
 
     /// The currencies of the history page by the bank's number (`valuta_id`), with the nominal its figures are for.
     public static let historyCurrencies: [String: (code: CurrencyCode, nominal: Int)] = historyTable.reduce(into: [:]) {
@@ -58,14 +51,6 @@ public struct NBKRProvider: RatesProvider {
         139: ("SAR", 1), 160: ("BYN", 1), 180: ("OMR", 1), 182: ("HKD", 1), 184: ("IDR", 10),
     ]
 
-    /// The host the `XML/` files are under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (`https://www.nbkr.kg` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://www.nbkr.kg"
-    }
-
     /// Codes the bank still lists that name no current currency.
     static let withdrawn: Set<String> = ["BYR"]
 
@@ -73,35 +58,34 @@ public struct NBKRProvider: RatesProvider {
         [ProviderRequest(url: "\(baseURL)/XML/daily.xml"), ProviderRequest(url: "\(baseURL)/XML/weekly.xml")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let text = String(decoding: body, as: UTF8.self)
         if text.contains(Self.dateMark) { return try parseHistory(text, valutaID: request.subject) }
-        let xml = ProviderXMLParsing(key)
         let root = try XMLReader.Element(parsing: body, root: "CurrencyRates")
-        try xml.expectOnly(["Currency"], in: root)
-        let table = try xml.attribute(root, "Name", in: "<CurrencyRates>")
+        try XMLFields.expectOnly(["Currency"], in: root)
+        let table = try XMLFields.attribute(root, "Name", in: "<CurrencyRates>")
         guard table == "Daily Exchange Rates" || table == "Weekly Exchange Rates" else {
-            throw .unexpectedLayout(provider: key, "<CurrencyRates Name=\(UpstreamDataError.quoted(table))> is neither the daily nor the weekly table")
+            throw .layout("<CurrencyRates Name=\(UpstreamDataError.quoted(table))> is neither the daily nor the weekly table")
         }
-        let day = try Day(parsing: xml.attribute(root, "Date", in: "<CurrencyRates>"), .dayMonthYear(separator: "."))
+        let day = try Day(parsing: XMLFields.attribute(root, "Date", in: "<CurrencyRates>"), .dayMonthYear(separator: "."))
         var quotes: [PublishedQuote] = []
         for currency in root.children {
-            let text = try xml.attribute(currency, "ISOCode", in: "<Currency> of \(day)")
-            let code = try ProviderXMLParsing.currency(text, day: day)
+            let text = try XMLFields.attribute(currency, "ISOCode", in: "<Currency> of \(day)")
+            let code = try PublishedText.currency(text, day: day)
             let place = "<Currency ISOCode=\"\(code)\"> of \(day)"
-            let unit = try xml.unit(xml.text(currency, "Nominal", in: place), of: code, day: day)
+            let unit = try PublishedText.unit(XMLFields.text(currency, "Nominal", in: place), of: code, day: day)
             if currency.child("ValidFor") != nil {
-                let days = try xml.text(currency, "ValidFor", in: place)
-                guard !days.isEmpty, days.count <= 3, ProviderXMLParsing.isDigits(days) else {
-                    throw .unexpectedLayout(provider: key, "\(place) has <ValidFor>\(UpstreamDataError.quoted(days))</ValidFor>, expected a number of days")
+                let days = try XMLFields.text(currency, "ValidFor", in: place)
+                guard !days.isEmpty, days.count <= 3, PublishedText.isDigits(days) else {
+                    throw .layout("\(place) has <ValidFor>\(UpstreamDataError.quoted(days))</ValidFor>, expected a number of days")
                 }
             }
-            let published = try xml.text(currency, "Value", in: place)
+            let published = try XMLFields.text(currency, "Value", in: place)
             guard code != pivot, !Self.withdrawn.contains(text), !published.isEmpty else { continue }
-            let value = try ProviderXMLParsing.rate(published, currency: code, day: day)
+            let value = try PublishedText.rate(published, currency: code, day: day)
             quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notBefore: historyStart)
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     // MARK: - The history page
@@ -119,21 +103,21 @@ public struct NBKRProvider: RatesProvider {
     /// One currency's rows of the history page: each `<!--date-->` cell with the `<!--value-->` cell after it.
     func parseHistory(_ text: String, valutaID: String?) throws(UpstreamDataError) -> [ProviderPublication] {
         guard let valutaID else {
-            throw .unexpectedLayout(provider: key, "a history page does not name its currency: its valuta_id must be given as the subject")
+            throw .layout("a history page does not name its currency: its valuta_id must be given as the subject")
         }
         guard let currency = Self.historyCurrencies[valutaID] else {
-            throw .unexpectedLayout(provider: key, "valuta_id \(UpstreamDataError.quoted(valutaID)) is not a currency of the history page")
+            throw .layout("valuta_id \(UpstreamDataError.quoted(valutaID)) is not a currency of the history page")
         }
         guard let dates = Self.marked(Self.dateMark, in: text), let values = Self.marked(Self.valueMark, in: text), dates.count == values.count
-        else { throw .unexpectedLayout(provider: key, "the history page's date and value cells do not pair up") }
+        else { throw .layout("the history page's date and value cells do not pair up") }
         var publications: [ProviderPublication] = []
         for (dateText, valueText) in zip(dates, values) {
             let day = try Day(parsing: String(dateText), .dayMonthYear(separator: "."))
-            let value = try ProviderXMLParsing.rate(String(valueText), currency: currency.code, day: day)
+            let value = try PublishedText.rate(String(valueText), currency: currency.code, day: day)
             let quote = PublishedQuote(currency: currency.code, value: value, unit: currency.nominal, direction: .pivotPerUnits)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return publications
     }
 
     /// Files as `rates-relay import` reads them: a history page named for its request (`…valuta_id=15.html`)

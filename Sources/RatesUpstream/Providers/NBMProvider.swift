@@ -19,25 +19,11 @@ import RatesCore
 /// - Ranges: one request per Monday–Friday in the range; the newest publication is today's table
 ///   (by the clock given at ``init(baseURL:today:)``). A table is read under the date it states.
 public struct NBMProvider: RatesProvider {
-    public let key = "NBM"
-    public let name = "National Bank of Moldova"
-    public let country: String? = "MD"
-    public let pivot = CurrencyCode("MDL")!
-    public let rateType = "official rate"
-    /// Working days, from 16:00 Chișinău time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Chisinau", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The host the `en/official_exchange_rates` path is under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.bnm.md` when `nil`), for a test server or a mirror.
-    ///   - today: The day it is in Moldova, for the newest publication's request.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 2 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.bnm.md"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.days(latest: today(), on: schedule.weekdays).flatMap { day in
@@ -47,32 +33,31 @@ public struct NBMProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
-        if request.url.contains("/official_metal_rates") { return try metals(body, xml: xml) }
-        return try ProviderValidation.validate([xml.valCursTable(body, pivot: pivot, days: .dayMonthYear(separator: "."))])
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        if request.url.contains("/official_metal_rates") { return try metals(body) }
+        return try [XMLFields.valCursTable(body, pivot: pivot, days: .dayMonthYear(separator: "."))]
     }
 
     /// Reads a `<MetalPrice>` answer: each metal's price per gram, as one per troy ounce.
-    private func metals(_ body: [UInt8], xml: ProviderXMLParsing) throws(UpstreamDataError) -> [ProviderPublication] {
+    private func metals(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "MetalPrice")
-        try xml.expectOnly(["Metal"], in: root)
-        let day = try Day(parsing: xml.attribute(root, "Date", in: "<MetalPrice>"), .dayMonthYear(separator: "."))
+        try XMLFields.expectOnly(["Metal"], in: root)
+        let day = try Day(parsing: XMLFields.attribute(root, "Date", in: "<MetalPrice>"), .dayMonthYear(separator: "."))
         var quotes: [PublishedQuote] = []
         for metal in root.children {
-            let code = try ProviderXMLParsing.currency(xml.text(metal, "CharCode", in: "a <Metal> of \(day)"), day: day)
+            let code = try PublishedText.currency(XMLFields.text(metal, "CharCode", in: "a <Metal> of \(day)"), day: day)
             let place = "<Metal> \(code) of \(day)"
-            let name = try xml.text(metal, "Name", in: place)
-            guard PreciousMetal.codes.contains(code), try xml.unit(xml.text(metal, "Nominal", in: place), of: code, day: day) == 1,
+            let name = try XMLFields.text(metal, "Name", in: place)
+            guard PreciousMetal.codes.contains(code), try PublishedText.unit(XMLFields.text(metal, "Nominal", in: place), of: code, day: day) == 1,
                   name.lowercased().hasPrefix("gram ")
             else {
-                throw .unexpectedLayout(provider: key, "\(place) is not a price of one gram of a precious metal (\(UpstreamDataError.quoted(name)))")
+                throw .layout("\(place) is not a price of one gram of a precious metal (\(UpstreamDataError.quoted(name)))")
             }
-            let value = try ProviderXMLParsing.rate(xml.text(metal, "Value", in: place), currency: code, day: day)
+            let value = try PublishedText.rate(XMLFields.text(metal, "Value", in: place), currency: code, day: day)
             quotes.append(PublishedQuote(currency: code, value: try PreciousMetal.perTroyOunce(perGram: value, of: code, day: day), direction: .pivotPerUnits))
         }
         if quotes.isEmpty { return [] }  // no metal prices that day
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)])
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 }
 

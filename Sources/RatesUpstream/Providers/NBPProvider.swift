@@ -23,15 +23,9 @@ import RatesCore
 ///   working day, `[{"data":"2026-03-02","cena":595.71}]`, served as `XAU` per troy ounce, the price of
 ///   one gram times 31.1034768 exactly (``PreciousMetal``). Like table B, it adds to its day's figures.
 public struct NBPProvider: RatesProvider {
-    public let key = "NBP"
-    public let name = "National Bank of Poland"
-    public let country: String? = "PL"
-    public let pivot = CurrencyCode("PLN")!
-    public let rateType = "average rate"
-    public let schedule = PublicationSchedule(timeZone: "Europe/Warsaw", expectedMinute: 12 * 60 + 15)
+    public let source: ProviderSource
 
-    /// The API's base, `https://api.nbp.pl/api/exchangerates` unless given (a test server).
-    let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
     /// The longest span one request may cover, in days (the API answers 400 beyond it).
     static let maxDaysPerRequest = 93
@@ -51,14 +45,6 @@ public struct NBPProvider: RatesProvider {
         (baseURL.hasSuffix("/exchangerates") ? String(baseURL.dropLast("/exchangerates".count)) : baseURL) + "/cenyzlota"
     }
 
-    /// Table B's currencies stay out of the four daily table A publications between two Wednesdays.
-    public let publishesInParts = true
-
-    /// - Parameter baseURL: replaces `https://api.nbp.pl/api/exchangerates` (for tests).
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://api.nbp.pl/api/exchangerates"
-    }
-
     /// One request per table and one for the gold price for `.latest`; for a range, as many per
     /// 93-day span. Each request's `subject` is its table letter, or ``gold``.
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
@@ -74,43 +60,43 @@ public struct NBPProvider: RatesProvider {
 
     /// Reads an array of tables: `[{"table":"A","no":…,"effectiveDate":"2026-03-02","rates":[{"currency":…,"code":"USD","mid":3.6056}]}]`,
     /// or, for a gold request, of gold prices.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         if request.url.hasPrefix(goldURL + "/") { return try goldPrices(body) }
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []
-        for (index, table) in try document.array("the answer", provider: key).enumerated() {
+        for (index, table) in try document.array("the answer").enumerated() {
             let what = "table \(index + 1)"
-            let letter = try table.field("table", of: what, provider: key).string("\(what)'s \"table\"", provider: key)
+            let letter = try table.field("table", of: what).string("\(what)'s \"table\"")
             guard Self.tables.contains(letter), request.subject.map({ $0 == letter }) ?? true else {
-                throw .unexpectedLayout(provider: key, "\(what) is table \(UpstreamDataError.quoted(letter)), expected \(request.subject ?? "A or B")")
+                throw .layout("\(what) is table \(UpstreamDataError.quoted(letter)), expected \(request.subject ?? "A or B")")
             }
-            let dayText = try table.field("effectiveDate", of: what, provider: key).string("\(what)'s \"effectiveDate\"", provider: key)
+            let dayText = try table.field("effectiveDate", of: what).string("\(what)'s \"effectiveDate\"")
             let day = try Day(parsing: dayText, .iso)
             var quotes: [PublishedQuote] = []
-            for rate in try table.field("rates", of: what, provider: key).array("\(what)'s \"rates\"", provider: key) {
-                let code = try rate.field("code", of: "a rate of \(what)", provider: key).string("a rate's \"code\"", provider: key)
-                let mid = try rate.field("mid", of: "rate \(code) of \(what)", provider: key)
+            for rate in try table.field("rates", of: what).array("\(what)'s \"rates\"") {
+                let code = try rate.field("code", of: "a rate of \(what)").string("a rate's \"code\"")
+                let mid = try rate.field("mid", of: "rate \(code) of \(what)")
                 let named = code == "AFA" && day >= Self.newAfghani ? "AFN" : code
                 quotes.append(try .reading(code: named, value: mid, direction: .pivotPerUnits, day: day))
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 
     /// Reads an array of gold prices, PLN per gram: `[{"data":"2026-03-02","cena":595.71}]`.
     private func goldPrices(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         let gold = CurrencyCode("XAU")!
         var publications: [ProviderPublication] = []
-        for (index, price) in try document.array("the answer", provider: key).enumerated() {
+        for (index, price) in try document.array("the answer").enumerated() {
             let what = "gold price \(index + 1)"
-            let day = try Day(parsing: try price.field("data", of: what, provider: key).string("\(what)'s \"data\"", provider: key), .iso)
-            let perGram = try PublishedQuote.reading(code: gold.rawValue, value: try price.field("cena", of: what, provider: key), direction: .pivotPerUnits, day: day)
+            let day = try Day(parsing: try price.field("data", of: what).string("\(what)'s \"data\""), .iso)
+            let perGram = try PublishedQuote.reading(code: gold.rawValue, value: try price.field("cena", of: what), direction: .pivotPerUnits, day: day)
             let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram.value, of: gold, day: day)
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: gold, value: perOunce, direction: .pivotPerUnits)]))
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 }
 

@@ -10,26 +10,13 @@ import RatesCore
 /// - Skipped: the index series `TWI` (trade-weighted index) and `I44` (import-weighted index): not currencies.
 /// - Schedule: Europe/Oslo, Monday to Friday, published about 16:00 local time.
 public struct NBProvider: RatesProvider {
-    public let key = "NB"
-    public let name = "Norges Bank"
-    public let country: String? = "NO"
-    public let pivot = CurrencyCode("NOK")!
-    public let rateType = "middle rate"
-    public let schedule = PublicationSchedule(timeZone: "Europe/Oslo", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The real endpoint.
-    public static let defaultBaseURL = "https://data.norges-bank.no/api"
+    public init(source: ProviderSource) { self.source = source }
 
     /// Series that are indices, not currencies.
     static let indices: Set<String> = ["TWI", "I44"]
     static let columns = ["BASE_CUR", "QUOTE_CUR", "UNIT_MULT", "TIME_PERIOD", "OBS_VALUE"]
-
-    private let baseURL: String
-
-    /// - Parameter baseURL: The API root (`…/api`); `nil` for the real one.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.defaultBaseURL
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let series = "\(baseURL)/data/EXR/B..NOK.SP?format=csvdata"
@@ -42,46 +29,44 @@ public struct NBProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let table = try SDMXCSV(body, columns: Self.columns, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let table = try SDMXCSV(body, columns: Self.columns)
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for row in table.rows {
             let base = row[0]
             let day = try Day(parsing: row[3], .iso)
             guard row[1] == pivot.rawValue else {
-                throw .unexpectedLayout(provider: key, "a rate quoted in \(DelimitedText.shown(row[1])), not NOK")
+                throw .layout("a rate quoted in \(DelimitedText.shown(row[1])), not NOK")
             }
             if Self.indices.contains(base) { continue }
             let quote = try table.quote(base: base, unitMultiplier: row[2], value: row[4], day: day)
             quotesByDay[day, default: []].append(quote)
         }
-        return try ProviderValidation.validate(quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }
 
 /// An SDMX-CSV answer (Norges Bank, Bank of Israel): a header of column names, then one row per
 /// observation; the columns a provider reads are found by name.
 struct SDMXCSV {
-    let provider: String
     /// The requested columns of each row, in the order asked for.
     var rows: [[String]] = []
 
-    init(_ body: [UInt8], columns: [String], provider: String) throws(UpstreamDataError) {
-        self.provider = provider
-        let (lines, header) = try DelimitedText.header(body, separator: ",", provider: provider)
-        let index = try DelimitedText.positions(of: columns, in: header, line: lines[0], provider: provider)
+    init(_ body: [UInt8], columns: [String]) throws(UpstreamDataError) {
+        let (lines, header) = try DelimitedText.header(body, separator: ",")
+        let index = try DelimitedText.positions(of: columns, in: header, line: lines[0])
         let positions = columns.map { index[$0]! }
         for (offset, line) in lines.dropFirst().enumerated() {
             if DelimitedText.isBlank(line) {
                 // Only the end of the file may be blank.
                 guard lines.dropFirst(offset + 2).allSatisfy(DelimitedText.isBlank) else {
-                    throw .unexpectedLayout(provider: provider, "a blank line between rows")
+                    throw .layout("a blank line between rows")
                 }
                 break
             }
-            let fields = try DelimitedText.fields(line, separator: ",", provider: provider)
+            let fields = try DelimitedText.fields(line, separator: ",")
             guard fields.count == header.count else {
-                throw .unexpectedLayout(provider: provider, "\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
+                throw .layout("\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
             }
             rows.append(positions.map { fields[$0] })
         }
@@ -91,7 +76,7 @@ struct SDMXCSV {
     func quote(base: String, unitMultiplier: String, value: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
         guard let code = CurrencyCode(base) else { throw .invalidCurrencyCode(base, day: day) }
         guard unitMultiplier.count == 1, let power = Int(unitMultiplier), (0...9).contains(power) else {
-            throw .unexpectedLayout(provider: provider, "UNIT_MULT \(DelimitedText.shown(unitMultiplier)) of \(code) on \(day) is not 0…9")
+            throw .layout("UNIT_MULT \(DelimitedText.shown(unitMultiplier)) of \(code) on \(day) is not 0…9")
         }
         guard let text = ProviderValidation.rateText(value) else { throw .invalidRate(currency: code, day: day, text: value) }
         var unit = 1

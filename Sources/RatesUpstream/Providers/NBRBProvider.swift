@@ -21,14 +21,11 @@ import RatesCore
 /// Skipped, as not publications: Saturdays and Sundays, whose official rates repeat Friday's. So an
 /// answer for a weekend day (`.latest` fetched on a Saturday), or an empty list, is no publication.
 public struct NBRBProvider: RatesProvider {
-    public let key = "NBRB"
-    public let name = "National Bank of the Republic of Belarus"
-    public let country: String? = "BY"
-    public let pivot = CurrencyCode("BYN")!
-    public let rateType = "official rate"
-    public let schedule = PublicationSchedule(timeZone: "Europe/Minsk", expectedMinute: 12 * 60)
-    /// The first day of the redenominated rouble.
-    public let historyStart = Day(year: 2016, month: 7, day: 1)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The currencies of the daily list by `Cur_ID`, with their scale: what a `dynamics` row, which names neither, is.
     public static let currencies: [Int: (code: CurrencyCode, scale: Int)] = table.mapValues { (CurrencyCode($0.code)!, $0.scale) }
@@ -41,12 +38,7 @@ public struct NBRBProvider: RatesProvider {
         513: ("AED", 10), 514: ("BRL", 10),
     ]
 
-    let endpoint: String
-
-    /// - Parameter baseURL: replaces `https://api.nbrb.by/exrates` (for tests).
-    public init(baseURL: String? = nil) {
-        endpoint = (baseURL ?? "https://api.nbrb.by/exrates") + "/rates?periodicity=0"
-    }
+    var endpoint: String { baseURL + "/rates?periodicity=0" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -58,21 +50,21 @@ public struct NBRBProvider: RatesProvider {
     }
 
     /// Reads a daily list or a currency's `dynamics`: an array of rows, each with `Cur_ID`, `Date` and `Cur_OfficialRate`.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         var days: [Day: [PublishedQuote]] = [:]
-        for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+        for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "rate \(index + 1)"
-            let dayText = try row.field("Date", of: what, provider: key).string("\(what)'s \"Date\"", provider: key)
+            let dayText = try row.field("Date", of: what).string("\(what)'s \"Date\"")
             let day = try Day(parsing: dayText, .midnightTimestamp)
-            let rate = try row.field("Cur_OfficialRate", of: what, provider: key)
+            let rate = try row.field("Cur_OfficialRate", of: what)
             let (code, scale): (String, Int)
             if row["Cur_Abbreviation"] != nil {
-                code = try row.field("Cur_Abbreviation", of: what, provider: key).string("\(what)'s \"Cur_Abbreviation\"", provider: key)
-                scale = try row.field("Cur_Scale", of: what, provider: key).integer("\(what)'s \"Cur_Scale\"", provider: key)
+                code = try row.field("Cur_Abbreviation", of: what).string("\(what)'s \"Cur_Abbreviation\"")
+                scale = try row.field("Cur_Scale", of: what).integer("\(what)'s \"Cur_Scale\"")
             } else {
-                let id = try row.field("Cur_ID", of: what, provider: key).integer("\(what)'s \"Cur_ID\"", provider: key)
+                let id = try row.field("Cur_ID", of: what).integer("\(what)'s \"Cur_ID\"")
                 guard let currency = Self.currencies[id] else {
-                    throw .unexpectedLayout(provider: key, "\(what) (\(day)) is of Cur_ID \(id), not a currency of the daily list")
+                    throw .layout("\(what) (\(day)) is of Cur_ID \(id), not a currency of the daily list")
                 }
                 (code, scale) = (currency.code.rawValue, currency.scale)
             }
@@ -80,6 +72,6 @@ public struct NBRBProvider: RatesProvider {
             if day.isoWeekday <= 5 { days[day, default: []].append(quote) }
         }
         // A weekend's rates, or no rates: no publication.
-        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -16,30 +16,17 @@ import RatesCore
 /// - Ranges: one request per 90 days (the span the bank's own tools ask for); the newest publication is
 ///   asked for as the last week through tomorrow.
 public struct NBRMProvider: RatesProvider {
-    public let key = "NBRM"
-    public let name = "National Bank of the Republic of North Macedonia"
-    public let country: String? = "MK"
-    public let pivot = CurrencyCode("MKD")!
-    public let rateType = "middle rate"
-    /// Every day, by 12:00 Skopje time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Skopje", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 12 * 60)
-    /// The service's first list.
-    public let historyStart = Day(year: 1993, month: 1, day: 1)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The service's address (`…/KLServiceNOV/GetExchangeRate`).
-    public let endpoint: String
-    private let today: @Sendable () -> Day
+    var endpoint: String { baseURL + "/KLServiceNOV/GetExchangeRate" }
 
     /// The most days one request covers.
     static let maxDays = 90
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.nbrm.mk` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Skopje; the default reads the clock (UTC+1).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 3600)) {
-        self.endpoint = (baseURL ?? "https://www.nbrm.mk") + "/KLServiceNOV/GetExchangeRate"
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today().adding(days: 1)) else { return [] }
@@ -49,20 +36,20 @@ public struct NBRMProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let rows = try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let rows = try ProviderJSON(answer: body).array("the answer")
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let datum = try row.field("datum", of: what, provider: key).string("\(what)'s \"datum\"", provider: key)
+            let datum = try row.field("datum", of: what).string("\(what)'s \"datum\"")
             let day = try Day(parsing: datum, .midnightTimestamp)
-            let code = try row.field("oznaka", of: what, provider: key).string("\(what)'s \"oznaka\"", provider: key)
-            let unit = try row.field("nomin", of: "\(code) on \(day)", provider: key).integer("\(code)'s \"nomin\" on \(day)", provider: key)
-            let value = try row.field("sreden", of: "\(code) on \(day)", provider: key)
+            let code = try row.field("oznaka", of: what).string("\(what)'s \"oznaka\"")
+            let unit = try row.field("nomin", of: "\(code) on \(day)").integer("\(code)'s \"nomin\" on \(day)")
+            let value = try row.field("sreden", of: "\(code) on \(day)")
             guard code != pivot.rawValue else { continue }
             days[day, default: []].append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
         }
         guard !rows.isEmpty else { return [] }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

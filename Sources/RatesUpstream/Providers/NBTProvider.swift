@@ -12,31 +12,15 @@ import RatesCore
 /// - Ranges: one request per day in the range; the newest publication is today's table (by the
 ///   clock given at ``init(baseURL:today:)``). A table is read under the date it states.
 public struct NBTProvider: RatesProvider {
-    public let key = "NBT"
-    public let name = "National Bank of Tajikistan"
-    public let country: String? = "TJ"
-    public let pivot = CurrencyCode("TJS")!
-    public let rateType = "official rate"
-    /// Every day, from 09:00 Dushanbe time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Dushanbe", weekdays: Set(1...7), expectedMinute: 9 * 60)
+    public let source: ProviderSource
 
-    /// The host the `en/kurs/` path is under, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.nbt.tj` when `nil`), for a test server or a mirror.
-    ///   - today: The day it is in Tajikistan, for the newest publication's request.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.nbt.tj"
-        self.today = today
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.days(latest: today(), on: schedule.weekdays).map { ProviderRequest(url: "\(baseURL)/en/kurs/export_xml.php?date=\($0)&export=xmlout") }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        try ProviderValidation.validate([ProviderXMLParsing(key).valCursTable(body, pivot: pivot, days: .iso)])
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        [try XMLFields.valCursTable(body, pivot: pivot, days: .iso)]
     }
 }

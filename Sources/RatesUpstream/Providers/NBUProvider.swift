@@ -18,19 +18,9 @@ import RatesCore
 /// Skipped, as not publications: Saturdays and Sundays, whose rows repeat Friday's figures
 /// (same `calcdate`, same rates).
 public struct NBUProvider: RatesProvider {
-    public let key = "NBU"
-    public let name = "National Bank of Ukraine"
-    public let country: String? = "UA"
-    public let pivot = CurrencyCode("UAH")!
-    public let rateType = "official rate"
-    public let schedule = PublicationSchedule(timeZone: "Europe/Kyiv", expectedMinute: 15 * 60 + 30)
+    public let source: ProviderSource
 
-    let baseURL: String
-
-    /// - Parameter baseURL: replaces `https://bank.gov.ua` (for tests).
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://bank.gov.ua"
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -42,7 +32,7 @@ public struct NBUProvider: RatesProvider {
     }
 
     /// Reads the statistics directory's XML for a `statdirectory` request, the JSON rows otherwise.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let rows = request.url.contains("/statdirectory/") ? try xmlRows(body) : try jsonRows(body)
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
@@ -50,7 +40,7 @@ public struct NBUProvider: RatesProvider {
             guard day.isoWeekday <= 5 else { continue }
             days[day, default: []].append(try .reading(code: row.code, value: row.rate, unit: row.units, direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validate(days.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 
     /// One published rate before it is checked.
@@ -64,13 +54,13 @@ public struct NBUProvider: RatesProvider {
     /// `[{"exchangedate":"01.03.2026","cc":"USD","rate":43.2081,"units":1,"rate_per_unit":43.2081,…}, …]`.
     func jsonRows(_ body: [UInt8]) throws(UpstreamDataError) -> [Row] {
         var rows: [Row] = []
-        for (index, row) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+        for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "row \(index + 1)"
             rows.append(Row(
-                day: try row.field("exchangedate", of: what, provider: key).string("\(what)'s \"exchangedate\"", provider: key),
-                code: try row.field("cc", of: what, provider: key).string("\(what)'s \"cc\"", provider: key),
-                rate: try row.field("rate", of: what, provider: key),
-                units: try row.field("units", of: what, provider: key).integer("\(what)'s \"units\"", provider: key)))
+                day: try row.field("exchangedate", of: what).string("\(what)'s \"exchangedate\""),
+                code: try row.field("cc", of: what).string("\(what)'s \"cc\""),
+                rate: try row.field("rate", of: what),
+                units: try row.field("units", of: what).integer("\(what)'s \"units\"")))
         }
         return rows
     }
@@ -82,10 +72,10 @@ public struct NBUProvider: RatesProvider {
         for (index, currency) in root.children.enumerated() {
             let what = "currency \(index + 1)"
             guard currency.localName == "currency" else {
-                throw .unexpectedLayout(provider: key, "\(what) is <\(currency.localName)>, not <currency>")
+                throw .layout("\(what) is <\(currency.localName)>, not <currency>")
             }
             func text(_ name: String) throws(UpstreamDataError) -> String {
-                guard let element = currency.child(name) else { throw .unexpectedLayout(provider: key, "\(what) has no <\(name)>") }
+                guard let element = currency.child(name) else { throw .layout("\(what) has no <\(name)>") }
                 return element.text
             }
             rows.append(Row(day: try text("exchangedate"), code: try text("cc"), rate: .string(try text("rate")), units: 1))

@@ -15,28 +15,17 @@ import RatesCore
 /// - Schedule: Asia/Kathmandu, every day, usually read by 11:45; the API's rates go back to 2010-01-01.
 /// - Ranges: one request per 100 days; the newest publication is asked for as the last seven days up to today.
 public struct NRBProvider: RatesProvider {
-    public let key = "NRB"
-    public let name = "Nepal Rastra Bank"
-    public let country: String? = "NP"
-    public let pivot = CurrencyCode("NPR")!
-    public let rateType = "midpoint of the published buying and selling rates"
-    /// Every day, by 11:45 Kathmandu time.
-    public let schedule = PublicationSchedule(timeZone: "Asia/Kathmandu", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 11 * 60 + 45)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The API's address (`…/api/forex/v1/rates`).
-    public let endpoint: String
-    private let today: @Sendable () -> Day
+    var endpoint: String { baseURL + "/api/forex/v1/rates" }
 
     /// The most days one request covers: one page of the API.
     static let maxDays = 100
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.nrb.org.np` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Kathmandu; the default reads the clock (UTC+05:45).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 5 * 3600 + 45 * 60)) {
-        self.endpoint = (baseURL ?? "https://www.nrb.org.np") + "/api/forex/v1/rates"
-        self.today = today
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -45,28 +34,28 @@ public struct NRBProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let status = try document.field("status", of: "the answer", provider: key).field("code", of: "\"status\"", provider: key)
-        guard status == .number("200") else { throw .unexpectedLayout(provider: key, "\"status\".\"code\" is \(status.shown), not 200") }
-        let pages = try document.field("pagination", of: "the answer", provider: key).field("pages", of: "\"pagination\"", provider: key)
-            .integer("\"pagination\".\"pages\"", provider: key)
-        guard pages <= 1 else { throw .unexpectedLayout(provider: key, "the answer is one of \(pages) pages, not the whole span") }
-        let entries = try document.field("data", of: "the answer", provider: key).field("payload", of: "\"data\"", provider: key)
-            .array("\"data\".\"payload\"", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let status = try document.field("status", of: "the answer").field("code", of: "\"status\"")
+        guard status == .number("200") else { throw .layout("\"status\".\"code\" is \(status.shown), not 200") }
+        let pages = try document.field("pagination", of: "the answer").field("pages", of: "\"pagination\"")
+            .integer("\"pagination\".\"pages\"")
+        guard pages <= 1 else { throw .layout("the answer is one of \(pages) pages, not the whole span") }
+        let entries = try document.field("data", of: "the answer").field("payload", of: "\"data\"")
+            .array("\"data\".\"payload\"")
         var publications: [ProviderPublication] = []
         for (index, entry) in entries.enumerated() {
             let what = "day \(index + 1)"
-            let day = try Day(parsing: try entry.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key), .iso)
+            let day = try Day(parsing: try entry.field("date", of: what).string("\(what)'s \"date\""), .iso)
             var quotes: [PublishedQuote] = []
-            for (position, rate) in try entry.field("rates", of: "\(day)", provider: key).array("the rates of \(day)", provider: key).enumerated() {
-                let currency = try rate.field("currency", of: "rate \(position + 1) of \(day)", provider: key)
-                let code = try currency.field("iso3", of: "a currency of \(day)", provider: key)
-                    .string("a currency's \"iso3\" on \(day)", provider: key)
+            for (position, rate) in try entry.field("rates", of: "\(day)").array("the rates of \(day)").enumerated() {
+                let currency = try rate.field("currency", of: "rate \(position + 1) of \(day)")
+                let code = try currency.field("iso3", of: "a currency of \(day)")
+                    .string("a currency's \"iso3\" on \(day)")
                 guard let currencyCode = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
-                let unit = try currency.field("unit", of: "\(code) on \(day)", provider: key).integer("\(code)'s \"unit\" on \(day)", provider: key)
-                let buying = try rate.field("buy", of: "\(code) on \(day)", provider: key)
-                let selling = try rate.field("sell", of: "\(code) on \(day)", provider: key)
+                let unit = try currency.field("unit", of: "\(code) on \(day)").integer("\(code)'s \"unit\" on \(day)")
+                let buying = try rate.field("buy", of: "\(code) on \(day)")
+                let selling = try rate.field("sell", of: "\(code) on \(day)")
                 guard let buy = buying.publishedDecimal else { throw .invalidRate(currency: currencyCode, day: day, text: buying.shown) }
                 guard let sell = selling.publishedDecimal else { throw .invalidRate(currency: currencyCode, day: day, text: selling.shown) }
                 guard let middle = RateText.midpoint(buy, sell) else { throw .invalidRate(currency: currencyCode, day: day, text: buy) }
@@ -74,6 +63,6 @@ public struct NRBProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validateAllowingNone(publications)
+        return publications
     }
 }

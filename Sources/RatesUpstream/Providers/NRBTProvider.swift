@@ -21,40 +21,28 @@ import RatesCore
 /// - Ranges: one file holds every day since 2017-01-03, so the newest publication and any range are the
 ///   same request, and the days are kept from it.
 public struct NRBTProvider: RatesProvider {
-    public let key = "NRBT"
-    public let name = "National Reserve Bank of Tonga"
-    public let country: String? = "TO"
-    public let pivot = CurrencyCode("TOP")!
-    public let rateType = "authorized persons' average daily exchange rate"
-    /// Monday to Friday, by 17:00 Tonga time (the bank's window opens at 04:00 UTC).
-    public let schedule = PublicationSchedule(timeZone: "Pacific/Tongatapu", expectedMinute: 17 * 60)
+    public let source: ProviderSource
 
-    /// The host the file is under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (`https://www.reservebank.to` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://www.reservebank.to"
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
         return [ProviderRequest(url: baseURL + "/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
-        guard !workbook.sheets.isEmpty else { throw .unexpectedLayout(provider: key, "the workbook has no sheet") }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
+        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
         var publications: [ProviderPublication] = []
         for entry in workbook.sheets {
             publications += try read(workbook.sheet(entry), of: workbook)
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 
     /// The days of one two-year sheet.
     private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [ProviderPublication] {
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: key, "sheet \(sheet.name): \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
         // The blocks: the titles of row 4 end in BUY, MID and SELL, in that order.
         let titles = sheet.row(4)?.cells ?? []
         let blocks = titles.map { $0.text?.split(whereSeparator: \.isWhitespace).last.map(String.init) }
@@ -93,7 +81,7 @@ public struct NRBTProvider: RatesProvider {
                     if Double(decimal) == 0 { continue }  // no figure that day
                     published = decimal
                 }
-                let value = try ProviderXMLParsing.rate(published, currency: code, day: day)
+                let value = try PublishedText.rate(published, currency: code, day: day)
                 quotes.append(PublishedQuote(currency: code, value: value, direction: .unitsPerPivot))
             }
             guard !quotes.isEmpty else { continue }

@@ -6,55 +6,55 @@ import RatesCore
 typealias ProviderJSON = JSONValue
 
 extension JSONValue {
-    /// Reads `bytes` as one JSON document for `provider` (its key, named in errors).
-    init(parsing bytes: [UInt8], provider: String) throws(UpstreamDataError) {
+    /// Reads `bytes`, a provider's answer, as one JSON document.
+    init(answer bytes: [UInt8]) throws(UpstreamDataError) {
         do {
             try self.init(parsing: bytes)
         } catch {
             switch error {
             case .empty: throw .empty
-            case .markup: throw .unexpectedLayout(provider: provider, "not JSON: the answer starts with '<' (an HTML or XML page)")
-            case .invalidUTF8: throw .unexpectedLayout(provider: provider, "not JSON: invalid UTF-8")
-            case .malformed(let reason, let offset): throw .unexpectedLayout(provider: provider, "malformed JSON: \(reason) at byte \(offset)")
+            case .markup: throw .layout("not JSON: the answer starts with '<' (an HTML or XML page)")
+            case .invalidUTF8: throw .layout("not JSON: invalid UTF-8")
+            case .malformed(let reason, let offset): throw .layout("malformed JSON: \(reason) at byte \(offset)")
             }
         }
     }
 
     /// The elements of an array, or a layout error naming `what`.
-    func array(_ what: String, provider: String) throws(UpstreamDataError) -> [ProviderJSON] {
-        guard case .array(let elements) = self else { throw .unexpectedLayout(provider: provider, "\(what) is \(kind), not an array") }
+    func array(_ what: String) throws(UpstreamDataError) -> [ProviderJSON] {
+        guard case .array(let elements) = self else { throw .layout("\(what) is \(kind), not an array") }
         return elements
     }
 
     /// The members of an object, or a layout error naming `what`.
-    func members(_ what: String, provider: String) throws(UpstreamDataError) -> [Member] {
-        guard case .object(let members) = self else { throw .unexpectedLayout(provider: provider, "\(what) is \(kind), not an object") }
+    func members(_ what: String) throws(UpstreamDataError) -> [Member] {
+        guard case .object(let members) = self else { throw .layout("\(what) is \(kind), not an object") }
         return members
     }
 
     /// The member `key` of this object (`what`), which must be present (it may be `null`).
-    func field(_ key: String, of what: String, provider: String) throws(UpstreamDataError) -> ProviderJSON {
-        guard case .object = self else { throw .unexpectedLayout(provider: provider, "\(what) is \(kind), not an object") }
-        guard let value = self[key] else { throw .unexpectedLayout(provider: provider, "\(what) has no \"\(key)\"") }
+    func field(_ key: String, of what: String) throws(UpstreamDataError) -> ProviderJSON {
+        guard case .object = self else { throw .layout("\(what) is \(kind), not an object") }
+        guard let value = self[key] else { throw .layout("\(what) has no \"\(key)\"") }
         return value
     }
 
     /// The text of a string value, or a layout error naming `what`.
-    func string(_ what: String, provider: String) throws(UpstreamDataError) -> String {
-        guard case .string(let text) = self else { throw .unexpectedLayout(provider: provider, "\(what) is \(kind), not a string") }
+    func string(_ what: String) throws(UpstreamDataError) -> String {
+        guard case .string(let text) = self else { throw .layout("\(what) is \(kind), not a string") }
         return text
     }
 
     /// A whole number (`100`, or the string `"100"` where a source quotes its numbers), or a layout error.
-    func integer(_ what: String, provider: String) throws(UpstreamDataError) -> Int {
+    func integer(_ what: String) throws(UpstreamDataError) -> Int {
         let text: String
         switch self {
         case .number(let literal), .string(let literal): text = literal
-        default: throw .unexpectedLayout(provider: provider, "\(what) is \(kind), not a whole number")
+        default: throw .layout("\(what) is \(kind), not a whole number")
         }
         guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             let value = Int(text)
-        else { throw .unexpectedLayout(provider: provider, "\(what) is \(UpstreamDataError.quoted(text)), not a whole number") }
+        else { throw .layout("\(what) is \(UpstreamDataError.quoted(text)), not a whole number") }
         return value
     }
 

@@ -39,14 +39,6 @@ public enum ProviderValidation {
         return sorted
     }
 
-    /// ``validate(_:notAfter:notBefore:)`` for a source whose answer may hold no publication at all (a span
-    /// of weekends and holidays): none is then no publication rather than ``UpstreamDataError/empty``.
-    static func validateAllowingNone(
-        _ publications: [ProviderPublication], notAfter: Day? = nil, notBefore: Day = firstDay
-    ) throws(UpstreamDataError) -> [ProviderPublication] {
-        publications.isEmpty ? [] : try validate(publications, notAfter: notAfter, notBefore: notBefore)
-    }
-
     /// The most a currency's rate of the ECB may move, as a factor either way, from its previous
     /// figure before a fetch is rejected as implausible (``RatesProvider/maxRateMove``).
     ///

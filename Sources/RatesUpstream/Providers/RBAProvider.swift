@@ -14,33 +14,20 @@ import RatesCore
 ///   RBA no longer publishes, such as AED and ZAR since October 2024, or a day it has no figure for).
 /// - Schedule: Australia/Sydney, Monday to Friday, rates at 16:00 local time, the file updated about 16:30.
 public struct RBAProvider: RatesProvider {
-    public let key = "RBA"
-    public let name = "Reserve Bank of Australia"
-    public let country: String? = "AU"
-    public let pivot = CurrencyCode("AUD")!
-    public let rateType = "indicative rate"
-    public let schedule = PublicationSchedule(timeZone: "Australia/Sydney", expectedMinute: 16 * 60 + 30)
+    public let source: ProviderSource
 
-    /// The real file.
-    public static let defaultURL = "https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv"
-
-    private let url: String
-
-    /// - Parameter baseURL: The URL of the F11.1 CSV file; `nil` for the real one.
-    public init(baseURL: String? = nil) {
-        url = baseURL ?? Self.defaultURL
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: url)]
+        return [ProviderRequest(url: baseURL)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let lines = try DelimitedText.lines(body)
         guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
         guard first.hasPrefix("F11.1") else {
-            throw .unexpectedLayout(provider: key, "the first line is not the F11.1 title: \(DelimitedText.shown(first))")
+            throw .layout("the first line is not the F11.1 title: \(DelimitedText.shown(first))")
         }
         // The metadata block, up to and including `Series ID`.
         var metadata: [String: [String]] = [:]
@@ -49,14 +36,14 @@ public struct RBAProvider: RatesProvider {
             let line = lines[index]
             index += 1
             if DelimitedText.isBlank(line) { continue }
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            let fields = try DelimitedText.fields(line, separator: ",")
             metadata[fields[0]] = Array(fields.dropFirst())
             if fields[0] == "Series ID" { break }
         }
         guard let titles = metadata["Title"], let units = metadata["Units"], metadata["Series ID"]?.count == titles.count,
             units.count == titles.count
         else {
-            throw .unexpectedLayout(provider: key, "the metadata block lacks Title, Units or Series ID rows of one width")
+            throw .layout("the metadata block lacks Title, Units or Series ID rows of one width")
         }
         // What each column holds: a currency, or nil for the index.
         var currencies: [CurrencyCode?] = []
@@ -67,7 +54,7 @@ public struct RBAProvider: RatesProvider {
             }
             let code = unit == "SDR" ? "XDR" : unit
             guard title == "A$1=\(unit)", let currency = CurrencyCode(code) else {
-                throw .unexpectedLayout(provider: key, "a column titled \(DelimitedText.shown(title)) in units \(DelimitedText.shown(unit)), not A$1=<currency>")
+                throw .layout("a column titled \(DelimitedText.shown(title)) in units \(DelimitedText.shown(unit)), not A$1=<currency>")
             }
             currencies.append(currency)
         }
@@ -78,10 +65,10 @@ public struct RBAProvider: RatesProvider {
                 ended = true
                 continue
             }
-            guard !ended else { throw .unexpectedLayout(provider: key, "a row after the blank lines that end the table: \(DelimitedText.shown(line))") }
-            let fields = try DelimitedText.fields(line, separator: ",", provider: key)
+            guard !ended else { throw .layout("a row after the blank lines that end the table: \(DelimitedText.shown(line))") }
+            let fields = try DelimitedText.fields(line, separator: ",")
             guard fields.count == currencies.count + 1 else {
-                throw .unexpectedLayout(provider: key, "\(fields.count) fields instead of \(currencies.count + 1) in \(DelimitedText.shown(line))")
+                throw .layout("\(fields.count) fields instead of \(currencies.count + 1) in \(DelimitedText.shown(line))")
             }
             let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: "-"))
             var quotes: [PublishedQuote] = []
@@ -92,6 +79,6 @@ public struct RBAProvider: RatesProvider {
             }
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 }

@@ -20,28 +20,14 @@ import RatesCore
 ///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
 public struct RBFProvider: RatesProvider {
-    public let key = "RBF"
-    public let name = "Reserve Bank of Fiji"
-    public let country: String? = "FJ"
-    public let pivot = CurrencyCode("FJD")!
-    public let rateType = "mid rate"
-    /// Monday to Friday, by 14:00 Fiji time (the bank's window opens at 02:00 UTC).
-    public let schedule = PublicationSchedule(timeZone: "Pacific/Fiji", expectedMinute: 14 * 60)
+    public let source: ProviderSource
 
-    /// The bank's site, whose page links the workbook.
-    public static let site = "https://www.rbf.gov.fj"
+    public init(source: ProviderSource) { self.source = source }
+
     /// The page that links the current workbook.
     static let indexPath = "/statistics/economic-and-financial-statistics/"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx"
-
-    /// The host the paths are under, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The host (``site`` when `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? Self.site
-    }
 
     /// The currencies by the header's labels.
     static let currencies: [String: String] = [
@@ -60,44 +46,44 @@ public struct RBFProvider: RatesProvider {
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         if case .range(let first, let last) = window, first > last { return [] }
         let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Exchange-Rates-Daily") }, site: Self.site, base: baseURL,
-            provider: key, files: "daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx)")
+            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Exchange-Rates-Daily") }, site: identity.baseURL, base: baseURL,
+            files: "daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx)")
         return [ProviderRequest(url: url)]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
         guard let sheet = try workbook.sheet(named: "Exchange Rates") else {
-            throw .unexpectedLayout(provider: key, "the workbook has no sheet Exchange Rates")
+            throw .layout("the workbook has no sheet Exchange Rates")
         }
         func trimmed(_ cell: XLSXCell?) -> String? { cell?.text?.trimmingCharacters(in: .whitespaces) }
         guard sheet.rows.prefix(3).contains(where: { trimmed($0[0]) == "(RBF Mid-Rate Per Fiji Dollar)" }) else {
-            throw .unexpectedLayout(provider: key, "the sheet does not say (RBF Mid-Rate Per Fiji Dollar) above its table")
+            throw .layout("the sheet does not say (RBF Mid-Rate Per Fiji Dollar) above its table")
         }
         guard let header = sheet.rows.firstIndex(where: { trimmed($0[0]) == "Period" }) else {
-            throw .unexpectedLayout(provider: key, "no header row Period, currencies")
+            throw .layout("no header row Period, currencies")
         }
         var currencies: [Int: CurrencyCode] = [:]
         for cell in sheet.rows[header].cells where cell.column > 0 {
             guard let label = trimmed(cell), let code = Self.currencies[label].flatMap(CurrencyCode.init) else {
-                throw .unexpectedLayout(provider: key, "header \(cell.reference) names \(UpstreamDataError.quoted(trimmed(cell) ?? "\(cell.value)")), not a currency the adapter knows")
+                throw .layout("header \(cell.reference) names \(UpstreamDataError.quoted(trimmed(cell) ?? "\(cell.value)")), not a currency the adapter knows")
             }
             currencies[cell.column] = code
         }
         var publications: [ProviderPublication] = []
         for row in sheet.rows[(header + 1)...] {
-            guard let serial = row[0]?.number else { throw .unexpectedLayout(provider: key, "row \(row.number) has no date") }
+            guard let serial = row[0]?.number else { throw .layout("row \(row.number) has no date") }
             let day = try workbook.day(serial: serial)
             var quotes: [PublishedQuote] = []
             for cell in row.cells where cell.column > 0 {
                 guard let code = currencies[cell.column] else {
-                    throw .unexpectedLayout(provider: key, "\(cell.reference) holds a value in a column without a currency")
+                    throw .layout("\(cell.reference) holds a value in a column without a currency")
                 }
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
-                quotes.append(PublishedQuote(currency: code, value: try ProviderXMLParsing.rate(decimal, currency: code, day: day), direction: .unitsPerPivot))
+                quotes.append(PublishedQuote(currency: code, value: try PublishedText.rate(decimal, currency: code, day: day), direction: .unitsPerPivot))
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        return try ProviderValidation.validate(publications)
+        return publications
     }
 }

@@ -15,25 +15,11 @@ import RatesCore
 /// - Schedule: Africa/Blantyre, Monday to Friday, usually by 16:00; a figure is dated the day it is for.
 /// - Ranges: one request for the whole range; the newest publication is asked for as the last seven days.
 public struct RBMProvider: RatesProvider {
-    public let key = "RBM"
-    public let name = "Reserve Bank of Malawi"
-    public let country: String? = "MW"
-    public let pivot = CurrencyCode("MWK")!
-    public let rateType = "middle rate"
-    /// Working days, by 16:00 in Blantyre.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Blantyre", expectedMinute: 16 * 60)
+    public let source: ProviderSource
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.rbm.mw` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Blantyre (UTC+2); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 2 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.rbm.mw"
-        self.today = today
-    }
+    public let emptyAnswerIsNoPublication = true
 
     static let header = ["Currency", "Buying", "Middle", "Selling", "Date"]
     /// Codes in the table that are no current currency (see the quote convention).
@@ -49,23 +35,22 @@ public struct RBMProvider: RatesProvider {
         ]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let (table, rows) = try page.table(withHeader: Self.header)
-        guard table.id == "exchange-rates" else { throw .unexpectedLayout(provider: key, "the rates table is not id=\"exchange-rates\"") }
+        guard table.id == "exchange-rates" else { throw .layout("the rates table is not id=\"exchange-rates\"") }
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
-            let cells = try row.texts(count: 5, provider: key)
+            let cells = try row.texts(count: 5)
             let words = cells[4].split(separator: " ")
             guard words.count == 3, let day = HTMLText.day(day: words[1], month: words[0], year: words[2]), words[0].count == 3 else {
                 throw .invalidDay(cells[4])
             }
-            let currency = try ProviderXMLParsing.currency(cells[0], day: day)
+            let currency = try PublishedText.currency(cells[0], day: day)
             guard !Self.skipped.contains(cells[0]) else { continue }
             guard let value = GroupedDecimal.rateText(cells[2], decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: cells[2]) }
             days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validateAllowingNone(
-            days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notAfter: today().adding(days: 1))
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

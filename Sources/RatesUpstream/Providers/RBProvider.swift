@@ -16,21 +16,11 @@ import RatesCore
 /// Skipped: `SEKETT`, the group's "SEK per 1 SEK" series, always 1, and an observation whose `value` is
 /// `null`. An empty list (a range of holidays) is no publication.
 public struct RBProvider: RatesProvider {
-    public let key = "RB"
-    public let name = "Sveriges Riksbank"
-    public let country: String? = "SE"
-    public let pivot = CurrencyCode("SEK")!
-    public let rateType = "indicative rate"
-    public let schedule = PublicationSchedule(timeZone: "Europe/Stockholm", expectedMinute: 16 * 60 + 15)
-    /// The first day of the group's series.
-    public let historyStart = Day(year: 1993, month: 1, day: 4)!
+    public let source: ProviderSource
 
-    let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: replaces `https://api.riksbank.se/swea/v1` (for tests).
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://api.riksbank.se/swea/v1"
-    }
+    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -40,22 +30,22 @@ public struct RBProvider: RatesProvider {
     }
 
     /// Reads `[{"seriesId":"SEKUSDPMI","date":"2026-03-24","value":9.35344}, …]`, one observation per series and day.
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         var days: [Day: [PublishedQuote]] = [:]
-        for (index, observation) in try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key).enumerated() {
+        for (index, observation) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "observation \(index + 1)"
-            let series = try observation.field("seriesId", of: what, provider: key).string("\(what)'s \"seriesId\"", provider: key)
-            let dayText = try observation.field("date", of: what, provider: key).string("\(what)'s \"date\"", provider: key)
+            let series = try observation.field("seriesId", of: what).string("\(what)'s \"seriesId\"")
+            let dayText = try observation.field("date", of: what).string("\(what)'s \"date\"")
             let day = try Day(parsing: dayText, .iso)
-            let value = try observation.field("value", of: what, provider: key)
+            let value = try observation.field("value", of: what)
             if series == "SEKETT" || value == .null { continue }
             let letters = Array(series.utf8)
             guard letters.count == 9, series.hasPrefix("SEK"), series.hasSuffix("PMI") else {
-                throw .unexpectedLayout(provider: key, "\(what) is of series \(UpstreamDataError.quoted(series)), not SEKxxxPMI")
+                throw .layout("\(what) is of series \(UpstreamDataError.quoted(series)), not SEKxxxPMI")
             }
             let code = Redenomination.code(String(decoding: letters[3..<6], as: UTF8.self), on: day)
             days[day, default: []].append(try .reading(code: code, value: value, direction: .pivotPerUnits, day: day))
         }
-        return try ProviderValidation.validateAllowingNone(days.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -21,13 +21,9 @@ import RatesCore
 /// - Schedule: Pacific/Efate, Monday to Friday, usually by 08:00; a row is dated the day it is for.
 /// - Ranges: the whole list in one request; the newest publication is asked for as the first 20 rows.
 public struct RBVProvider: RatesProvider {
-    public let key = "RBV"
-    public let name = "Reserve Bank of Vanuatu"
-    public let country: String? = "VU"
-    public let pivot = CurrencyCode("VUV")!
-    public let rateType = "reference rate"
-    /// Working days, by 08:00 in Port Vila.
-    public let schedule = PublicationSchedule(timeZone: "Pacific/Efate", expectedMinute: 8 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
 
     /// The first day of the series.
     public static let firstDay = Day("2025-08-26")!
@@ -35,36 +31,24 @@ public struct RBVProvider: RatesProvider {
     /// The most rows out of the list's order that are skipped as mistyped dates.
     public static let maxMistypedRows = 3
 
-    /// The host, without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://www.rbv.gov.vu` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Port Vila (UTC+11); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 11 * 3600)) {
-        self.baseURL = baseURL ?? "https://www.rbv.gov.vu"
-        self.today = today
-    }
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         [ProviderRequest(url: "\(baseURL)/index.php/en/exchange-rates?limit1=\(window == .latest ? 20 : 100000)")]
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let page = try HTMLDocument(parsing: body)
         let (table, rows) = try page.table(withHeader: Self.header)
-        guard table.id == "list_1_com_fabrik_1" else { throw .unexpectedLayout(provider: key, "the rates table is not id=\"list_1_com_fabrik_1\"") }
+        guard table.id == "list_1_com_fabrik_1" else { throw .layout("the rates table is not id=\"list_1_com_fabrik_1\"") }
         let currencies = Self.header[1...6].map { CurrencyCode($0)! }
         var listed: [ProviderPublication] = []
         let tomorrow = today().adding(days: 1)
         for row in rows where row.section == .body && !row.tag.hasClass("groupDataMsg") {
             guard row.tag.hasClass("fabrik_row") else {
-                throw .unexpectedLayout(provider: key, "a row that is not a fabrik_row: \(HTMLDocument.shown(row.texts))")
+                throw .layout("a row that is not a fabrik_row: \(HTMLDocument.shown(row.texts))")
             }
             let cells = row.texts
             guard cells.count == 8, cells[7].isEmpty else {
-                throw .unexpectedLayout(provider: key, "a row of \(cells.count) cells: \(HTMLDocument.shown(cells))")
+                throw .layout("a row of \(cells.count) cells: \(HTMLDocument.shown(cells))")
             }
             let day = try Self.day(cells[0])
             guard day >= Self.firstDay, day <= tomorrow else { continue }
@@ -77,13 +61,13 @@ public struct RBVProvider: RatesProvider {
         }
         let kept = Self.newestFirst(listed.map(\.day))
         guard listed.count - kept.count <= Self.maxMistypedRows else {
-            throw .unexpectedLayout(provider: key, "\(listed.count - kept.count) rows are out of the list's newest-first order")
+            throw .layout("\(listed.count - kept.count) rows are out of the list's newest-first order")
         }
         let publications = listed.indices.filter(kept.contains).map { listed[$0] }
         for (index, skipped) in listed.enumerated() where !kept.contains(index) {
             if let other = publications.first(where: { $0.day == skipped.day }), other != skipped { throw .duplicateDay(skipped.day) }
         }
-        return try ProviderValidation.validate(publications, notAfter: tomorrow)
+        return publications
     }
 
     /// The rows (by index) of the longest run of `days`, in their order, that is strictly descending: the list

@@ -1,60 +1,27 @@
 import Foundation
 import RatesCore
 
-/// One official source of exchange rates: who it is, when it publishes, where its files are
-/// and how to read them.
+/// The adapter of one official source of exchange rates: the requests it makes and the parser of
+/// its publisher's answers. Who the source is (key, name, pivot, schedule, endpoints, …) is its row
+/// of ``ProviderRegistry/entries`` (``ProviderIdentity``), which the adapter is made with (``source``).
 ///
-/// An adapter does no I/O: it names the requests a fetch makes (``requests(for:)``) and parses
-/// each answer (``parse(_:of:)``) into figures exactly as published. The fetch, the
-/// validation against stored data and the merge are the same for every provider.
+/// An adapter does no I/O: it names the requests a fetch makes (``requests(for:)``) and reads
+/// each answer (``read(_:of:)``) into figures exactly as published. ``parse(_:of:)`` checks what it
+/// read (``ProviderValidation``) and names the provider in its errors; the fetch, the validation
+/// against stored data and the merge are the same for every provider.
 ///
-/// Parsing is as strict as the ECB path: anything malformed (a value that is not a decimal, a
+/// Reading is as strict as the ECB path: anything malformed (a value that is not a decimal, a
 /// date that is not a real day, a duplicate currency, a layout the adapter does not know)
 /// rejects the whole answer with an ``UpstreamDataError``, so nothing from it is stored.
 public protocol RatesProvider: Sendable {
-    /// Frankfurter's key for the source (`ECB`, `NBP`, `CBR`, …): what `providers=` names.
-    var key: String { get }
-    /// The publisher's name in English (`"National Bank of Poland"`).
-    var name: String { get }
-    /// ISO 3166 alpha-2 code of the publisher's country, or `nil` for a supranational body (ECB: `"EU"` is used, IMF: `nil`).
-    var country: String? { get }
-    /// The currency every figure is quoted against (PLN for the NBP, EUR for the ECB).
-    var pivot: CurrencyCode { get }
-    /// When a new publication is expected.
-    var schedule: PublicationSchedule { get }
-    /// What the figures it contributes are, in the publisher's terms (`"official rate"`), or
-    /// `"midpoint of the published buying and selling rates"` for a source that publishes no middle
-    /// rate: shown by `/v1/providers`. The default: `"reference rate"`.
-    var rateType: String { get }
-    /// How many days from its date a publication's figures stay current: 31 for a monthly source
-    /// dated the first day of the month its figures are valid for, 92 for a quarterly one. `nil` (the
-    /// default): the merge's carry-forward limit, as for every daily source.
-    var validityDays: Int? { get }
-    /// The first day its figures may be dated: an answer holding an earlier day is rejected
-    /// (``UpstreamDataError/dayOutOfRange(_:)``). The default: ``ProviderValidation/firstDay``
-    /// (1999-01-04, the euro's first reference rates); a source of older history (the Bundesbank's
-    /// Deutsche Mark since 1948) gives the first day of its own.
-    var historyStart: Day { get }
-    /// Whether the source needs an API key; such a provider is off unless one is configured.
-    var needsAPIKey: Bool { get }
-    /// Whether a day's figures come in several publications on their own cadences (the NBP's
-    /// daily table A and Wednesday table B): a publication then adds to its day's stored figures
-    /// instead of replacing them, and the merge takes each currency from the provider's newest
-    /// publication that has it, within the carry-forward limit. `false` (the default): each
-    /// publication is the provider's whole word on its day, and a currency missing from it was withdrawn.
-    var publishesInParts: Bool { get }
-    /// Whether the merge expresses the source's figures per EUR through the ECB's rate of a currency
-    /// both quote (USD first), as for a source that quotes no EUR, instead of through the source's own
-    /// EUR figure: for a source whose EUR figure is not a market rate (the CBTT's is an average of few
-    /// dealers' EUR deals, up to 18% from the ECB's, while its USD average is deep). On a day the ECB did
-    /// not publish, such a source's figures are not used. `false` (the default).
-    var bridgesThroughECB: Bool { get }
-    /// How far, as a factor either way, a figure may move from the source's previous one before a
-    /// fetch is rejected whole as implausible; a fetch older than what is stored is rejected too
-    /// (``ProviderValidation/checkContinuity(_:after:maxMove:)``). `nil` (the default): no such
-    /// check, implausible figures are left to the merge's consensus check, which leaves out one
-    /// currency's value rather than the source's whole publication.
-    var maxRateMove: Double? { get }
+    /// Its row of the registry's table, with the endpoints, API key and clock it was made with.
+    var source: ProviderSource { get }
+    /// Makes the adapter of `source` (``ProviderRegistry/make(key:baseURL:apiKey:)``; tests use
+    /// ``init(baseURL:apiKey:today:)``).
+    init(source: ProviderSource)
+    /// Whether an answer without a day (a span of weekends and holidays) means no publication for
+    /// that request rather than an empty answer (``UpstreamDataError/empty``). `false` (the default).
+    var emptyAnswerIsNoPublication: Bool { get }
     /// What a fetch asks for when the source's newest stored publication is `stored` (`nil`: none)
     /// and publications were missed since (a first start, downtime). The default: with nothing
     /// stored, the last `backfillDays` days (its newest publication when that is 0); otherwise every
@@ -74,10 +41,12 @@ public protocol RatesProvider: Sendable {
     /// - Throws: ``UpstreamDataError`` when the session answer lacks what the requests need (no token,
     ///   no link to the file): the fetch fails as for any answer not in the source's layout.
     func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest]
-    /// The figures in one answer to `request`, by day.
+    /// The figures in one answer to `request`, by day, as published: the adapter's parser.
+    /// ``parse(_:of:)`` is what the rest of the code calls.
     ///
-    /// - Throws: ``UpstreamDataError`` for anything that is not the provider's published layout.
-    func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication]
+    /// - Throws: ``UpstreamDataError`` for anything that is not the provider's published layout
+    ///   (``UpstreamDataError/layout(_:)``, without the provider's key).
+    func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication]
     /// The publications in files of the source's on disk (`rates-relay import --provider KEY FILE...`),
     /// one per day in ascending order; the default reads each file as an answer to one of the
     /// adapter's requests (``ProviderFile``).
@@ -88,16 +57,73 @@ public protocol RatesProvider: Sendable {
 }
 
 extension RatesProvider {
-    public var needsAPIKey: Bool { false }
-    public var publishesInParts: Bool { false }
-    public var bridgesThroughECB: Bool { false }
-    public var maxRateMove: Double? { nil }
-    public var rateType: String { "reference rate" }
-    public var validityDays: Int? { nil }
-    public var historyStart: Day { ProviderValidation.firstDay }
+    /// Makes the adapter from its row of the registry's table.
+    ///
+    /// - Parameters:
+    ///   - baseURL: Replaces the row's endpoint base (a test server, a mirror); `nil` for the real one.
+    ///   - apiKey: The source's API key (secret), for those that need one.
+    ///   - today: A fixed clock (tests); `nil` for the system clock in the schedule's time zone.
+    public init(baseURL: String? = nil, apiKey: String = "", today: (@Sendable () -> Day)? = nil) {
+        self.init(source: ProviderSource(identity: Self.identity, baseURL: baseURL, apiKey: apiKey, today: today))
+    }
+
+    /// This adapter's row of ``ProviderRegistry/entries``.
+    public static var identity: ProviderIdentity { ProviderRegistry.identity(of: Self.self) }
+    /// The base of the source's public endpoints (``ProviderIdentity/baseURL``).
+    public static var defaultBaseURL: String { identity.baseURL }
+
+    /// The source's row of the registry's table.
+    public var identity: ProviderIdentity { source.identity }
+    /// ``ProviderIdentity/key``.
+    public var key: String { identity.key }
+    /// ``ProviderIdentity/name``.
+    public var name: String { identity.name }
+    /// ``ProviderIdentity/country``.
+    public var country: String? { identity.country }
+    /// ``ProviderIdentity/pivot``.
+    public var pivot: CurrencyCode { identity.pivot }
+    /// ``ProviderIdentity/schedule``.
+    public var schedule: PublicationSchedule { identity.schedule }
+    /// ``ProviderIdentity/rateType``.
+    public var rateType: String { identity.rateType }
+    /// ``ProviderIdentity/validityDays``.
+    public var validityDays: Int? { identity.validityDays }
+    /// ``ProviderIdentity/historyStart``.
+    public var historyStart: Day { identity.historyStart }
+    /// ``ProviderIdentity/needsAPIKey``.
+    public var needsAPIKey: Bool { identity.needsAPIKey }
+    /// ``ProviderIdentity/publishesInParts``.
+    public var publishesInParts: Bool { identity.publishesInParts }
+    /// ``ProviderIdentity/bridgesThroughECB``.
+    public var bridgesThroughECB: Bool { identity.bridgesThroughECB }
+    /// ``ProviderIdentity/maxRateMove``.
+    public var maxRateMove: Double? { identity.maxRateMove }
+    /// The base its requests extend (``ProviderSource/baseURL``).
+    public var baseURL: String { source.baseURL }
+    /// Its API key (``ProviderSource/apiKey``), empty for none.
+    public var apiKey: String { source.apiKey }
+    /// Today's day where the source publishes (``ProviderSource/today``).
+    public func today() -> Day { source.today() }
+
+    public var emptyAnswerIsNoPublication: Bool { false }
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? { nil }
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         requests(for: window)
+    }
+
+    /// The figures in one answer to `request`, checked: what ``read(_:of:)`` gives, through
+    /// ``ProviderValidation/validate(_:notAfter:notBefore:)`` (no day before ``historyStart``; a fetch
+    /// checks the days after tomorrow on the whole of its answers), in ascending day order; none for an
+    /// answer without a day when ``emptyAnswerIsNoPublication``. Every error names the provider
+    /// (``UpstreamDataError/attributed(to:)``).
+    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        do {
+            let publications = try read(body, of: request)
+            if publications.isEmpty, emptyAnswerIsNoPublication { return [] }
+            return try ProviderValidation.validate(publications, notBefore: historyStart)
+        } catch {
+            throw error.attributed(to: key)
+        }
     }
 
     public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {

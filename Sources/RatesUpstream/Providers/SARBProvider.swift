@@ -21,13 +21,11 @@ import RatesCore
 /// - Ranges: one request per series covering the whole range; the newest publication is asked for as the
 ///   last seven days up to today.
 public struct SARBProvider: RatesProvider {
-    public let key = "SARB"
-    public let name = "South African Reserve Bank"
-    public let country: String? = "ZA"
-    public let pivot = CurrencyCode("ZAR")!
-    public let rateType = "weighted average"
-    /// Monday to Friday, by 11:00 Johannesburg time.
-    public let schedule = PublicationSchedule(timeZone: "Africa/Johannesburg", expectedMinute: 11 * 60)
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// One series: its code, currency, title and direction.
     struct Series: Sendable {
@@ -65,53 +63,44 @@ public struct SARBProvider: RatesProvider {
     ]
 
     /// The API root (`…/GetTimeseriesObservations`), without a trailing slash.
-    public let baseURL: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://custom.resbank.co.za` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day in Johannesburg; the default reads the clock (UTC+2).
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 2 * 3600)) {
-        self.baseURL = (baseURL ?? "https://custom.resbank.co.za") + "/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations"
-        self.today = today
-    }
+    var endpoint: String { baseURL + "/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         return Self.series.map { series in
             ProviderRequest(
-                url: "\(baseURL)/\(series.code)/\(first.text(.midnightTimestamp))/\(last.text(.midnightTimestamp))", subject: series.code)
+                url: "\(endpoint)/\(series.code)/\(first.text(.midnightTimestamp))/\(last.text(.midnightTimestamp))", subject: series.code)
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let observations = try ProviderJSON(parsing: body, provider: key).array("the answer", provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let observations = try ProviderJSON(answer: body).array("the answer")
         var publications: [ProviderPublication] = []
         var series: Series?
         for (index, observation) in observations.enumerated() {
             let what = "observation \(index + 1)"
-            let title = try observation.field("Timeseries", of: what, provider: key).string("\(what)'s \"Timeseries\"", provider: key)
+            let title = try observation.field("Timeseries", of: what).string("\(what)'s \"Timeseries\"")
             if series == nil {
                 guard let known = Self.series.first(where: { $0.title == title }) else {
-                    throw .unexpectedLayout(provider: key, "the series \(UpstreamDataError.quoted(title)) is not one the adapter reads")
+                    throw .layout("the series \(UpstreamDataError.quoted(title)) is not one the adapter reads")
                 }
                 if let subject = request.subject, subject != known.code {
-                    throw .unexpectedLayout(provider: key, "the answer is \(known.code) (\(known.title)), the request for \(subject)")
+                    throw .layout("the answer is \(known.code) (\(known.title)), the request for \(subject)")
                 }
                 series = known
             }
             guard let series, title == series.title else {
-                throw .unexpectedLayout(
-                    provider: key, "\(what) is of \(UpstreamDataError.quoted(title)), the answer's first of \(series?.title ?? "")")
+                throw .layout(
+                    "\(what) is of \(UpstreamDataError.quoted(title)), the answer's first of \(series?.title ?? "")")
             }
-            let period = try observation.field("Period", of: what, provider: key).string("\(what)'s \"Period\"", provider: key)
+            let period = try observation.field("Period", of: what).string("\(what)'s \"Period\"")
             let day = try Day(parsing: period, .midnightTimestamp)
-            let value = try observation.field("Value", of: "\(series.currency) on \(day)", provider: key)
+            let value = try observation.field("Value", of: "\(series.currency) on \(day)")
             if value == .null || value == .string("") { continue }  // no figure that day
             let quote = try PublishedQuote.reading(
                 code: Redenomination.code(series.currency, on: day), value: value, direction: series.direction, day: day)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
-        return try ProviderValidation.validateAllowingNone(publications)
+        return publications
     }
 }

@@ -22,24 +22,11 @@ import RatesCore
 ///   latest is the last seven days to today in Reykjavik by the system clock. History from 1981-01-01
 ///   (``historyStart``), the króna's redenomination.
 public struct SBIProvider: RatesProvider {
-    public let key = "SBI"
-    public let name = "Central Bank of Iceland"
-    public let country: String? = "IS"
-    public let pivot = CurrencyCode("ISK")!
-    public let rateType = "official rate"
-    /// Working days, about 11:00 Reykjavik time.
-    public let schedule = PublicationSchedule(timeZone: "Atlantic/Reykjavik", expectedMinute: 11 * 60)
-    /// The first day of group 9's series: the new króna of 1981.
-    public let historyStart = Day(year: 1981, month: 1, day: 1)!
+    public let source: ProviderSource
 
-    /// The endpoint, without a query.
-    public let baseURL: String
+    public init(source: ProviderSource) { self.source = source }
 
-    /// - Parameter baseURL: The endpoint (`https://sedlabanki.is/xmltimeseries/Default.aspx` when
-    ///   `nil`), for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://sedlabanki.is/xmltimeseries/Default.aspx"
-    }
+    public let emptyAnswerIsNoPublication = true
 
     /// The mid-rate series read, by group and series ID: the code of the currency today (or when it was withdrawn).
     public static let seriesCurrencies: [String: [String: CurrencyCode]] = [
@@ -84,42 +71,41 @@ public struct SBIProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let xml = ProviderXMLParsing(key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "Group")
-        try xml.expectOnly(["Name", "TimeSeries"], in: root)
-        let group = try xml.attribute(root, "ID", in: "<Group>")
+        try XMLFields.expectOnly(["Name", "TimeSeries"], in: root)
+        let group = try XMLFields.attribute(root, "ID", in: "<Group>")
         guard let currencies = Self.seriesCurrencies[group], request.subject.map({ $0 == group }) ?? true else {
-            throw .unexpectedLayout(provider: key, "<Group ID=\"\(group)\"> answers a request for group \(request.subject ?? "?")")
+            throw .layout("<Group ID=\"\(group)\"> answers a request for group \(request.subject ?? "?")")
         }
         var quotes: [Day: [PublishedQuote]] = [:]
         for series in root.children("TimeSeries") {
-            let id = try xml.attribute(series, "ID", in: "<TimeSeries>")
+            let id = try XMLFields.attribute(series, "ID", in: "<TimeSeries>")
             let place = "<TimeSeries ID=\"\(id)\">"
-            try xml.expectOnly(["FameName", "Name", "Description", "TimeSeriesData"], in: series)
+            try XMLFields.expectOnly(["FameName", "Name", "Description", "TimeSeriesData"], in: series)
             guard series.children("TimeSeriesData").count == 1, let data = series.child("TimeSeriesData") else {
-                throw .unexpectedLayout(provider: key, "\(place) has \(series.children("TimeSeriesData").count) <TimeSeriesData>, expected one")
+                throw .layout("\(place) has \(series.children("TimeSeriesData").count) <TimeSeriesData>, expected one")
             }
-            try xml.expectOnly(["Entry"], in: data)
+            try XMLFields.expectOnly(["Entry"], in: data)
             if data.children.isEmpty { continue }  // a series without figures in the window
-            let description = try xml.text(series, "Description", in: place)
+            let description = try XMLFields.text(series, "Description", in: place)
             if description.contains("kaupgengi") || description.contains("sölugengi") { continue }  // buying or selling rate
-            guard currencies[id] != nil else { throw .unexpectedLayout(provider: key, "\(place) of group \(group) is not a known series") }
+            guard currencies[id] != nil else { throw .layout("\(place) of group \(group) is not a known series") }
             guard description.contains("miðgengi") else {
-                throw .unexpectedLayout(provider: key, "\(place) is \(UpstreamDataError.quoted(description)), not a mid rate")
+                throw .layout("\(place) is \(UpstreamDataError.quoted(description)), not a mid rate")
             }
             for entry in data.children {
-                let stamp = try xml.text(entry, "Date", in: "an <Entry> of \(place)")
+                let stamp = try XMLFields.text(entry, "Date", in: "an <Entry> of \(place)")
                 // "3/24/2026 12:00:00 AM": a day at midnight.
                 let parts = stamp.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2, parts[1] == "12:00:00 AM" else { throw .invalidDay(stamp) }
                 let day = try Day(parsing: String(parts[0]), .monthDayYear(separator: "/", padded: false))
                 let code = Self.currency(series: id, group: group, on: day)!
-                let value = try ProviderXMLParsing.rate(xml.text(entry, "Value", in: "the <Entry> of \(place) on \(day)"), currency: code, day: day)
+                let value = try PublishedText.rate(XMLFields.text(entry, "Value", in: "the <Entry> of \(place) on \(day)"), currency: code, day: day)
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }
         }
         if quotes.isEmpty { return [] }  // no working day in the window
-        return try ProviderValidation.validate(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }, notBefore: historyStart)
+        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

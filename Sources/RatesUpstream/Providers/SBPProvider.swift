@@ -26,21 +26,9 @@ import RatesCore
 /// - Ranges: the newest publication is the current month's file; a range is the archive file, which
 ///   holds every day (755 kB). Neither takes dates: the days of the range are kept from them.
 public struct SBPProvider: RatesProvider {
-    public let key = "SBP"
-    public let name = "State Bank of Pakistan"
-    public let country: String? = "PK"
-    public let pivot = CurrencyCode("PKR")!
-    public let rateType = "daily average banks' floating rate"
-    /// Monthly, from the middle of the month (the bank's window opens on the 15th, 10:00 Karachi time).
-    public let schedule = PublicationSchedule(timeZone: "Asia/Karachi", expectedMinute: 10 * 60, cadence: .monthly)
+    public let source: ProviderSource
 
-    /// The directory of the two files, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The directory of the files (`https://www.sbp.org.pk/assets/document` when `nil`).
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://www.sbp.org.pk/assets/document"
-    }
+    public init(source: ProviderSource) { self.source = source }
 
     /// The currencies by the names the sheets give them, as the bank spells them (compared by ``letters(_:)``).
     static let currencies: [String: String] = [
@@ -83,8 +71,8 @@ public struct SBPProvider: RatesProvider {
         }
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body, provider: key)
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let workbook = try XLSXWorkbook(body)
         var tables: [(sheet: XLSXSheet, header: Int)] = []
         for entry in workbook.sheets {
             let sheet = try workbook.sheet(entry)
@@ -93,16 +81,16 @@ public struct SBPProvider: RatesProvider {
             }
         }
         guard tables.count == 1, case let (sheet, header)? = tables.first else {
-            throw .unexpectedLayout(provider: key, tables.isEmpty ? "no header row Country, Currency, days" : "\(tables.count) sheets hold a table")
+            throw .layout(tables.isEmpty ? "no header row Country, Currency, days" : "\(tables.count) sheets hold a table")
         }
         guard sheet.rows[..<header].contains(where: { $0[0]?.words == "Pak Rupees per Currency Unit" }) else {
-            throw .unexpectedLayout(provider: key, "the sheet does not say Pak Rupees per Currency Unit above its table")
+            throw .layout("the sheet does not say Pak Rupees per Currency Unit above its table")
         }
         // The days, by column.
         var days: [Int: Day] = [:]
         for cell in sheet.rows[header].cells where cell.column >= 2 {
             guard let serial = cell.number else {
-                throw .unexpectedLayout(provider: key, "header cell \(cell.reference) is not a date")
+                throw .layout("header cell \(cell.reference) is not a date")
             }
             let day = try workbook.day(serial: serial)
             guard !days.values.contains(day) else { throw .duplicateDay(day) }
@@ -120,7 +108,7 @@ public struct SBPProvider: RatesProvider {
             guard !ended, let name = row[1]?.words else {
                 ended = true
                 if let number = row.cells.first(where: { $0.number != nil }) {
-                    throw .unexpectedLayout(provider: key, "a number in \(number.reference), below the end of the table")
+                    throw .layout("a number in \(number.reference), below the end of the table")
                 }
                 continue
             }
@@ -128,19 +116,19 @@ public struct SBPProvider: RatesProvider {
             guard seen.insert(code).inserted else { throw .duplicateCurrency(code, day: days.values.min()!) }
             for cell in row.cells where cell.column >= 2 {
                 guard let day = days[cell.column] else {
-                    throw .unexpectedLayout(provider: key, "\(cell.reference) holds a value in a column without a date")
+                    throw .layout("\(cell.reference) holds a value in a column without a date")
                 }
                 let value: String
                 if let typed = cell.text {
                     guard typed.contains(where: \.isNumber) else { continue }  // "-", "n.a.": no figure that day
-                    value = try ProviderXMLParsing.rate(typed, currency: code, day: day)
+                    value = try PublishedText.rate(typed, currency: code, day: day)
                 } else {
                     guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: "\(cell.value)") }
-                    value = try ProviderXMLParsing.rate(decimal, currency: code, day: day)
+                    value = try PublishedText.rate(decimal, currency: code, day: day)
                 }
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }
         }
-        return try ProviderValidation.validate(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) })
+        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -28,26 +28,14 @@ import RatesCore
 /// - Ranges: one request per Monday–Friday in the range. A holiday has no file: the bank answers
 ///   404 there. History from 1996-04-16 (``historyStart``).
 public struct TCMBProvider: RatesProvider {
-    public let key = "TCMB"
-    public let name = "Central Bank of the Republic of Türkiye"
-    public let country: String? = "TR"
-    public let pivot = CurrencyCode("TRY")!
-    public let rateType = "midpoint of the indicative buying and selling rates"
-    /// Working days, 15:30 Istanbul time.
-    public let schedule = PublicationSchedule(timeZone: "Europe/Istanbul", expectedMinute: 15 * 60 + 30)
-    /// The first bulletin of the archive.
-    public let historyStart = Day(year: 1996, month: 4, day: 16)!
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
+
     /// The first day of the new lira: bulletins before it quote old lira, 1,000,000 to the new one.
     public static let newLira = Day(year: 2005, month: 1, day: 1)!
-
-    /// The directory the bulletins are in, without a trailing slash.
-    public let baseURL: String
-
-    /// - Parameter baseURL: The bulletins' directory (`https://www.tcmb.gov.tr/kurlar` when `nil`),
-    ///   for a test server or a mirror.
-    public init(baseURL: String? = nil) {
-        self.baseURL = baseURL ?? "https://www.tcmb.gov.tr/kurlar"
-    }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -66,57 +54,56 @@ public struct TCMBProvider: RatesProvider {
     /// The currencies EVDS3 quotes per 100 units, as the bulletin's `Unit` says; every other per 1.
     public static let evdsUnits: [CurrencyCode: Int] = [CurrencyCode("JPY")!: 100, CurrencyCode("IRR")!: 100]
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         if body.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{") {
             return try parseEVDS(body)
         }
-        let xml = ProviderXMLParsing(key)
         let root = try XMLReader.Element(parsing: body, root: "Tarih_Date")
-        try xml.expectOnly(["Currency"], in: root)
-        let dateText = try xml.attribute(root, "Tarih", in: "<Tarih_Date>")
+        try XMLFields.expectOnly(["Currency"], in: root)
+        let dateText = try XMLFields.attribute(root, "Tarih", in: "<Tarih_Date>")
         let day = try Day(parsing: dateText, .dayMonthYear(separator: ".", padded: false))
         // The same day again in US order: both must agree.
         if let english = root.attribute("Date"), try Day(parsing: english, .monthDayYear(separator: "/", padded: false)) != day {
-            throw .unexpectedLayout(provider: key, "<Tarih_Date> is dated \(dateText) and \(english)")
+            throw .layout("<Tarih_Date> is dated \(dateText) and \(english)")
         }
         var quotes: [PublishedQuote] = []
         for currency in root.children {
-            let code = try ProviderXMLParsing.currency(xml.attribute(currency, "CurrencyCode", in: "<Currency> of \(day)"), day: day)
+            let code = try PublishedText.currency(XMLFields.attribute(currency, "CurrencyCode", in: "<Currency> of \(day)"), day: day)
             let place = "<Currency CurrencyCode=\"\(code)\"> of \(day)"
-            var unit = try xml.unit(xml.text(currency, "Unit", in: place), of: code, day: day)
+            var unit = try PublishedText.unit(XMLFields.text(currency, "Unit", in: place), of: code, day: day)
             if day < Self.newLira { unit *= 1_000_000 }  // old lira for Unit units: new lira for a million times as many
-            let buying = try xml.text(currency, "ForexBuying", in: place)
-            let selling = try xml.text(currency, "ForexSelling", in: place)
+            let buying = try XMLFields.text(currency, "ForexBuying", in: place)
+            let selling = try XMLFields.text(currency, "ForexSelling", in: place)
             if code == Self.specialDrawingRight && selling.isEmpty || code == pivot { continue }
-            let buyingRate = try ProviderXMLParsing.rate(buying, currency: code, day: day)
-            let sellingRate = try ProviderXMLParsing.rate(selling, currency: code, day: day)
+            let buyingRate = try PublishedText.rate(buying, currency: code, day: day)
+            let sellingRate = try PublishedText.rate(selling, currency: code, day: day)
             guard let middle = RateText.midpoint(buyingRate, sellingRate) else {
                 throw .invalidRate(currency: code, day: day, text: buying + " / " + selling)
             }
             quotes.append(PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits))
         }
-        return try ProviderValidation.validate([ProviderPublication(day: day, quotes: quotes)], notBefore: historyStart)
+        return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     /// An EVDS3 answer: one item per calendar day, each currency's buying (`_A_YTL`) and selling (`_S_YTL`) series.
     func parseEVDS(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
+        let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []
-        for (index, item) in try document.field("items", of: "the answer", provider: key).array("\"items\"", provider: key).enumerated() {
+        for (index, item) in try document.field("items", of: "the answer").array("\"items\"").enumerated() {
             let what = "item \(index + 1)"
-            let dateText = try item.field("Tarih", of: what, provider: key).string("\(what)'s \"Tarih\"", provider: key)
+            let dateText = try item.field("Tarih", of: what).string("\(what)'s \"Tarih\"")
             let day = try Day(parsing: dateText, .dayMonthYear(separator: "-", padded: false))
             var codes: [String] = []
             var series: [String: ProviderJSON] = [:]
-            for member in try item.members(what, provider: key) where member.key != "Tarih" && member.key != "UNIXTIME" {
+            for member in try item.members(what) where member.key != "Tarih" && member.key != "UNIXTIME" {
                 // TP_DK_USD_A_YTL, TP_DK_USD_S_YTL; the banknote rates TP_DK_USD_A_EF_YTL, TP_DK_USD_S_EF_YTL are not read.
                 let parts = member.key.split(separator: "_", omittingEmptySubsequences: false)
                 guard parts.count == 5 || parts.count == 6 && parts[4] == "EF", parts[0] == "TP", parts[1] == "DK", parts.last == "YTL",
                     parts[3] == "A" || parts[3] == "S"
-                else { throw .unexpectedLayout(provider: key, "\(what) (\(day)) has \(UpstreamDataError.quoted(member.key)), not a TP.DK series") }
+                else { throw .layout("\(what) (\(day)) has \(UpstreamDataError.quoted(member.key)), not a TP.DK series") }
                 if parts.count == 6 { continue }
                 guard series.updateValue(member.value, forKey: member.key) == nil else {
-                    throw .unexpectedLayout(provider: key, "\(what) (\(day)) has \(member.key) twice")
+                    throw .layout("\(what) (\(day)) has \(member.key) twice")
                 }
                 if !codes.contains(String(parts[2])) { codes.append(String(parts[2])) }
             }
@@ -133,6 +120,6 @@ public struct TCMBProvider: RatesProvider {
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
         if publications.isEmpty { return [] }  // days without a bulletin only
-        return try ProviderValidation.validate(publications, notBefore: historyStart)
+        return publications
     }
 }

@@ -37,17 +37,11 @@ import RatesCore
 ///   the newest publication is asked for as every row of the last 183 days' record dates
 ///   (`filter=record_date:gte:…`): the last two quarters and their amendments.
 public struct USTProvider: RatesProvider {
-    public let key = "UST"
-    public let name = "U.S. Department of the Treasury"
-    public let country: String? = "US"
-    public let pivot = CurrencyCode("USD")!
-    public let rateType = "Treasury reporting rate of exchange"
-    /// Checked monthly (the closest the schedule says to quarterly), from noon New York time.
-    public let schedule = PublicationSchedule(timeZone: "America/New_York", expectedMinute: 12 * 60, cadence: .monthly)
-    /// A quarter's rates hold until the next quarter's.
-    public let validityDays: Int? = 92
-    /// Amendments carry only the currencies they change.
-    public let publishesInParts = true
+    public let source: ProviderSource
+
+    public init(source: ProviderSource) { self.source = source }
+
+    public let emptyAnswerIsNoPublication = true
 
     /// The Treasury's country-currency descriptions whose code never changed, and the ISO 4217 codes they are.
     public static let codes: [String: String] = [
@@ -153,16 +147,7 @@ public struct USTProvider: RatesProvider {
     }
 
     /// The dataset's URL.
-    public let endpoint: String
-    private let today: @Sendable () -> Day
-
-    /// - Parameters:
-    ///   - baseURL: The host (`https://api.fiscaldata.treasury.gov` when `nil`), for a test server or a mirror.
-    ///   - today: Today's day (UTC); the default reads the clock.
-    public init(baseURL: String? = nil, today: @escaping @Sendable () -> Day = Day.clock(utcOffset: 0)) {
-        endpoint = (baseURL ?? "https://api.fiscaldata.treasury.gov") + "/services/api/fiscal_service/v1/accounting/od/rates_of_exchange"
-        self.today = today
-    }
+    var endpoint: String { baseURL + "/services/api/fiscal_service/v1/accounting/od/rates_of_exchange" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         switch window {
@@ -180,16 +165,16 @@ public struct USTProvider: RatesProvider {
                 + "&page%5Bnumber%5D=1&page%5Bsize%5D=10000&sort=record_date")
     }
 
-    public func parse(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(parsing: body, provider: key)
-        let meta = try document.field("meta", of: "the answer", provider: key)
-        let pages = try meta.field("total-pages", of: "\"meta\"", provider: key).integer("\"total-pages\"", provider: key)
-        guard pages <= 1 else { throw .unexpectedLayout(provider: key, "the answer has \(pages) pages, not one") }
+    public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
+        let document = try ProviderJSON(answer: body)
+        let meta = try document.field("meta", of: "the answer")
+        let pages = try meta.field("total-pages", of: "\"meta\"").integer("\"total-pages\"")
+        guard pages <= 1 else { throw .layout("the answer has \(pages) pages, not one") }
         var quotes: [Day: [(quote: PublishedQuote, former: Bool)]] = [:]
-        for (index, row) in try document.field("data", of: "the answer", provider: key).array("\"data\"", provider: key).enumerated() {
+        for (index, row) in try document.field("data", of: "the answer").array("\"data\"").enumerated() {
             let what = "row \(index + 1)"
             func text(_ name: String) throws(UpstreamDataError) -> String {
-                try row.field(name, of: what, provider: key).string("\(what)'s \"\(name)\"", provider: key)
+                try row.field(name, of: what).string("\(what)'s \"\(name)\"")
             }
             _ = try Day(parsing: text("record_date"), .iso)
             let day = try Day(parsing: text("effective_date"), .iso)
@@ -209,6 +194,6 @@ public struct USTProvider: RatesProvider {
             quotes[day, default: []].append((quote, former))
         }
         // No rate set or amendment in the range: no publication.
-        return try ProviderValidation.validateAllowingNone(quotes.map { ProviderPublication(day: $0.key, quotes: $0.value.map(\.quote)) })
+        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value.map(\.quote)) }
     }
 }

@@ -11,22 +11,22 @@ enum WPDataTablesAnswer {
     /// - Throws: ``UpstreamDataError/empty`` for an empty body;
     ///   ``UpstreamDataError/unexpectedLayout(provider:_:)`` for anything else than that layout, or a row
     ///   count other than `recordsFiltered` when `countsRows`.
-    static func rows(_ body: [UInt8], columns: Int, countsRows: Bool = true, provider: String) throws(UpstreamDataError) -> [[String]] {
-        let document = try ProviderJSON(parsing: body, provider: provider)
-        let data = try document.field("data", of: "the answer", provider: provider).array("\"data\"", provider: provider)
-        let filtered = try document.field("recordsFiltered", of: "the answer", provider: provider).integer("\"recordsFiltered\"", provider: provider)
+    static func rows(_ body: [UInt8], columns: Int, countsRows: Bool = true) throws(UpstreamDataError) -> [[String]] {
+        let document = try ProviderJSON(answer: body)
+        let data = try document.field("data", of: "the answer").array("\"data\"")
+        let filtered = try document.field("recordsFiltered", of: "the answer").integer("\"recordsFiltered\"")
         guard data.count == filtered || !countsRows else {
-            throw .unexpectedLayout(provider: provider, "\(data.count) rows where recordsFiltered says \(filtered)")
+            throw .layout("\(data.count) rows where recordsFiltered says \(filtered)")
         }
         var rows: [[String]] = []
         rows.reserveCapacity(data.count)
         for (index, element) in data.enumerated() {
-            let cells = try element.array("row \(index + 1)", provider: provider)
+            let cells = try element.array("row \(index + 1)")
             guard cells.count == columns else {
-                throw .unexpectedLayout(provider: provider, "row \(index + 1) has \(cells.count) cells, not \(columns)")
+                throw .layout("row \(index + 1) has \(cells.count) cells, not \(columns)")
             }
             var row: [String] = []
-            for (column, cell) in cells.enumerated() { row.append(try cell.string("cell \(column + 1) of row \(index + 1)", provider: provider)) }
+            for (column, cell) in cells.enumerated() { row.append(try cell.string("cell \(column + 1) of row \(index + 1)")) }
             rows.append(row)
         }
         return rows

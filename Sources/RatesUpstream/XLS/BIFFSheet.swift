@@ -25,14 +25,14 @@ public struct BIFFSheet: Worksheet, Sendable {
         BIFFRecord.Kind.eof,
     ]
 
-    init(_ stream: [UInt8], at offset: Int, name: String, sharedStrings: [String], provider: String) throws(UpstreamDataError) {
+    init(_ stream: [UInt8], at offset: Int, name: String, sharedStrings: [String]) throws(UpstreamDataError) {
         self.name = name
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: provider, "sheet \(name): \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(name): \(text)") }
         var records = BIFFRecordStream(stream, at: offset)
         guard let first = try records.next(), first.type == BIFFRecord.Kind.bof else {
             throw layout("no BOF record at byte \(offset), where the workbook says the sheet starts")
         }
-        try BIFFWorkbook.checkBOF(first, type: BIFFWorkbook.worksheetSubstream, provider: provider, of: "sheet \(name)'s records")
+        try BIFFWorkbook.checkBOF(first, type: BIFFWorkbook.worksheetSubstream, of: "sheet \(name)'s records")
 
         var cells: [BIFFCell] = []
         // A FORMULA whose cached value is a string: the STRING record after it holds the string.

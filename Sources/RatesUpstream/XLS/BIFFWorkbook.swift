@@ -24,7 +24,7 @@ import RatesCore
 /// Errors are `UpstreamDataError`: `.empty` for no bytes; `.unreadableArchive` for bytes that are not a
 /// whole compound file with a BIFF8 `Workbook` stream, or a stream whose records are cut short (a record
 /// longer than the stream, a string past its record, a shared string table short of its count);
-/// `.unexpectedLayout(provider:)` for records that do not make a workbook (a shared string index out of
+/// `.unexpectedLayout` for records that do not make a workbook (a shared string index out of
 /// range, two values in one cell, an unknown date system, a sheet that does not start where listed).
 public struct BIFFWorkbook: Sendable {
     /// One sheet of the workbook, as its BOUNDSHEET record lists it.
@@ -46,8 +46,6 @@ public struct BIFFWorkbook: Sendable {
     /// The shared strings, by index (rich text runs and phonetic guides left out).
     public let sharedStrings: [String]
 
-    /// The provider whose answer this is, for `UpstreamDataError.unexpectedLayout`.
-    let provider: String
     /// The `Workbook` stream.
     private let stream: [UInt8]
 
@@ -60,22 +58,20 @@ public struct BIFFWorkbook: Sendable {
     ///
     /// - Parameters:
     ///   - bytes: The `.xls` file.
-    ///   - provider: Whose answer it is, named in layout errors.
-    public init(_ bytes: [UInt8], provider: String) throws(UpstreamDataError) {
-        self.provider = provider
+    public init(_ bytes: [UInt8]) throws(UpstreamDataError) {
         let file = try CompoundFile(bytes)
         guard let stream = file.stream(named: "Workbook") else {
             if file.stream(named: "Book") != nil { throw .unreadableArchive("an Excel 5.0/95 workbook (BIFF5), which is not read") }
             throw .unreadableArchive("the compound file holds no Workbook stream: not an Excel workbook")
         }
         self.stream = stream
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: provider, "workbook globals: \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("workbook globals: \(text)") }
 
         var records = BIFFRecordStream(stream)
         guard let first = try records.next(), first.type == BIFFRecord.Kind.bof else {
             throw .unreadableArchive("the Workbook stream does not start with a BOF record")
         }
-        try Self.checkBOF(first, type: Self.globalsSubstream, provider: provider, of: "the workbook globals")
+        try Self.checkBOF(first, type: Self.globalsSubstream, of: "the workbook globals")
 
         var dateSystem = ExcelDateSystem.from1900
         var codePage: Int?
@@ -130,7 +126,7 @@ public struct BIFFWorkbook: Sendable {
 
     /// The sheet `entry`, read whole.
     public func sheet(_ entry: SheetEntry) throws(UpstreamDataError) -> BIFFSheet {
-        try BIFFSheet(stream, at: entry.offset, name: entry.name, sharedStrings: sharedStrings, provider: provider)
+        try BIFFSheet(stream, at: entry.offset, name: entry.name, sharedStrings: sharedStrings)
     }
 
     /// The day an Excel date serial names in this workbook's date system (``ExcelDateSystem``).
@@ -148,7 +144,7 @@ public struct BIFFWorkbook: Sendable {
     // MARK: - Records
 
     /// Checks that `record` is the BOF of a BIFF8 substream of `type`.
-    static func checkBOF(_ record: BIFFRecord, type: Int, provider: String, of what: String) throws(UpstreamDataError) {
+    static func checkBOF(_ record: BIFFRecord, type: Int, of what: String) throws(UpstreamDataError) {
         var reader = BIFFRecordReader(record)
         let version = try reader.uint16("the BOF version")
         let substream = try reader.uint16("the BOF type")
@@ -157,8 +153,8 @@ public struct BIFFWorkbook: Sendable {
                 "\(what) are BIFF version 0x\(BIFFRecord.hex(UInt16(version))), not BIFF8 (0x0600): an Excel version before 97, which is not read")
         }
         guard substream == type else {
-            throw .unexpectedLayout(
-                provider: provider, "\(what) start with a BOF of substream type 0x\(BIFFRecord.hex(UInt16(substream))), expected 0x\(BIFFRecord.hex(UInt16(type)))")
+            throw .layout(
+                "\(what) start with a BOF of substream type 0x\(BIFFRecord.hex(UInt16(substream))), expected 0x\(BIFFRecord.hex(UInt16(type)))")
         }
     }
 

@@ -10,7 +10,7 @@ public struct XLSXSheet: Worksheet, Sendable {
     /// The rows that hold a value, in ascending order.
     public let rows: [XLSXRow]
 
-    init(_ bytes: [UInt8], name: String, sharedStrings: [String], provider: String) throws(UpstreamDataError) {
+    init(_ bytes: [UInt8], name: String, sharedStrings: [String]) throws(UpstreamDataError) {
         self.name = name
         var reader = try XMLReader(bytes, root: "worksheet")
         var rows: [XLSXRow] = []
@@ -19,7 +19,7 @@ public struct XLSXSheet: Worksheet, Sendable {
         var cells: [XLSXCell] = []
         var previousRow = 0
         var previousColumn = -1
-        func layout(_ text: String) -> UpstreamDataError { .unexpectedLayout(provider: provider, "sheet \(name): \(text)") }
+        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(name): \(text)") }
 
         while let event = try reader.next() {
             guard event == .startElement else { continue }
@@ -68,7 +68,7 @@ public struct XLSXSheet: Worksheet, Sendable {
                         var element = XMLReader.Element(
                             localName: "is", qualifiedName: reader.qualifiedName, namespaceURI: reader.namespaceURI, attributes: [], text: "", children: [])
                         element.children = try Self.children(&reader)
-                        inline = try XLSXWorkbook.richText(element, provider: provider)
+                        inline = try XLSXWorkbook.richText(element)
                     default: try reader.skipElement()
                     }
                 }

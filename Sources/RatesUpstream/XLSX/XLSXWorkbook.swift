@@ -16,7 +16,7 @@ import RatesCore
 /// Errors are `UpstreamDataError`: `.empty` for no bytes; `.unreadableArchive` for bytes that are
 /// not a whole zip archive, or a package without a workbook or with a damaged member;
 /// `.malformedXML`/`.unexpectedDocument` for a part that is not well-formed XML;
-/// `.unexpectedLayout(provider:)` for XML that is not the SpreadsheetML it should be (a cell type
+/// `.unexpectedLayout` for XML that is not the SpreadsheetML it should be (a cell type
 /// not defined, a number that is not a number, a shared string index out of range, cells out of order).
 public struct XLSXWorkbook: Sendable {
     /// One sheet of the workbook, as `xl/workbook.xml` lists it.
@@ -36,8 +36,6 @@ public struct XLSXWorkbook: Sendable {
     /// The shared strings, by index: each `<si>`'s text (the runs of rich text joined, phonetic runs left out).
     public let sharedStrings: [String]
 
-    /// The provider whose answer this is, for `UpstreamDataError.unexpectedLayout`.
-    let provider: String
     private let archive: ZIPArchive
 
     static let mainNamespace = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -47,28 +45,26 @@ public struct XLSXWorkbook: Sendable {
     ///
     /// - Parameters:
     ///   - bytes: The `.xlsx` file.
-    ///   - provider: Whose answer it is, named in layout errors.
-    public init(_ bytes: [UInt8], provider: String) throws(UpstreamDataError) {
-        self.provider = provider
+    public init(_ bytes: [UInt8]) throws(UpstreamDataError) {
         archive = try ZIPArchive(bytes, name: "workbook")
         guard archive.contains("_rels/.rels") else { throw .unreadableArchive("the zip archive is not an Office package: no _rels/.rels") }
-        let packageRelationships = try Self.relationships(archive.data("_rels/.rels"), base: "", provider: provider)
+        let packageRelationships = try Self.relationships(archive.data("_rels/.rels"), base: "")
         guard let workbookPath = packageRelationships.first(where: { $0.type.hasSuffix("/officeDocument") })?.target else {
             throw .unreadableArchive("the Office package names no main document")
         }
         guard archive.contains(workbookPath) else { throw .unreadableArchive("the Office package has no \(workbookPath)") }
         let directory = Self.directory(of: workbookPath)
         let relationshipsPath = directory + "_rels/" + workbookPath.dropFirst(directory.count) + ".rels"
-        let relationships = try Self.relationships(archive.data(relationshipsPath), base: directory, provider: provider)
+        let relationships = try Self.relationships(archive.data(relationshipsPath), base: directory)
 
         let workbook = try XMLReader.Element(parsing: archive.data(workbookPath), root: "workbook")
         guard workbook.namespaceURI == Self.mainNamespace else {
-            throw .unexpectedLayout(provider: provider, "\(workbookPath) is not a SpreadsheetML workbook (namespace \(workbook.namespaceURI ?? "none"))")
+            throw .layout("\(workbookPath) is not a SpreadsheetML workbook (namespace \(workbook.namespaceURI ?? "none"))")
         }
         switch workbook.child("workbookPr")?.attribute("date1904") {
         case nil, "0", "false": dateSystem = .from1900
         case "1", "true": dateSystem = .from1904
-        case let other?: throw .unexpectedLayout(provider: provider, "date1904=\"\(other)\" in \(workbookPath)")
+        case let other?: throw .layout("date1904=\"\(other)\" in \(workbookPath)")
         }
         var sheets: [SheetEntry] = []
         for sheet in workbook.child("sheets")?.children ?? [] {
@@ -76,21 +72,21 @@ public struct XLSXWorkbook: Sendable {
                 let id = sheet.attribute("id", namespaceURI: Self.relationshipsNamespace),
                 let relationship = relationships.first(where: { $0.id == id })
             else {
-                throw .unexpectedLayout(provider: provider, "a <\(sheet.qualifiedName)> in \(workbookPath) without a name or a relationship")
+                throw .layout("a <\(sheet.qualifiedName)> in \(workbookPath) without a name or a relationship")
             }
             // Chart sheets and dialog sheets are sheets too, without cells: only worksheets are read.
             guard relationship.type.hasSuffix("/worksheet") else { continue }
-            guard !sheets.contains(where: { $0.name == name }) else { throw .unexpectedLayout(provider: provider, "two sheets named \(name)") }
+            guard !sheets.contains(where: { $0.name == name }) else { throw .layout("two sheets named \(name)") }
             let state = sheet.attribute("state") ?? "visible"
             guard ["visible", "hidden", "veryHidden"].contains(state) else {
-                throw .unexpectedLayout(provider: provider, "sheet \(name) has state \"\(state)\"")
+                throw .layout("sheet \(name) has state \"\(state)\"")
             }
             sheets.append(SheetEntry(name: name, path: relationship.target, isHidden: state != "visible"))
         }
         self.sheets = sheets
 
         if let path = relationships.first(where: { $0.type.hasSuffix("/sharedStrings") })?.target {
-            sharedStrings = try Self.sharedStrings(archive.data(path), provider: provider)
+            sharedStrings = try Self.sharedStrings(archive.data(path))
         } else {
             sharedStrings = []
         }
@@ -104,7 +100,7 @@ public struct XLSXWorkbook: Sendable {
 
     /// The sheet `entry`, read whole.
     public func sheet(_ entry: SheetEntry) throws(UpstreamDataError) -> XLSXSheet {
-        try XLSXSheet(archive.data(entry.path), name: entry.name, sharedStrings: sharedStrings, provider: provider)
+        try XLSXSheet(archive.data(entry.path), name: entry.name, sharedStrings: sharedStrings)
     }
 
     // MARK: - Dates
@@ -138,14 +134,14 @@ public struct XLSXWorkbook: Sendable {
     }
 
     /// The relationships in a `.rels` part, targets made package paths (`base` is the source part's directory).
-    static func relationships(_ bytes: [UInt8], base: String, provider: String) throws(UpstreamDataError) -> [Relationship] {
+    static func relationships(_ bytes: [UInt8], base: String) throws(UpstreamDataError) -> [Relationship] {
         let root = try XMLReader.Element(parsing: bytes, root: "Relationships")
         var relationships: [Relationship] = []
         for element in root.children {
             guard element.localName == "Relationship", let id = element.attribute("Id"), let type = element.attribute("Type"),
                 let target = element.attribute("Target")
             else {
-                throw .unexpectedLayout(provider: provider, "a relationship without Id, Type or Target")
+                throw .layout("a relationship without Id, Type or Target")
             }
             // External targets (hyperlinks) are not parts.
             if element.attribute("TargetMode") == "External" { continue }
@@ -177,26 +173,26 @@ public struct XLSXWorkbook: Sendable {
     }
 
     /// The shared string table: each `<si>`'s text, its `<t>` or the `<t>` of its `<r>` runs joined (`<rPh>` phonetic guides left out).
-    static func sharedStrings(_ bytes: [UInt8], provider: String) throws(UpstreamDataError) -> [String] {
+    static func sharedStrings(_ bytes: [UInt8]) throws(UpstreamDataError) -> [String] {
         let root = try XMLReader.Element(parsing: bytes, root: "sst")
         var strings: [String] = []
         strings.reserveCapacity(root.children.count)
         for item in root.children {
-            guard item.localName == "si" else { throw .unexpectedLayout(provider: provider, "<\(item.qualifiedName)> in the shared strings") }
-            strings.append(try richText(item, provider: provider))
+            guard item.localName == "si" else { throw .layout("<\(item.qualifiedName)> in the shared strings") }
+            strings.append(try richText(item))
         }
         return strings
     }
 
     /// The text of a `<si>` or `<is>` element: its `<t>`, or its runs' `<t>` joined.
-    static func richText(_ item: XMLReader.Element, provider: String) throws(UpstreamDataError) -> String {
+    static func richText(_ item: XMLReader.Element) throws(UpstreamDataError) -> String {
         var text = ""
         for child in item.children {
             switch child.localName {
             case "t": text += child.text
             case "r": text += child.children.filter { $0.localName == "t" }.map(\.text).joined()
             case "rPh", "phoneticPr": continue
-            default: throw .unexpectedLayout(provider: provider, "<\(child.qualifiedName)> in a string item")
+            default: throw .layout("<\(child.qualifiedName)> in a string item")
             }
         }
         return text

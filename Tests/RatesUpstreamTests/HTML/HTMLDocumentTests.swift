@@ -6,7 +6,7 @@ import Testing
 @Suite("HTML table reader")
 struct HTMLDocumentTests {
     func document(_ html: String) throws -> HTMLDocument {
-        try HTMLDocument(parsing: Array(html.utf8), provider: "TEST")
+        try HTMLDocument(parsing: Array(html.utf8))
     }
 
     func error(_ html: String) -> UpstreamDataError? {
@@ -117,7 +117,7 @@ struct HTMLDocumentTests {
         #expect(error("<p>x</p><!-- cut")?.isUnexpectedLayout == true)
         #expect(error("<script>var a = 1;")?.isUnexpectedLayout == true)
         #expect(error("<table></table></tab")?.isUnexpectedLayout == true)
-        #expect(throws: UpstreamDataError.self) { try HTMLDocument(parsing: [0x3C, 0x70, 0x3E, 0xE9, 0x3C, 0x2F, 0x70, 0x3E], provider: "TEST") }
+        #expect(throws: UpstreamDataError.self) { try HTMLDocument(parsing: [0x3C, 0x70, 0x3E, 0xE9, 0x3C, 0x2F, 0x70, 0x3E]) }
         #expect(error("") == .empty)
         #expect(error(" \n") == .empty)
     }
@@ -126,7 +126,7 @@ struct HTMLDocumentTests {
     func prefixes() {
         let page = Array("<!DOCTYPE html><table id='t'><thead><tr><th>A &amp; B</th></tr></thead><tbody><tr><td>1,5</td></tr></tbody></table><!-- c --><script>x</script>".utf8)
         for end in 0...page.count {
-            _ = try? HTMLDocument(parsing: Array(page[..<end]), provider: "TEST")
+            _ = try? HTMLDocument(parsing: Array(page[..<end]))
         }
     }
 

@@ -16,7 +16,7 @@ struct BCBOProviderTests {
 
     /// The index of `text` among the shared strings of the recorded workbook `name`.
     func sharedString(_ text: String, in name: String) throws -> Int {
-        try #require(try BIFFWorkbook(ProviderFixture.bytes(name), provider: "BCBO").sharedStrings.firstIndex(of: text))
+        try #require(try BIFFWorkbook(ProviderFixture.bytes(name)).sharedStrings.firstIndex(of: text))
     }
 
     @Test("reads a day's table: the official dollar rate and 21 currencies in bolivianos per unit; CNH and the blocks after the currencies left out")

@@ -7,12 +7,12 @@ import Testing
 @Suite("JSON reader of the provider adapters")
 struct ProviderJSONTests {
     func read(_ text: String) throws(UpstreamDataError) -> ProviderJSON {
-        try ProviderJSON(parsing: Array(text.utf8), provider: "TEST")
+        try ProviderJSON(answer: Array(text.utf8))
     }
 
     func error(_ bytes: [UInt8]) -> UpstreamDataError? {
         do {
-            _ = try ProviderJSON(parsing: bytes, provider: "TEST")
+            _ = try ProviderJSON(answer: bytes)
             return nil
         } catch {
             return error
@@ -76,7 +76,7 @@ struct ProviderJSONTests {
         }
         #expect(error([0x5B, 0x22, 0xFF, 0x22, 0x5D])?.isUnexpectedLayout == true, "invalid UTF-8")
         #expect(error(Array("<html><body>Service Unavailable</body></html>".utf8)) == .unexpectedLayout(
-            provider: "TEST", "not JSON: the answer starts with '<' (an HTML or XML page)"))
+            provider: nil, "not JSON: the answer starts with '<' (an HTML or XML page)"))
         #expect(error([]) == .empty)
         #expect(error(Array(" \n ".utf8)) == .empty)
         #expect(error(Array((String(repeating: "[", count: 64) + String(repeating: "]", count: 64)).utf8)) == nil)
