@@ -32,6 +32,9 @@ public final class FetchPermits: Sendable {
     /// How many fetches hold a permit now.
     public var held: Int { state.withLock { limit - $0.available } }
 
+    /// How many fetches wait for a permit.
+    public var waiting: Int { state.withLock { $0.waiting.count } }
+
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state in

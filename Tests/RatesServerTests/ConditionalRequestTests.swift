@@ -139,4 +139,30 @@ struct ConditionalRequestTests {
             }
         }
     }
+
+    @Test("a negotiated answer's tag validates only its own format: JSON, NDJSON and CSV of one range carry three tags, and one format's tag gets another format in full", arguments: Writer.allCases)
+    func negotiatedFormatsHaveTheirOwnTags(writer: Writer) async throws {
+        try await Self.withServer(writer) { get in
+            let uri = "/v2/rates?from=2026-10-01&to=2026-10-30"
+            let formats = ["application/json", "application/x-ndjson", "text/csv"]
+            var answers: [String: TestResponse] = [:]
+            for format in formats {
+                let answer = try await get(uri, [.accept: format])
+                #expect(answer.status == .ok && answer.headers[.contentType]?.hasPrefix(format) == true, "\(format): \(answer.headers[.contentType] ?? "none")")
+                answers[format] = answer
+            }
+            let tags = formats.compactMap { answers[$0]?.headers[.eTag] }
+            #expect(Set(tags).count == formats.count, "one tag per format: \(tags)")
+            for held in formats {
+                let tag = try #require(answers[held]?.headers[.eTag])
+                for asked in formats where asked != held {
+                    for encoding in ["identity", "gzip"] {
+                        let answer = try await get(uri, [.accept: asked, .ifNoneMatch: tag, .acceptEncoding: encoding])
+                        #expect(answer.status == .ok && answer.body.readableBytes > 0, "\(asked) with the tag of \(held), \(encoding): \(answer.status)")
+                    }
+                }
+                Self.expectNotModified(try await get(uri, [.accept: held, .ifNoneMatch: tag]), fresh: try #require(answers[held]), "\(held) with its own tag")
+            }
+        }
+    }
 }

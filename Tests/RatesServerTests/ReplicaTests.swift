@@ -49,7 +49,7 @@ struct ReplicaTests {
     /// The replicas' roles, once exactly one of them fetches.
     static func roles(_ clients: [any TestClientProtocol]) async throws -> [String] {
         var roles: [String] = []
-        try await waitUntil("one replica holds the fetcher role", deadline: .seconds(60)) {
+        try await waitUntil("one replica holds the fetcher role") {
             roles = []
             for client in clients { roles.append(try await client.poll("/v1/status").json["replicaRole"] as? String ?? "?") }
             return roles.filter { $0 == "fetcher" }.count == 1 && roles.filter { $0 == "follower" }.count == clients.count - 1
@@ -145,7 +145,7 @@ extension ReplicaTests {
                 let replicas = [try serve(), try serve()]
                 do {
                     var roles: [String] = []
-                    try await waitUntil("one of the two replicas fetches", deadline: .seconds(120)) {
+                    try await waitUntil("one of the two replicas fetches") {
                         roles = []
                         for replica in replicas {
                             try replica.expectRunning()
@@ -160,7 +160,7 @@ extension ReplicaTests {
                     _ = try await replicas[fetcher].kill()
                     try await CrashRecoveryTests.waitUntilServing(Self.newDay, survivor)
                     let failover = ContinuousClock.now - killed
-                    #expect(failover < .seconds(60), "the new day served \(failover) after the kill")
+                    #expect(failover < waitLimit, "the new day served \(failover) after the kill")
                     #expect(try await CrashRecoveryTests.json(survivor, "/v1/status")["replicaRole"] as? String == "fetcher")
                     print("replica failover: the surviving replica served the next publication \(failover) after the fetcher was killed")
 
@@ -191,7 +191,7 @@ extension ReplicaTests {
                     var direct = TestServer.configuration(database: url, upstream: upstreamURL)
                     direct.providers = []
                     try await buildApplication(direct, logger: TestServer.logger).test(.live) { fetcher in
-                        try await waitUntil("the replica on a direct connection fetches", deadline: .seconds(60)) {
+                        try await waitUntil("the replica on a direct connection fetches") {
                             try await fetcher.poll("/v1/status").json["replicaRole"] as? String == "fetcher"
                         }
                         // The replica whose database goes away is a process of its own, reaching the
@@ -202,7 +202,7 @@ extension ReplicaTests {
                             ["serve", "--db", proxy.url(through: url), "--upstream-url", upstreamURL, "--host", "127.0.0.1", "--port", "0", "--no-seed", "--providers", "none"])
                         do {
                             // It fetches on a schedule once it holds the role: refused it, it waits for no fetch of its own.
-                            try await waitUntil("the replica follows and is ready", deadline: .seconds(120)) {
+                            try await waitUntil("the replica follows and is ready") {
                                 try replica.expectRunning()
                                 guard (try? await replica.get("/v1/status").json["replicaRole"] as? String) == "follower" else { return false }
                                 return (try? await replica.get("/readyz").status) == 200
@@ -230,7 +230,7 @@ extension ReplicaTests {
                                 return try await group.reduce(into: []) { $0 += $1 }
                             }
                             #expect(statuses.count == 300 && statuses.allSatisfy { $0 == 200 }, "\(Dictionary(statuses.map { ($0, 1) }, uniquingKeysWith: +))")
-                            try await waitUntil("the replica reports it cannot vouch for its rates", deadline: .seconds(60)) {
+                            try await waitUntil("the replica reports it cannot vouch for its rates") {
                                 let answer = try await replica.get("/readyz")
                                 return answer.status == 503 && answer.json["type"] as? String == "urn:rates-relay:problem:not-ready"
                             }
@@ -240,7 +240,7 @@ extension ReplicaTests {
                             upstream.publish(through: Self.newDay)
                             #expect(try await fetcher.refresh().json["outcome"] as? String == "updated")
                             try await proxy.restore()
-                            try await waitUntil("the replica reconnects by itself, catches up and is ready again", deadline: .seconds(60)) {
+                            try await waitUntil("the replica reconnects by itself, catches up and is ready again") {
                                 let ready = try await replica.get("/readyz")
                                 let latest = try await replica.get("/v1/latest").json["date"] as? String
                                 return ready.status == 200 && ready.json["database"] as? String == "reachable" && latest == Self.newDay.description
@@ -298,11 +298,11 @@ extension ReplicaTests {
                         return configuration
                     }()
                     try await buildApplication(direct, logger: TestServer.logger).test(.live) { fetcher in
-                        try await waitUntil("the replica on a direct connection fetches", deadline: .seconds(60)) {
+                        try await waitUntil("the replica on a direct connection fetches") {
                             try await fetcher.poll("/v1/status").json["replicaRole"] as? String == "fetcher"
                         }
                         try await buildApplication(cutOff, logger: TestServer.logger).test(.live) { replica in
-                            try await waitUntil("the replica behind the proxy follows", deadline: .seconds(60)) {
+                            try await waitUntil("the replica behind the proxy follows") {
                                 try await replica.poll("/v1/status").json["replicaRole"] as? String == "follower"
                             }
                             let ready = try await replica.request("/readyz")
@@ -319,14 +319,14 @@ extension ReplicaTests {
     func databaseOutageWhileCurrent() async throws {
         try await Self.withCurrentReplicaBehindProxy { proxy, _, replica in
             proxy.cut()
-            try await waitUntil("the replica notices the database is gone", deadline: .seconds(60)) {
+            try await waitUntil("the replica notices the database is gone") {
                 try await replica.request("/readyz").json["database"] as? String == "unreachable"
             }
             #expect(try await replica.request("/readyz").status == .ok, "its rates are current: it stays in the load balancer")
             #expect(try await replica.request("/v1/latest").json["date"] as? String == Self.newDay.description)
 
             try await proxy.restore()
-            try await waitUntil("the replica reaches the database again", deadline: .seconds(60)) {
+            try await waitUntil("the replica reaches the database again") {
                 try await replica.request("/readyz").json["database"] as? String == "reachable"
             }
         }
@@ -354,7 +354,7 @@ extension ReplicaTests {
             // Meanwhile everything answered from memory still answers (each within the test
             // client's 20 s), until the replica has given up on the database.
             var answered = 0
-            try await waitUntil("the replica gives up on the database", deadline: .seconds(120)) {
+            try await waitUntil("the replica gives up on the database") {
                 #expect(try await replica.request("/healthz").status == .ok)
                 #expect(try await replica.request("/v1/latest").json["date"] as? String == Self.newDay.description)
                 answered += 2
@@ -366,7 +366,7 @@ extension ReplicaTests {
             #expect(await waiting.value == [503, 503, 503, 503])
 
             proxy.heal()
-            try await waitUntil("the replica reaches the database again", deadline: .seconds(60)) {
+            try await waitUntil("the replica reaches the database again") {
                 try await replica.request("/readyz").json["database"] as? String == "reachable"
             }
             let quoted = try await replica.request("/v1/latest?providers=ECB")
@@ -393,15 +393,15 @@ extension ReplicaTests {
                 }()
                 try await buildApplication(configuration, logger: TestServer.logger).test(.live) { fetcher in
                     defer { upstream.release() }
-                    try await waitUntil("the fetcher's first fetch reaches the upstream", deadline: .seconds(60)) { !upstream.requests.isEmpty }
+                    try await waitUntil("the fetcher's first fetch reaches the upstream") { !upstream.requests.isEmpty }
                     #expect(try await fetcher.request("/v1/status").json["replicaRole"] as? String == "fetcher")
                     #expect(try await fetcher.request("/readyz").status == .serviceUnavailable)
                     try await buildApplication(configuration, logger: TestServer.logger).test(.live) { follower in
-                        try await waitUntil("the follower is ready", deadline: .seconds(60)) { try await follower.poll("/readyz").status == .ok }
+                        try await waitUntil("the follower is ready") { try await follower.poll("/readyz").status == .ok }
                         #expect(try await follower.request("/v1/status").json["replicaRole"] as? String == "follower")
                         #expect(try await fetcher.request("/readyz").status == .serviceUnavailable, "the fetcher's first fetch is still out")
                         upstream.release()
-                        try await waitUntil("the fetcher is ready once its first fetch has ended", deadline: .seconds(60)) {
+                        try await waitUntil("the fetcher is ready once its first fetch has ended") {
                             try await fetcher.poll("/readyz").status == .ok
                         }
                     }

@@ -260,14 +260,10 @@ struct FetchRetryTests {
 /// Polls `/v1/status` until `condition` holds (at most 60 s).
 @discardableResult
 func waitForStatus(_ client: some TestClientProtocol, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while true {
-        let status = try await client.request("/v1/status").json
-        if condition(status) { return status }
-        guard ContinuousClock.now < deadline else {
-            Issue.record("status never reached the expected state: \(status)")
-            return status
-        }
-        try await Task.sleep(for: .milliseconds(50))
+    var status: [String: Any] = [:]
+    try await waitUntil("/v1/status reaches the expected state") {
+        status = try await client.request("/v1/status").json
+        return condition(status)
     }
+    return status
 }

@@ -104,7 +104,9 @@ struct WebPageTests {
 
     @Test("the page names nothing on another server and holds no inline script or style")
     func selfContained() throws {
-        for file in try FileManager.default.contentsOfDirectory(atPath: Self.webDirectory.path(percentEncoded: false)) {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.webDirectory.path(percentEncoded: false))
+        #expect(files.contains("index.html") && files.contains("app.js"), "\(files)")
+        for file in files {
             let text = try String(contentsOf: Self.webDirectory.appending(path: file), encoding: .utf8)
             // The SVG namespace is a name, not something loaded.
             let loaded = text.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")

@@ -101,8 +101,9 @@ struct ProviderClientTests {
             async let first = clients[0].fetch(.latest, logger: Self.logger)
             async let second = clients[1].fetch(.latest, logger: Self.logger)
             async let third = clients[2].fetch(.latest, logger: Self.logger)
-            try await waitUntil("2 requests received") { upstream.received.count >= 2 }
-            try await Task.sleep(for: .milliseconds(200))
+            try await waitUntil("2 requests received and the third source waiting for a permit") {
+                upstream.received.count >= 2 && permits.waiting == 1
+            }
             #expect(upstream.received.count == 2, "the third source waits for a permit")
             #expect(permits.held == 2)
             upstream.release()

@@ -50,7 +50,9 @@ struct NBPProviderTests {
 
     @Test("a 404 (the API's answer for a span without data) is no publication, for the tables and the gold price alike")
     func noData() {
-        for request in provider.requests(for: .range(day("2012-12-24"), day("2012-12-30"))) {
+        let requests = provider.requests(for: .range(day("2012-12-24"), day("2012-12-30")))
+        #expect(requests.count == 3, "tables A and B and the gold price")
+        for request in requests {
             #expect(provider.meansNoPublication(httpStatus: 404, for: request))
             #expect(!provider.meansNoPublication(httpStatus: 400, for: request))
             #expect(!provider.meansNoPublication(httpStatus: 500, for: request))
