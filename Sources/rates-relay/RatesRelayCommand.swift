@@ -19,24 +19,30 @@ struct RatesRelayCommand: AsyncParsableCommand {
         defaultSubcommand: Serve.self)
 }
 
+/// The settings' table (``ServerConfiguration/keys``): each flag's name, help and key come from it.
+typealias Key = ServerConfiguration.Key
+
 /// Options shared by every command: where the database and the upstream are, and the config file.
 ///
 /// Settings are layered: a flag wins over its environment variable, which wins over the
 /// config file (`--config`, JSON), which wins over the default. README lists every key.
 struct CommonOptions: ParsableArguments {
-    @Option(help: "SQLite database file, or a postgres:// URL shared by several replicas (env DB or DATABASE_URL, default rates.sqlite).")
+    @Option(name: .customLong(Key.db.flagName), help: ArgumentHelp(
+            Key.db.help(
+                "SQLite database file, or a postgres:// URL shared by several replicas",
+                default: "or \(Key.databaseURL.environment); default \(Key.db.defaultValue ?? "")")))
     var db: String?
 
-    @Option(name: .customLong("db-password-file"), help: "File holding the PostgreSQL password, instead of one in the URL (env DB_PASSWORD_FILE).")
+    @Option(name: .customLong(Key.dbPasswordFile.flagName), help: ArgumentHelp(Key.dbPasswordFile.help("File holding the PostgreSQL password, instead of one in the URL")))
     var dbPasswordFile: String?
 
-    @Option(name: .customLong("upstream-url"), help: "Directory of the ECB files (env UPSTREAM_URL).")
+    @Option(name: .customLong(Key.upstreamURL.flagName), help: ArgumentHelp(Key.upstreamURL.help("Directory of the ECB files")))
     var upstreamURL: String?
 
     @Option(
-        name: .customLong("upstream"),
+        name: .customLong(Key.upstream.flagName),
         help: ArgumentHelp(
-            "Send provider KEY's requests to URL instead (repeatable; env UPSTREAM=KEY=URL,KEY=URL).",
+            "Send provider KEY's requests to URL instead (repeatable; env \(Key.upstream.environment)=KEY=URL,KEY=URL).",
             discussion: "Each request keeps its path and query, gets URL's scheme, host and port, and its path prefixed with URL's path: "
                 + "--upstream NBP=http://127.0.0.1:8081/nbp asks http://127.0.0.1:8081/nbp/api/exchangerates/... "
                 + "ECB=URL applies to the files in --upstream-url.",
@@ -51,9 +57,9 @@ struct CommonOptions: ParsableArguments {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         let upstreamPairs = upstream.flatMap(Serve.list)
         let common: [String: ConfigContent?] = [
-            "db": db.map(ConfigContent.string), "db.password.file": dbPasswordFile.map(ConfigContent.string),
-            "upstream.url": upstreamURL.map(ConfigContent.string),
-            "upstream": upstreamPairs.isEmpty ? nil : .stringArray(upstreamPairs),
+            Key.db.name: db.map(ConfigContent.string), Key.dbPasswordFile.name: dbPasswordFile.map(ConfigContent.string),
+            Key.upstreamURL.name: upstreamURL.map(ConfigContent.string),
+            Key.upstream.name: upstreamPairs.isEmpty ? nil : .stringArray(upstreamPairs),
         ]
         let given = extra.merging(common) { first, _ in first }
         for (key, content) in given {
@@ -82,58 +88,64 @@ struct CommonOptions: ParsableArguments {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP server (fetches each source on its publication schedule).")
 
-    @Option(help: "Address to listen on (env HOST, default 127.0.0.1).")
+    @Option(name: .customLong(Key.host.flagName), help: ArgumentHelp(Key.host.help("Address to listen on")))
     var host: String?
 
-    @Option(help: "Port to listen on (env PORT, default 8080).")
+    @Option(name: .customLong(Key.port.flagName), help: ArgumentHelp(Key.port.help("Port to listen on")))
     var port: Int?
 
-    @Option(name: .customLong("admin-token"), help: "Bearer token for POST /v1/admin/refresh (env ADMIN_TOKEN; off when unset).")
+    @Option(name: .customLong(Key.adminToken.flagName), help: ArgumentHelp(Key.adminToken.help("Bearer token for POST /v1/admin/refresh", default: "off when unset")))
     var adminToken: String?
 
-    @Flag(name: .customLong("no-seed"), help: "Do not seed a database holding none of the ECB's publications from the bundled ECB history.")
+    @Flag(name: .customLong(Key.seed.flagName), help: "Do not seed a database holding none of the ECB's publications from the bundled ECB history.")
     var noSeed = false
 
-    @Flag(name: .customLong("no-schedule"), help: "Do not fetch on a schedule; only on POST /v1/admin/refresh.")
+    @Flag(name: .customLong(Key.schedule.flagName), help: "Do not fetch on a schedule; only on POST /v1/admin/refresh.")
     var noSchedule = false
 
-    @Option(name: .customLong("cors-origins"), help: "Browser origins allowed to call, comma-separated, or * (env CORS_ORIGINS; default * without API keys, none with them).")
+    @Option(
+        name: .customLong(Key.corsOrigins.flagName),
+        help: ArgumentHelp(Key.corsOrigins.help("Browser origins allowed to call, comma-separated, or *", default: "default * without API keys, none with them")))
     var corsOrigins: String?
 
-    @Option(name: .customLong("api-keys-file"), help: "File of client API keys, one a line; /v1/ then needs X-API-Key (env API_KEYS_FILE, or API_KEYS=k1,k2).")
+    @Option(
+        name: .customLong(Key.apiKeysFile.flagName),
+        help: ArgumentHelp(Key.apiKeysFile.help("File of client API keys, one a line; /v1/ then needs X-API-Key", default: "or \(Key.apiKeys.environment)=k1,k2")))
     var apiKeysFile: String?
 
-    @Option(name: .customLong("rate-limit"), help: "Requests per second each client may send to /v1/ (env RATE_LIMIT; default unlimited).")
+    @Option(name: .customLong(Key.rateLimit.flagName), help: ArgumentHelp(Key.rateLimit.help("Requests per second each client may send to /v1/", default: "default unlimited")))
     var rateLimit: Double?
 
-    @Option(name: .customLong("rate-limit-burst"), help: "Requests a client may send at once (env RATE_LIMIT_BURST; default 60).")
+    @Option(name: .customLong(Key.rateLimitBurst.flagName), help: ArgumentHelp(Key.rateLimitBurst.help("Requests a client may send at once")))
     var rateLimitBurst: Int?
 
-    @Option(name: .customLong("providers"), help: "Providers fetched besides the ECB, comma-separated keys, or none (env PROVIDERS; default every provider that needs no API key).")
+    @Option(
+        name: .customLong(Key.providers.flagName),
+        help: ArgumentHelp(Key.providers.help("Providers fetched besides the ECB, comma-separated keys, or none", default: "default every provider that needs no API key")))
     var providers: String?
 
     @OptionGroup var common: CommonOptions
 
-    @Option(name: .customLong("admin-token-file"), help: "File holding the admin token (env ADMIN_TOKEN_FILE); wins over --admin-token.")
+    @Option(name: .customLong(Key.adminTokenFile.flagName), help: ArgumentHelp(Key.adminTokenFile.help("File holding the admin token, which wins over --admin-token")))
     var adminTokenFile: String?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL; default info).")
+    @Option(name: .customLong(Key.logLevel.flagName), help: ArgumentHelp(Key.logLevel.help("trace, debug, info, notice, warning, error or critical")))
     var logLevel: String?
 
-    @Option(name: .customLong("log-format"), help: "text or json, one object a line (env LOG_FORMAT; default text).")
+    @Option(name: .customLong(Key.logFormat.flagName), help: ArgumentHelp(Key.logFormat.help("text or json, one object a line")))
     var logFormat: String?
 
     func run() async throws {
         var flags: [String: ConfigContent?] = [
-            "host": host.map(ConfigContent.string), "port": port.map(ConfigContent.int),
-            "admin.token": adminToken.map(ConfigContent.string), "admin.token.file": adminTokenFile.map(ConfigContent.string),
-            "cors.origins": corsOrigins.map { .stringArray(Self.list($0)) }, "api.keys.file": apiKeysFile.map(ConfigContent.string),
-            "rate.limit": rateLimit.map(ConfigContent.double), "rate.limit.burst": rateLimitBurst.map(ConfigContent.int),
-            "log.level": logLevel.map(ConfigContent.string), "log.format": logFormat.map(ConfigContent.string),
-            "providers": providers.map { .stringArray(Self.list($0)) },
+            Key.host.name: host.map(ConfigContent.string), Key.port.name: port.map(ConfigContent.int),
+            Key.adminToken.name: adminToken.map(ConfigContent.string), Key.adminTokenFile.name: adminTokenFile.map(ConfigContent.string),
+            Key.corsOrigins.name: corsOrigins.map { .stringArray(Self.list($0)) }, Key.apiKeysFile.name: apiKeysFile.map(ConfigContent.string),
+            Key.rateLimit.name: rateLimit.map(ConfigContent.double), Key.rateLimitBurst.name: rateLimitBurst.map(ConfigContent.int),
+            Key.logLevel.name: logLevel.map(ConfigContent.string), Key.logFormat.name: logFormat.map(ConfigContent.string),
+            Key.providers.name: providers.map { .stringArray(Self.list($0)) },
         ]
-        if noSeed { flags["seed"] = .bool(false) }
-        if noSchedule { flags["schedule"] = .bool(false) }
+        if noSeed { flags[Key.seed.name] = .bool(false) }
+        if noSchedule { flags[Key.schedule.name] = .bool(false) }
         let configuration = try await common.configuration(flags)
         Allocator.configureForLongRunningServer()
         let app = try buildApplication(configuration, logger: makeLogger(configuration))
@@ -153,11 +165,13 @@ struct Fetch: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(name: .customLong("providers"), help: "Providers fetched besides the ECB, comma-separated keys, or none (env PROVIDERS; default every provider that needs no API key).")
+    @Option(
+        name: .customLong(Key.providers.flagName),
+        help: ArgumentHelp(Key.providers.help("Providers fetched besides the ECB, comma-separated keys, or none", default: "default every provider that needs no API key")))
     var providers: String?
 
     func run() async throws {
-        let configuration = try await common.configuration(["providers": providers.map { .stringArray(Serve.list($0)) }])
+        let configuration = try await common.configuration([Key.providers.name: providers.map { .stringArray(Serve.list($0)) }])
         let logger = makeLogger(configuration)
         let runs = try await Operations.fetch(into: configuration.openStore(logger: logger), settings: configuration.fetchSettings, logger: logger)
         for run in runs {

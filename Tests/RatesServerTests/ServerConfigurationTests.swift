@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Logging
 import RatesServer
+import RatesTestFixtures
 import RatesUpstream
 import Synchronization
 import SystemPackage
@@ -141,5 +142,20 @@ struct JSONLogHandlerTests {
         #expect(object["metadata"] as? [String: String] == ["hb.request.id": "req-1", "rates.outcome": "rejected"])
         let time = try #require(object["time"] as? String)
         #expect((try? Date(time, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) != nil, "\(time)")
+    }
+
+    @Test("the README's table of settings is the settings' table: each key once, with its environment variable, its flag and its default")
+    func readmeListsEverySetting() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let documented = Dictionary(rows.map { ($0[0], $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(rows.filter { row in ServerConfiguration.keys.contains { "`\($0.name)`" == row[0] } }.count == ServerConfiguration.keys.count)
+        for key in ServerConfiguration.keys {
+            let row = try #require(documented["`\(key.name)`"], "README has no row for \(key.name)")
+            #expect(row[1] == "`\(key.environment)`", "\(key.name): \(row[1])")
+            #expect(row[2].hasPrefix(key.flag.map { "`\($0)`" } ?? ""), "\(key.name): \(row[2])")
+            #expect(key.flag != nil || row[2].isEmpty, "\(key.name) has no flag: \(row[2])")
+            if let value = key.defaultValue { #expect(row[3] == "`\(value)`", "\(key.name): \(row[3])") }
+        }
     }
 }

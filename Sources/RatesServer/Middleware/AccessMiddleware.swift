@@ -63,7 +63,7 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
     /// admin endpoint, which has its token) and Frankfurter's at the root; not the operator
     /// endpoints or other root paths.
     static func isGuarded(_ path: String) -> Bool {
-        if path.hasPrefix("/v1/") { return !path.hasPrefix("/v1/admin/") }
+        if path.hasPrefix(Route.apiFolder) { return !path.hasPrefix(Route.adminFolder) }
         return DataAnswers.route(ofPath: path[...]) != nil
     }
 

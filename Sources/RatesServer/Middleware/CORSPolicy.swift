@@ -65,11 +65,8 @@ struct CORSPolicy: Sendable, Equatable {
         if Route.hasEmptySegment(path) { return covers(Route.canonical(path)) }
         // Compared as bytes: this runs on every answer, and the paths compared with are ASCII.
         let bytes = path.utf8
-        return !(bytes.starts(with: "/v1/admin/".utf8) || operatorPaths.contains { bytes.elementsEqual($0.utf8) })
+        return !(bytes.starts(with: Route.adminFolder.utf8) || Route.operatorPaths.contains { bytes.elementsEqual($0.utf8) })
     }
-
-    /// The operator endpoints outside `/v1/admin/`.
-    private static let operatorPaths = [Route.health, .readiness, .metrics].map(\.path)
 
     /// Calls `write` with each CORS header of the answer to a request for `path` whose `Origin`
     /// header is `origin`; preflights are answered by ``preflightHeaders(path:origin:)`` instead.

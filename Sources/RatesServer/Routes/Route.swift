@@ -53,6 +53,29 @@ enum Route: String, CaseIterable, Sendable {
     /// The path pattern (`{name}` matches one segment); also the `route` metric label.
     var path: String { rawValue }
 
+    /// Whether the route is for operators, not for clients' pages: the admin endpoints, the probes
+    /// and the metrics. API keys, rate limits and CORS leave them out.
+    var isOperator: Bool {
+        switch self {
+        case .adminRefresh, .health, .readiness, .metrics: true
+        default: false
+        }
+    }
+
+    /// The folder of our API's routes (`/v1/`): where API keys and rate limits apply.
+    static let apiFolder = folder(of: .latest)
+
+    /// The folder of the admin endpoints (`/v1/admin/`): every path in it is an operator's, known or not.
+    static let adminFolder = folder(of: .adminRefresh)
+
+    /// The operator routes' paths outside ``adminFolder``.
+    static let operatorPaths = allCases.filter { $0.isOperator && !$0.path.hasPrefix(adminFolder) }.map(\.path)
+
+    /// The path of `route` up to its last `/`, that included.
+    private static func folder(of route: Route) -> String {
+        String(route.path[...route.path.lastIndex(of: "/")!])
+    }
+
     /// The method the route takes (`HEAD` is answered wherever `GET` is).
     var method: HTTPRequest.Method {
         switch self {
