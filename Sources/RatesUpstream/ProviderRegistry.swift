@@ -127,7 +127,7 @@ public enum ProviderRegistry {
         // Working days, about 13:15 Bucharest time.
         Entry(
             BNRProvider.self, "BNR", "National Bank of Romania", country: "RO", .europe, issues: ["RON"], pivot: "RON",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "Europe/Bucharest", expectedMinute: 13 * 60 + 15),
+            schedule: PublicationSchedule(timeZone: "Europe/Bucharest", expectedMinute: 13 * 60 + 15),
             baseURL: "https://curs.bnr.ro"),
         // Working days, about 11:00 Reykjavik time.
         // The first day of group 9's series: the new króna of 1981.
@@ -235,7 +235,7 @@ public enum ProviderRegistry {
             baseURL: "https://cbu.uz/en/arkhiv-kursov-valyut", historyStart: Day(year: 1994, month: 7, day: 1)!),
         Entry(
             FBILProvider.self, "FBIL", "Financial Benchmarks India", country: "IN", .elsewhere, issues: ["INR"], pivot: "INR",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "Asia/Kolkata", expectedMinute: 13 * 60 + 30),
+            schedule: PublicationSchedule(timeZone: "Asia/Kolkata", expectedMinute: 13 * 60 + 30),
             baseURL: "https://www.fbil.org.in/wasdm/refrates/fetchfiltered"),
         // The first day of the HKMA's daily series.
         Entry(
@@ -280,17 +280,17 @@ public enum ProviderRegistry {
         // Working days, by 13:00 Buenos Aires time.
         Entry(
             BCRAProvider.self, "BCRA", "Banco Central de la República Argentina", country: "AR", .elsewhere, issues: ["ARS"], pivot: "ARS",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "America/Argentina/Buenos_Aires", expectedMinute: 13 * 60),
+            schedule: PublicationSchedule(timeZone: "America/Argentina/Buenos_Aires", expectedMinute: 13 * 60),
             baseURL: "https://api.bcra.gob.ar/estadisticascambiarias/v1.0"),
         // Working days, by 16:00 Luanda time.
         Entry(
             BNAProvider.self, "BNA", "Banco Nacional de Angola", country: "AO", .elsewhere, issues: ["AOA"], pivot: "AOA",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "Africa/Luanda", expectedMinute: 16 * 60),
+            schedule: PublicationSchedule(timeZone: "Africa/Luanda", expectedMinute: 16 * 60),
             baseURL: "https://www.bna.ao/service/rest/taxas"),
         // Working days, by 16:00 Kigali time.
         Entry(
             BNRRWProvider.self, "BNRRW", "National Bank of Rwanda", country: "RW", .elsewhere, issues: ["RWF"], pivot: "RWF",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "Africa/Kigali", expectedMinute: 16 * 60),
+            schedule: PublicationSchedule(timeZone: "Africa/Kigali", expectedMinute: 16 * 60),
             baseURL: "https://fxrates.bnr.rw/currency_history/"),
         // Working days, by 10:00 Ulaanbaatar time.
         Entry(
@@ -305,7 +305,7 @@ public enum ProviderRegistry {
         // Monday to Friday, by 10:30 Yangon time.
         Entry(
             CBMProvider.self, "CBM", "Central Bank of Myanmar", country: "MM", .elsewhere, issues: ["MMK"], pivot: "MMK",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "Asia/Yangon", expectedMinute: 10 * 60 + 30),
+            schedule: PublicationSchedule(timeZone: "Asia/Yangon", expectedMinute: 10 * 60 + 30),
             baseURL: "https://forex.cbm.gov.mm"),
         // Monday to Friday, by 16:00 Lagos time.
         Entry(
@@ -315,7 +315,6 @@ public enum ProviderRegistry {
         // Sunday to Thursday, by 08:00 Malé time.
         Entry(
             MMAProvider.self, "MMA", "Maldives Monetary Authority", country: "MV", .elsewhere, issues: ["MVR"], pivot: "MVR",
-            rateType: "reference rate",
             schedule: PublicationSchedule(timeZone: "Indian/Maldives", weekdays: [7, 1, 2, 3, 4], expectedMinute: 8 * 60),
             baseURL: "https://www.mma.gov.mv"),
         // Monday to Friday, by 13:00 Addis Ababa time.
@@ -351,7 +350,7 @@ public enum ProviderRegistry {
         // Monday to Friday, by 13:00 Antananarivo time.
         Entry(
             BFMProvider.self, "BFM", "Banky Foiben'i Madagasikara", country: "MG", .elsewhere, issues: ["MGA"], pivot: "MGA",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "Indian/Antananarivo", expectedMinute: 13 * 60),
+            schedule: PublicationSchedule(timeZone: "Indian/Antananarivo", expectedMinute: 13 * 60),
             baseURL: "https://www.banky-foibe.mg"),
         // Monday to Friday, at 09:15 Beijing time.
         Entry(
@@ -366,7 +365,7 @@ public enum ProviderRegistry {
         // Monday to Friday, looked for from 08:00 Guatemala time.
         Entry(
             BANGUATProvider.self, "BANGUAT", "Banco de Guatemala", country: "GT", .elsewhere, issues: ["GTQ"], pivot: "GTQ",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "America/Guatemala", expectedMinute: 8 * 60),
+            schedule: PublicationSchedule(timeZone: "America/Guatemala", expectedMinute: 8 * 60),
             baseURL: "https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx"),
         // Every day, looked for from 08:00 Managua time.
         Entry(
@@ -416,7 +415,7 @@ public enum ProviderRegistry {
         // Working days, by 08:00 in Port Vila.
         Entry(
             RBVProvider.self, "RBV", "Reserve Bank of Vanuatu", country: "VU", .elsewhere, issues: ["VUV"], pivot: "VUV",
-            rateType: "reference rate", schedule: PublicationSchedule(timeZone: "Pacific/Efate", expectedMinute: 8 * 60),
+            schedule: PublicationSchedule(timeZone: "Pacific/Efate", expectedMinute: 8 * 60),
             baseURL: "https://www.rbv.gov.vu"),
         // Working days, by 16:00 in Phnom Penh.
         Entry(
@@ -443,7 +442,6 @@ public enum ProviderRegistry {
         // Monthly, 13:00 Algiers time (the bank's window opens at 12:00 UTC).
         Entry(
             BOAProvider.self, "BOA", "Bank of Algeria", country: "DZ", .elsewhere, issues: ["DZD"], pivot: "DZD",
-            rateType: "reference rate",
             schedule: PublicationSchedule(timeZone: "Africa/Algiers", expectedMinute: 13 * 60, cadence: .monthly),
             baseURL: "https://www.bank-of-algeria.dz"),
         // Monday to Friday, by 14:00 Fiji time (the bank's window opens at 02:00 UTC).
@@ -524,7 +522,6 @@ public enum ProviderRegistry {
         // Sunday to Friday, by 10:00 in Dakar.
         Entry(
             BCEAOProvider.self, "BCEAO", "Central Bank of West African States", country: nil, .elsewhere, issues: ["XOF"], pivot: "XOF",
-            rateType: "reference rate",
             schedule: PublicationSchedule(timeZone: "Africa/Dakar", weekdays: [7, 1, 2, 3, 4, 5], expectedMinute: 10 * 60),
             baseURL: "https://www.bceao.int"),
         // Saturday to Thursday, by 09:30 in Kabul.
