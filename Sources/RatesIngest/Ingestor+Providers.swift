@@ -165,10 +165,10 @@ extension Ingestor {
 
         static func all(_ keys: [String], policy: MergePolicy) -> [MergedProvider] {
             keys.map { key in
-                let adapter = ProviderRegistry.entry(key)?.identity
+                let identity = ProviderRegistry.entry(key)?.identity
                 return MergedProvider(
-                    key: key, pivot: adapter?.pivot ?? .euro, inParts: adapter?.publishesInParts ?? false, maxAge: policy.validity(of: key),
-                    bridgesThroughECB: adapter?.bridgesThroughECB ?? false, issues: ProviderRegistry.issuedCurrencies[key] ?? [])
+                    key: key, pivot: identity?.pivot ?? .euro, inParts: identity?.publishesInParts ?? false, maxAge: policy.validity(of: key),
+                    bridgesThroughECB: identity?.bridgesThroughECB ?? false, issues: ProviderRegistry.issuedCurrencies[key] ?? [])
             }
         }
     }
