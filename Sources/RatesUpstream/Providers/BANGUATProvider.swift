@@ -16,7 +16,7 @@ import RatesCore
 /// - Schedule: every working day (America/Guatemala); the bank announces a day's reference rate
 ///   the evening before it, so the rate of a day is looked for from 08:00 of that day.
 /// - Ranges: one `TipoCambioRango` request for the whole range; the newest publication is asked
-///   as the last 7 days (by the clock given at ``init(baseURL:today:)``).
+///   as the last 7 days (by the source's clock, ``RatesProvider/today()``).
 public struct BANGUATProvider: RatesProvider {
     public let source: ProviderSource
 

@@ -11,11 +11,11 @@ import RatesCore
 ///   ``PublishedQuote/Direction/pivotPerUnits``. The dollar is the only currency.
 /// - Schedule: the bank sets the official rate of every calendar day, weekends included, in
 ///   advance (America/Managua); a day's rate is looked for from 08:00 that day. A month's answer
-///   holds the days ahead too: those after today (by the clock given at ``init(baseURL:today:)``)
+///   holds the days ahead too: those after today (by the source's clock, ``RatesProvider/today()``)
 ///   are left out, to be read on their own day, since a figure is served from the day it is dated.
 /// - Ranges: one `RecuperaTC_Mes` request per calendar month the range touches; each answer holds
 ///   its month's days, also those outside the range. The newest publication is the current month's
-///   answer (by the clock given at ``init(baseURL:today:)``).
+///   answer (by the source's clock, ``RatesProvider/today()``).
 public struct BCNProvider: RatesProvider {
     public let source: ProviderSource
 

@@ -20,8 +20,8 @@ import RatesCore
 /// - Schedule: Uruguayan working days (America/Montevideo), out by about 12:00 (the cron polls from
 ///   12:00 local).
 /// - Ranges: one request per currency for the whole range (as Frankfurter asks), each with the
-///   currency as its subject; the newest publication is asked as the last 7 days (by the clock
-///   given at ``init(baseURL:today:)``). A range without a working day answers `status` 1 without
+///   currency as its subject; the newest publication is asked as the last 7 days (by the source's
+///   clock, ``RatesProvider/today()``). A range without a working day answers `status` 1 without
 ///   rows: no publication.
 public struct BCUProvider: RatesProvider {
     public let source: ProviderSource

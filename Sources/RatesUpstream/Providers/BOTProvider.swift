@@ -21,8 +21,6 @@ public struct BOTProvider: RatesProvider {
     public init(source: ProviderSource) { self.source = source }
 
     var endpoint: String { baseURL + "/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/" }
-    /// Today in Bangkok (UTC+7, no daylight saving): the end of the `.latest` period.
-    var today: @Sendable () -> Day = Day.clock(utcOffset: 7 * 3600)
 
     /// Days before today that `.latest` also asks for, so a holiday week still holds a publication.
     static let latestSpan = 9

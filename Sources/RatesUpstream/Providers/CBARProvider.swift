@@ -23,7 +23,7 @@ import RatesCore
 /// - Schedule: Azerbaijani working days (Asia/Baku); a bulletin is in force from its date, looked
 ///   for from 10:00 that day.
 /// - Ranges: one request per Monday–Friday in the range (from 2006-01-01 on); the newest
-///   publication is the file of today (by the clock given at ``init(baseURL:today:)``), which on a
+///   publication is the file of today (by the source's clock, ``RatesProvider/today()``), which on a
 ///   weekend is Friday's bulletin.
 public struct CBARProvider: RatesProvider {
     public let source: ProviderSource

@@ -27,8 +27,8 @@ import RatesCore
 ///   holding one `<Record Date="03.03.2026" Code="1">` per metal and day (codes 1 to 4: `XAU`, `XAG`,
 ///   `XPT`, `XPD`) with `<Buy>` and `<Sell>` (the same figure since 2008; their exact midpoint is
 ///   read), served per troy ounce (``PreciousMetal``).
-///   Asked for beside the tables: for `.latest` the seven days up to today (Moscow's clock given at
-///   ``init(baseURL:today:)``), for a range in spans of at most a year. The metal prices carry their
+///   Asked for beside the tables: for `.latest` the seven days up to today (by the source's
+///   clock in Moscow, ``RatesProvider/today()``), for a range in spans of at most a year. The metal prices carry their
 ///   own days, which are not the tables' days, so the bank publishes in parts
 ///   (``publishesInParts``): a table adds to its day's figures, and a currency the bank stops
 ///   quoting leaves the merge when its last figure passes the carry-forward limit.

@@ -14,7 +14,7 @@ import RatesCore
 ///   is no file for a Sunday or a day without a table: the site answers 404, read as no publication
 ///   (``NoPublicationStatus``).
 /// - Ranges: one daily request per Monday–Saturday in the range; the newest publication is the
-///   file of the latest such day up to today (by the clock given at ``init(baseURL:today:)``).
+///   file of the latest such day up to today (by the source's clock, ``RatesProvider/today()``).
 ///   A file is read under the date it states.
 public struct CBTProvider: RatesProvider {
     public let source: ProviderSource

@@ -18,11 +18,8 @@ public struct NBKProvider: RatesProvider {
 
     public init(source: ProviderSource) { self.source = source }
 
-    /// Almaty's offset from UTC (UTC+5 since March 2024).
-    static let utcOffset = 5 * 3600
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        window.days(latest: Day.clock(utcOffset: Self.utcOffset)(), on: PublicationSchedule.workingDays).map { day in
+        window.days(latest: today(), on: PublicationSchedule.workingDays).map { day in
             ProviderRequest(url: baseURL + "?fdate=" + day.text(.dayMonthYear(separator: ".")))
         }
     }

@@ -17,7 +17,7 @@ import RatesCore
 ///   publication for that request (``NoPublicationStatus``); the currencies' page's 404 still fails the fetch.
 /// - Schedule: Moldovan working days (Europe/Chisinau); a day's table is looked for from 16:00.
 /// - Ranges: one request per Monday–Friday in the range; the newest publication is today's table
-///   (by the clock given at ``init(baseURL:today:)``). A table is read under the date it states.
+///   (by the source's clock, ``RatesProvider/today()``). A table is read under the date it states.
 public struct NBMProvider: RatesProvider {
     public let source: ProviderSource
 

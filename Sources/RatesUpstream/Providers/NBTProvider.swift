@@ -10,7 +10,7 @@ import RatesCore
 ///   `Nominal`. Trailing zeros stay as published.
 /// - Schedule: every day (Asia/Dushanbe), weekends included; a day's table is looked for from 09:00.
 /// - Ranges: one request per day in the range; the newest publication is today's table (by the
-///   clock given at ``init(baseURL:today:)``). A table is read under the date it states.
+///   source's clock, ``RatesProvider/today()``). A table is read under the date it states.
 public struct NBTProvider: RatesProvider {
     public let source: ProviderSource
 

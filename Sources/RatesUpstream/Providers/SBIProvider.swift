@@ -61,8 +61,7 @@ public struct SBIProvider: RatesProvider {
         let (first, last): (Day, Day)
         switch window {
         case .latest:
-            let today = Day.clock(utcOffset: 0)()
-            (first, last) = (today.adding(days: -7), today)
+            (first, last) = (today().adding(days: -7), today())
         case .range(let from, let through):
             (first, last) = (from, through)
         }

@@ -74,8 +74,7 @@ struct BOTProviderTests {
     @Test("sends the API key, asks for a range in one request and for the ten days up to today for the latest")
     func requests() {
         #expect(provider.requests(for: .range(day("2026-04-01"), day("2026-04-03"))) == [request])
-        var fixed = provider
-        fixed.today = { Day("2026-04-05")! }
+        let fixed = BOTProvider(apiKey: "test-key", today: { Day("2026-04-05")! })
         #expect(fixed.requests(for: .latest) == [
             ProviderRequest(url: Self.endpoint + "?start_period=2026-03-27&end_period=2026-04-05", headers: Self.headers)
         ])
