@@ -55,6 +55,14 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     /// Codes in common use that ISO 4217 does not list (treated as GBP there).
     static let otherNames: [String: String] = ["GGP": "Guernsey Pound", "IMP": "Manx Pound", "JEP": "Jersey Pound"]
 
+    /// The symbol apps write amounts with: CLDR's English one (`$`, `€`, `¥`, `CA$`), else the issuing
+    /// country's (`zł`, `Ft`); `nil` where the code is its own symbol (CHF) or CLDR has none.
+    public var symbol: String? { Self.symbols[rawValue] }
+
+    /// How many digits follow the decimal point in amounts of the currency, as ISO 4217 gives them
+    /// (2 for USD, 0 for JPY, 3 for KWD); `nil` where it gives none (the metals, XDR) or does not list the code.
+    public var minorUnits: Int? { Self.isoMinorUnits[rawValue] }
+
     public var description: String { rawValue }
 
     public static func < (lhs: CurrencyCode, rhs: CurrencyCode) -> Bool { lhs.packed < rhs.packed }

@@ -178,7 +178,7 @@ struct FrankfurterV2CompatibilityTests {
         }
     }
 
-    @Test("/v2/currencies lists the newest publication's currencies (scope=all: every one ever published) with their dates, ISO numbers and providers")
+    @Test("/v2/currencies lists the newest publication's currencies (scope=all: every one ever published) with their dates, ISO numbers, symbols and providers")
     func currencies() async throws {
         try await withSeededServer { client in
             let active = try #require(try JSONSerialization.jsonObject(with: Data(try await client.request("/v2/currencies").body.readableBytesView)) as? [[String: Any]])
@@ -190,7 +190,10 @@ struct FrankfurterV2CompatibilityTests {
             #expect(Set(codes).isSubset(of: all.compactMap { $0["iso_code"] as? String }))
             let names = try await client.request("/v1/currencies").json
             let dollar = try #require(active.first { $0["iso_code"] as? String == "USD" })
-            #expect(dollar["iso_numeric"] as? String == "840" && dollar["name"] as? String == names["USD"] as? String && dollar["symbol"] is NSNull)
+            #expect(dollar["iso_numeric"] as? String == "840" && dollar["name"] as? String == names["USD"] as? String && dollar["symbol"] as? String == "$")
+            let symbols = Dictionary(uniqueKeysWithValues: all.compactMap { currency in (currency["iso_code"] as? String).map { ($0, currency["symbol"]) } })
+            #expect(symbols["EUR"] as? String == "€" && symbols["JPY"] as? String == "¥" && symbols["PLN"] as? String == "zł")
+            #expect(symbols["CHF"] is NSNull, "CHF is its own symbol")
             #expect(dollar["start_date"] as? String == "1999-01-04" && dollar["end_date"] as? String == "2026-10-30")
             #expect(dollar["providers"] as? [String] == ["ECB"])
             let rouble = try #require(all.first { $0["iso_code"] as? String == "RUB" })

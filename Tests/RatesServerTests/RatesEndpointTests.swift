@@ -134,6 +134,23 @@ struct RatesEndpointTests {
         }
     }
 
+    @Test("currencies with expand=details give each one's name, symbol and ISO 4217 minor units; another expand is refused")
+    func currencyDetails() async throws {
+        try await withSeededServer { client in
+            let details = try await client.request("/v1/currencies?expand=details").json
+            let names = try await client.request("/v1/currencies").json
+            #expect(Set(details.keys) == Set(names.keys))
+            let yen = try #require(details["JPY"] as? [String: Any])
+            #expect(yen["name"] as? String == "Yen" && yen["symbol"] as? String == "¥" && yen["minorUnits"] as? Int == 0)
+            let pound = try #require(details["GBP"] as? [String: Any])
+            #expect(pound["symbol"] as? String == "£" && pound["minorUnits"] as? Int == 2)
+            let franc = try #require(details["CHF"] as? [String: Any])
+            #expect(franc["symbol"] is NSNull && franc["minorUnits"] as? Int == 2)
+            #expect(details.values.allSatisfy { ($0 as? [String: Any])?.keys.sorted() == ["minorUnits", "name", "symbol"] })
+            #expect(try await client.request("/v1/currencies?expand=sources").status == .badRequest)
+        }
+    }
+
     @Test("ETag and If-None-Match: an unchanged dataset answers 304 with no body")
     func conditionalGet() async throws {
         try await withSeededServer { client in

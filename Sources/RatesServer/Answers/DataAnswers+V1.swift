@@ -74,9 +74,22 @@ extension DataAnswers {
         }
     }
 
-    func currencies(_ snapshot: RatesSnapshot) -> ByteBuffer {
+    /// The currencies with data, each with its English name; with `expand=details`, an object of its
+    /// `name`, `symbol` and `minorUnits` (`null` where there is none).
+    func currencies(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
+        let details = try query.expands("details")
         return JSONWriter.object { json in
-            for code in snapshot.currencies.sorted() { json.field(code.rawValue, string: code.name ?? code.rawValue) }
+            for code in snapshot.currencies.sorted() {
+                guard details else {
+                    json.field(code.rawValue, string: code.name ?? code.rawValue)
+                    continue
+                }
+                json.field(code.rawValue) { json in
+                    json.field("name", string: code.name ?? code.rawValue)
+                    json.field("symbol", optionalString: code.symbol)
+                    json.field("minorUnits", number: code.minorUnits.map(String.init) ?? "null")
+                }
+            }
         }
     }
 }

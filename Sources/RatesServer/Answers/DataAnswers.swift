@@ -104,7 +104,7 @@ struct DataAnswers: Sendable {
         case .rates: body = whole(try rates(query, date: parameter ?? "", snapshot: dataset, freshness: checked))
         case .timeseries: body = .segmented(try timeseries(query, snapshot: dataset))
         case .convert: body = .whole(try convert(query, snapshot: dataset))
-        case .currencies, .legacyCurrencies: body = .whole(currencies(snapshot))
+        case .currencies, .legacyCurrencies: body = .whole(try currencies(query, snapshot: snapshot))
         case .frankfurterDates, .legacyDates:
             switch try FrankfurterDates(parameter ?? "", today: configuration.today) {
             case .day:

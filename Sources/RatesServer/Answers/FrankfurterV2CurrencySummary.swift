@@ -34,12 +34,12 @@ struct FrankfurterV2CurrencySummary {
         return summaries
     }
 
-    /// The currency's members, as v2 writes them (`symbol` is `null`: we hold no symbols).
+    /// The currency's members, as v2 writes them (`symbol`: ``RatesCore/CurrencyCode/symbol``, `null` for none).
     func write(_ code: CurrencyCode, into json: inout JSONWriter) {
         json.field("iso_code", string: code.rawValue)
         json.field("iso_numeric", optionalString: code.isoNumericCode)
         json.field("name", string: code.name ?? code.rawValue)
-        json.field("symbol", optionalString: nil)
+        json.field("symbol", optionalString: code.symbol)
         json.field("start_date", string: firstDay.description)
         json.field("end_date", string: lastDay.description)
         json.field("providers", strings: providers.sorted())

@@ -91,8 +91,13 @@ struct QueryParameters {
 
     /// Whether `expand=sources` asks to name each value's source; any other `expand` is an error.
     func expandsSources() throws(Problem) -> Bool {
+        try expands("sources")
+    }
+
+    /// Whether `expand` asks for `value`, the one value it takes on the route; any other `expand` is an error.
+    func expands(_ value: String) throws(Problem) -> Bool {
         guard let text = try single("expand") else { return false }
-        guard text == "sources" else { throw .invalid("expand", "'expand' takes one value, sources; got '\(text.prefix(40))'.") }
+        guard text == value else { throw .invalid("expand", "'expand' takes one value, \(value); got '\(text.prefix(40))'.") }
         return true
     }
 
