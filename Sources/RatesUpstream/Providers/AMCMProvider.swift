@@ -31,8 +31,7 @@ public struct AMCMProvider: RatesProvider {
     static let liquidityIndicator = "LIQ"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
+        window.spans(latestDays: 7, today: today(), maxDays: Self.maxDaysPerRequest).map { span in
             ProviderRequest(
                 url: "\(baseURL)/api/v1.0/cms/financial_info?Begin=\(span.first.text(.compact))&End=\(span.last.text(.compact))&QueryType=1")
         }

@@ -27,8 +27,7 @@ public struct BAMProvider: RatesProvider {
     static let mislabelled: Set<String> = ["MRO"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+        window.days(latestDays: 7, today: today(), on: PublicationSchedule.workingDays).map { day in
             ProviderRequest(
                 url: "\(baseURL)/cours/Version1/api/CoursVirement?date=\(day.text(.iso))T12:30:00",
                 headers: ["Ocp-Apim-Subscription-Key": apiKey, "Accept": "application/json"])

@@ -30,14 +30,7 @@ public struct BANXICOProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let span: String
-        switch window {
-        case .latest:
-            span = "oportuno"
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            span = "\(first)/\(last)"
-        }
+        guard let span = window.map(latest: "oportuno", range: { "\($0)/\($1)" }) else { return [] }
         let ids = Self.series.map(\.key).joined(separator: ",")
         return [ProviderRequest(url: "\(baseURL)/series/\(ids)/datos/\(span)", headers: ["Bmx-Token": apiKey, "Accept": "application/json"])]
     }

@@ -38,12 +38,8 @@ public struct BBKProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [request(from: Self.lastDay.adding(days: -9), through: Self.lastDay)]
-        case .range(let first, let last):
-            let years = Day.yearSpans(from: max(first, historyStart), through: min(last, Self.lastDay))
-            return years.map { request(from: $0.first, through: $0.last) }
+        window.requests(latest: [request(from: Self.lastDay.adding(days: -9), through: Self.lastDay)]) { first, last in
+            Day.yearSpans(from: max(first, historyStart), through: min(last, Self.lastDay)).map { request(from: $0.first, through: $0.last) }
         }
     }
 

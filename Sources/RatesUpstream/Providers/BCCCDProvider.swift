@@ -29,10 +29,10 @@ public struct BCCCDProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let payload = ProviderRequest(url: baseURL, headers: ["Rsc": "1"])
-        guard case .range(let first, let last) = window else { return [payload] }
-        guard first <= last else { return [] }
-        return [payload] + Day.days(from: first, through: last, on: schedule.weekdays).map { day in
-            ProviderRequest(url: "\(baseURL)/\(day.text(.iso))", subject: day.text(.iso))
+        return window.requests(latest: [payload]) { first, last in
+            [payload] + Day.days(from: first, through: last, on: schedule.weekdays).map { day in
+                ProviderRequest(url: "\(baseURL)/\(day.text(.iso))", subject: day.text(.iso))
+            }
         }
     }
 

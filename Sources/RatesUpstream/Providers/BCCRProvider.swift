@@ -56,11 +56,10 @@ public struct BCCRProvider: RatesProvider {
 
     /// One table request per span of at most 100 days, with the token when there is one.
     func tables(for window: FetchWindow, token: String?) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         let url = baseURL + "/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro"
         var headers = ["Origin": "https://sdd.bccr.fi.cr", "Accept": "application/json"]
         if let token { headers["token_csrf"] = token }
-        return Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
+        return window.spans(latestDays: 7, today: today(), maxDays: Self.maxDays).map { span in
             ProviderRequest(
                 url: url + "?CantidadSeriesAMostrar=\(Self.maxDays)&FechaFin=\(span.last)&FechaInicio=\(span.first)T00:00:00&IdGrupoVariable=\(Self.group)",
                 headers: headers)

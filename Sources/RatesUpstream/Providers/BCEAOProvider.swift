@@ -46,8 +46,7 @@ public struct BCEAOProvider: RatesProvider {
     static let weekdayNames = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 2, today: today()) else { return [] }
-        return Day.days(from: first, through: last, on: schedule.weekdays).map {
+        window.days(latestDays: 2, today: today(), on: schedule.weekdays).map {
             ProviderRequest(url: "\(baseURL)/fr/cours/get_all_reference_by_date?dateJour=\($0.text(.iso))")
         }
     }

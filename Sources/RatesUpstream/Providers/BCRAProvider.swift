@@ -35,8 +35,7 @@ public struct BCRAProvider: RatesProvider {
     static let skipped: Set<String> = ["ARS", "REF", "XAU", "XAG", "CNH", "MXP", "VEB"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+        window.days(latestDays: 7, today: today(), on: PublicationSchedule.workingDays).map { day in
             ProviderRequest(url: "\(baseURL)/Cotizaciones?fecha=\(day.text(.iso))", headers: ["Accept": "application/json"])
         }
     }

@@ -29,8 +29,7 @@ public struct BCTProvider: RatesProvider {
     static let heading = "Cours Moyens des Devises Cotées en dinar tunisien sur le Marché des Changes interbancaire"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 2, today: today()) else { return [] }
-        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+        window.days(latestDays: 2, today: today(), on: PublicationSchedule.workingDays).map { day in
             ProviderRequest(
                 url: "\(baseURL)/bct/siteprod/cours_archiv.jsp", method: .post,
                 headers: ["Content-Type": "application/x-www-form-urlencoded", "Referer": "\(baseURL)/bct/siteprod/cours_archive.jsp"],

@@ -30,14 +30,9 @@ public struct BDIProvider: RatesProvider {
     static let header = ["Country", "Currency", "ISO Code", "UIC Code", "Rate", "Rate convention", "Reference date (CET)"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            var day = today()
-            while day.isoWeekday > 5 { day = day.adding(days: -1) }
-            return [request(for: day)]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map(request(for:))
-        }
+        var latest = today()
+        while latest.isoWeekday > 5 { latest = latest.adding(days: -1) }
+        return window.days(latest: latest, on: PublicationSchedule.workingDays).map(request(for:))
     }
 
     func request(for day: Day) -> ProviderRequest {

@@ -29,8 +29,7 @@ public struct BDLProvider: RatesProvider {
     static let header = ["Period", "Currency", "Bid", "Ask", "Mid"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + Self.path)]
+        window.wholeHistory([ProviderRequest(url: baseURL + Self.path)])
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

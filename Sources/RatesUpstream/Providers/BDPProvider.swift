@@ -51,12 +51,8 @@ public struct BDPProvider: RatesProvider {
     var endpoint: String { baseURL + "/data/v1/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return requests(from: Self.lastDay.adding(days: -3), through: Self.lastDay)
-        case .range(let first, let last):
-            let years = Day.yearSpans(from: max(first, historyStart), through: min(last, Self.lastDay))
-            return years.flatMap { requests(from: $0.first, through: $0.last) }
+        window.requests(latest: requests(from: Self.lastDay.adding(days: -3), through: Self.lastDay)) { first, last in
+            Day.yearSpans(from: max(first, historyStart), through: min(last, Self.lastDay)).flatMap { requests(from: $0.first, through: $0.last) }
         }
     }
 

@@ -46,11 +46,8 @@ public struct BIProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest: return [ProviderRequest(url: pageURL)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [ProviderRequest(url: pageURL, method: .post, headers: FormBody.contentType, body: "")]
+        window.requests(latest: [ProviderRequest(url: pageURL)]) { _, _ in
+            [ProviderRequest(url: pageURL, method: .post, headers: FormBody.contentType, body: "")]
         }
     }
 

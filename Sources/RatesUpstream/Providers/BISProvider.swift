@@ -107,14 +107,9 @@ public struct BISProvider: RatesProvider {
     var endpoint: String { baseURL + "/api/v2/data/dataflow/BIS/WS_XRU/1.0/M...E" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            let today = today()
-            return [request(from: today.addingMonths(-3), through: today)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [request(from: first, through: last)]
-        }
+        let today = today()
+        guard case let (first, last)? = window.map(latest: (today.addingMonths(-3), today), range: { ($0, $1) }) else { return [] }
+        return [request(from: first, through: last)]
     }
 
     /// The request for the months of `first` through `last`.

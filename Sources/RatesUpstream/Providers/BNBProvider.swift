@@ -32,17 +32,13 @@ public struct BNBProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/Statistics/StExternalSector/StExchangeRates/StERForeignCurrencies/index.htm"
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: url + "?download=xml&search=&lang=EN")]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
-                let (year, month, dayOfMonth) = day.parts
-                func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-                return ProviderRequest(
-                    url: url + "?downloadOper=true&group1=first&firstDays=\(two(dayOfMonth))&firstMonths=\(two(month))&firstYear=\(year)"
-                        + "&search=true&type=XML")
-            }
+        let latest = ProviderRequest(url: url + "?download=xml&search=&lang=EN")
+        return window.requests(latest: [latest], eachDayOn: PublicationSchedule.workingDays) { day in
+            let (year, month, dayOfMonth) = day.parts
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return ProviderRequest(
+                url: url + "?downloadOper=true&group1=first&firstDays=\(two(dayOfMonth))&firstMonths=\(two(month))&firstYear=\(year)"
+                    + "&search=true&type=XML")
         }
     }
 

@@ -36,10 +36,7 @@ public struct BNMProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: endpoint + "?session=0900", headers: Self.headers)]
-        case .range(let first, let last):
+        window.requests(latest: [ProviderRequest(url: endpoint + "?session=0900", headers: Self.headers)]) { first, last in
             let months = Day.months(from: first, through: last).map(\.parts)
             return Self.currencies.flatMap { code in
                 months.map {

@@ -19,12 +19,8 @@ public struct BNRProvider: RatesProvider {
     public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: "\(baseURL)/nbrfxrates.xml")]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.parts.year...last.parts.year).map { year in
+        window.requests(latest: [ProviderRequest(url: "\(baseURL)/nbrfxrates.xml")]) { first, last in
+            (first.parts.year...last.parts.year).map { year in
                 ProviderRequest(url: "\(baseURL)/files/xml/years/nbrfxrates\(year).xml")
             }
         }

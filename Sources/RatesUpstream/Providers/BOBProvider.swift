@@ -27,8 +27,7 @@ public struct BOBProvider: RatesProvider {
     public static let columns: KeyValuePairs<String, String> = ["CHN": "CNY", "SDR": "XDR", "YEN": "JPY"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: "\(baseURL)/export/exchange-rates.csv?_format=csv&page")]
+        window.wholeHistory([ProviderRequest(url: "\(baseURL)/export/exchange-rates.csv?_format=csv&page")])
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -24,9 +24,8 @@ public struct BOCProvider: RatesProvider {
     var endpoint: String { baseURL + "/observations/group/FX_RATES_DAILY/json" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest: [ProviderRequest(url: endpoint + "?recent=1")]
-        case .range(let first, let last): [ProviderRequest(url: endpoint + "?start_date=\(first)&end_date=\(last)")]
+        window.requests(latest: [ProviderRequest(url: endpoint + "?recent=1")]) { first, last in
+            [ProviderRequest(url: endpoint + "?start_date=\(first)&end_date=\(last)")]
         }
     }
 

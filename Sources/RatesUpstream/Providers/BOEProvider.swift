@@ -29,12 +29,9 @@ public struct BOEProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [request(from: today().adding(days: -7).text(.dayMonthNameYear(separator: "/")), to: "now")]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [request(from: first.text(.dayMonthNameYear(separator: "/")), to: last.text(.dayMonthNameYear(separator: "/")))]
+        let slashed = Day.ProviderFormat.dayMonthNameYear(separator: "/")
+        return window.requests(latest: [request(from: today().adding(days: -7).text(slashed), to: "now")]) { first, last in
+            [request(from: first.text(slashed), to: last.text(slashed))]
         }
     }
 

@@ -41,10 +41,7 @@ public struct CBAProvider: RatesProvider {
     static let serviceNamespace = "http://www.cba.am/"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [soapRequest("ExchangeRatesLatest", parameters: "")]
-        case .range(let first, let last):
+        window.requests(latest: [soapRequest("ExchangeRatesLatest", parameters: "")]) { first, last in
             let parameters = "<ISOCodes>\(Self.currencies.joined(separator: ","))</ISOCodes><DateFrom>\(first)</DateFrom><DateTo>\(last)</DateTo>"
             return [soapRequest("ExchangeRatesByDateRangeByISO", parameters: parameters)]
         }

@@ -42,13 +42,7 @@ public struct CBARProvider: RatesProvider {
     static let troyOunce = "1 t.u."
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest:
-            days = [today()]
-        case .range(let first, let last):
-            days = Day.days(from: max(first, Self.redenomination), through: last, on: schedule.weekdays)
-        }
+        let days = window.days(latest: today(), on: schedule.weekdays).filter { $0 >= Self.redenomination }
         return days.map { ProviderRequest(url: "\(baseURL)/currencies/\($0.text(.dayMonthYear(separator: "."))).xml") }
     }
 

@@ -48,11 +48,9 @@ public struct CBBHProvider: RatesProvider {
     static let noList = Array(#""Problem with export""#.utf8)
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: "\(endpoint)/GetJson?date=\(today().adding(days: 1).text(.monthDayYear(separator: "/")))%2000:00:00")]
-        case .range(let first, let last):
-            return Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
+        let tomorrow = today().adding(days: 1).text(.monthDayYear(separator: "/"))
+        return window.requests(latest: [ProviderRequest(url: "\(endpoint)/GetJson?date=\(tomorrow)%2000:00:00")]) { first, last in
+            Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
                 ProviderRequest(url: "\(endpoint)/GetJsonForPeriod?dateFrom=\(span.first.text(.iso))&dateTo=\(span.last.text(.iso))")
             }
         }

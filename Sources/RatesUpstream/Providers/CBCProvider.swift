@@ -30,8 +30,7 @@ public struct CBCProvider: RatesProvider {
     public static let codes: [String: String] = ["NTD": "TWD"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: "\(baseURL)/API/DataAPI/Get?FileName=BP01D01")]
+        window.wholeHistory([ProviderRequest(url: "\(baseURL)/API/DataAPI/Get?FileName=BP01D01")])
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -71,10 +71,9 @@ public struct CBEProvider: RatesProvider {
 
     /// The form posts of `window`'s days, one per year, with the hidden `fields` (name and value, in the form's order).
     func posts(_ window: FetchWindow, fields: [(name: String, value: String)], cookie: String?) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
         var headers = FormBody.contentType
         if let cookie { headers["Cookie"] = cookie }
-        return Day.spans(from: first, through: last, maxDays: 366).map { span in
+        return window.spans(latestDays: 7, today: today(), maxDays: 366).map { span in
             let body = FormBody.encode(
                 fields
                     + [("FromDateRaw", span.first.text(.dayMonthYear(separator: "/"))), ("ToDateRaw", span.last.text(.dayMonthYear(separator: "/")))]

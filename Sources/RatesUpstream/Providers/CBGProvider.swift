@@ -37,8 +37,7 @@ public struct CBGProvider: RatesProvider {
     static let millisecondsPerDay: Int64 = 86_400_000
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, last < first { return [] }
-        return Self.currencies.map { ProviderRequest(url: "\(baseURL)/\($0)", headers: ["Accept": "application/json"], subject: $0) }
+        window.wholeHistory(Self.currencies.map { ProviderRequest(url: "\(baseURL)/\($0)", headers: ["Accept": "application/json"], subject: $0) })
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -31,13 +31,8 @@ public struct CBMProvider: RatesProvider {
     static let utcOffset = 6 * 3600 + 30 * 60
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: baseURL + "/api/latest")]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
-                ProviderRequest(url: baseURL + "/api/history/" + day.text(.dayMonthYear(separator: "-")))
-            }
+        window.requests(latest: [ProviderRequest(url: baseURL + "/api/latest")], eachDayOn: PublicationSchedule.workingDays) { day in
+            ProviderRequest(url: baseURL + "/api/history/" + day.text(.dayMonthYear(separator: "-")))
         }
     }
 

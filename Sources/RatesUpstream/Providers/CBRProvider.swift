@@ -67,12 +67,9 @@ public struct CBRProvider: RatesProvider {
         func metals(_ first: Day, _ last: Day) -> ProviderRequest {
             ProviderRequest(url: "\(metalsURL)?date_req1=\(first.text(slashed))&date_req2=\(last.text(slashed))")
         }
-        switch window {
-        case .latest:
-            let day = today()
-            return [ProviderRequest(url: url), metals(day.adding(days: -6), day)]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: Self.tableWeekdays).map { day in
+        let today = today()
+        return window.requests(latest: [ProviderRequest(url: url), metals(today.adding(days: -6), today)]) { first, last in
+            Day.days(from: first, through: last, on: Self.tableWeekdays).map { day in
                 ProviderRequest(url: url + "?date_req=" + day.text(slashed))
             } + Day.spans(from: first, through: last, maxDays: 366).map { metals($0.first, $0.last) }
         }

@@ -22,15 +22,8 @@ public struct CBTProvider: RatesProvider {
     public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let days: [Day]
-        switch window {
-        case .latest:
-            let now = today()
-            days = [now.isoWeekday == 7 ? now.adding(days: -1) : now]
-        case .range(let first, let last):
-            days = Day.days(from: first, through: last, on: schedule.weekdays)
-        }
-        return days.map { day in
+        let now = today()
+        return window.days(latest: now.isoWeekday == 7 ? now.adding(days: -1) : now, on: schedule.weekdays).map { day in
             ProviderRequest(url: "\(baseURL)/kurs/\(day.parts.year)/\(day.text(.dayMonthYear(separator: ""))).xml")
         }
     }

@@ -21,11 +21,8 @@ public struct CBUProvider: RatesProvider {
     var endpoint: String { baseURL + "/json/" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: endpoint)]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { ProviderRequest(url: endpoint + "all/\($0)/") }
+        window.requests(latest: [ProviderRequest(url: endpoint)], eachDayOn: PublicationSchedule.workingDays) { day in
+            ProviderRequest(url: endpoint + "all/\(day)/")
         }
     }
 

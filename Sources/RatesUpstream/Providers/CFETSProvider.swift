@@ -30,8 +30,7 @@ public struct CFETSProvider: RatesProvider {
     static let maxDays = 50
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
+        window.spans(latestDays: 7, today: today(), maxDays: Self.maxDays).map { span in
             let query = "startDate=\(span.first.text(.iso))&endDate=\(span.last.text(.iso))&currency=&pageNum=1&pageSize=\(Self.maxDays)"
             return ProviderRequest(url: "\(endpoint)?\(query)", method: .post, headers: ["Accept": "application/json"])
         }

@@ -33,12 +33,8 @@ public struct CNBProvider: RatesProvider {
     var apiURL: String { source.base(otherwise: "https://api.cnb.cz") + "/cnbapi" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: textURL)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.parts.year...last.parts.year).map { year in
+        window.requests(latest: [ProviderRequest(url: textURL)]) { first, last in
+            (first.parts.year...last.parts.year).map { year in
                 ProviderRequest(url: "\(apiURL)/exrates/daily-year?lang=EN&year=\(year)", headers: ["Accept": "application/json"])
             }
         }

@@ -40,8 +40,7 @@ public struct DABProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 2, today: today()) else { return [] }
-        return Day.days(from: first, through: last, on: Self.publicationWeekdays).map { day in
+        window.days(latestDays: 2, today: today(), on: Self.publicationWeekdays).map { day in
             ProviderRequest(url: "\(baseURL)/exchange-rates?field_date_value=\(day.text(.iso))")
         }
     }

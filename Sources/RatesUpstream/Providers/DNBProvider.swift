@@ -36,10 +36,7 @@ public struct DNBProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: latestURL)]
-        case .range(let first, _):
+        window.requests(latest: [ProviderRequest(url: latestURL)]) { first, _ in
             let since = first.text(.statbank)
             let codes = Self.currencies.map { "\"\($0)\"" }.joined(separator: ",")
             let query = """

@@ -38,24 +38,3 @@ extension Day {
         }
     }
 }
-
-extension FetchWindow {
-    /// The first and last day a fetch asks for, at a source that takes any span of days: a range
-    /// as given, ``latest`` as the `latestDays` days before `today` through `today`. `nil` for a
-    /// range that ends before it starts.
-    func span(latestDays: Int, today: Day) -> (first: Day, last: Day)? {
-        switch self {
-        case .latest: return (today.adding(days: -latestDays), today)
-        case .range(let first, let last): return first <= last ? (first, last) : nil
-        }
-    }
-
-    /// The days a source that answers one day per request is asked for: `latest` for the newest
-    /// publication, and a range's days whose ISO weekday is in `weekdays` (``Day/days(from:through:on:)``).
-    func days(latest: Day, on weekdays: Set<Int>) -> [Day] {
-        switch self {
-        case .latest: [latest]
-        case .range(let first, let last): Day.days(from: first, through: last, on: weekdays)
-        }
-    }
-}

@@ -38,14 +38,8 @@ public struct FREDProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let query: String
-        switch window {
-        case .latest:
-            query = "sort_order=desc&limit=10"
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            query = "observation_start=\(first)&observation_end=\(last)"
-        }
+        let query = window.map(latest: "sort_order=desc&limit=10") { first, last in "observation_start=\(first)&observation_end=\(last)" }
+        guard let query else { return [] }
         return Self.series.map { series in
             ProviderRequest(url: "\(baseURL)?series_id=\(series.id)&api_key=\(apiKey)&file_type=json&\(query)", subject: series.id)
         }

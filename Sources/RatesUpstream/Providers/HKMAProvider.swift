@@ -34,11 +34,8 @@ public struct HKMAProvider: RatesProvider {
     static let maxDaysPerRequest = 1000
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: endpoint + "?offset=0&pagesize=10&sortby=end_of_day&sortorder=desc")]
-        case .range(let first, let last):
-            return Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
+        window.requests(latest: [ProviderRequest(url: endpoint + "?offset=0&pagesize=10&sortby=end_of_day&sortorder=desc")]) { first, last in
+            Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
                 ProviderRequest(url: endpoint + "?choose=end_of_day&from=\(span.first)&to=\(span.last)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc")
             }
         }

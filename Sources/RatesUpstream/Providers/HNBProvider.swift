@@ -33,12 +33,8 @@ public struct HNBProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/tecajn-eur/v3"
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: url)]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [ProviderRequest(url: url + "?datum-primjene-od=\(first.text(.iso))&datum-primjene-do=\(last.text(.iso))")]
+        return window.requests(latest: [ProviderRequest(url: url)]) { first, last in
+            [ProviderRequest(url: url + "?datum-primjene-od=\(first.text(.iso))&datum-primjene-do=\(last.text(.iso))")]
         }
     }
 

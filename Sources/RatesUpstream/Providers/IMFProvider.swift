@@ -46,12 +46,9 @@ public struct IMFProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [request(selecting: today())]
-        case .range(let first, let last):
+        window.requests(latest: [request(selecting: today())]) { first, last in
             // One report per month: select the range's last day in its last month, the month's last day before.
-            return Day.months(from: first, through: last).map { request(selecting: min($0.monthEnd, last)) }
+            Day.months(from: first, through: last).map { request(selecting: min($0.monthEnd, last)) }
         }
     }
 

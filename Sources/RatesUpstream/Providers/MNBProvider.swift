@@ -25,10 +25,7 @@ public struct MNBProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [soapRequest("GetCurrentExchangeRates", parameters: "")]
-        case .range(let first, let last):
+        window.requests(latest: [soapRequest("GetCurrentExchangeRates", parameters: "")]) { first, last in
             let parameters = """
                 <web:startDate>\(first)</web:startDate><web:endDate>\(last)</web:endDate>\
                 <web:currencyNames>\(Self.currencies.joined(separator: ","))</web:currencyNames>

@@ -24,8 +24,7 @@ public struct NBEProvider: RatesProvider {
     public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 6, today: today()) else { return [] }
-        return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
+        window.days(latestDays: 6, today: today(), on: PublicationSchedule.workingDays).map { day in
             ProviderRequest(url: baseURL + "/api/filter-exchange-rates?date=" + day.text(.iso))
         }
     }

@@ -26,11 +26,8 @@ public struct NBGProvider: RatesProvider {
     var endpoint: String { baseURL + "/currencies/" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: endpoint)]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: [1, 2, 3, 4, 5, 6]).map { ProviderRequest(url: endpoint + "?date=\($0)") }
+        window.requests(latest: [ProviderRequest(url: endpoint)], eachDayOn: [1, 2, 3, 4, 5, 6]) { day in
+            ProviderRequest(url: endpoint + "?date=\(day)")
         }
     }
 

@@ -50,10 +50,9 @@ public struct NBPProvider: RatesProvider {
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         // What follows a table's or the gold price's path: nothing for the newest, `FIRST/LAST/` per span.
         let periods: [String] =
-            switch window {
-            case .latest: [""]
-            case .range(let first, let last): Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { "\($0.first)/\($0.last)/" }
-            }
+            window.map(latest: [""]) { first, last in
+                Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { "\($0.first)/\($0.last)/" }
+            } ?? []
         return Self.tables.flatMap { table in periods.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0)?format=json", subject: table) } }
             + periods.map { ProviderRequest(url: "\(goldURL)/\($0)?format=json", subject: Self.gold) }
     }

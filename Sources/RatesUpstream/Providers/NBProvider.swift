@@ -20,12 +20,8 @@ public struct NBProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let series = "\(baseURL)/data/EXR/B..NOK.SP?format=csvdata"
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: series + "&lastNObservations=1")]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [ProviderRequest(url: series + "&startPeriod=\(first)&endPeriod=\(last)")]
+        return window.requests(latest: [ProviderRequest(url: series + "&lastNObservations=1")]) { first, last in
+            [ProviderRequest(url: series + "&startPeriod=\(first)&endPeriod=\(last)")]
         }
     }
 

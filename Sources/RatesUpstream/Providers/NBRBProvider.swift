@@ -41,11 +41,8 @@ public struct NBRBProvider: RatesProvider {
     var endpoint: String { baseURL + "/rates?periodicity=0" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: endpoint)]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { ProviderRequest(url: endpoint + "&ondate=\($0)") }
+        window.requests(latest: [ProviderRequest(url: endpoint)], eachDayOn: PublicationSchedule.workingDays) { day in
+            ProviderRequest(url: endpoint + "&ondate=\(day)")
         }
     }
 

@@ -29,8 +29,7 @@ public struct NBRMProvider: RatesProvider {
     static let maxDays = 90
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today().adding(days: 1)) else { return [] }
-        return Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
+        window.spans(latestDays: 7, today: today().adding(days: 1), maxDays: Self.maxDays).map { span in
             let format = Day.ProviderFormat.dayMonthYear(separator: ".")
             return ProviderRequest(url: "\(endpoint)?StartDate=\(span.first.text(format))&EndDate=\(span.last.text(format))&format=json")
         }

@@ -23,10 +23,7 @@ public struct NBUProvider: RatesProvider {
     public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            [ProviderRequest(url: "\(baseURL)/NBUStatService/v1/statdirectory/exchange")]
-        case .range(let first, let last):
+        window.requests(latest: [ProviderRequest(url: "\(baseURL)/NBUStatService/v1/statdirectory/exchange")]) { first, last in
             [ProviderRequest(url: "\(baseURL)/NBU_Exchange/exchange_site?start=\(first.text(.compact))&end=\(last.text(.compact))&sort=exchangedate&order=asc&json")]
         }
     }

@@ -28,8 +28,7 @@ public struct NRBProvider: RatesProvider {
     static let maxDays = 100
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Day.spans(from: first, through: last, maxDays: Self.maxDays).map { span in
+        window.spans(latestDays: 7, today: today(), maxDays: Self.maxDays).map { span in
             ProviderRequest(url: "\(endpoint)?from=\(span.first.text(.iso))&to=\(span.last.text(.iso))&per_page=\(Self.maxDays)&page=1")
         }
     }

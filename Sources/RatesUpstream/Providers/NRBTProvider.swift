@@ -26,8 +26,7 @@ public struct NRBTProvider: RatesProvider {
     public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + "/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx")]
+        window.wholeHistory([ProviderRequest(url: baseURL + "/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx")])
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -19,8 +19,7 @@ public struct RBAProvider: RatesProvider {
     public init(source: ProviderSource) { self.source = source }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL)]
+        window.wholeHistory([ProviderRequest(url: baseURL)])
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -23,9 +23,8 @@ public struct RBProvider: RatesProvider {
     public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest: [ProviderRequest(url: "\(baseURL)/Observations/Latest/ByGroup/130")]
-        case .range(let first, let last): [ProviderRequest(url: "\(baseURL)/Observations/ByGroup/130/\(first)/\(last)")]
+        window.requests(latest: [ProviderRequest(url: "\(baseURL)/Observations/Latest/ByGroup/130")]) { first, last in
+            [ProviderRequest(url: "\(baseURL)/Observations/ByGroup/130/\(first)/\(last)")]
         }
     }
 

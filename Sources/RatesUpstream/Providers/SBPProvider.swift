@@ -65,9 +65,8 @@ public struct SBPProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest: return [ProviderRequest(url: baseURL + "/BFER_Daily.xlsx")]
-        case .range(let first, let last): return first > last ? [] : [ProviderRequest(url: baseURL + "/BFER_Daily_Arch.xlsx")]
+        window.requests(latest: [ProviderRequest(url: baseURL + "/BFER_Daily.xlsx")]) { _, _ in
+            [ProviderRequest(url: baseURL + "/BFER_Daily_Arch.xlsx")]
         }
     }
 

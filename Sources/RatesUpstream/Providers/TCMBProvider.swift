@@ -38,13 +38,8 @@ public struct TCMBProvider: RatesProvider {
     public static let newLira = Day(year: 2005, month: 1, day: 1)!
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: "\(baseURL)/today.xml")]
-        case .range(let first, let last):
-            return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
-                ProviderRequest(url: "\(baseURL)/\(day.text(.compact).prefix(6))/\(day.text(.dayMonthYear(separator: ""))).xml")
-            }
+        window.requests(latest: [ProviderRequest(url: "\(baseURL)/today.xml")], eachDayOn: PublicationSchedule.workingDays) { day in
+            ProviderRequest(url: "\(baseURL)/\(day.text(.compact).prefix(6))/\(day.text(.dayMonthYear(separator: ""))).xml")
         }
     }
 

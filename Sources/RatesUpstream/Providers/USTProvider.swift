@@ -150,12 +150,8 @@ public struct USTProvider: RatesProvider {
     var endpoint: String { baseURL + "/services/api/fiscal_service/v1/accounting/od/rates_of_exchange" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            return [request(filter: "record_date:gte:\(today().adding(days: -183).text(.iso))")]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return [request(filter: "effective_date:gte:\(first.text(.iso)),effective_date:lte:\(last.text(.iso))")]
+        window.requests(latest: [request(filter: "record_date:gte:\(today().adding(days: -183).text(.iso))")]) { first, last in
+            [request(filter: "effective_date:gte:\(first.text(.iso)),effective_date:lte:\(last.text(.iso))")]
         }
     }
 
