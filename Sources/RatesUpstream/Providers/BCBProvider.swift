@@ -28,13 +28,12 @@ public struct BCBProvider: RatesProvider {
     public static let currencies = ["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "USD"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Self.currencies.map { code in
+        window.requests(each: Self.currencies, latestDays: 7, today: today()) { code, first, last in
             let query = "@moeda=%27\(code)%27&@dataInicial=%27\(first.text(.monthDayYear(separator: "-")))%27&@dataFinalCotacao=%27\(last.text(.monthDayYear(separator: "-")))%27"
                 + "&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json"
             return ProviderRequest(
                 url: "\(baseURL)/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?\(query)",
-                headers: ["Accept": "application/json"], subject: code)
+                headers: ["Accept": "application/json"])
         }
     }
 

@@ -39,12 +39,10 @@ public struct BCCHProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Self.series.map { code, series in
+        window.requests(each: Self.series, named: \.code, latestDays: 7, today: today()) { series, first, last in
             ProviderRequest(
                 url: "\(baseURL)?firstdate=\(first.text(.iso))&function=GetSeries&lastdate=\(last.text(.iso))"
-                    + "&pass=\(Self.queryValue(account.password))&timeseries=\(series)&user=\(Self.queryValue(account.user))",
-                subject: code)
+                    + "&pass=\(Self.queryValue(account.password))&timeseries=\(series.id)&user=\(Self.queryValue(account.user))")
         }
     }
 

@@ -27,11 +27,10 @@ public struct BCCProvider: RatesProvider {
     static let quotedPerPeso: Set<String> = ["JPY"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Self.currencies.map { code in
+        window.requests(each: Self.currencies, latestDays: 7, today: today()) { code, first, last in
             ProviderRequest(
                 url: "\(baseURL)/historico?codigoMoneda=\(code)&fechaFin=\(last.text(.iso))&fechaInicio=\(first.text(.iso))",
-                headers: ["Accept": "application/json"], subject: code)
+                headers: ["Accept": "application/json"])
         }
     }
 

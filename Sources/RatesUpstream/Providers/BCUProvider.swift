@@ -56,8 +56,7 @@ public struct BCUProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Self.currencies.map { currency in
+        window.requests(each: Self.currencies, named: \.code, latestDays: 7, today: today()) { currency, first, last in
             let envelope = """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:cot="Cotiza"><soapenv:Header/>\
@@ -65,7 +64,7 @@ public struct BCUProvider: RatesProvider {
                 <cot:FechaDesde>\(first)</cot:FechaDesde><cot:FechaHasta>\(last)</cot:FechaHasta><cot:Grupo>0</cot:Grupo></cot:Entrada>\
                 </cot:wsbcucotizaciones.Execute></soapenv:Body></soapenv:Envelope>
                 """
-            return .soap(url: baseURL, action: "Cotizaaction/AWSBCUCOTIZACIONES.Execute", envelope: envelope, subject: currency.code)
+            return .soap(url: baseURL, action: "Cotizaaction/AWSBCUCOTIZACIONES.Execute", envelope: envelope)
         }
     }
 

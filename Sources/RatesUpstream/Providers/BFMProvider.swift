@@ -42,13 +42,9 @@ public struct BFMProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        let spans = Day.spans(from: first, through: last, maxDays: Self.maxDays)
-        return spans.flatMap { span in
-            Self.currencies.map { code in
-                let body = "dateFilterDebut=\(Self.formDay(span.first))&dateFilterFin=\(Self.formDay(span.last))&filterData=\(code)"
-                return ProviderRequest(url: endpoint, method: .post, headers: Self.headers, body: body, subject: code)
-            }
+        window.requests(each: Self.currencies, latestDays: 7, today: today(), maxDays: Self.maxDays) { code, first, last in
+            let body = "dateFilterDebut=\(Self.formDay(first))&dateFilterFin=\(Self.formDay(last))&filterData=\(code)"
+            return ProviderRequest(url: endpoint, method: .post, headers: Self.headers, body: body)
         }
     }
 

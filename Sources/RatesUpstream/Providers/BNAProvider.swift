@@ -63,11 +63,10 @@ public struct BNAProvider: RatesProvider {
     }
 
     func requests(for window: FetchWindow, currencies: [String]) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return currencies.map { code in
+        window.requests(each: currencies, latestDays: 7, today: today()) { code, first, last in
             ProviderRequest(
                 url: "\(baseURL)/get/evolucao/taxa/intervalo?datafim=\(last.text(.iso))&datainicio=\(first.text(.iso))&moeda=\(code)&tipocambio=M",
-                headers: ["Accept": "application/json"], subject: code)
+                headers: ["Accept": "application/json"])
         }
     }
 

@@ -28,11 +28,10 @@ public struct BNRRWProvider: RatesProvider {
     public static let currencies = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "ZAR", "AED", "SAR", "KES", "UGX", "TZS", "BIF"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Self.currencies.map { code in
+        window.requests(each: Self.currencies, latestDays: 7, today: today()) { code, first, last in
             ProviderRequest(
                 url: "\(baseURL)?currency_name=\(code)&end_date=\(last.text(.iso))&start_date=\(first.text(.iso))",
-                headers: ["Accept": "application/json"], subject: code)
+                headers: ["Accept": "application/json"])
         }
     }
 

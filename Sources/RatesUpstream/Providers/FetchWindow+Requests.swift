@@ -70,4 +70,31 @@ extension FetchWindow {
         if case .range(let first, let last) = self, first > last { return [] }
         return requests()
     }
+
+    // MARK: - One request per currency
+
+    /// One request per currency or series (`subjects`) over the span a fetch asks for
+    /// (``spans(latestDays:today:maxDays:)``), each naming its subject (``ProviderRequest/subject``,
+    /// which this sets to `subject`'s name): for a source whose endpoint answers one currency at a time.
+    /// Span by span, each span's requests in the order of `subjects`; none for a range that ends before it starts.
+    func requests<Subject>(
+        each subjects: [Subject], named name: (Subject) -> String, latestDays: Int, today: Day, maxDays: Int? = nil,
+        _ request: (_ subject: Subject, _ first: Day, _ last: Day) -> ProviderRequest
+    ) -> [ProviderRequest] {
+        spans(latestDays: latestDays, today: today, maxDays: maxDays).flatMap { span in
+            subjects.map { subject in
+                var made = request(subject, span.first, span.last)
+                made.subject = name(subject)
+                return made
+            }
+        }
+    }
+
+    /// ``requests(each:named:latestDays:today:maxDays:_:)`` for subjects that are their own names (`"USD"`).
+    func requests(
+        each subjects: [String], latestDays: Int, today: Day, maxDays: Int? = nil,
+        _ request: (_ subject: String, _ first: Day, _ last: Day) -> ProviderRequest
+    ) -> [ProviderRequest] {
+        requests(each: subjects, named: { $0 }, latestDays: latestDays, today: today, maxDays: maxDays, request)
+    }
 }

@@ -66,10 +66,8 @@ public struct SARBProvider: RatesProvider {
     var endpoint: String { baseURL + "/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations" }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return Self.series.map { series in
-            ProviderRequest(
-                url: "\(endpoint)/\(series.code)/\(first.text(.midnightTimestamp))/\(last.text(.midnightTimestamp))", subject: series.code)
+        window.requests(each: Self.series, named: \.code, latestDays: 7, today: today()) { series, first, last in
+            ProviderRequest(url: "\(endpoint)/\(series.code)/\(first.text(.midnightTimestamp))/\(last.text(.midnightTimestamp))")
         }
     }
 

@@ -58,15 +58,8 @@ public struct SBIProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        let (first, last): (Day, Day)
-        switch window {
-        case .latest:
-            (first, last) = (today().adding(days: -7), today())
-        case .range(let from, let through):
-            (first, last) = (from, through)
-        }
-        return (["9", "7"] as [String]).map { group in
-            ProviderRequest(url: "\(baseURL)?DagsFra=\(first)&DagsTil=\(last)&GroupID=\(group)&Type=xml", subject: group)
+        window.requests(each: ["9", "7"], latestDays: 7, today: today()) { group, first, last in
+            ProviderRequest(url: "\(baseURL)?DagsFra=\(first)&DagsTil=\(last)&GroupID=\(group)&Type=xml")
         }
     }
 
