@@ -20,7 +20,7 @@ import RatesCore
 ///   its days are kept from it. A fetch first reads the page for the workbook's address
 ///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
-public struct BOAProvider: RatesProvider {
+public struct BOAProvider: LinkedFileProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
@@ -29,22 +29,12 @@ public struct BOAProvider: RatesProvider {
     static let indexPath = "/donnees-historiques/"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx"
+    /// The workbooks ``isLinkedFile(_:)`` picks, in words.
+    static let linkedFiles = "daily workbooks (Cotation-DZD-…-journalier.xlsx)"
 
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: baseURL + Self.indexPath)
-    }
-
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
-    }
-
-    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Cotation-DZD") && $0.href.contains("journalier") },
-            site: identity.baseURL, base: baseURL, files: "daily workbooks (Cotation-DZD-…-journalier.xlsx)")
-        return [ProviderRequest(url: url)]
+    /// Whether a link of the page is to the workbook.
+    static func isLinkedFile(_ link: HTMLLinks.Link) -> Bool {
+        link.href.hasSuffix(".xlsx") && link.href.contains("Cotation-DZD") && link.href.contains("journalier")
     }
 
     /// The euro's name in the sheets' titles.
