@@ -42,10 +42,7 @@ public struct BOAProvider: LinkedFileProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var quotes: [Day: [PublishedQuote]] = [:]
-        for entry in workbook.sheets {
-            let sheet = try workbook.sheet(entry)
+        let rows = try workbook.everySheet { sheet throws(UpstreamDataError) -> [(day: Day, quote: PublishedQuote)] in
             func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
             // `100 JPY / DZD`: the unit, the currency, the pivot.
             let title = (sheet["A2"]?.text ?? "").split(whereSeparator: \.isWhitespace)
@@ -58,6 +55,7 @@ public struct BOAProvider: LinkedFileProvider {
                 throw layout("A2 names \(UpstreamDataError.quoted(name)) and B4 \(UpstreamDataError.quoted(String(column[0]))): not one currency code")
             }
             let unit = title.count == 4 ? try PublishedText.unit(String(title[0]), of: code, day: ProviderValidation.firstDay) : 1
+            var dated: [(day: Day, quote: PublishedQuote)] = []
             for row in sheet.rows where row.number > 4 {
                 guard let serial = row[0]?.number, row.cells.allSatisfy({ $0.column <= 1 }) else {
                     throw layout("row \(row.number) is not a date and a figure")
@@ -66,9 +64,10 @@ public struct BOAProvider: LinkedFileProvider {
                 guard let cell = row[1] else { continue }
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
                 let value = try PublishedText.rate(decimal, currency: code, day: day)
-                quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+                dated.append((day, PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)))
             }
+            return dated
         }
-        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return ProviderPublication.byDay(rows)
     }
 }

@@ -66,17 +66,12 @@ public struct BSHProvider: IndexPageProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body)
-        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var publications: [ProviderPublication] = []
-        var months = 0
-        for entry in workbook.sheets {
-            guard let days = try read(workbook.sheet(entry)) else { continue }
-            months += 1
-            publications += days
+        // One list of days per month's sheet; a sheet that is not a month's gives none.
+        let months = try XLSXWorkbook(body).everySheet { sheet throws(UpstreamDataError) in
+            try read(sheet).map { [$0] } ?? []
         }
-        guard months > 0 else { throw .layout("no sheet has a row of days (DT. dd.mm.yyyy)") }
-        return publications
+        guard !months.isEmpty else { throw .layout("no sheet has a row of days (DT. dd.mm.yyyy)") }
+        return months.flatMap { $0 }
     }
 
     /// The days of one month's sheet; `nil` for a sheet without a row of days (not a month's).

@@ -55,15 +55,12 @@ public struct CBIProvider: LinkedFileProvider {
     static let aliases: [String: String?] = ["S.FR": "CHF", "UAE": "AED", "SDR": "XDR", "Gold": nil]
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body)
-        var publications: [ProviderPublication] = []
-        for entry in workbook.sheets {
-            guard let year = Int(entry.name.trimmingCharacters(in: .whitespaces)), (2000...2100).contains(year) else {
-                throw .layout("sheet \(entry.name) is not named for a year")
+        try XLSXWorkbook(body).everySheet { sheet throws(UpstreamDataError) in
+            guard let year = Int(sheet.name.trimmingCharacters(in: .whitespaces)), (2000...2100).contains(year) else {
+                throw .layout("sheet \(sheet.name) is not named for a year")
             }
-            publications += try read(workbook.sheet(entry), year: year)
+            return try read(sheet, year: year)
         }
-        return publications
     }
 
     /// One currency's columns: buying and selling rate.
