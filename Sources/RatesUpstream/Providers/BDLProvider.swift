@@ -34,12 +34,9 @@ public struct BDLProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try BIFFWorkbook(body)
-        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var rows: [(day: Day, quote: PublishedQuote)] = []
         // Each day and currency's Bid, Ask and Mid as read, to tell a verbatim repeat from a conflict.
         var figures: [Day: [CurrencyCode: [String]]] = [:]
-        for entry in workbook.sheets {
-            let sheet = try workbook.sheet(entry)
+        let rows = try workbook.everySheet { sheet throws(UpstreamDataError) -> [(day: Day, quote: PublishedQuote)] in
             func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
             let words = sheet.name.split(whereSeparator: \.isWhitespace)
             guard words.dropLast() == ["Daily", "Exchange", "Rates"], let yearWord = words.last, let year = Int(yearWord) else {
@@ -48,6 +45,7 @@ public struct BDLProvider: RatesProvider {
             guard let first = sheet.rows.first, first.number == 1, first.cells.map(\.text) == Self.header.map(Optional.some) else {
                 throw layout("row 1 is not the header \(Self.header.joined(separator: " | "))")
             }
+            var dated: [(day: Day, quote: PublishedQuote)] = []
             for row in sheet.rows.dropFirst() {
                 guard row.cells.map(\.column) == [0, 1, 2, 3, 4], let serial = row[0]?.number, let code = row[1]?.text else {
                     throw layout("row \(row.number) is not a day, a currency and three figures")
@@ -69,8 +67,9 @@ public struct BDLProvider: RatesProvider {
                     continue
                 }
                 figures[day, default: [:]][currency] = texts
-                rows.append((day, PublishedQuote(currency: currency, value: texts[2], direction: .pivotPerUnits)))
+                dated.append((day, PublishedQuote(currency: currency, value: texts[2], direction: .pivotPerUnits)))
             }
+            return dated
         }
         return ProviderPublication.byDay(rows)
     }

@@ -20,7 +20,7 @@ import RatesCore
 ///   its days are kept from it. A fetch first reads the page for the workbook's address
 ///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
-public struct BOAProvider: RatesProvider {
+public struct BOAProvider: LinkedFileProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
@@ -29,22 +29,12 @@ public struct BOAProvider: RatesProvider {
     static let indexPath = "/donnees-historiques/"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx"
+    /// The workbooks ``isLinkedFile(_:)`` picks, in words.
+    static let linkedFiles = "daily workbooks (Cotation-DZD-…-journalier.xlsx)"
 
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: baseURL + Self.indexPath)
-    }
-
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
-    }
-
-    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Cotation-DZD") && $0.href.contains("journalier") },
-            site: identity.baseURL, base: baseURL, files: "daily workbooks (Cotation-DZD-…-journalier.xlsx)")
-        return [ProviderRequest(url: url)]
+    /// Whether a link of the page is to the workbook.
+    static func isLinkedFile(_ link: HTMLLinks.Link) -> Bool {
+        link.href.hasSuffix(".xlsx") && link.href.contains("Cotation-DZD") && link.href.contains("journalier")
     }
 
     /// The euro's name in the sheets' titles.
@@ -52,10 +42,7 @@ public struct BOAProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var quotes: [Day: [PublishedQuote]] = [:]
-        for entry in workbook.sheets {
-            let sheet = try workbook.sheet(entry)
+        let rows = try workbook.everySheet { sheet throws(UpstreamDataError) -> [(day: Day, quote: PublishedQuote)] in
             func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
             // `100 JPY / DZD`: the unit, the currency, the pivot.
             let title = (sheet["A2"]?.text ?? "").split(whereSeparator: \.isWhitespace)
@@ -68,6 +55,7 @@ public struct BOAProvider: RatesProvider {
                 throw layout("A2 names \(UpstreamDataError.quoted(name)) and B4 \(UpstreamDataError.quoted(String(column[0]))): not one currency code")
             }
             let unit = title.count == 4 ? try PublishedText.unit(String(title[0]), of: code, day: ProviderValidation.firstDay) : 1
+            var dated: [(day: Day, quote: PublishedQuote)] = []
             for row in sheet.rows where row.number > 4 {
                 guard let serial = row[0]?.number, row.cells.allSatisfy({ $0.column <= 1 }) else {
                     throw layout("row \(row.number) is not a date and a figure")
@@ -76,9 +64,10 @@ public struct BOAProvider: RatesProvider {
                 guard let cell = row[1] else { continue }
                 guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
                 let value = try PublishedText.rate(decimal, currency: code, day: day)
-                quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+                dated.append((day, PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)))
             }
+            return dated
         }
-        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return ProviderPublication.byDay(rows)
     }
 }

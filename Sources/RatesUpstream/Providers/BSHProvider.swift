@@ -28,13 +28,13 @@ import RatesCore
 /// - Ranges: one request per year of the range that the archive page links (``sessionRequest(for:)``);
 ///   the newest publication is the newest year's workbook. Without the page (`rates-relay import`), the
 ///   request is the workbook the page linked for 2025 when the adapter was written (``lastKnownPath``).
-public struct BSHProvider: RatesProvider {
+public struct BSHProvider: IndexPageProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
 
     /// The page that links the yearly workbooks.
-    static let archivePath = "/Markets/Official_exchange_rate/Exchage_rate_archive/"
+    static let indexPath = "/Markets/Official_exchange_rate/Exchage_rate_archive/"
     /// Where the archive page linked the 2025 workbook in May 2026.
     static let lastKnownPath = "/rc/doc/Kursi_i_kembimit_dhjetor_2025_32487.xlsx"
 
@@ -42,15 +42,6 @@ public struct BSHProvider: RatesProvider {
     static let codes: [String: String] = ["SDR": "XDR"]
     /// Codes that are not an ISO 4217 code (CNH): not read.
     static let skipped: Set<String> = ["CNH"]
-
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: baseURL + Self.archivePath)
-    }
-
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
-    }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         // `Exchange rate 2024` → its workbook, by year.
@@ -67,29 +58,20 @@ public struct BSHProvider: RatesProvider {
         guard let newest = workbooks.keys.max() else {
             throw .layout("the archive page links no yearly workbook (Exchange rate YYYY)")
         }
-        switch window {
-        case .latest:
-            return [ProviderRequest(url: workbooks[newest]!, subject: String(newest))]
-        case .range(let first, let last):
-            guard first <= last else { return [] }
-            return (first.parts.year...last.parts.year).compactMap { year in
+        return window.requests(latest: [ProviderRequest(url: workbooks[newest]!, subject: String(newest))]) { first, last in
+            (first.parts.year...last.parts.year).compactMap { year in
                 workbooks[year].map { ProviderRequest(url: $0, subject: String(year)) }
             }
         }
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body)
-        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var publications: [ProviderPublication] = []
-        var months = 0
-        for entry in workbook.sheets {
-            guard let days = try read(workbook.sheet(entry)) else { continue }
-            months += 1
-            publications += days
+        // One list of days per month's sheet; a sheet that is not a month's gives none.
+        let months = try XLSXWorkbook(body).everySheet { sheet throws(UpstreamDataError) in
+            try read(sheet).map { [$0] } ?? []
         }
-        guard months > 0 else { throw .layout("no sheet has a row of days (DT. dd.mm.yyyy)") }
-        return publications
+        guard !months.isEmpty else { throw .layout("no sheet has a row of days (DT. dd.mm.yyyy)") }
+        return months.flatMap { $0 }
     }
 
     /// The days of one month's sheet; `nil` for a sheet without a row of days (not a month's).

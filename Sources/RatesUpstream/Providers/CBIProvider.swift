@@ -32,7 +32,7 @@ import RatesCore
 ///   kept from it. A fetch first reads the page for the workbook's address (``sessionRequest(for:)``);
 ///   without the page (`rates-relay import`), the request is the workbook at the address the page gave
 ///   when the adapter was written (``lastKnownPath``).
-public struct CBIProvider: RatesProvider {
+public struct CBIProvider: LinkedFileProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
@@ -43,37 +43,24 @@ public struct CBIProvider: RatesProvider {
     static let lastKnownPath = "/static/uploads/up/file-177909880482668.xlsx"
     /// "Gold": only the multi-currency daily workbook's link mentions it.
     static let goldMarker = "الذهب"
+    /// The workbooks ``isLinkedFile(_:)`` picks, in words.
+    static let linkedFiles = "workbooks of rates against the main currencies and gold"
+
+    /// Whether a link of the page is to the workbook.
+    static func isLinkedFile(_ link: HTMLLinks.Link) -> Bool {
+        link.href.hasSuffix(".xlsx") && link.text.contains(Self.goldMarker)
+    }
 
     /// Labels that are not the currency's ISO code; `nil` for a column not read (gold).
     static let aliases: [String: String?] = ["S.FR": "CHF", "UAE": "AED", "SDR": "XDR", "Gold": nil]
 
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: baseURL + Self.indexPath)
-    }
-
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
-    }
-
-    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.text.contains(Self.goldMarker) }, site: identity.baseURL, base: baseURL,
-            files: "workbooks of rates against the main currencies and gold")
-        return [ProviderRequest(url: url)]
-    }
-
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let workbook = try XLSXWorkbook(body)
-        var publications: [ProviderPublication] = []
-        for entry in workbook.sheets {
-            guard let year = Int(entry.name.trimmingCharacters(in: .whitespaces)), (2000...2100).contains(year) else {
-                throw .layout("sheet \(entry.name) is not named for a year")
+        try XLSXWorkbook(body).everySheet { sheet throws(UpstreamDataError) in
+            guard let year = Int(sheet.name.trimmingCharacters(in: .whitespaces)), (2000...2100).contains(year) else {
+                throw .layout("sheet \(sheet.name) is not named for a year")
             }
-            publications += try read(workbook.sheet(entry), year: year)
+            return try read(sheet, year: year)
         }
-        return publications
     }
 
     /// One currency's columns: buying and selling rate.

@@ -27,7 +27,7 @@ import RatesCore
 ///   its days are kept from it. A fetch first reads the page for the workbook's address
 ///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
-public struct CBSProvider: RatesProvider {
+public struct CBSProvider: LinkedFileProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
@@ -36,6 +36,13 @@ public struct CBSProvider: RatesProvider {
     static let indexPath = "/daily-exchange-rates"
     /// Where the page linked the workbook on 3 June 2026.
     static let lastKnownPath = "/media/Historical-Daily-Rates-June032026.xlsx"
+    /// The workbooks ``isLinkedFile(_:)`` picks, in words.
+    static let linkedFiles = "historical daily rates workbooks (Historical-Daily-Rates….xlsx)"
+
+    /// Whether a link of the page is to the workbook.
+    static func isLinkedFile(_ link: HTMLLinks.Link) -> Bool {
+        link.href.hasSuffix(".xlsx") && link.href.contains("Historical-Daily-Rates")
+    }
 
     /// The currencies by the names the headers give them beside `TALA`; `nil` for a column skipped.
     static let currencies: [String: String?] = [
@@ -66,31 +73,9 @@ public struct CBSProvider: RatesProvider {
         return .some(code.rawValue)
     }
 
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: baseURL + Self.indexPath)
-    }
-
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
-    }
-
-    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Historical-Daily-Rates") }, site: identity.baseURL, base: baseURL,
-            files: "historical daily rates workbooks (Historical-Daily-Rates….xlsx)")
-        return [ProviderRequest(url: url)]
-    }
-
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var publications: [ProviderPublication] = []
-        for entry in workbook.sheets {
-            publications += try read(workbook.sheet(entry), of: workbook)
-        }
-        return publications
+        return try workbook.everySheet { sheet throws(UpstreamDataError) in try read(sheet, of: workbook) }
     }
 
     /// The days of one year's sheet.

@@ -31,12 +31,7 @@ public struct NRBTProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        guard !workbook.sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var publications: [ProviderPublication] = []
-        for entry in workbook.sheets {
-            publications += try read(workbook.sheet(entry), of: workbook)
-        }
-        return publications
+        return try workbook.everySheet { sheet throws(UpstreamDataError) in try read(sheet, of: workbook) }
     }
 
     /// The days of one two-year sheet.

@@ -19,7 +19,7 @@ import RatesCore
 ///   its days are kept from it. A fetch first reads the page for the workbook's address
 ///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
-public struct RBFProvider: RatesProvider {
+public struct RBFProvider: LinkedFileProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
@@ -28,28 +28,18 @@ public struct RBFProvider: RatesProvider {
     static let indexPath = "/statistics/economic-and-financial-statistics/"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx"
+    /// The workbooks ``isLinkedFile(_:)`` picks, in words.
+    static let linkedFiles = "daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx)"
+
+    /// Whether a link of the page is to the workbook.
+    static func isLinkedFile(_ link: HTMLLinks.Link) -> Bool {
+        link.href.hasSuffix(".xlsx") && link.href.contains("Exchange-Rates-Daily")
+    }
 
     /// The currencies by the header's labels.
     static let currencies: [String: String] = [
         "SDR": "XDR", "STG": "GBP", "YEN": "JPY", "CHF": "CHF", "A$": "AUD", "NZ$": "NZD", "US$": "USD", "EURO": "EUR",
     ]
-
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: baseURL + Self.indexPath)
-    }
-
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        return [ProviderRequest(url: baseURL + Self.lastKnownPath)]
-    }
-
-    public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        if case .range(let first, let last) = window, first > last { return [] }
-        let url = try HTMLLinks.onlyURL(
-            in: session.text, where: { $0.href.hasSuffix(".xlsx") && $0.href.contains("Exchange-Rates-Daily") }, site: identity.baseURL, base: baseURL,
-            files: "daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx)")
-        return [ProviderRequest(url: url)]
-    }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)

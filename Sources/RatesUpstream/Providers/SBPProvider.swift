@@ -72,12 +72,9 @@ public struct SBPProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        var tables: [(sheet: XLSXSheet, header: Int)] = []
-        for entry in workbook.sheets {
-            let sheet = try workbook.sheet(entry)
-            if let header = sheet.rows.firstIndex(where: { $0[0]?.words?.hasPrefix("Country") == true && $0[1]?.words == "Currency" }) {
-                tables.append((sheet, header))
-            }
+        let tables = try workbook.everySheet { sheet throws(UpstreamDataError) -> [(sheet: XLSXSheet, header: Int)] in
+            let header = sheet.rows.firstIndex(where: { $0[0]?.words?.hasPrefix("Country") == true && $0[1]?.words == "Currency" })
+            return header.map { [(sheet, $0)] } ?? []
         }
         guard tables.count == 1, case let (sheet, header)? = tables.first else {
             throw .layout(tables.isEmpty ? "no header row Country, Currency, days" : "\(tables.count) sheets hold a table")

@@ -82,3 +82,34 @@ extension Worksheet {
 public typealias XLSXRow = WorksheetRow<XLSXCell>
 /// One row of a BIFF8 (`.xls`) sheet.
 public typealias BIFFRow = WorksheetRow<BIFFCell>
+
+/// A workbook as either reader gives it (``XLSXWorkbook``, ``BIFFWorkbook``): its sheets in tab order,
+/// each read when asked for.
+protocol Workbook {
+    associatedtype SheetEntry
+    associatedtype Sheet: Worksheet
+    /// The sheets in tab order.
+    var sheets: [SheetEntry] { get }
+    /// The sheet `entry`, read whole.
+    func sheet(_ entry: SheetEntry) throws(UpstreamDataError) -> Sheet
+}
+
+extension Workbook {
+    /// What `read` gives for every sheet, in tab order, joined: for a workbook whose sheets are all of
+    /// one kind (one per year, per month or per currency). Each sheet is read whole when its turn comes.
+    ///
+    /// - Throws: `UpstreamDataError.unexpectedLayout` for a workbook without a sheet; what reading a sheet
+    ///   or `read` throws.
+    func everySheet<Element>(_ read: (Sheet) throws(UpstreamDataError) -> [Element]) throws(UpstreamDataError) -> [Element] {
+        guard !sheets.isEmpty else { throw .layout("the workbook has no sheet") }
+        var elements: [Element] = []
+        for entry in sheets {
+            elements += try read(sheet(entry))
+        }
+        return elements
+    }
+}
+
+extension XLSXWorkbook: Workbook {}
+
+extension BIFFWorkbook: Workbook {}
