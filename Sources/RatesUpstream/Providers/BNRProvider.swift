@@ -44,15 +44,9 @@ public struct BNRProvider: RatesProvider {
         for cube in content.children("Cube") {
             try XMLFields.expectOnly(["Rate"], in: cube)
             let day = try Day(parsing: XMLFields.attribute(cube, "date", in: "<Cube>"), .iso)
-            var quotes: [PublishedQuote] = []
-            for rate in cube.children {
-                let code = try PublishedText.currency(XMLFields.attribute(rate, "currency", in: "<Rate> of \(day)"), day: day)
-                guard rate.children.isEmpty else { throw .layout("<Rate currency=\"\(code)\"> of \(day) holds elements") }
-                let unit = try rate.attribute("multiplier").map { (text) throws(UpstreamDataError) in try PublishedText.unit(text, of: code, day: day) } ?? 1
-                let value = try PublishedText.rate(rate.text, currency: code, day: day)
-                guard code != pivot, code != Self.gold else { continue }
-                quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
-            }
+            let quotes = try XMLFields.quotes(
+                cube.children, code: .attribute("currency"), unit: .optionalAttribute("multiplier", absent: "1"), rate: .text, day: day, pivot: pivot,
+                skipped: [Self.gold])
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         return publications

@@ -101,13 +101,9 @@ public struct CBAProvider: RatesProvider {
 
     /// One row's quote (`ISO`, `Amount`, `Rate`); `nil` for a metal or the dram itself.
     func quote(_ row: XMLReader.Element, day: Day) throws(UpstreamDataError) -> PublishedQuote? {
-        let iso = try XMLFields.text(row, "ISO", in: "<\(row.localName)> of \(day)")
-        let code = try PublishedText.currency(iso, day: day)
-        let place = "<\(row.localName)> \(code) of \(day)"
-        let unit = try PublishedText.unit(XMLFields.text(row, "Amount", in: place), of: code, day: day)
-        let value = try PublishedText.rate(XMLFields.text(row, "Rate", in: place), currency: code, day: day)
-        guard !Self.metals.contains(iso), code != pivot else { return nil }
-        return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)
+        let figure = try XMLFields.quote(row, code: .child("ISO"), unit: .child("Amount"), rate: .child("Rate"), day: day)
+        guard !Self.metals.contains(figure.currency.rawValue), figure.currency != pivot else { return nil }
+        return figure
     }
 
     /// A day as the service writes it: `2026-03-18T00:00:00`, also with a UTC offset (`+04:00`).

@@ -63,16 +63,9 @@ public struct CBARProvider: RatesProvider {
                 throw .layout("<ValType Type=\(UpstreamDataError.quoted(type))> of \(day) is not one the adapter reads")
             }
             sawCurrencies = true
-            for valute in group.children {
-                var text = try XMLFields.attribute(valute, "Code", in: "<Valute> of \(day)")
-                if text == "SDR" { text = "XDR" }
-                let code = try PublishedText.currency(text, day: day)
-                let place = "<Valute Code=\"\(code)\"> of \(day)"
-                let unit = try PublishedText.unit(XMLFields.text(valute, "Nominal", in: place), of: code, day: day)
-                let value = try PublishedText.rate(XMLFields.text(valute, "Value", in: place), currency: code, day: day)
-                guard code != pivot else { continue }
-                quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
-            }
+            quotes += try XMLFields.quotes(
+                group.children, code: .attribute("Code"), unit: .child("Nominal"), rate: .child("Value"), day: day, pivot: pivot,
+                aliases: ["SDR": "XDR"])
         }
         // Old manats labelled AZN: not today's manat (see the type's documentation).
         guard day >= Self.redenomination else { return [] }

@@ -33,15 +33,8 @@ public struct CBTProvider: RatesProvider {
         try XMLFields.expectOnly(["date", "rate"], in: root)
         let dateText = try XMLFields.text(root, "date", in: "<cbt_currency_rate>")
         guard let day = Day(dateText, .dayMonthYear(separator: ".")) ?? Day(dateText, .iso) else { throw .invalidDay(dateText) }
-        var quotes: [PublishedQuote] = []
-        for rate in root.children("rate") {
-            let code = try PublishedText.currency(XMLFields.attribute(rate, "code", in: "<rate> of \(day)"), day: day)
-            let place = "<rate code=\"\(code)\"> of \(day)"
-            let unit = try PublishedText.unit(XMLFields.text(rate, "multiplier", in: place), of: code, day: day)
-            let value = try PublishedText.rate(XMLFields.text(rate, "rate_tmt", in: place), currency: code, day: day)
-            guard code != pivot else { continue }
-            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
-        }
+        let quotes = try XMLFields.quotes(
+            root.children("rate"), code: .attribute("code"), unit: .child("multiplier"), rate: .child("rate_tmt"), day: day, pivot: pivot)
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

@@ -65,13 +65,8 @@ public struct DNBProvider: RatesProvider {
         for daily in root.children {
             try XMLFields.expectOnly(["currency"], in: daily)
             let day = try Day(parsing: XMLFields.attribute(daily, "id", in: "<dailyrates>"), .iso)
-            var quotes: [PublishedQuote] = []
-            for currency in daily.children {
-                let code = try PublishedText.currency(XMLFields.attribute(currency, "code", in: "<currency> of \(day)"), day: day)
-                let value = try PublishedText.rate(XMLFields.attribute(currency, "rate", in: "<currency code=\"\(code)\">"), currency: code, day: day)
-                guard code != pivot else { continue }
-                quotes.append(PublishedQuote(currency: code, value: value, unit: 100, direction: .pivotPerUnits))
-            }
+            let quotes = try XMLFields.quotes(
+                daily.children, code: .attribute("code"), unit: .fixed("100"), rate: .attribute("rate"), day: day, pivot: pivot)
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         return publications

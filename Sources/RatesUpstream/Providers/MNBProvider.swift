@@ -54,16 +54,8 @@ public struct MNBProvider: RatesProvider {
         for dayElement in rates.children {
             try XMLFields.expectOnly(["Rate"], in: dayElement)
             let day = try Day(parsing: XMLFields.attribute(dayElement, "date", in: "<Day>"), .iso)
-            var quotes: [PublishedQuote] = []
-            for rate in dayElement.children {
-                let code = try PublishedText.currency(XMLFields.attribute(rate, "curr", in: "<Rate> of \(day)"), day: day)
-                let place = "<Rate curr=\"\(code)\"> of \(day)"
-                guard rate.children.isEmpty else { throw .layout("\(place) holds elements") }
-                let unit = try PublishedText.unit(XMLFields.attribute(rate, "unit", in: place), of: code, day: day)
-                let value = try PublishedText.rate(rate.text, currency: code, day: day)
-                guard code != pivot else { continue }
-                quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
-            }
+            let quotes = try XMLFields.quotes(
+                dayElement.children, code: .attribute("curr"), unit: .attribute("unit"), rate: .text, day: day, pivot: pivot)
             publications.append(ProviderPublication(day: day, quotes: quotes))
         }
         // A range of Hungarian holidays only answers `<MNBExchangeRates />`.

@@ -28,15 +28,8 @@ public struct NBKProvider: RatesProvider {
         let root = try XMLReader.Element(parsing: body, root: "rates")
         try XMLFields.expectOnly(["generator", "title", "link", "description", "copyright", "date", "item"], in: root)
         let day = try Day(parsing: XMLFields.text(root, "date", in: "<rates>"), .dayMonthYear(separator: ".", padded: false))
-        var quotes: [PublishedQuote] = []
-        for item in root.children("item") {
-            let code = try PublishedText.currency(XMLFields.text(item, "title", in: "an <item> of \(day)"), day: day)
-            let place = "the <item> of \(code) on \(day)"
-            let unit = try PublishedText.unit(XMLFields.text(item, "quant", in: place), of: code, day: day)
-            let value = try PublishedText.rate(XMLFields.text(item, "description", in: place), currency: code, day: day)
-            guard code != pivot else { continue }
-            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
-        }
+        let quotes = try XMLFields.quotes(
+            root.children("item"), code: .child("title"), unit: .child("quant"), rate: .child("description"), day: day, pivot: pivot)
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 }

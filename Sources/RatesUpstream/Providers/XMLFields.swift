@@ -1,8 +1,9 @@
 import RatesCore
 
 /// What the XML adapters (CBR, BNR, TCMB, NBK, SBI, MNB, DNB, …) share: the strict reading of
-/// elements and attributes, SOAP answers, and the `ValCurs` table several banks publish (codes,
-/// units and rates are read with ``PublishedText``). (Days are read
+/// elements and attributes, SOAP answers, the `ValCurs` table several banks publish, and any table of
+/// one element per currency writing its code, unit and rate (``quotes(_:code:unit:rate:day:pivot:aliases:skipped:)``)
+/// (codes, units and rates are read with ``PublishedText``). (Days are read
 /// with ``RatesCore/Day/init(parsing:_:)``.)
 ///
 /// Every reader throws on the first thing that is not as published, naming it, so an adapter
@@ -20,16 +21,72 @@ enum XMLFields {
         let root = try XMLReader.Element(parsing: body, root: "ValCurs")
         try expectOnly(["Valute"], in: root)
         let day = try Day(parsing: attribute(root, "Date", in: "<ValCurs>"), days)
+        let valutes = try quotes(root.children, code: .child("CharCode"), unit: .child("Nominal"), rate: .child("Value"), day: day, pivot: pivot)
+        return ProviderPublication(day: day, quotes: valutes)
+    }
+
+    // MARK: - One element per currency
+
+    /// Where a currency's element writes one of its fields (``quote(_:code:unit:rate:day:aliases:)``).
+    enum Field {
+        /// The attribute of that name, which must be there (`<rate code="USD">`).
+        case attribute(String)
+        /// The attribute of that name, or `absent` where the element has none (a unit of 1 left unsaid).
+        case optionalAttribute(String, absent: String)
+        /// The text of the element's one child of that name (`<Nominal>1</Nominal>`).
+        case child(String)
+        /// The element's own text (`<Rate currency="USD">3.6</Rate>`); it must hold no elements.
+        case text
+        /// Not written: the same for every currency (a table of rates per 100 units).
+        case fixed(String)
+    }
+
+    /// The quote one currency's element writes: its code, its unit and its rate where ``Field`` says, read
+    /// with ``PublishedText``; `rate` units of the pivot for `unit` units of the currency
+    /// (``PublishedQuote/Direction/pivotPerUnits``). Errors name the element, then its currency, and the day.
+    ///
+    /// - Parameter aliases: Codes the source writes for a currency other than its ISO code (`SDR` for XDR).
+    static func quote(
+        _ element: XMLReader.Element, code: Field, unit: Field, rate: Field, day: Day, aliases: [String: String] = [:]
+    ) throws(UpstreamDataError) -> PublishedQuote {
+        let written = try text(of: code, in: element, place: "<\(element.localName)> of \(day)")
+        let currency = try PublishedText.currency(aliases[written] ?? written, day: day)
+        let place = "<\(element.localName)> \(currency) of \(day)"
+        let units = try PublishedText.unit(text(of: unit, in: element, place: place), of: currency, day: day)
+        let value = try PublishedText.rate(text(of: rate, in: element, place: place), currency: currency, day: day)
+        return PublishedQuote(currency: currency, value: value, unit: units, direction: .pivotPerUnits)
+    }
+
+    /// The quotes of a table of one element per currency (``quote(_:code:unit:rate:day:aliases:)``), in
+    /// document order. The elements of `pivot` itself and of `skipped` (metals) are read, then left out.
+    static func quotes(
+        _ elements: [XMLReader.Element], code: Field, unit: Field, rate: Field, day: Day, pivot: CurrencyCode,
+        aliases: [String: String] = [:], skipped: Set<CurrencyCode> = []
+    ) throws(UpstreamDataError) -> [PublishedQuote] {
         var quotes: [PublishedQuote] = []
-        for valute in root.children {
-            let place = "<Valute ID=\"\(valute.attribute("ID") ?? "")\"> of \(day)"
-            let code = try PublishedText.currency(text(valute, "CharCode", in: place), day: day)
-            let unit = try PublishedText.unit(text(valute, "Nominal", in: place), of: code, day: day)
-            let value = try PublishedText.rate(text(valute, "Value", in: place), currency: code, day: day)
-            guard code != pivot else { continue }
-            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
+        for element in elements {
+            let figure = try quote(element, code: code, unit: unit, rate: rate, day: day, aliases: aliases)
+            guard figure.currency != pivot, !skipped.contains(figure.currency) else { continue }
+            quotes.append(figure)
         }
-        return ProviderPublication(day: day, quotes: quotes)
+        return quotes
+    }
+
+    /// What `element` writes where `field` says.
+    static func text(of field: Field, in element: XMLReader.Element, place: @autoclosure () -> String) throws(UpstreamDataError) -> String {
+        switch field {
+        case .attribute(let name):
+            return try attribute(element, name, in: place())
+        case .optionalAttribute(let name, let absent):
+            return element.attribute(name) ?? absent
+        case .child(let name):
+            return try text(element, name, in: place())
+        case .text:
+            guard element.children.isEmpty else { throw .layout("\(place()) holds elements") }
+            return element.text
+        case .fixed(let text):
+            return text
+        }
     }
 
     // MARK: - Elements
