@@ -53,7 +53,11 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     public var name: String? { Self.iso4217[rawValue]?.name ?? Self.otherNames[rawValue] }
 
     /// Codes in common use that ISO 4217 does not list (treated as GBP there).
-    static let otherNames: [String: String] = ["GGP": "Guernsey Pound", "IMP": "Manx Pound", "JEP": "Jersey Pound"]
+    /// Names of codes outside ISO 4217 that sources publish: the Channel Islands' and the Isle of Man's
+    /// pounds, and the offshore yuan (CNH), a market rate of its own that is never merged into CNY.
+    static let otherNames: [String: String] = [
+        "CNH": "Chinese Yuan (offshore)", "GGP": "Guernsey Pound", "IMP": "Manx Pound", "JEP": "Jersey Pound",
+    ]
 
     /// The symbol apps write amounts with: CLDR's English one (`$`, `€`, `¥`, `CA$`), else the issuing
     /// country's (`zł`, `Ft`); `nil` where the code is its own symbol (CHF) or CLDR has none.

@@ -158,4 +158,25 @@ struct ProviderImportTests {
             }
         }
     }
+
+    @Test("the offshore yuan is its own currency: the BCRA's CNH is listed and named apart from CNY, and answered as published")
+    func offshoreYuan() async throws {
+        try await TestServer.withSeededDatabase { database in
+            let file = Fixtures.url("bcra-argentina/00_estadisticascambiarias_v1.0_Cotizaciones_fecha=2026-03-19.json")
+            let run = try await Self.runImport(["--provider", "BCRA", file.path, "--db", database])
+            #expect(run.status == 0, "\(run.output)")
+            var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
+            configuration.providers = []
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+                let names = try await client.request("/v1/currencies").json
+                #expect(names["CNH"] as? String == "Chinese Yuan (offshore)" && names["CNY"] as? String == "Yuan Renminbi")
+                let v2 = try await client.request("/v2/currency/CNH")
+                #expect(v2.status == .ok && v2.json["name"] as? String == "Chinese Yuan (offshore)" && v2.json["iso_numeric"] is NSNull, "\(v2.text)")
+                // The bank's figure for CNH, 202.43003100 pesos, is its own entry (the bank gives CNY the same figure).
+                let published = try await client.request("/v1/rates/2026-03-19?base=CNH&symbols=ARS&providers=BCRA&expand=sources")
+                #expect(published.decimalText("rates", "ARS") == "202.43003", "\(published.text)")
+                #expect((published.json["sources"] as? [String: [String: Any]])?["ARS"]?["provider"] as? String == "BCRA")
+            }
+        }
+    }
 }

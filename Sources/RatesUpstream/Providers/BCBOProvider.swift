@@ -18,9 +18,9 @@ import RatesCore
 /// - Quote convention: bolivianos for 1 unit of the currency: ``RatesCore/PublishedQuote/Direction/pivotPerUnits``,
 ///   unit 1. From the day's table: the official rate (TCO) of the dollar (10.4 on 2026-07-13) and the other
 ///   currencies' indicative rates in bolivianos (`0.00699` per ARS, `11.8716` per EUR). Not read: the column of units
-///   per dollar (`TIPO CAMBIO EN M.E.`, the same rates against the dollar); `CNH` (offshore renminbi, no ISO 4217
-///   code: the onshore CNY is its own row); and the blocks after the currencies (the UFV housing unit in bolivianos,
+///   per dollar (`TIPO CAMBIO EN M.E.`, the same rates against the dollar), and the blocks after the currencies (the UFV housing unit in bolivianos,
 ///   gold, silver and the SDR in dollars, the SOFR rate), which are no rate of a currency against the boliviano.
+///   The offshore yuan's row (`CNH`) is read as its own currency, beside the onshore CNY's.
 ///   From the year's file: the exact midpoint of the selling and buying rates (``RatesCore/RateText/midpoint(_:_:)``:
 ///   8.03 and 7.93 give 7.98); a month with one of the two rates and not the other rejects the answer. Figures
 ///   are stored as doubles and read as ``BIFFCell/decimalText`` says. The day's table as published before July
@@ -43,8 +43,6 @@ public struct BCBOProvider: RatesProvider {
     static let dailySheet = "TABLA DE COTIZACIONES"
     static let officialHeader = ["Pais / Concepto", "Moneda", "Codigo", "Tipo de Cambio Oficial (TCO) (Bs/USD)"]
     static let currenciesHeader = ["Pais / Region", "Moneda", "Codigo", "TIPO DE CAMBIO EN Bs POR UNIDAD DE MONEDA EXTRANJERA", "TIPO CAMBIO EN M.E."]
-    /// The codes in the table that are no ISO 4217 currency: skipped.
-    static let skippedCodes: Set<String> = ["CNH"]
     /// The months as the titles and headers name them.
     static let months = ["ENERO", "FEBRERO", "MARZO", "ABRIL", "MAYO", "JUNIO", "JULIO", "AGOSTO", "SEPTIEMBRE", "OCTUBRE", "NOVIEMBRE", "DICIEMBRE"]
 
@@ -104,7 +102,6 @@ public struct BCBOProvider: RatesProvider {
             guard row.cells.map(\.column) == Array(0..<columns), let code = row[2]?.text, let cell = row[3] else {
                 throw layout("row \(row.number) is not a country, a currency, its code and \(columns - 3) figures")
             }
-            if Self.skippedCodes.contains(code) { return nil }
             let currency = try PublishedText.currency(code, day: day)
             guard let decimal = cell.decimalText else { throw .invalidRate(currency: currency, day: day, text: cell.text ?? "\(cell.value)") }
             return PublishedQuote(currency: currency, value: try PublishedText.rate(decimal, currency: currency, day: day), direction: .pivotPerUnits)

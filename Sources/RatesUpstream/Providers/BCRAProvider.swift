@@ -14,7 +14,7 @@ import RatesCore
 ///   trailing zeros kept (`983.81975000`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. `tipoPase`
 ///   (the currency against the dollar) is not read. Skipped: `ARS` (the peso itself, quoted 0), `REF` (the
 ///   reference dollar of Communication A 3500, a benchmark, not a currency), `XAU` and `XAG` (gold and
-///   silver, quoted 0 here), `CNH` (the offshore yuan, no ISO 4217 code; its figure is `CNY`'s), and `MXP` and
+///   silver, quoted 0 here), and `MXP` and
 ///   `VEB`, codes ISO 4217 withdrew in 1993 and 2008 under which the bank quotes today's Mexican peso and
 ///   bolívar (78.44 ARS per "MXP" is the MXN's figure): stored under neither code. The SDR is `XDR`. A
 ///   `tipoCotizacion` of 0 is the bank's mark for a currency it lists but does not quote that day: skipped. Codes
@@ -32,7 +32,7 @@ public struct BCRAProvider: RatesProvider {
     public let emptyAnswerIsNoPublication = true
 
     /// Codes among the quotations that are skipped, as the doc comment says why.
-    static let skipped: Set<String> = ["ARS", "REF", "XAU", "XAG", "CNH", "MXP", "VEB"]
+    static let skipped: Set<String> = ["ARS", "REF", "XAU", "XAG", "MXP", "VEB"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.days(latestDays: 7, today: today(), on: PublicationSchedule.workingDays).map { day in

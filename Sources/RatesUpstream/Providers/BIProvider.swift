@@ -18,9 +18,8 @@ import RatesCore
 /// - Quote convention: rupiah for `Value` units of the currency (1, or 100 for JPY), selling and buying only. As for
 ///   every buy/sell-only source, the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``:
 ///   `4,653.45` and `4,605.27` give `4629.36`), ``PublishedQuote/Direction/pivotPerUnits``; the thousands
-///   separators are dropped, the digits kept. Skipped: `CNH`, the offshore renminbi (a market rate under a code
-///   ISO 4217 does not list; `CNY` is there), neither read nor searched for. Any other code ISO 4217 does not list
-///   rejects the answer.
+///   separators are dropped, the digits kept. The offshore yuan (`CNH`, outside ISO 4217) is read and searched for
+///   as its own currency, beside `CNY`; any other code ISO 4217 does not list rejects the answer.
 /// - Schedule: Asia/Jakarta (UTC+7), Monday to Friday, by about 08:00; the latest table is dated by its
 ///   "Last Update", the search's rows by their own dates.
 /// - Ranges: one search per currency for the whole range. Without the page's state (``requests(for:)``, what
@@ -36,8 +35,6 @@ public struct BIProvider: RatesProvider {
     /// The page's URL.
     var pageURL: String { baseURL + "/en/statistik/informasi-kurs/transaksi-bi/default.aspx" }
 
-    /// Rows that are not an ISO 4217 currency's: the offshore renminbi.
-    static let skipped: Set<String> = ["CNH"]
     static let latestHeader = ["Currencies", "Value", "Sell", "Buy", "Graph"]
     static let searchHeader = ["Value", "Sell", "Buy", "Date"]
 
@@ -87,7 +84,7 @@ public struct BIProvider: RatesProvider {
         if let cookie = session.cookieHeader { headers["Cookie"] = cookie }
         // The form state is the same in every search: encoded once.
         let stateBody = FormBody.encode(state)
-        return currencies.filter { !Self.skipped.contains($0.trimmingCharacters(in: .whitespaces)) }.map { currency in
+        return currencies.map { currency in
             let search: [(name: String, value: String)] = [
                 (prefix + "ddlmatauang1", currency),
                 (prefix + "txtFrom", first.text(.dayMonthNameYear(separator: "-"))),
@@ -127,7 +124,6 @@ public struct BIProvider: RatesProvider {
         var quotes: [PublishedQuote] = []
         for row in rows {
             let cells = try row.texts(count: Self.latestHeader.count)
-            if Self.skipped.contains(cells[0]) { continue }
             guard let code = CurrencyCode(cells[0]), code.name != nil else { throw .invalidCurrencyCode(cells[0], day: day) }
             quotes.append(try quote(code, unit: cells[1], selling: cells[2], buying: cells[3], day: day))
         }
@@ -155,7 +151,6 @@ public struct BIProvider: RatesProvider {
             let cells = try row.texts(count: Self.searchHeader.count)
             let dayParts = cells[3].split(separator: " ", omittingEmptySubsequences: false)
             guard dayParts.count == 3, let day = HTMLText.day(day: dayParts[0], month: dayParts[1], year: dayParts[2]) else { throw .invalidDay(cells[3]) }
-            if Self.skipped.contains(codeText) { continue }
             guard let code = CurrencyCode(codeText), code.name != nil else { throw .invalidCurrencyCode(codeText, day: day) }
             let unit = cells[0].hasSuffix(".00") ? String(cells[0].dropLast(3)) : cells[0]
             publications.append(ProviderPublication(day: day, quotes: [try quote(code, unit: unit, selling: cells[1], buying: cells[2], day: day)]))

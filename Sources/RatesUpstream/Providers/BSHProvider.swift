@@ -18,7 +18,7 @@ import RatesCore
 ///   `E U R O` (also read as `EURO` or `Euro`, spaces and case aside), `SDR` the IMF's special drawing right,
 ///   XDR (a name with `Drawing` in it is the SDR too). Skipped: gold and silver (a name starting `Ari` or
 ///   `Argjend`: `Ari (oz)`, `Argjendi (oz)`, metals, not currencies),
-///   the offshore renminbi `CNH` (not an ISO 4217 code; the onshore CNY is its own row), the columns against
+///   the columns against
 ///   the dollar, the monthly average and the sheet's working area right of it (old rates and sums the bank
 ///   keeps there). Figures are stored as doubles and read as ``XLSXCell/decimalText`` says
 ///   (`66.150000000000006` is `66.15`).
@@ -40,8 +40,6 @@ public struct BSHProvider: IndexPageProvider {
 
     /// Codes in the names that are not the code of the row's currency.
     static let codes: [String: String] = ["SDR": "XDR"]
-    /// Codes that are not an ISO 4217 code (CNH): not read.
-    static let skipped: Set<String> = ["CNH"]
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         // `Exchange rate 2024` → its workbook, by year.
@@ -129,7 +127,6 @@ public struct BSHProvider: IndexPageProvider {
             unit = try PublishedText.unit(String(digits), of: CurrencyCode("XXX")!, day: ProviderValidation.firstDay)
         }
         let written = label.split(separator: " ").last.map { $0.trimmingCharacters(in: ["(", ")"]) } ?? ""
-        if Self.skipped.contains(written) { return nil }
         guard let code = CurrencyCode(Self.codes[written] ?? written) else {
             throw .layout("sheet \(sheet.name): the row \(UpstreamDataError.quoted(label)) names no currency code")
         }

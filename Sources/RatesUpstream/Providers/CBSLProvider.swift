@@ -12,9 +12,9 @@ import RatesCore
 ///   A range without rates (a weekend, a Poya day) answers the tables with no rows: no publication.
 /// - Quote convention: the first figure, rupees per 1 unit of the currency (``PublishedQuote/Direction/pivotPerUnits``,
 ///   unit 1), as published with its four decimals (so the figures of currencies worth little carry few digits:
-///   VND `0.0115`); the inverse column (`0.0052`) is not read. Skipped: `XAU`
-///   (gold, not a currency) and `CNH` (the offshore renminbi: a market rate under a code ISO 4217 does not list;
-///   `CNY` is there). A table of any other code that is not ISO 4217's rejects the answer.
+///   VND `0.0115`); the inverse column (`0.0052`) is not read. Skipped: `XAU` (gold, not a currency). The
+///   offshore yuan (`CNH`, outside ISO 4217) is its own currency, beside `CNY`; a table of any other code
+///   that is not ISO 4217's rejects the answer.
 /// - Schedule: Asia/Colombo (UTC+5:30), Monday to Friday, by about 09:30; a figure is dated the day it applies to.
 /// - Ranges: one post for the whole range (`txtStart`, `txtEnd` both included); the newest publication is asked
 ///   for as the last seven days up to today. Without the form (``requests(for:)``, what an import reads
@@ -29,8 +29,8 @@ public struct CBSLProvider: RatesProvider {
     /// The lookup's folder, `…/cbsl_custom/exrates`.
     var folderURL: String { baseURL + "/cbsl_custom/exrates" }
 
-    /// Tables that are not a currency's: gold and the offshore renminbi.
-    static let skipped: Set<String> = ["XAU", "CNH"]
+    /// Tables that are not a currency's: gold.
+    static let skipped: Set<String> = ["XAU"]
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: folderURL + "/exrates.php")

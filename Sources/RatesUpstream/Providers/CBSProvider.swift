@@ -11,8 +11,8 @@ import RatesCore
 /// - Quote convention: units of the currency per 1 WST, whichever way the header writes the pair
 ///   (0.36023 USD, 56.47811 JPY per tala): ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1.
 ///   ``currencies`` maps the headers' names to codes (`YEN` is JPY, `US` USD, `AUS` AUD), and a name that is
-///   an ISO 4217 code is that currency; headers are read in any case and spacing (`Tala / usd`). Skipped:
-///   the `CNH` column (offshore renminbi, not an ISO 4217 code: the onshore CNY is its own column); cells
+///   an ISO 4217 code is that currency, and the `CNH` column the offshore yuan's, beside the onshore CNY's;
+///   headers are read in any case and spacing (`Tala / usd`). Skipped: cells
 ///   `n/a` in any case and spacing (no figure that day); and rows without a date, which are monthly and
 ///   quarterly averages (`Jan`, `Dec qtr avg`, or no label at all, in any case) and their headers (`usd`,
 ///   `nzd`, …), month names, and other words (a heading, a note); a month's label typed as a number (a
@@ -47,7 +47,7 @@ public struct CBSProvider: LinkedFileProvider {
     /// The currencies by the names the headers give them beside `TALA`; `nil` for a column skipped.
     static let currencies: [String: String?] = [
         "USD": "USD", "US": "USD", "NZD": "NZD", "NZ": "NZD", "AUD": "AUD", "AUS": "AUD", "EURO": "EUR", "EUR": "EUR",
-        "FJD": "FJD", "YEN": "JPY", "GBP": "GBP", "CNY": "CNY", "CNH": nil,
+        "FJD": "FJD", "YEN": "JPY", "GBP": "GBP", "CNY": "CNY", "CNH": "CNH",
     ]
     /// The month names of the rows that start a block, in capitals.
     static let months: Set<String> = [

@@ -13,8 +13,8 @@ import RatesCore
 /// - Quote convention: riels for `Unit` units of the currency (2545.50 KHR per 100 JPY):
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The figure is the bank's `Average` as published;
 ///   bid and ask are not read. The dollar, which the table does not list, is the official exchange rate of the
-///   form table (riels per dollar, unit 1). A symbol ISO 4217 does not list is skipped, such as `CNH` (the
-///   offshore yuan; the onshore `CNY` is kept); the SDR, written `SDR`, is stored as ISO 4217's `XDR`.
+///   form table (riels per dollar, unit 1). A symbol no currency has is skipped; the offshore yuan (`CNH`) is
+///   read as its own currency, beside the onshore `CNY`; the SDR, written `SDR`, is stored as ISO 4217's `XDR`.
 /// - Schedule: Asia/Phnom_Penh, Monday to Friday, usually by 16:00; a table is dated the day it is for,
 ///   published on the working day before it (Friday's page is dated Monday).
 /// - Ranges: one `POST` per weekday of the range, all with the token of one session request. The bank gives

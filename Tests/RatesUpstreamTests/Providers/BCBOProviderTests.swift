@@ -19,14 +19,14 @@ struct BCBOProviderTests {
         try #require(try BIFFWorkbook(ProviderFixture.bytes(name)).sharedStrings.firstIndex(of: text))
     }
 
-    @Test("reads a day's table: the official dollar rate and 21 currencies in bolivianos per unit; CNH and the blocks after the currencies left out")
+    @Test("reads a day's table: the official dollar rate and 22 currencies in bolivianos per unit, the offshore yuan (CNH) among them; the blocks after the currencies left out")
     func readsDailyTable() throws {
         let publications = try parse(ProviderFixture.bytes(monday))
         #expect(publications.map(\.day) == [Day("2026-07-13")!])
         let day = try #require(publications.first)
         #expect(day.codes == [
-            "AED", "ARS", "AUD", "BRL", "CAD", "CHF", "CLP", "CNY", "COP", "EUR", "GBP", "HKD", "INR", "JPY", "KRW", "MXN", "NOK", "PEN", "PYG",
-            "SEK", "USD", "UYU",
+            "AED", "ARS", "AUD", "BRL", "CAD", "CHF", "CLP", "CNH", "CNY", "COP", "EUR", "GBP", "HKD", "INR", "JPY", "KRW", "MXN", "NOK", "PEN",
+            "PYG", "SEK", "USD", "UYU",
         ])
         #expect(day.quotes.allSatisfy { $0.unit == 1 && $0.direction == .pivotPerUnits })
         #expect(day["USD"] == quote("USD", "10.4"))
@@ -39,7 +39,7 @@ struct BCBOProviderTests {
 
         let next = try #require(try parse(ProviderFixture.bytes(tuesday)).first)
         #expect(next.day == Day("2026-07-14"))
-        #expect(next.quotes.count == 22)
+        #expect(next.quotes.count == 23)
         #expect(next["USD"]?.value == "10.5")
         #expect(next["EUR"]?.value == "11.95314")
         #expect(next["PYG"]?.value == "0.00173")

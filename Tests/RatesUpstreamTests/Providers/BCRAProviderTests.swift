@@ -14,12 +14,13 @@ struct BCRAProviderTests {
 
     func error(_ body: [UInt8]) -> UpstreamDataError? { ProviderFixture.error(body, provider) }
 
-    @Test("reads 19 Mar 2026: 32 currencies; the peso, REF, metals, CNH, MXP and VEB skipped")
+    @Test("reads 19 Mar 2026: 33 currencies, the offshore yuan (CNH) among them; the peso, REF, metals, MXP and VEB skipped")
     func readsOneDay() throws {
         let publications = try parse()
         #expect(publications.map(\.day.description) == ["2026-03-19"])
-        #expect(publications[0].quotes.count == 32)
-        for code in ["ARS", "REF", "XAU", "XAG", "CNH", "MXP", "VEB"] { #expect(publications[0][code] == nil, "\(code)") }
+        #expect(publications[0].quotes.count == 33)
+        for code in ["ARS", "REF", "XAU", "XAG", "MXP", "VEB"] { #expect(publications[0][code] == nil, "\(code)") }
+        #expect(publications[0]["CNH"] == quote("CNH", "202.43003100"))
         #expect(publications[0]["XDR"] == quote("XDR", "1894.56770000"))
     }
 
@@ -46,7 +47,7 @@ struct BCRAProviderTests {
         let zero = try ProviderFixture.edited(file, replacing: "\"tipoCotizacion\":983.81975000", with: "\"tipoCotizacion\":0.00000000")
         let publication = try #require(try parse(zero).first)
         #expect(publication["AUD"] == nil)
-        #expect(publication.quotes.count == 31)
+        #expect(publication.quotes.count == 32)
         #expect(publication["USD"] == quote("USD", "1394.50000000"))
     }
 

@@ -45,7 +45,7 @@ struct BIProviderTests {
         let publications = try parse(ProviderFixture.bytes(pageFile))
         #expect(publications.map(\.day) == [Day("2026-04-02")!])
         let table = try #require(publications.first)
-        #expect(table.quotes.count == 25)
+        #expect(table.quotes.count == 26)
         #expect(table.quotes.allSatisfy { $0.direction == .pivotPerUnits })
         // Sell 4,653.45, buy 4,605.27.
         #expect(ProviderFixture.quote("AED", in: table) == quote("AED", "4629.36"))
@@ -53,7 +53,7 @@ struct BIProviderTests {
         #expect(ProviderFixture.quote("USD", in: table)?.value == "17002.00")
         // Per 100 yen: 10,762.12 and 10,653.69.
         #expect(ProviderFixture.quote("JPY", in: table) == quote("JPY", "10707.905", unit: 100))
-        #expect(ProviderFixture.quote("CNH", in: table) == nil)
+        #expect(ProviderFixture.quote("CNH", in: table) == quote("CNH", "2471.26"))
         #expect(ProviderFixture.quote("CNY", in: table) != nil)
     }
 
@@ -102,9 +102,9 @@ struct BIProviderTests {
         let window = FetchWindow.range(Day("2026-03-01")!, Day("2026-03-05")!)
         #expect(provider.sessionRequest(for: window) == ProviderRequest(url: Self.url))
         let range = try provider.requests(for: window, session: ProviderSession(body: try ProviderFixture.bytes(pageFile)))
-        // Every currency of the list but CNH, which is not read.
-        #expect(range.count == 25)
-        #expect(range.map(\.subject).prefix(6) == ["AED", "AUD", "BND", "CAD", "CHF", "CNY"])
+        // Every currency of the list, the offshore yuan (CNH) among them.
+        #expect(range.count == 26)
+        #expect(range.map(\.subject).prefix(7) == ["AED", "AUD", "BND", "CAD", "CHF", "CNH", "CNY"])
         #expect(range.allSatisfy { $0.url == Self.url && $0.method == .post && $0.headers["Content-Type"] == "application/x-www-form-urlencoded" })
         #expect(range.allSatisfy { $0.headers["Referer"] == Self.url && $0.headers["Cookie"] == nil })
         let withCookie = ProviderSession(body: try ProviderFixture.bytes(pageFile), setCookies: ["ASP.NET_SessionId=abc; path=/; HttpOnly"])
@@ -165,6 +165,6 @@ struct BIProviderTests {
     func imports() throws {
         let files = try ([pageFile] + searches.values.sorted()).map { try ProviderFixture.bytes($0) }
         let publications = try ProviderFile.read(files, provider: provider, today: Day("2026-04-05")!)
-        #expect(publications.map(\.quotes.count) == [3, 3, 3, 3, 25])
+        #expect(publications.map(\.quotes.count) == [3, 3, 3, 3, 26])
     }
 }

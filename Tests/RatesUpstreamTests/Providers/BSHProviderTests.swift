@@ -13,13 +13,13 @@ struct BSHProviderTests {
         try provider.parse(body, of: provider.requests(for: .latest)[0])
     }
 
-    @Test("reads the 2024 workbook: 246 days in 12 monthly sheets, 13 currencies in lek per unit, JPY per 100; metals and CNH left out")
+    @Test("reads the 2024 workbook: 246 days in 12 monthly sheets, 13 currencies in lek per unit, JPY per 100; metals left out, the offshore yuan (CNH) read")
     func readsWorkbook() throws {
         let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.count == 246)
         #expect(publications.first?.day == Day("2024-01-03"))
         #expect(publications.last?.day == Day("2024-12-31"))
-        #expect(publications.allSatisfy { $0.codes == ["AUD", "CAD", "CHF", "CNY", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "TRY", "USD", "XDR"] })
+        #expect(publications.allSatisfy { $0.codes == ["AUD", "CAD", "CHF", "CNH", "CNY", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "TRY", "USD", "XDR"] })
         #expect(publications.allSatisfy { $0.quotes.allSatisfy { $0.direction == .pivotPerUnits && $0.unit == ($0.currency.rawValue == "JPY" ? 100 : 1) } })
         // Stored as 66.150000000000006: 66.15 lek per 100 yen.
         #expect(ProviderFixture.quote("JPY", on: "2024-01-03", in: publications) == quote("JPY", "66.15", unit: 100))

@@ -17,18 +17,18 @@ struct CBSLProviderTests {
         ProviderFixture.error(body, provider)
     }
 
-    @Test("reads 15, 16 and 19 May 2025: 53 currencies a day, LKR per 1 unit as published; gold and CNH skipped")
+    @Test("reads 15, 16 and 19 May 2025: 54 currencies a day, LKR per 1 unit as published, the offshore yuan (CNH) among them; gold skipped")
     func tables() throws {
         let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.map(\.day.description) == ["2025-05-15", "2025-05-16", "2025-05-19"])
-        #expect(publications.allSatisfy { $0.quotes.count == 53 })
+        #expect(publications.allSatisfy { $0.quotes.count == 54 })
         #expect(publications.allSatisfy { $0.quotes.allSatisfy { $0.unit == 1 && $0.direction == .pivotPerUnits } })
         #expect(ProviderFixture.quote("USD", on: "2025-05-19", in: publications) == quote("USD", "298.8165"))
         #expect(ProviderFixture.quote("AUD", on: "2025-05-19", in: publications)?.value == "191.8850")
         #expect(ProviderFixture.quote("EUR", on: "2025-05-15", in: publications)?.value == "334.2487")
         #expect(ProviderFixture.quote("VND", on: "2025-05-16", in: publications)?.value == "0.0115")
         #expect(ProviderFixture.quote("XAU", on: "2025-05-19", in: publications) == nil)
-        #expect(ProviderFixture.quote("CNH", on: "2025-05-19", in: publications) == nil)
+        #expect(ProviderFixture.quote("CNH", on: "2025-05-19", in: publications) == quote("CNH", "41.4180"))
         #expect(ProviderFixture.quote("CNY", on: "2025-05-19", in: publications)?.value == "41.4074")
     }
 
@@ -85,7 +85,7 @@ struct CBSLProviderTests {
         let betweenTables = try #require(String(decoding: bytes, as: UTF8.self).range(of: "</table><h2 id=\"LOOKUPS_IEXE0101\"> Bahrain Dinar </h2>"))
         let cut = Array(String(decoding: bytes, as: UTF8.self)[..<betweenTables.upperBound].utf8)
         #expect(error(cut)?.isLayout(of: "CBSL") == true)
-        #expect(whole.allSatisfy { $0.quotes.count == 53 })
+        #expect(whole.allSatisfy { $0.quotes.count == 54 })
         #expect(error(Array(bytes[..<(bytes.count / 2)]))?.isLayout(of: "CBSL") == true)
         #expect(error(ProviderFixture.htmlErrorPage)?.isLayout(of: "CBSL") == true)
         #expect(error(try ProviderFixture.bytes(formFile))?.isLayout(of: "CBSL") == true)

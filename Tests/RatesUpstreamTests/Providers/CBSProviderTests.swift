@@ -13,17 +13,17 @@ struct CBSProviderTests {
         try provider.parse(body, of: provider.requests(for: .latest)[0])
     }
 
-    @Test("reads 19 yearly sheets: 4,595 days from 2008-01-03 to 2026-06-03, 7 then 8 currencies per 1 WST, CNH and averages left out")
+    @Test("reads 19 yearly sheets: 4,595 days from 2008-01-03 to 2026-06-03, 7, then 8 with CNY, then 9 with the offshore yuan (CNH) per 1 WST; averages left out")
     func readsWorkbook() throws {
         let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.count == 4595)
         #expect(publications.first?.day == Day("2008-01-03"))
         #expect(publications.last?.day == Day("2026-06-03"))
         #expect(publications.first?.codes == ["AUD", "EUR", "FJD", "GBP", "JPY", "NZD", "USD"])
-        #expect(publications.last?.codes == ["AUD", "CNY", "EUR", "FJD", "GBP", "JPY", "NZD", "USD"])
-        #expect(publications.allSatisfy { $0.quotes.count == 7 || $0.quotes.count == 8 })
+        #expect(publications.last?.codes == ["AUD", "CNH", "CNY", "EUR", "FJD", "GBP", "JPY", "NZD", "USD"])
+        #expect(publications.allSatisfy { (7...9).contains($0.quotes.count) })
         #expect(publications.allSatisfy { $0.quotes.allSatisfy { $0.unit == 1 && $0.direction == .unitsPerPivot } })
-        #expect(publications.allSatisfy { $0["CNH"] == nil })
+        #expect(publications.contains { $0["CNH"] != nil } && publications.allSatisfy { $0["CNH"] == nil || $0["CNY"] != nil })
         // Stored as 0.39257999999999998 and 42.952269999999999.
         #expect(ProviderFixture.quote("USD", on: "2008-01-03", in: publications) == quote("USD", "0.39258", .unitsPerPivot))
         #expect(ProviderFixture.quote("JPY", on: "2008-01-03", in: publications)?.value == "42.95227")
@@ -60,7 +60,7 @@ struct CBSProviderTests {
             file, member: year2026, replacing: "<c r=\"J3\" s=\"64\"><v>2.5172599999999998</v></c>", with: "<c r=\"J3\" t=\"inlineStr\"><is><t> N/A </t></is></c>")
         let publications = try parse(body)
         #expect(publications.count == 4595)
-        #expect(publications.first { $0.day == Day("2026-01-05") }?.codes == ["AUD", "EUR", "FJD", "GBP", "JPY", "NZD", "USD"])
+        #expect(publications.first { $0.day == Day("2026-01-05") }?.codes == ["AUD", "CNH", "EUR", "FJD", "GBP", "JPY", "NZD", "USD"])
         #expect(ProviderFixture.quote("USD", on: "2026-01-05", in: publications)?.value == "0.36023")
         #expect(ProviderFixture.quote("CNY", on: "2026-01-06", in: publications) != nil)
     }

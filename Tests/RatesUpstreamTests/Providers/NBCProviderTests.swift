@@ -14,13 +14,13 @@ struct NBCProviderTests {
         try provider.parse(body, of: provider.requests(for: .latest)[0])
     }
 
-    @Test("reads the table of 2026-05-18: the official dollar rate and 27 currencies' averages, KHR per Unit units; CNH skipped, SDR as XDR")
+    @Test("reads the table of 2026-05-18: the official dollar rate and 27 currencies' averages, KHR per Unit units, the offshore yuan (CNH) among them; SDR as XDR")
     func dailyTable() throws {
         let publications = try parse(ProviderFixture.bytes(file))
         #expect(publications.count == 1)
         let table = try #require(publications.first)
         #expect(table.day == day)
-        #expect(table.quotes.count == 28)
+        #expect(table.quotes.count == 29)
         #expect(table.quotes.allSatisfy { $0.direction == .pivotPerUnits })
         #expect(table["USD"] == quote("USD", "4014"))
         #expect(table["AUD"] == quote("AUD", "2888.50"))
@@ -29,7 +29,7 @@ struct NBCProviderTests {
         #expect(table["VND"] == quote("VND", "153.00", unit: 1000))
         #expect(table["XDR"] == quote("XDR", "5535.50"))
         #expect(table["CNY"]?.value == "593.00")
-        #expect(table["CNH"] == nil && table["SDR"] == nil)
+        #expect(table["CNH"] != nil && table["SDR"] == nil)
     }
 
     @Test("reads every recorded page under its own date: the newest (2026-05-25) and the days posted for")
@@ -72,12 +72,12 @@ struct NBCProviderTests {
         #expect(ProviderFixture.error { try parse(official) } == .invalidRate(currency: CurrencyCode("USD")!, day: day, text: "40l4"))
     }
 
-    @Test("skips a symbol ISO 4217 does not list, as it skips CNH; reads the rest of the table")
+    @Test("skips a symbol no currency has; reads the rest of the table")
     func nonISOSymbol() throws {
         // An older table's symbol of the bank's own (`RMB/KHR` for the yuan) in place of the Canadian dollar's.
         let body = try ProviderFixture.edited(file, replacing: "CAD/KHR", with: "RMB/KHR")
         let table = try #require(try parse(body).first)
-        #expect(table.quotes.count == 27)
+        #expect(table.quotes.count == 28)
         #expect(table["RMB"] == nil && table["CAD"] == nil)
         #expect(table["AUD"] == quote("AUD", "2888.50"))
     }
