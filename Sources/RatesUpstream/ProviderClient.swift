@@ -144,7 +144,7 @@ public struct ProviderClient: Sendable {
         do throws(UpstreamDataError) {
             return try provider.requests(for: window, session: session)
         } catch {
-            throw .rejected(error, httpStatus: exchange.status)
+            throw .rejected(error.attributed(to: provider.key), httpStatus: exchange.status)
         }
     }
 

@@ -210,6 +210,19 @@ struct ProviderClientTests {
         }
     }
 
+    @Test("a session answer without what the requests need rejects the fetch with a layout error that names the provider")
+    func sessionLayoutErrorNamesProvider() async throws {
+        let error = try await withUpstream([]) { upstream, base in
+            upstream.serve("/cbsl/cbsl_custom/exrates/exrates.php", .body("<html><body><form></form></body></html>"))
+            return await fetchError(client(CBSLProvider(baseURL: base + "/cbsl")))
+        }
+        guard case .rejected(let reason, httpStatus: 200) = error else {
+            Issue.record("expected a rejected session answer, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.isLayout(of: "CBSL"), "\(reason)")
+    }
+
     @Test("a 404 is no publication for TCMB's per-day files, and a failure for any other provider")
     func notFound() async throws {
         try await withUpstream([.tcmb, .cbr]) { upstream, base in
