@@ -61,19 +61,24 @@ public struct ProviderIdentity: Sendable {
     /// than the source's whole publication.
     public let maxRateMove: Double?
 
-    /// A row of the table; what most sources share is the default.
-    public init(
-        key: String, name: String, country: String?, tier: ProviderRegistry.Tier, issues: [CurrencyCode], pivot: CurrencyCode,
-        rateType: String = "reference rate", schedule: PublicationSchedule, baseURL: String, historyStart: Day = ProviderValidation.firstDay,
-        needsAPIKey: Bool = false, validityDays: Int? = nil, publishesInParts: Bool = false, bridgesThroughECB: Bool = false,
-        maxRateMove: Double? = nil
+    /// The adapter that reads the source's answers.
+    let adapterType: any RatesProvider.Type
+
+    /// A row of the table: the adapter's type, the source's key and name, and its facts; what most
+    /// sources share is the default.
+    init(
+        _ adapterType: any RatesProvider.Type, _ key: String, _ name: String, country: String?, _ tier: ProviderRegistry.Tier,
+        issues: [String], pivot: String, rateType: String = "reference rate", schedule: PublicationSchedule, baseURL: String,
+        historyStart: Day = ProviderValidation.firstDay, needsAPIKey: Bool = false, validityDays: Int? = nil, publishesInParts: Bool = false,
+        bridgesThroughECB: Bool = false, maxRateMove: Double? = nil
     ) {
+        self.adapterType = adapterType
         self.key = key
         self.name = name
         self.country = country
         self.tier = tier
-        self.issues = issues
-        self.pivot = pivot
+        self.issues = issues.map { CurrencyCode($0)! }
+        self.pivot = CurrencyCode(pivot)!
         self.rateType = rateType
         self.schedule = schedule
         self.baseURL = baseURL
