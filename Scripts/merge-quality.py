@@ -24,7 +24,11 @@ def get(path):
 
 issuers = defaultdict(set)  # currency -> keys of the sources that issue it
 registry = open("Sources/RatesUpstream/ProviderRegistry.swift").read()
-for key, issued in re.findall(r'Entry\("([A-Z]+)", \.[a-zA-Z]+, issues: \[([^\]]*)\]', registry):
+# Each row names its adapter (`NBPProvider.self`, the key before `Provider`), then its facts, `issues:` among the first.
+rows = re.findall(r'\b([A-Z]+)Provider\.self,.*?issues: \[([^\]]*)\]', registry, re.S)
+if len(rows) < 90:
+    sys.exit(f"read {len(rows)} rows of the registry's table in ProviderRegistry.swift: its layout changed")
+for key, issued in rows:
     for currency in re.findall(r'"([A-Z]{3})"', issued):
         issuers[currency].add(key)
 pegs = {}  # currency -> (anchor, rate, since)
