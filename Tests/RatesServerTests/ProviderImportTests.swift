@@ -16,6 +16,20 @@ struct ProviderImportTests {
         return (status, child.output)
     }
 
+    /// Imports `file` (under Tests/Fixtures) as `provider`'s into a seeded database, then runs `body`
+    /// with a server on it that fetches nothing.
+    static func withImported(
+        _ provider: String, _ file: String, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await TestServer.withSeededDatabase { database in
+            let run = try await runImport(["--provider", provider, Fixtures.url(file).path, "--db", database])
+            #expect(run.status == 0, "\(run.output)")
+            var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
+            configuration.providers = []
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live, body)
+        }
+    }
+
     /// The merged value of `currency` on `day` in `stored`.
     static func merged(_ currency: String, on day: String, in stored: StoredRates) -> String? {
         stored.days.first { $0.day == Day(day) }?.texts[CurrencyCode(currency)!]
@@ -135,48 +149,35 @@ struct ProviderImportTests {
 
     @Test("a day before the euro, end to end: the Bundesbank's imported file answers its own figures, DEM per unit of each currency")
     func dayBeforeTheEuro() async throws {
-        try await TestServer.withSeededDatabase { database in
-            let file = Fixtures.url("bbk-germany-historical/00_EX3_D..DEM.AA.AC.000_endPeriod=1998-12-30_format=sdmx_csv_startPeriod=1998-12-21.csv")
-            let run = try await Self.runImport(["--provider", "BBK", file.path, "--db", database])
-            #expect(run.status == 0, "\(run.output)")
-            var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
-            configuration.providers = []
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                // The file's figures of 1998-12-30: 1.6730 DEM per 1 USD, 122.200 per 100 CHF, 1.4505 per 100 JPY, 1.0100 per 1000 ITL.
-                for (currency, dem) in [("USD", "1.673"), ("CHF", "1.222"), ("JPY", "0.014505"), ("ITL", "0.00101")] {
-                    for providers in ["&providers=BBK", ""] {
-                        let answer = try await client.request("/v1/rates/1998-12-30?base=\(currency)&symbols=DEM\(providers)")
-                        #expect(answer.status == .ok, "\(answer.text)")
-                        #expect(answer.decimalText("rates", "DEM") == dem, "\(currency)\(providers): \(answer.text)")
-                    }
+        let file = "bbk-germany-historical/00_EX3_D..DEM.AA.AC.000_endPeriod=1998-12-30_format=sdmx_csv_startPeriod=1998-12-21.csv"
+        try await Self.withImported("BBK", file) { client in
+            // The file's figures of 1998-12-30: 1.6730 DEM per 1 USD, 122.200 per 100 CHF, 1.4505 per 100 JPY, 1.0100 per 1000 ITL.
+            for (currency, dem) in [("USD", "1.673"), ("CHF", "1.222"), ("JPY", "0.014505"), ("ITL", "0.00101")] {
+                for providers in ["&providers=BBK", ""] {
+                    let answer = try await client.request("/v1/rates/1998-12-30?base=\(currency)&symbols=DEM\(providers)")
+                    #expect(answer.status == .ok, "\(answer.text)")
+                    #expect(answer.decimalText("rates", "DEM") == dem, "\(currency)\(providers): \(answer.text)")
                 }
-                // Before 1999 a value per EUR is per euro at the conversion rate of the source's own currency.
-                let perEuro = try await client.request("/v1/rates/1998-12-30?symbols=DEM,USD&expand=sources")
-                #expect(perEuro.decimalText("rates", "DEM") == "1.95583")
-                #expect((perEuro.json["sources"] as? [String: [String: Any]])?["USD"]?["provider"] as? String == "BBK")
-                #expect(try await client.request("/v1/rates/1998-12-30?providers=ECB").status == .notFound, "the ECB publishes from 1999-01-04")
             }
+            // Before 1999 a value per EUR is per euro at the conversion rate of the source's own currency.
+            let perEuro = try await client.request("/v1/rates/1998-12-30?symbols=DEM,USD&expand=sources")
+            #expect(perEuro.decimalText("rates", "DEM") == "1.95583")
+            #expect((perEuro.json["sources"] as? [String: [String: Any]])?["USD"]?["provider"] as? String == "BBK")
+            #expect(try await client.request("/v1/rates/1998-12-30?providers=ECB").status == .notFound, "the ECB publishes from 1999-01-04")
         }
     }
 
     @Test("the offshore yuan is its own currency: the BCRA's CNH is listed and named apart from CNY, and answered as published")
     func offshoreYuan() async throws {
-        try await TestServer.withSeededDatabase { database in
-            let file = Fixtures.url("bcra-argentina/00_estadisticascambiarias_v1.0_Cotizaciones_fecha=2026-03-19.json")
-            let run = try await Self.runImport(["--provider", "BCRA", file.path, "--db", database])
-            #expect(run.status == 0, "\(run.output)")
-            var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
-            configuration.providers = []
-            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
-                let names = try await client.request("/v1/currencies").json
-                #expect(names["CNH"] as? String == "Chinese Yuan (offshore)" && names["CNY"] as? String == "Yuan Renminbi")
-                let v2 = try await client.request("/v2/currency/CNH")
-                #expect(v2.status == .ok && v2.json["name"] as? String == "Chinese Yuan (offshore)" && v2.json["iso_numeric"] is NSNull, "\(v2.text)")
-                // The bank's figure for CNH, 202.43003100 pesos, is its own entry (the bank gives CNY the same figure).
-                let published = try await client.request("/v1/rates/2026-03-19?base=CNH&symbols=ARS&providers=BCRA&expand=sources")
-                #expect(published.decimalText("rates", "ARS") == "202.43003", "\(published.text)")
-                #expect((published.json["sources"] as? [String: [String: Any]])?["ARS"]?["provider"] as? String == "BCRA")
-            }
+        try await Self.withImported("BCRA", "bcra-argentina/00_estadisticascambiarias_v1.0_Cotizaciones_fecha=2026-03-19.json") { client in
+            let names = try await client.request("/v1/currencies").json
+            #expect(names["CNH"] as? String == "Chinese Yuan (offshore)" && names["CNY"] as? String == "Yuan Renminbi")
+            let v2 = try await client.request("/v2/currency/CNH")
+            #expect(v2.status == .ok && v2.json["name"] as? String == "Chinese Yuan (offshore)" && v2.json["iso_numeric"] is NSNull, "\(v2.text)")
+            // The bank's figure for CNH, 202.43003100 pesos, is its own entry (the bank gives CNY the same figure).
+            let published = try await client.request("/v1/rates/2026-03-19?base=CNH&symbols=ARS&providers=BCRA&expand=sources")
+            #expect(published.decimalText("rates", "ARS") == "202.43003", "\(published.text)")
+            #expect((published.json["sources"] as? [String: [String: Any]])?["ARS"]?["provider"] as? String == "BCRA")
         }
     }
 }
