@@ -1,13 +1,6 @@
-import Foundation
 import RatesCore
 
 extension Day {
-    /// A clock for an adapter's `today` parameter: the day it is now `utcOffset` seconds east of
-    /// UTC, by the system clock (`Day.clock(utcOffset: 9 * 3600)` for Tokyo). Tests pass a fixed day instead.
-    public static func clock(utcOffset: Int) -> @Sendable () -> Day {
-        { Day(containing: Date(), utcOffset: utcOffset) }
-    }
-
     /// The days from `first` through `last` whose ISO weekday (1 = Monday … 7 = Sunday) is in
     /// `weekdays`, in order: what a source that answers one day per request is asked for.
     /// Empty when `last` is before `first`.
