@@ -6,7 +6,7 @@ Rates Relay and checks that what each returns equals our own /v1 answers.
   forex-python (PyPI)  theratesapi.com's root API (Frankfurter's old host): latest, a date, a conversion, Decimal mode.
   tap-exchangeratehost (PyPI) 0.1.2, a Singer tap of api.exchangerate.host/timeseries: every day of a span,
                        run in its own virtual environment (TAP_PYTHON), its records compared with /v1/rates of each day.
-  exrate (PyPI)        Frankfurter v2 at api.frankfurter.dev/v2: rates (a date, latest, a range, monthly CSV, --expand), a rate,
+  exrate (PyPI)        Frankfurter v2 at api.frankfurter.dev/v2: rates (a date, latest, a range, monthly means in CSV, --expand), a rate,
                        a conversion, currencies, one currency, providers.
 
 None has a base URL setting: the frankfurter engine's host is a private attribute and its scheme
@@ -147,15 +147,27 @@ series = exrate_json("rates", "--base", "CHF", "--quotes", "USD,EUR", "--from", 
 expected = ours("/v1/timeseries?start=2026-10-05&end=2026-10-30&base=CHF&symbols=USD,EUR")["rates"]
 expect("a range: each publication's rates", {d: by_quote([r for r in series if r["date"] == d], "CHF")[0] for d in sorted({r["date"] for r in series})},
        expected)
-# group=month: the last publication of each month, under its own date, with that day's value.
+# group=month: each month's mean of the daily values /v1 serves (exact, rounded once to 8 significant
+# digits), dated the month's first day.
 monthly = run_exrate("rates", "--quotes", "USD", "--from", "2026-01-01", "--to", "2026-10-30", "--group", "month", "--csv")
 rows = [line.split(",") for line in (monthly or "").splitlines()[1:]]
-# /v1/timeseries starts at the nearest publication on or before `start`; v2's range starts on it.
-days = sorted(d for d in ours("/v1/timeseries?start=2026-01-01&end=2026-10-30&symbols=USD")["rates"] if d >= "2026-01-01")
-last_of_month = sorted(max(d for d in days if d[:7] == month) for month in {d[:7] for d in days})
-expect("monthly CSV: the last publication of each month", [row[0] for row in rows], last_of_month)
-expect("monthly CSV: each that day's rate, exactly as our /v1 writes it", [(row[0], row[3]) for row in rows],
-       [(d, urllib.request.urlopen(base + f"/v1/rates/{d}?symbols=USD").read().decode().split('"USD":')[1].rstrip("}")) for d in last_of_month])
+with urllib.request.urlopen(base + "/v1/timeseries?start=2026-01-01&end=2026-10-30&symbols=USD") as response:
+    daily = {d: r["USD"] for d, r in json.load(response, parse_float=decimal.Decimal)["rates"].items() if d >= "2026-01-01"}
+
+
+def mean_of(values):
+    """The exact mean rounded half away from zero to 8 significant digits, written as our server writes it."""
+    with decimal.localcontext() as context:
+        context.prec = 60
+        exact = sum(values, decimal.Decimal(0)) / len(values)
+        rounded = exact.quantize(decimal.Decimal(1).scaleb(exact.adjusted() - 7), rounding=decimal.ROUND_HALF_UP)
+        return format(rounded.normalize(), "f")
+
+
+months = sorted({d[:7] for d in daily})
+expect("monthly CSV: one record a month, dated its first day", [row[0] for row in rows], [m + "-01" for m in months])
+expect("monthly CSV: each month's mean of our daily values", [(row[0], row[3]) for row in rows],
+       [(m + "-01", mean_of([v for d, v in daily.items() if d[:7] == m])) for m in months])
 expanded = exrate_json("rates", "--quotes", "USD,JPY", "--date", "2025-06-13", "--expand")
 day = ours("/v1/rates/2025-06-13?symbols=USD,JPY")
 expect("rates --expand: each record's providers, here the ECB's own figure and day",

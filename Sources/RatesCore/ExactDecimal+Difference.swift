@@ -63,7 +63,7 @@ extension ExactDecimal {
 
     /// This value's significand written at `exponent` (at most its own), exponent set to it; `nil`
     /// when that takes more than ``maxDigits`` digits.
-    private func significand(atExponent target: Int) -> ExactDecimal? {
+    func significand(atExponent target: Int) -> ExactDecimal? {
         var value = ExactDecimal(low: low, middle: middle, high: high, exponent: target)
         for _ in 0..<(exponent - target) {
             guard value.multiplySignificandByTen() else { return nil }
@@ -72,7 +72,7 @@ extension ExactDecimal {
     }
 
     /// Multiplies the significand by ten across the limbs; `false` when it would outgrow them.
-    private mutating func multiplySignificandByTen() -> Bool {
+    mutating func multiplySignificandByTen() -> Bool {
         let lowTimesTen = low * 10
         let middleTimesTen = middle * 10 + lowTimesTen / Self.limbBase
         let highTimesTen = high * 10 + middleTimesTen / Self.limbBase

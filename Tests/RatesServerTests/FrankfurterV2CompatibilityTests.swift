@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import RatesCore
 import RatesTestSupport
 import Testing
 
@@ -113,22 +114,37 @@ struct FrankfurterV2CompatibilityTests {
         }
     }
 
-    @Test("group=week keeps the last publication of each ISO week, group=month of each month, each under its own date with that day's values")
+    @Test("group=week|month answers each period's mean of the daily values /v1 serves, dated the week's Monday or the month's first day, rounded once to 8 digits")
     func grouping() async throws {
         try await withSeededServer { client in
-            // June 2025: weeks Mon 2–Sun 8, 9–15, 16–22, 23–29, and Monday the 30th alone in the range.
+            // June 2025: weeks from Mondays 2, 9, 16, 23, and Monday the 30th alone in the range.
             let weeks = try Self.records(try await client.request("/v2/rates?from=2025-06-01&to=2025-06-30&group=week&quotes=USD"))
-            #expect(weeks.map(\.date) == ["2025-06-06", "2025-06-13", "2025-06-20", "2025-06-27", "2025-06-30"])
+            #expect(weeks.map(\.date) == ["2025-06-02", "2025-06-09", "2025-06-16", "2025-06-23", "2025-06-30"])
             let months = try Self.records(try await client.request("/v2/rates?from=2025-01-15&to=2025-06-30&group=month&base=USD&quotes=JPY"))
-            #expect(months.map(\.date) == ["2025-01-31", "2025-02-28", "2025-03-31", "2025-04-30", "2025-05-30", "2025-06-30"])
-            for record in weeks + months {
-                #expect([record] == (try await Self.v1Records(client, date: record.date, base: record.base, symbols: [record.quote])))
+            #expect(months.map(\.date) == ["2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01", "2025-05-01", "2025-06-01"])
+            // Each is the mean of /v1's values on the period's days within the range.
+            func mean(_ record: Record, through last: String, of days: (String) -> Bool) async throws -> String {
+                let series = try await client.request("/v1/timeseries?start=\(record.date)&end=\(last)&base=\(record.base)&symbols=\(record.quote)")
+                let served = try #require(series.json["rates"] as? [String: Any]).keys.filter(days).sorted()
+                let values = try served.map { day in try #require(series.decimalText("rates", day, record.quote).flatMap(ExactDecimal.init)) }
+                return try #require(ExactDecimal.mean(of: values)).description
             }
-            // The days agree with /v1's own series: the last publication of each month in it.
-            let series = try await client.request("/v1/timeseries?start=2025-01-15&end=2025-06-30&symbols=USD")
-            let days = try #require(series.json["rates"] as? [String: Any]).keys.sorted()
-            let lastOfMonth = Dictionary(grouping: days) { $0.prefix(7) }.values.compactMap { $0.max() }.sorted()
-            #expect(months.map(\.date) == lastOfMonth)
+            for record in weeks {
+                let sunday = try #require(Day(record.date)).adding(days: 6).description
+                #expect(record.rate == (try await mean(record, through: min(sunday, "2025-06-30")) { $0 >= record.date && $0 <= sunday }))
+            }
+            for record in months {
+                let month = record.date.prefix(7)
+                #expect(record.rate == (try await mean(record, through: "2025-06-30") { $0.hasPrefix(month) && $0 >= "2025-01-15" }))
+            }
+            #expect(weeks[0].rate != (try await Self.v1Records(client, date: "2025-06-06", base: "EUR", symbols: ["USD"]))[0].rate, "a mean, not the last day's value")
+            // A mean is a computed value: 8 significant digits at most.
+            #expect(months.allSatisfy { $0.rate.filter(\.isNumber).drop { $0 == "0" }.count <= 8 })
+            // expand=providers says how many days each mean is of, and whose figures they were.
+            let expanded = try await client.request("/v2/rates?from=2025-06-01&to=2025-06-30&group=week&quotes=USD&expand=providers")
+            let first = try #require((try JSONSerialization.jsonObject(with: Data(expanded.body.readableBytesView)) as? [[String: Any]])?.first)
+            #expect(first["days"] as? Int == 5)
+            #expect((first["providers"] as? [[String: Any]])?.map { [$0["key"] as? String, ($0["days"] as? Int).map(String.init)] } == [["ECB", "5"]])
             // A single date ignores group, as v2 does.
             let day = try Self.records(try await client.request("/v2/rates?date=2025-06-13&group=month&quotes=USD"))
             #expect(day.map(\.date) == ["2025-06-13"])

@@ -9,9 +9,9 @@ import RatesUpstream
 /// Where v2 blends every provider's figure into a weighted mean, the value is our merged one (one
 /// provider's published figure by precedence, or the cross rate of two), so each number is
 /// traceable to published figures; `providers=` computes it from those providers' quotes only, as
-/// on our routes. `group=week|month` keeps the last publication of each period, under its own
-/// date, where v2 averages the period's blends under a date of its own making: an average is a
-/// figure nobody published.
+/// on our routes. `group=week|month` answers each period's mean of our served daily values, as v2
+/// averages its periods (``FrankfurterV2Records``); `expand=providers` then says how many days
+/// were averaged and whose figures they were. Our own routes keep one published figure per value.
 extension DataAnswers {
     /// The answer to one of v2's data routes, from `snapshot`: the rates routes' in segments.
     func frankfurterV2Answer(
@@ -27,8 +27,9 @@ extension DataAnswers {
             let records = FrankfurterV2Records(v2, snapshot: try frankfurterV2Dataset(v2, snapshot: snapshot))
             let values = try checkedValues(records.publications, symbols: records.quotes, parameter: "from")
             let format = route == .v2RatesCSV ? .csv : format
-            let weighing = v2.expandsProviders && format != .csv ? try frankfurterV2Weighing(v2) : nil
-            body = .segmented(records.body(format, records: values, weighing: weighing))
+            let expanded = v2.expandsProviders && format != .csv
+            let weighing = expanded && records.periods == nil ? try frankfurterV2Weighing(v2) : nil
+            body = .segmented(records.body(format, records: values, expanded: expanded, weighing: weighing))
         case .v2Rate:
             let (base, quote) = try Self.frankfurterV2Pair(parameter ?? "")
             var v2 = try FrankfurterV2Query(query, allowed: FrankfurterV2Query.rateParameters, today: today)
@@ -46,18 +47,13 @@ extension DataAnswers {
         return Built(body: body, route: route, format: format)
     }
 
-    /// Whether `query` on a v2 rates route asks for a few dozen publications at most (the event loop may build it).
+    /// Whether `query` on a v2 rates route covers a few dozen publications at most (the event loop
+    /// may build it); with `group`, every publication of the range counts, as its means read them all.
     func isCheapFrankfurterV2(_ query: QueryParameters) -> Bool {
         guard let v2 = try? FrankfurterV2Query(query, allowed: FrankfurterV2Query.ratesParameters, today: configuration.today),
               case .range(let start, let end) = v2.dates
         else { return true }
-        let days = end.dayNumber - start.dayNumber
-        let periods = switch v2.grouping {
-        case nil: days
-        case .week?: days / 7
-        case .month?: days / 28
-        }
-        return periods <= Self.eventLoopSeriesDays
+        return end.dayNumber - start.dayNumber <= Self.eventLoopSeriesDays
     }
 
     /// `snapshot`, or with `providers=` the dataset of the providers named that this server has,
