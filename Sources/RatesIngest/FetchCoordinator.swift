@@ -47,13 +47,17 @@ public actor FetchCoordinator {
     ///
     /// With no fetch running, one starts now. While one runs, the caller waits for it to end
     /// and then for exactly one more, which every refresh that arrived meanwhile shares.
+    ///
+    /// A refresh never waits for another source: its fetch runs without a fetch permit, and a
+    /// scheduled fetch it follows that still waits for one starts at once (``UpstreamFetch/expedite()``).
     public func refresh() async -> Report {
-        guard let running else { return await start() }
+        guard let running else { return await start(expedited: true) }
+        fetch.expedite()
         let following =
             next
             ?? Task {
                 _ = await running.value
-                return await self.start()
+                return await self.start(expedited: true)
             }
         next = following
         state.updateProviderStatus(provider) { $0.refreshesWaiting += 1 }
@@ -64,12 +68,12 @@ public actor FetchCoordinator {
     /// Joins the fetch in progress, or starts one: for a scheduler, to which any fresh fetch will do.
     public func fetchOrJoin() async -> Report {
         if let running { return await running.value }
-        return await start()
+        return await start(expedited: false)
     }
 
-    /// Starts a fetch now; the caller made sure none runs.
-    private func start() async -> Report {
-        let task = Task { await fetch.run() }
+    /// Starts a fetch now (`expedited`: without waiting for a fetch permit); the caller made sure none runs.
+    private func start(expedited: Bool) async -> Report {
+        let task = Task { [fetch] in await fetch.run(expedited: expedited) }
         running = task
         next = nil
         state.updateProviderStatus(provider) { $0.fetching = true }

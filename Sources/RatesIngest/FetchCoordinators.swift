@@ -18,36 +18,69 @@ public struct FetchCoordinators: Sendable {
 
     /// Refreshes `keys` (every provider when `nil`) at once, each with its own coordinator's
     /// ``FetchCoordinator/refresh()``: each report is of a fetch of its provider that started after
-    /// this call, shared with the refreshes of the same provider that arrived meanwhile.
+    /// this call, shared with the refreshes of the same provider that arrived meanwhile. No refresh
+    /// waits for another source's fetch permit, so one of every source takes as long as the slowest.
     ///
     /// On a replica that does not hold the fetcher role, the replica that does carries the refresh
     /// out (``FetcherRole``), and the reports are of the runs it records.
     ///
-    /// - Parameter keys: Keys as ``keys`` spells them; others are skipped (the caller refuses them first).
+    /// - Parameters:
+    ///   - keys: Keys as ``keys`` spells them; others are skipped (the caller refuses them first).
+    ///   - wait: How long to wait for the fetches (`nil`: until they end). Those still running then
+    ///     go on, and are ``Refresh/pending``.
     /// - Returns: The reports in the order of ``all``.
-    public func refresh(_ keys: [String]? = nil) async -> Refresh {
+    public func refresh(_ keys: [String]? = nil, answeringWithin wait: Duration? = nil) async -> Refresh {
         if let role, !role.isHeld {
-            return await role.forward(self.keys.filter { keys?.contains($0) ?? true })
+            let forwarded = self.keys.filter { keys?.contains($0) ?? true }
+            let forward: @Sendable () async -> Refresh = { await role.forward(forwarded) }
+            let answer = await Self.results(of: [forward], within: wait)[0]
+            return answer ?? Refresh(reports: [], pending: forwarded)
         }
         let chosen = keys.map { keys in all.filter { keys.contains($0.provider) } } ?? all
-        let reports = await withTaskGroup(of: (Int, FetchCoordinator.Report).self) { group in
-            for (index, coordinator) in chosen.enumerated() {
-                group.addTask { (index, await coordinator.refresh()) }
-            }
-            var reports = [FetchCoordinator.Report?](repeating: nil, count: chosen.count)
-            for await (index, report) in group { reports[index] = report }
-            return reports.compactMap { $0 }
+        let refreshes = chosen.map { coordinator -> @Sendable () async -> FetchCoordinator.Report in { await coordinator.refresh() } }
+        let reports = await Self.results(of: refreshes, within: wait)
+        return Refresh(reports: reports.compactMap { $0 }, pending: zip(chosen, reports).filter { $0.1 == nil }.map(\.0.provider))
+    }
+
+    /// What `operations`, run at once, give within `wait` (`nil`: however long they take), each in
+    /// its place; `nil` for one still running then, which goes on.
+    private static func results<Value: Sendable>(of operations: [@Sendable () async -> Value], within wait: Duration?) async -> [Value?] {
+        guard !operations.isEmpty else { return [] }
+        // Unstructured tasks, so that the answer need not wait for them; each reports into the stream,
+        // and the timer's nil ends the wait.
+        let (stream, continuation) = AsyncStream.makeStream(of: (index: Int, value: Value)?.self)
+        for (index, operation) in operations.enumerated() {
+            Task { continuation.yield((index, await operation())) }
         }
-        return Refresh(reports: reports)
+        let timer = wait.map { wait in
+            Task {
+                try? await Task.sleep(for: wait)
+                continuation.yield(nil)
+            }
+        }
+        var results = [Value?](repeating: nil, count: operations.count)
+        var received = 0
+        for await result in stream {
+            guard let result else { break }
+            results[result.index] = result.value
+            received += 1
+            if received == operations.count { break }
+        }
+        timer?.cancel()
+        continuation.finish()
+        return results
     }
 
     /// What a refresh of several providers achieved, each provider's report and all of them together.
     public struct Refresh: Sendable {
-        /// One report per provider refreshed, in the order of ``FetchCoordinators/all``.
+        /// One report per provider whose fetch ended in time, in the order of ``FetchCoordinators/all``.
         public var reports: [FetchCoordinator.Report]
+        /// The providers whose fetch was still running when the refresh stopped waiting, in the same order.
+        public var pending: [String]
 
-        public init(reports: [FetchCoordinator.Report]) {
+        public init(reports: [FetchCoordinator.Report], pending: [String] = []) {
             self.reports = reports
+            self.pending = pending
         }
 
         /// The outcome of them all: the first of `failed`, `rejected`, `updated`, `unchanged`,

@@ -16,7 +16,7 @@ public enum Operations {
         let httpClient = ProviderClient.makeHTTPClient()
         let fetches = UpstreamFetches(settings, ingestor: ingestor, httpClient: httpClient, logger: logger)
         let runs = await withTaskGroup(of: (Int, FetchRun).self, returning: [FetchRun].self) { group in
-            for (index, fetch) in fetches.all.map(\.fetch).enumerated() { group.addTask { (index, await fetch.run().run) } }
+            for (index, fetch) in fetches.all.map(\.fetch).enumerated() { group.addTask { (index, await fetch.run(expedited: false).run) } }
             return await group.reduce(into: []) { $0.append($1) }.sorted { $0.0 < $1.0 }.map(\.1)
         }
         try await httpClient.shutdown()

@@ -52,7 +52,9 @@ public final class ProviderFetch: UpstreamFetch {
         return source.catchUp(after: stored, backfillDays: backfillDays, today: today)
     }
 
-    public func run() async -> FetchCoordinator.Report {
+    public func expedite() { client.expedite() }
+
+    public func run(expedited: Bool) async -> FetchCoordinator.Report {
         let key = provider
         let started = now()
         var retryAfter: Double?
@@ -66,7 +68,7 @@ public final class ProviderFetch: UpstreamFetch {
         logger[metadataKey: "rates.provider"] = "\(key)"
         do {
             let sent = try await rememberedValidators()
-            let fetched = try await client.fetch(window, validators: sent, logger: logger)
+            let fetched = try await client.fetch(window, validators: sent, expedited: expedited, logger: logger)
             run.httpStatus = 200
             run.finishedAt = now()
             switch fetched {

@@ -3,6 +3,9 @@
 public protocol UpstreamFetch: Sendable {
     /// The provider fetched (`ECB`, `NBP`, …).
     var provider: String { get }
-    /// Fetches once, ingests what came, records the run (failed runs too) and returns its report.
-    func run() async -> FetchCoordinator.Report
+    /// Fetches once, ingests what came, records the run (failed runs too) and returns its report;
+    /// `expedited` (an operator's refresh): at once, without waiting for a fetch permit.
+    func run(expedited: Bool) async -> FetchCoordinator.Report
+    /// Lets a run that waits for a fetch permit start now, without one.
+    func expedite()
 }

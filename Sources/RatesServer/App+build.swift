@@ -113,7 +113,7 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
     router.addRoutes(providersController.endpoints)
     router.addRoutes(FrankfurterV2Controller(rates: ratesController, providers: providersController).endpoints)
     router.addRoutes(MetricsController(metrics: parts.metrics, state: parts.state, schedule: schedule, configuration: configuration).endpoints)
-    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: parts.coordinators).endpoints)
+    router.addRoutes(AdminController(token: configuration.adminToken, coordinators: parts.coordinators, refreshWait: configuration.adminRefreshWait).endpoints)
     router.addRoutes(WebController(assets: WebAssets.bundled).endpoints)
     return router
 }

@@ -82,16 +82,22 @@ public struct ProviderClient: Sendable {
     ///   - window: `.latest`, or a range whose days alone are kept (an answer may hold days around it).
     ///   - validators: What the previous good fetch of the same window returned (empty for none).
     ///     Pass the ones of a ``ProviderFetchResult/fetched(_:validators:)`` once its publications are stored.
+    ///   - expedited: Whether it runs at once, without waiting for a permit (an operator's refresh).
     /// - Returns: `.notModified` when every answer was 304; otherwise the validated publications in
     ///   ascending day order (none when every request had no publication, or a range held no day of
     ///   its own), with the validators to send next time.
     /// - Throws: ``UpstreamError``; nothing of a failed fetch is returned.
-    public func fetch(_ window: FetchWindow, validators: ProviderValidators = ProviderValidators(), logger: Logger) async throws(UpstreamError)
-        -> ProviderFetchResult
+    public func fetch(_ window: FetchWindow, validators: ProviderValidators = ProviderValidators(), expedited: Bool = false, logger: Logger)
+        async throws(UpstreamError) -> ProviderFetchResult
     {
-        guard let permits else { return try await fetchNow(window, validators: validators, logger: logger) }
-        return try await permits.withPermit { () async throws(UpstreamError) in try await fetchNow(window, validators: validators, logger: logger) }
+        guard let permits, !expedited else { return try await fetchNow(window, validators: validators, logger: logger) }
+        return try await permits.withPermit(for: provider.key) { () async throws(UpstreamError) in
+            try await fetchNow(window, validators: validators, logger: logger)
+        }
     }
+
+    /// Lets a fetch of this source that waits for a permit start now, without one.
+    public func expedite() { permits?.expedite(provider.key) }
 
     private func fetchNow(_ window: FetchWindow, validators: ProviderValidators, logger: Logger) async throws(UpstreamError) -> ProviderFetchResult {
         var logger = logger

@@ -20,7 +20,7 @@ struct AdminRefreshTests {
     /// Runs `body` against the real server on a seeded database, fetching the ECB from a fake ECB
     /// and the NBP and the CBR (enabled, not scheduled) from `providers`.
     static func withServer(
-        providers: FakeProviderUpstream, _ body: @Sendable (FakeUpstream, any TestClientProtocol) async throws -> Void
+        providers: FakeProviderUpstream, refreshWait: Duration = .seconds(60), _ body: @Sendable (FakeUpstream, any TestClientProtocol) async throws -> Void
     ) async throws {
         let ecb = FakeUpstream(publishedThrough: lastDay)
         try await ecb.run { ecbURL in
@@ -30,6 +30,7 @@ struct AdminRefreshTests {
                     configuration.providers = ["NBP", "CBR"]
                     configuration.upstreamOverrides = FakeProviderUpstream.overrides(root: root, ["NBP", "CBR"])
                     configuration.providerBackfillDays = 0
+                    configuration.adminRefreshWait = refreshWait
                     try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in try await body(ecb, client) }
                 }
             }
@@ -159,6 +160,77 @@ struct AdminRefreshTests {
                     #expect(state.providerStatus["CBR"]?.refreshesWaiting == 0 && state.providerStatus["CBR"]?.fetching == false)
                 }
             }
+        }
+    }
+
+    @Test("a refresh never waits for another source's fetch permit, and a scheduled fetch of its source waiting for one starts at once")
+    func refreshSkipsTheFetchPermits() async throws {
+        let upstream = FakeProviderUpstream()
+        upstream.serve("/nbp/*", .hang)
+        upstream.serve(Self.cbrTable, .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
+        upstream.serve("/cbr/scripts/xml_metall.asp", .fixture("cbr-russia/xml_metall_2026-03-01_2026-03-05.xml"))
+        try await withHTTPClient(ProviderClient.makeHTTPClient()) { http in
+            try await upstream.run { root in
+                try await TestServer.withSeededDatabase { database in
+                    let store = try RatesStore(path: database)
+                    let state = try ServerState(loadingFrom: store)
+                    let ingestor = Ingestor(store: store, state: state, logger: TestServer.logger)
+                    let now = TestServer.afterLastPublication
+                    // One permit for both sources, as a server fetching many sources shares a few.
+                    let permits = FetchPermits(limit: 1)
+                    func coordinator(_ provider: any RatesProvider, _ path: String) throws -> FetchCoordinator {
+                        let client = ProviderClient(
+                            provider: provider, httpClient: http, today: { Day(containing: now) }, override: try UpstreamOverride(root + path), permits: permits)
+                        return FetchCoordinator(ProviderFetch(client: client, ingestor: ingestor, backfillDays: 0, now: { now }, logger: TestServer.logger), state: state)
+                    }
+                    let (nbp, cbr) = (try coordinator(NBPProvider(), "/nbp"), try coordinator(CBRProvider(), "/cbr"))
+
+                    // The NBP's scheduled fetch holds the permit while its upstream hangs; the CBR's waits for it.
+                    async let nbpFetch = nbp.fetchOrJoin()
+                    try await waitUntil("the NBP's fetch holds the permit") { upstream.requestCount("/nbp/") >= 1 && permits.held == 1 }
+                    async let scheduled = cbr.fetchOrJoin()
+                    try await waitUntil("the CBR's scheduled fetch waits for a permit") { permits.waiting == 1 }
+                    #expect(upstream.requestCount(Self.cbrTable) == 0)
+
+                    // A refresh of the CBR starts the waiting fetch and then its own, neither with a permit.
+                    let refreshed = await cbr.refresh()
+                    #expect(refreshed.run.outcome == .notModified || refreshed.run.outcome == .unchanged, "\(refreshed.run)")
+                    let scheduledReport = await scheduled
+                    #expect(scheduledReport.run.outcome == .updated && refreshed.run.id != scheduledReport.run.id)
+                    #expect(upstream.requestCount(Self.cbrTable) == 2, "the scheduled fetch and the refresh's own")
+                    #expect(permits.held == 1 && permits.waiting == 0, "the NBP's fetch still holds the one permit")
+                    upstream.release()
+                    let nbpReport = await nbpFetch
+                    #expect(nbpReport.run.outcome == .failed)
+                    #expect(permits.held == 0)
+                }
+            }
+        }
+    }
+
+    @Test("a refresh that outlasts admin.refresh.wait answers 202 with the fetches still running, which go on and are recorded")
+    func slowRefreshIsAccepted() async throws {
+        let upstream = ProvidersTests.upstream()
+        upstream.serve(Self.cbrTable, .hang)
+        try await Self.withServer(providers: upstream, refreshWait: .milliseconds(500)) { _, client in
+            let answer = try await client.refresh(providers: "NBP,CBR")
+            #expect(answer.status == .accepted, "\(answer.text)")
+            #expect(answer.headers[.location] == "/v1/providers/CBR")
+            #expect(answer.json["outcome"] as? String == "accepted")
+            let providers = try #require(answer.json["providers"] as? [String: [String: Any]])
+            #expect(providers["NBP"]?["outcome"] as? String == "updated", "the fetch that ended in time is reported")
+            #expect(providers["CBR"].map { $0.count == 1 && $0["outcome"] as? String == "fetching" } == true, "\(providers)")
+            #expect((answer.json["detail"] as? String)?.hasPrefix("still fetching after 0.5 seconds: CBR;") == true, "\(answer.text)")
+
+            // The fetch goes on after the answer, and its provider's lastFetch tells how it ended.
+            upstream.release()
+            try await waitUntil("the CBR's fetch is recorded") {
+                (try await client.request("/v1/providers/CBR").json["lastFetch"] as? [String: Any])?["outcome"] as? String == "failed"
+            }
+            // A refresh within the wait is answered as before.
+            upstream.serve(Self.cbrTable, .fixture("cbr-russia/XML_daily_2026-04-25.xml"))
+            let quick = try await client.refresh(providers: "CBR")
+            #expect(quick.status == .ok && quick.json["outcome"] as? String == "updated" && quick.headers[.location] == nil)
         }
     }
 

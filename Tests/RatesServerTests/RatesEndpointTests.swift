@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import RatesCore
 import RatesServer
+import RatesTestFixtures
 import RatesTestSupport
 import Testing
 
@@ -232,6 +233,9 @@ struct RatesEndpointTests {
             let contract = try await client.request("/openapi.yaml")
             #expect(contract.headers[.contentType] == "application/yaml")
             #expect(contract.text.hasPrefix("openapi: 3.1"))
+            // The contract served is the repository's openapi.yaml, the one the checks read.
+            let repository = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+            #expect(contract.text == repository, "openapi.yaml at the root must be the served Sources/RatesServer/Resources/openapi.yaml")
         }
     }
 }

@@ -45,7 +45,7 @@ extension ServerConfiguration {
 
     /// Every setting `init(reading:)` reads, in the order the README's table lists them.
     public static let keys: [Key] = [
-        .host, .port, .db, .databaseURL, .dbPasswordFile, .upstreamURL, .upstream, .adminToken, .adminTokenFile, .seed, .schedule,
+        .host, .port, .db, .databaseURL, .dbPasswordFile, .upstreamURL, .upstream, .adminToken, .adminTokenFile, .adminRefreshWait, .seed, .schedule,
         .corsOrigins, .apiKeys, .apiKeysFile, .rateLimit, .rateLimitBurst, .logLevel, .logFormat, .providers, .providersAPIKeys,
         .providersMaxInterval, .providersBackfillDays, .answersCacheBytes, .answersHeavyConcurrency, .answersMaxValues,
         .eventsMaxSubscribers,
@@ -106,6 +106,10 @@ extension ServerConfiguration {
             adminToken = try await settings.string(.adminToken)
         }
         if adminToken?.isEmpty == true { adminToken = nil }
+        if let seconds = try await settings.double(.adminRefreshWait) {
+            guard seconds >= 0, seconds <= 300 else { throw Self.invalid(.adminRefreshWait, "must be 0 to 300 seconds; got \(seconds)") }
+            adminRefreshWait = .milliseconds(Int((seconds * 1000).rounded()))
+        }
 
         corsOrigins = try await settings.stringArray(.corsOrigins)?
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
@@ -236,6 +240,7 @@ extension ServerConfiguration.Key {
     public static let upstream = Self("upstream", flag: "--upstream")
     public static let adminToken = Self("admin.token", flag: "--admin-token", isSecret: true)
     public static let adminTokenFile = Self("admin.token.file", flag: "--admin-token-file")
+    public static let adminRefreshWait = Self("admin.refresh.wait") { String($0.adminRefreshWait.components.seconds) }
     public static let seed = Self("seed", flag: "--no-seed") { String($0.seed) }
     public static let schedule = Self("schedule", flag: "--no-schedule") { String($0.schedule) }
     public static let corsOrigins = Self("cors.origins", flag: "--cors-origins")

@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     public var upstreamOverrides: [String: UpstreamOverride] = [:]
     /// Bearer token for operator endpoints; `nil` turns them off.
     public var adminToken: String?
+    /// How long `POST /v1/admin/refresh` waits for its fetches before it answers `202 Accepted`
+    /// while they go on (`admin.refresh.wait`): shorter than the timeouts of clients and proxies.
+    public var adminRefreshWait: Duration = .seconds(5)
     /// Whether a database holding none of the ECB's publications (an empty one, or one holding only
     /// other providers') is seeded from the ECB history bundled with the binary.
     public var seed: Bool = true

@@ -8,6 +8,8 @@ struct AdminController<Context: RequestContext>: Sendable {
     let token: String?
     /// Every provider the server fetches, the ECB's first.
     let coordinators: FetchCoordinators
+    /// How long a refresh waits for its fetches before answering `202 Accepted` (`admin.refresh.wait`).
+    let refreshWait: Duration
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -18,15 +20,22 @@ struct AdminController<Context: RequestContext>: Sendable {
     /// Fetches every provider the server fetches, or those `providers=` names, and answers with
     /// the outcome of a fetch of each that started after the request arrived (see `FetchCoordinator.refresh()`):
     /// all of them together at the top level, each provider's under `providers`.
+    ///
+    /// It waits `refreshWait` at most: when some fetch is still running then, the answer is
+    /// `202 Accepted` (`outcome: accepted`, those providers' `outcome: fetching`), the fetches go on,
+    /// and each provider's `lastFetch` in `/v1/providers` (the `Location`: the one provider's own
+    /// when one is pending) shows how they end.
     func refresh(_ request: Request) async throws(Problem) -> Response {
         try authorize(request)
         let keys = try QueryParameters(request: request).providers(among: coordinators.keys)
-        let refresh = await coordinators.refresh(keys)
+        let refresh = await coordinators.refresh(keys, answeringWithin: refreshWait)
+        let accepted = !refresh.pending.isEmpty
         let body = JSONWriter.object { json in
-            json.field("outcome", string: refresh.outcome.rawValue)
+            json.field("outcome", string: accepted ? "accepted" : refresh.outcome.rawValue)
             json.field("latestDate", optionalString: refresh.latestPublication?.description)
             json.field("rowsChanged", number: String(refresh.rowsChanged))
-            json.field("detail", optionalString: refresh.detail)
+            let still = "still fetching after \(refreshWait): \(refresh.pending.joined(separator: ", ")); each one's lastFetch in /v1/providers tells how it ends"
+            json.field("detail", optionalString: accepted ? [still, refresh.detail].compactMap { $0 }.joined(separator: "; ") : refresh.detail)
             json.field("providers") { json in
                 for report in refresh.reports {
                     json.field(report.run.provider) { json in
@@ -36,9 +45,14 @@ struct AdminController<Context: RequestContext>: Sendable {
                         json.field("detail", optionalString: report.run.detail)
                     }
                 }
+                for key in refresh.pending {
+                    json.field(key) { json in json.field("outcome", string: "fetching") }
+                }
             }
         }
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: body))
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        if accepted { headers[.location] = Route.providers.path + (refresh.pending.count == 1 ? "/" + refresh.pending[0] : "") }
+        return Response(status: accepted ? .accepted : .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
     private func authorize(_ request: Request) throws(Problem) {
