@@ -123,6 +123,7 @@ let package = Package(
         .target(
             name: "RatesClient",
             dependencies: ["RatesCore", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Resources/bundled-rates.json")],
             swiftSettings: strictSettings
         ),
         // A command-line converter built only on RatesClient.

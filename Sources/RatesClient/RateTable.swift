@@ -150,6 +150,9 @@ public struct CacheStatus: Sendable, Hashable {
     /// Whether the cached rates are older than they should be: nothing is cached, the server
     /// reported its data stale at the last sync, or ``latestDate`` is before ``expectedLatestDate``.
     public var isBehind: Bool
+    /// Whether the cached rates are the bundled snapshot (``RatesClient/Configuration/bundledRates``),
+    /// not yet replaced by a sync: ``latestDate`` is the snapshot's day, and ``isStale`` is `true`.
+    public var isBundled: Bool
 
     /// Creates a status; the client builds these.
     ///
@@ -159,7 +162,7 @@ public struct CacheStatus: Sendable, Hashable {
     public init(
         lastSuccessfulSync: Date? = nil, latestDate: Day? = nil, firstDate: Day? = nil, nextUpdateAfter: Date? = nil,
         isStale: Bool, epoch: String? = nil, snapshotInProgress: Bool = false, window: Day? = nil, expectedLatestDate: Day? = nil,
-        serverReportedStale: Bool? = nil, isBehind: Bool = false
+        serverReportedStale: Bool? = nil, isBehind: Bool = false, isBundled: Bool = false
     ) {
         self.lastSuccessfulSync = lastSuccessfulSync
         self.latestDate = latestDate
@@ -172,5 +175,6 @@ public struct CacheStatus: Sendable, Hashable {
         self.expectedLatestDate = expectedLatestDate
         self.serverReportedStale = serverReportedStale
         self.isBehind = isBehind
+        self.isBundled = isBundled
     }
 }

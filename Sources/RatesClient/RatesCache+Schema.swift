@@ -11,7 +11,7 @@ extension RatesCache {
     ///   and makes an empty one (``createStagedRate``).
     /// - `syncState`: one row — where the cache stands in the server's feed, and what the server
     ///   said about its data at the last page (`v2`: `expectedLatestDate`, `serverStale`;
-    ///   `v3`: `sourcesKnown`).
+    ///   `v3`: `sourcesKnown`; `v4`: `bundled`).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -63,6 +63,9 @@ extension RatesCache {
                 UPDATE syncState SET sourcesKnown = 0 WHERE EXISTS (SELECT 1 FROM rate);
                 """)
         }
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: "ALTER TABLE syncState ADD COLUMN bundled BOOLEAN NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -113,4 +116,7 @@ struct SyncState: Codable, Sendable, Equatable, FetchableRecord, PersistableReco
     /// Whether `rate` says where each value came from: `false` for rows cached before sources
     /// were (migration `v3`), until the snapshot that replaces them (the next sync sends no cursor).
     var sourcesKnown = true
+    /// Whether `rate` holds the bundled snapshot (``RatesClient/Configuration/bundledRates``), put
+    /// into a cache that never synced; the first sync's snapshot replaces it.
+    var bundled = false
 }

@@ -105,6 +105,7 @@ final class RatesCache: Sendable {
                     try db.execute(sql: "DROP TABLE rate; ALTER TABLE stagedRate RENAME TO rate; " + Self.createStagedRate)
                     state.base = page.base.rawValue
                     state.sourcesKnown = true
+                    state.bundled = false
                     result.completedSnapshot = true
                     result.dataChanged = true
                 }
@@ -136,6 +137,28 @@ final class RatesCache: Sendable {
         }
         if application.dataChanged { invalidateMemory() }
         return application
+    }
+
+    /// Puts the bundled snapshot `page` into a cache that never synced and holds nothing; `false`
+    /// (and nothing written) for any other cache. No cursor is kept: the first sync asks for a
+    /// snapshot, which replaces it.
+    @discardableResult
+    func installBundled(_ page: SyncPage) throws(RatesClientError) -> Bool {
+        let installed = try write { db -> Bool in
+            var state = try SyncState.fetchOne(db) ?? SyncState()
+            guard state.cursor == nil, state.lastSuccessfulSync == nil, !state.snapshotInProgress,
+                  try Int.fetchOne(db, sql: "SELECT count(*) FROM rate") == 0
+            else { return false }
+            _ = try Self.insert(page, into: "rate", db)
+            state.base = page.base.rawValue
+            state.latestDate = page.latestDate?.description
+            state.bundled = true
+            state.generation += 1
+            try state.update(db)
+            return true
+        }
+        if installed { invalidateMemory() }
+        return installed
     }
 
     /// Inserts or replaces the upserts of `page` into `table`, each with its source; returns how many.

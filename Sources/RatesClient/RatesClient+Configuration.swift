@@ -18,6 +18,8 @@ extension RatesClient {
     ///   - `requestTimeout` (duration, default: 30 s).
     ///   - `autoRefresh` (bool, default: false): keep the cache fresh while ``RatesClient/observe(base:symbols:)`` streams are consumed.
     ///   - `maxRefreshInterval` (duration, default: 1 h): longest sleep of the refresh loop between two syncs.
+    ///   - `bundledRates` (data, default: ``RatesClient/shippedRates``): the snapshot an empty cache answers
+    ///     from until its first sync (`rates-relay export --snapshot`); `nil` for none.
     ///
     /// ```swift
     /// var configuration = RatesClient.Configuration(
@@ -47,6 +49,11 @@ extension RatesClient {
         public var autoRefresh: Bool
         /// Longest time the refresh loop sleeps between two syncs, whatever `nextUpdateAfter` says (publications can be late).
         public var maxRefreshInterval: Duration
+        /// The snapshot a cache that never synced answers from at once, offline, until its first sync
+        /// replaces it (``CacheStatus/isBundled``): a `/v1/sync` page of one publication, as
+        /// `rates-relay export --snapshot` writes it. ``RatesClient/shippedRates`` by default (an app
+        /// may bundle a newer one); `nil` for none.
+        public var bundledRates: Data?
 
         /// A configuration with defaults for everything but the two locations.
         ///
@@ -56,7 +63,7 @@ extension RatesClient {
         public init(
             server: URL, cacheURL: URL, apiKey: String? = nil, apiKeyHeader: String = "X-API-Key", session: URLSession = .shared,
             window: Day? = nil, retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(30), autoRefresh: Bool = false,
-            maxRefreshInterval: Duration = .seconds(3600)
+            maxRefreshInterval: Duration = .seconds(3600), bundledRates: Data? = RatesClient.shippedRates
         ) {
             self.server = server
             self.cacheURL = cacheURL
@@ -68,6 +75,7 @@ extension RatesClient {
             self.requestTimeout = requestTimeout
             self.autoRefresh = autoRefresh
             self.maxRefreshInterval = maxRefreshInterval
+            self.bundledRates = bundledRates
         }
     }
 }

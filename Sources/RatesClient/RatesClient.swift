@@ -32,7 +32,8 @@ public final class RatesClient: Sendable {
     let now: @Sendable () -> Date
     let refreshLeases: RefreshLeases
 
-    /// Opens (creating if needed) the cache file; touches no network.
+    /// Opens (creating if needed) the cache file; touches no network. A cache that never synced
+    /// gets ``Configuration/bundledRates``, so that reads and conversions answer at once, offline.
     ///
     /// Throws ``RatesClientError/cacheUnavailable(path:reason:)`` when the file cannot be
     /// opened or migrated.
@@ -52,7 +53,13 @@ public final class RatesClient: Sendable {
         cache = try RatesCache(url: configuration.cacheURL)
         engine = SyncEngine(cache: cache, configuration: configuration, transport: transport, now: now)
         refreshLeases = RefreshLeases()
+        if let bundled = configuration.bundledRates { try cache.installBundled(try SyncPage(json: bundled)) }
     }
+
+    /// The snapshot this SDK ships (``Configuration/bundledRates``' default): the newest publication
+    /// as of its release, every currency with its source, made by `rates-relay export --snapshot`
+    /// (Scripts/bundle-rates.sh); `nil` if the resource cannot be read.
+    public static let shippedRates: Data? = Bundle.module.url(forResource: "bundled-rates", withExtension: "json").flatMap { try? Data(contentsOf: $0) }
 
     // MARK: - Sync
 
@@ -110,7 +117,8 @@ public final class RatesClient: Sendable {
         return CacheStatus(
             lastSuccessfulSync: state.lastSuccessfulSync, latestDate: latest, firstDate: range?.lowerBound,
             nextUpdateAfter: state.nextUpdateAfter, isStale: isStale, epoch: state.epoch, snapshotInProgress: state.snapshotInProgress,
-            window: state.window.flatMap { Day($0) }, expectedLatestDate: expected, serverReportedStale: state.serverStale, isBehind: isBehind)
+            window: state.window.flatMap { Day($0) }, expectedLatestDate: expected, serverReportedStale: state.serverStale, isBehind: isBehind,
+            isBundled: state.bundled)
     }
 
     // MARK: - Endpoints

@@ -15,7 +15,7 @@ struct RatesRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rates-relay",
         abstract: "A self-hosted exchange-rate aggregator: the ECB and other central banks, merged and served as JSON with delta sync.",
-        subcommands: [Serve.self, Fetch.self, Import.self, Status.self, Prune.self, Rebuild.self],
+        subcommands: [Serve.self, Fetch.self, Import.self, Export.self, Status.self, Prune.self, Rebuild.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -261,6 +261,30 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         let configuration = try await common.configuration()
         print(try Operations.describe(database: configuration.database, passwordFile: configuration.databasePasswordFile))
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the newest publication as the snapshot an app bundles with RatesClient (a /v1/sync page).",
+        discussion: "RatesClient answers from a bundled snapshot at first launch, offline, until its first sync replaces it. "
+            + "Scripts/bundle-rates.sh refreshes the one RatesClient ships.")
+
+    @Flag(help: "Export the newest publication, every currency with its source (the only export there is).")
+    var snapshot = false
+
+    @Option(help: "The file to write.")
+    var output: String
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        guard snapshot else { throw ValidationError("Say what to export: --snapshot.") }
+        let configuration = try await common.configuration()
+        let store = try RatesStore(location: configuration.database, passwordFile: configuration.databasePasswordFile)
+        guard let page = try BundledRates.export(from: store) else { throw ValidationError("\(configuration.database) holds no publication to export.") }
+        try Data(page.readableBytesView).write(to: URL(fileURLWithPath: output), options: .atomic)
+        print("wrote \(output): \(page.readableBytes) bytes")
     }
 }
 

@@ -45,6 +45,7 @@ struct CommonOptions: ParsableArguments {
 
     /// A client on the cache; opening it touches no network. With `autoRefresh`, observing it keeps the cache current.
     func client(autoRefresh: Bool = false) throws -> RatesClient {
+        // A cache that never synced answers from the snapshot the SDK ships, saying it is behind.
         let configuration = RatesClient.Configuration(
             server: try serverURL, cacheURL: cacheURL, apiKey: ProcessInfo.processInfo.environment["RATES_API_KEY"], autoRefresh: autoRefresh)
         return try RatesClient(configuration: configuration)

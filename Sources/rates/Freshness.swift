@@ -6,6 +6,7 @@ import RatesCore
 enum Freshness {
     static func line(for status: CacheStatus, date: Day? = nil, now: Date = Date(), advice: Bool = true) -> String {
         guard let synced = status.lastSuccessfulSync else {
+            if let latest = status.latestDate, status.isBundled { return "rates of \(date ?? latest) shipped with the app, never synced: run `rates sync`" }
             if let latest = status.latestDate { return "rates of \(date ?? latest), sync incomplete: run `rates sync`" }
             return "never synced: run `rates sync`"
         }

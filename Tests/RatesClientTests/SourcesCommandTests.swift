@@ -32,10 +32,11 @@ struct SourcesCommandTests {
                 "\(offline.standardError)")
     }
 
-    @Test("with nothing cached, exits 1 saying to sync first")
-    func nothingCached() async throws {
-        let run = try await RatesCommandRun.run(["sources", "--server", "http://127.0.0.1:9/", "--cache", cache.url.path])
-        #expect(run.status == 1)
-        #expect(run.standardError.contains("No rates are cached yet: run `rates sync` first."), "\(run.standardError)")
+    @Test("never synced and offline, names the sources of the snapshot the SDK ships")
+    func nothingSynced() async throws {
+        let run = try await RatesCommandRun.run(["sources", "--symbols", "USD", "--server", "http://127.0.0.1:9/", "--cache", cache.url.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.outputLines.first?.hasSuffix(": 1 currency from 1 source") == true && run.outputLines.last?.hasPrefix("ECB  ECB: USD; published ") == true,
+                "\(run.standardOutput)")
     }
 }

@@ -20,7 +20,7 @@ struct AdminRefreshTests {
     /// Runs `body` against the real server on a seeded database, fetching the ECB from a fake ECB
     /// and the NBP and the CBR (enabled, not scheduled) from `providers`.
     static func withServer(
-        providers: FakeProviderUpstream, refreshWait: Duration = .seconds(60), _ body: @Sendable (FakeUpstream, any TestClientProtocol) async throws -> Void
+        providers: FakeProviderUpstream, refreshWait: Duration = .seconds(120), _ body: @Sendable (FakeUpstream, any TestClientProtocol) async throws -> Void
     ) async throws {
         let ecb = FakeUpstream(publishedThrough: lastDay)
         try await ecb.run { ecbURL in

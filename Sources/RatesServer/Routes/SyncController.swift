@@ -90,7 +90,8 @@ struct SyncController<Context: RequestContext>: Sendable {
                 sequence = snapshot.version
             }
             var json = SyncPageWriter(
-                epoch: snapshot.epoch, reset: reset, snapshot: snapshot, freshness: freshness, nextUpdateAfter: nextUpdateAfter())
+                epoch: snapshot.epoch, reset: reset, snapshot: snapshot, expectedLatestDate: freshness.expected, stale: freshness.isStale,
+                nextUpdateAfter: nextUpdateAfter())
             switch position {
             case nil, .snapshot?:
                 let afterDay: Day? = if case .snapshot(let day)? = position { day } else { nil }
@@ -185,8 +186,10 @@ struct SyncPageWriter {
     let epoch: String
     let reset: Bool
     let snapshot: RatesSnapshot
-    /// Its `stale` is the server's verdict on its data, for the SDK's status.
-    let freshness: Freshness
+    /// The newest publication the reference schedule says is out.
+    let expectedLatestDate: Day
+    /// The server's verdict on its data, for the SDK's status.
+    let stale: Bool
     let nextUpdateAfter: Date
 
     mutating func write(cursor: SyncCursor, more: Bool, upserts: [DailyRates], deletes: [Day: [CurrencyCode]]) -> ByteBuffer {
@@ -197,8 +200,8 @@ struct SyncPageWriter {
             json.field("reset", bool: reset)
             json.field("base", string: snapshot.base.rawValue)
             json.field("latestDate", optionalString: snapshot.latest?.day.description)
-            json.field("expectedLatestDate", string: freshness.expected.description)
-            json.field("stale", bool: freshness.isStale)
+            json.field("expectedLatestDate", string: expectedLatestDate.description)
+            json.field("stale", bool: stale)
             json.field("nextUpdateAfter", string: nextUpdateAfter.formatted(.iso8601))
             var sources = SyncPageSources()
             json.field("upserts") { json in

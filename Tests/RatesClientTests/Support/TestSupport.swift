@@ -54,10 +54,12 @@ final class TemporaryCache: Sendable {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
+    /// A configuration of this cache; without the bundled snapshot, so that a cache never synced is empty.
     func configuration(window: Day? = nil, maxAttempts: Int = 3, autoRefresh: Bool = false) -> RatesClient.Configuration {
         RatesClient.Configuration(
             server: URL(string: "http://rates.test/")!, cacheURL: url, apiKey: "secret", window: window,
-            retry: RetryPolicy(maxAttempts: maxAttempts, baseDelay: .milliseconds(1), maxDelay: .milliseconds(20)), autoRefresh: autoRefresh)
+            retry: RetryPolicy(maxAttempts: maxAttempts, baseDelay: .milliseconds(1), maxDelay: .milliseconds(20)), autoRefresh: autoRefresh,
+            bundledRates: nil)
     }
 
     /// A client on this cache whose requests are answered by `server`, at the clock's time.
