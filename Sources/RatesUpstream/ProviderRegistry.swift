@@ -536,6 +536,21 @@ public enum ProviderRegistry {
             BCCCDProvider.self, "BCCCD", "Banque Centrale du Congo", country: "CD", .elsewhere, issues: ["CDF"], pivot: "CDF",
             rateType: "average rate (cours moyen)", schedule: PublicationSchedule(timeZone: "Africa/Kinshasa", expectedMinute: 12 * 60),
             baseURL: "https://www.bcc.cd/marche-des-changes/cours-de-change"),
+        // Monday to Friday, the day's bulletin out in its evening, Maputo time.
+        ProviderIdentity(
+            BMProvider.self, "BM", "Banco de Moçambique", country: "MZ", .elsewhere, issues: ["MZN"], pivot: "MZN",
+            rateType: "reference rate (taxa média)", schedule: PublicationSchedule(timeZone: "Africa/Maputo", expectedMinute: 17 * 60),
+            baseURL: "https://www.bancomoc.mz"),
+        // Monday to Friday, by about 10:00 Bujumbura time.
+        ProviderIdentity(
+            BRBProvider.self, "BRB", "Banque de la République du Burundi", country: "BI", .elsewhere, issues: ["BIF"], pivot: "BIF",
+            rateType: "official rate (cours moyen)", schedule: PublicationSchedule(timeZone: "Africa/Bujumbura", expectedMinute: 10 * 60),
+            baseURL: "https://www.brb.bi"),
+        // Monday to Friday, by about 09:00 Manila time: the New York closing of the day before.
+        ProviderIdentity(
+            BSPProvider.self, "BSP", "Bangko Sentral ng Pilipinas", country: "PH", .elsewhere, issues: ["PHP"], pivot: "PHP",
+            rateType: "reference rate (New York closing of the day before)",
+            schedule: PublicationSchedule(timeZone: "Asia/Manila", expectedMinute: 9 * 60), baseURL: "https://www.bsp.gov.ph"),
         // The first day of the H.10 series FRED serves.
         ProviderIdentity(
             FREDProvider.self, "FRED", "Federal Reserve Bank of St. Louis (H.10)", country: "US", .dollarSeries, issues: ["USD"],

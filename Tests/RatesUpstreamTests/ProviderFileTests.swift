@@ -37,6 +37,10 @@ struct ProviderFileTests {
         answer("dnb-denmark/currencyratesxml_2026-07-13.xml", DNBProvider()),
         answer("dnb-denmark/statbank_DNVALD_from-2025-03-03.csv", DNBProvider(), days("2025-03-03", "2025-03-07")),
         answer("mnb-hungary/soap_GetExchangeRates_2025-03-24_2025-03-28.xml", MNBProvider(), days("2025-03-24", "2025-03-28")),
+        // A PDF bulletin, asked for by a link on an index page, is dated by its own text.
+        answer("bm-mozambique/02_taxas-de-c_C3_A2mbio-de-refer_C3_AAncia-do-mercado-cambial-do-dia-02092026.pdf", BMProvider()),
+        answer("brb-burundi/02_Cours_20de_20change_20du_2021-05-2026.pdf", BRBProvider()),
+        answer("bsp-philippines/01_28May2026.pdf", BSPProvider()),
     ]
 
     @Test("a recorded answer reads as it does when fetched, whichever of the provider's requests it answered", arguments: recorded)
