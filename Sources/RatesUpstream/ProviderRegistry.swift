@@ -536,6 +536,12 @@ public enum ProviderRegistry {
             BCCCDProvider.self, "BCCCD", "Banque Centrale du Congo", country: "CD", .elsewhere, issues: ["CDF"], pivot: "CDF",
             rateType: "average rate (cours moyen)", schedule: PublicationSchedule(timeZone: "Africa/Kinshasa", expectedMinute: 12 * 60),
             baseURL: "https://www.bcc.cd/marche-des-changes/cours-de-change"),
+        // Sunday to Thursday, Hebron time; no time is stated (noon assumed). Issues none: Palestine uses ILS, JOD and USD.
+        ProviderIdentity(
+            PMAProvider.self, "PMA", "Palestine Monetary Authority", country: "PS", .elsewhere, issues: [], pivot: "USD",
+            rateType: "published middle rate",
+            schedule: PublicationSchedule(timeZone: "Asia/Hebron", weekdays: [7, 1, 2, 3, 4], expectedMinute: 12 * 60),
+            baseURL: "https://wcur.pma.ps"),
         // The first day of the H.10 series FRED serves.
         ProviderIdentity(
             FREDProvider.self, "FRED", "Federal Reserve Bank of St. Louis (H.10)", country: "US", .dollarSeries, issues: ["USD"],
