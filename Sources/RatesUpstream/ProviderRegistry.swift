@@ -542,6 +542,12 @@ public enum ProviderRegistry {
             rateType: "published middle rate",
             schedule: PublicationSchedule(timeZone: "Asia/Hebron", weekdays: [7, 1, 2, 3, 4], expectedMinute: 12 * 60),
             baseURL: "https://wcur.pma.ps"),
+        // Monday to Friday, Mahé time; no time is stated (noon assumed). The first day of the workbook's series.
+        ProviderIdentity(
+            CBSSCProvider.self, "CBSSC", "Central Bank of Seychelles", country: "SC", .elsewhere, issues: ["SCR"], pivot: "SCR",
+            rateType: "mid rate, the average of all authorised dealers",
+            schedule: PublicationSchedule(timeZone: "Indian/Mahe", expectedMinute: 12 * 60), baseURL: "https://www.cbs.sc",
+            historyStart: Day(year: 2000, month: 1, day: 4)!),
         // The first day of the H.10 series FRED serves.
         ProviderIdentity(
             FREDProvider.self, "FRED", "Federal Reserve Bank of St. Louis (H.10)", country: "US", .dollarSeries, issues: ["USD"],
