@@ -79,25 +79,23 @@ public struct CBSSCProvider: RatesProvider {
     /// The publications of the workbook: its currencies' sheets, joined by day.
     private func readWorkbook(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        let figures = try workbook.everySheet { sheet throws(UpstreamDataError) -> [(Day, PublishedQuote)] in
-            // The notes and the monthly averages are not a currency's sheet.
-            guard let code = CurrencyCode(sheet.name), code.name != nil else { return [] }
-            return try read(sheet, of: code, in: workbook)
-        }
-        var days: [Day: [PublishedQuote]] = [:]
-        for (day, quote) in figures {
-            days[day, default: []].append(quote)
-        }
-        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return ProviderPublication.byDay(
+            try workbook.everySheet { sheet throws(UpstreamDataError) in
+                // The notes and the monthly averages are not a currency's sheet.
+                guard let code = CurrencyCode(sheet.name), code.name != nil else { return [] }
+                return try read(sheet, of: code, in: workbook)
+            })
     }
 
     /// The figures of the sheet of `code`, each with its day.
-    private func read(_ sheet: XLSXSheet, of code: CurrencyCode, in workbook: XLSXWorkbook) throws(UpstreamDataError) -> [(Day, PublishedQuote)] {
+    private func read(_ sheet: XLSXSheet, of code: CurrencyCode, in workbook: XLSXWorkbook) throws(UpstreamDataError)
+        -> [(day: Day, quote: PublishedQuote)]
+    {
         func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
         guard let header = sheet.rows.first(where: { $0[0]?.words == "Date" }), header[1]?.words == "SCR/\(code)" else {
             throw layout("no header row Date | SCR/\(code)")
         }
-        var figures: [(Day, PublishedQuote)] = []
+        var figures: [(day: Day, quote: PublishedQuote)] = []
         for row in sheet.rows where row.number > header.number {
             guard let figure = row[1], figure.words != "-" else { continue }  // no figure that day
             guard let serial = row[0]?.number else { throw layout("row \(row.number) has a figure but no date serial in A") }

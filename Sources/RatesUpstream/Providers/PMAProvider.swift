@@ -77,22 +77,17 @@ public struct PMAProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        var days: [Day: [PublishedQuote]] = [:]
-        let rows = try workbook.everySheet { sheet throws(UpstreamDataError) in try read(sheet, of: workbook) }
-        for (day, quote) in rows {
-            days[day, default: []].append(quote)
-        }
         // The header and no row: no rates in the span (a Friday–Saturday, a holiday).
-        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return ProviderPublication.byDay(try workbook.everySheet { sheet throws(UpstreamDataError) in try read(sheet, of: workbook) })
     }
 
     /// The figures of one sheet, each with its day.
-    private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [(Day, PublishedQuote)] {
+    private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [(day: Day, quote: PublishedQuote)] {
         func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
         guard let header = sheet.rows.first, header.cells.map(\.column) == [0, 1, 2, 3, 4], header.cells.map({ $0.words ?? "" }) == Self.header else {
             throw layout("the first row is not the header التاريخ | العملة | الشراء | البيع | الوسطي")
         }
-        var figures: [(Day, PublishedQuote)] = []
+        var figures: [(day: Day, quote: PublishedQuote)] = []
         for row in sheet.rows.dropFirst() {
             guard let dateCell = row[0], let pairCell = row[1], row.cells.allSatisfy({ $0.column <= 4 }) else {
                 throw layout("row \(row.number) is not a date, a pair and its figures")
