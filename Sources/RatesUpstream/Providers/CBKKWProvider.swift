@@ -7,9 +7,9 @@ import RatesCore
 ///   its hidden `formId` and the currencies it offers (options of `selCurrency` valued `CODE:ID`: `USD:128735`), then
 ///   posts, for each currency, `formId=127906&selCurrency=USD%3A128735&txtDateFrom=05%2F09%2F2026&txtDateTo=08%2F09%2F2026`
 ///   (days as DD/MM/YYYY) to `…/exchange-rates/get-exchange-rates`, with the form's cookies. The answer is a fragment
-///   of a page holding one table, headed `Date | KWD / USD`, one row per day: `08.09.2026 | 306.650`. A span without
-///   rates (a Friday–Saturday), or a currency the bank no longer quotes (VEF), answers the table without rows: no
-///   publication. An answer whose table is of another currency than the one asked for is rejected.
+///   of a page holding one table, headed `Date | KWD / USD`, one row per day: `08.09.2026 | 306.650`. A currency the
+///   bank no longer quotes (VEF) answers the table without rows, as a span without rates (a Friday–Saturday) is
+///   taken to: no publication. An answer whose table is of another currency than the one asked for is rejected.
 /// - Quote convention: the figure is in fils (1 dinar = 1000 fils) for 1 unit of the currency: 306.650 fils per US
 ///   dollar is 0.30665 dinars per dollar, that is 306.650 dinars per 1000 dollars. So the figure is kept as published,
 ///   digit for digit (three decimals for most, `1.9980` for JPY, `221.20` for AUD), as dinars for 1000 units of the

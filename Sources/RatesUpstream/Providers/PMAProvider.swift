@@ -10,8 +10,8 @@ import RatesCore
 ///   an Excel workbook (read with ``XLSXWorkbook``) of one sheet: the header `التاريخ | العملة | الشراء | البيع | الوسطي`
 ///   (date, pair, buying, selling, middle), then one row per day and pair, every cell a string:
 ///   `2026/09/01 | USD/LBP | 89,446.50 | 89,800.00 | 89623.25`. Figures may group thousands with commas; the middle
-///   rates drop trailing zeros (`0.709` beside `0.7080` and `0.7100`). A span without rates (a Friday–Saturday)
-///   gives the header and no row: no publication.
+///   rates drop trailing zeros (`0.709` beside `0.7080` and `0.7100`). A sheet of the header and no row (what a span
+///   without rates, a Friday–Saturday, is taken to give) is no publication.
 /// - Quote convention: a pair `BASE/QUOTE` is QUOTE units for 1 BASE. The authority issues no currency (Palestine
 ///   uses the shekel, the Jordanian dinar and the dollar) and quotes most pairs against the dollar, the pivot: `USD/X`
 ///   is X per 1 USD (``RatesCore/PublishedQuote/Direction/unitsPerPivot``: ILS through `USD/ILS`, JOD, JPY, LBP, …),
