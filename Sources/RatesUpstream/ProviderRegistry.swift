@@ -551,6 +551,24 @@ public enum ProviderRegistry {
             BSPProvider.self, "BSP", "Bangko Sentral ng Pilipinas", country: "PH", .elsewhere, issues: ["PHP"], pivot: "PHP",
             rateType: "reference rate (New York closing of the day before)",
             schedule: PublicationSchedule(timeZone: "Asia/Manila", expectedMinute: 9 * 60), baseURL: "https://www.bsp.gov.ph"),
+        // Sunday to Thursday, Hebron time; no time is stated (noon assumed). Issues none: Palestine uses ILS, JOD and USD.
+        ProviderIdentity(
+            PMAProvider.self, "PMA", "Palestine Monetary Authority", country: "PS", .elsewhere, issues: [], pivot: "USD",
+            rateType: "published middle rate",
+            schedule: PublicationSchedule(timeZone: "Asia/Hebron", weekdays: [7, 1, 2, 3, 4], expectedMinute: 12 * 60),
+            baseURL: "https://wcur.pma.ps"),
+        // Monday to Friday, Mahé time; no time is stated (noon assumed). The first day of the workbook's series.
+        ProviderIdentity(
+            CBSSCProvider.self, "CBSSC", "Central Bank of Seychelles", country: "SC", .elsewhere, issues: ["SCR"], pivot: "SCR",
+            rateType: "mid rate, the average of all authorised dealers",
+            schedule: PublicationSchedule(timeZone: "Indian/Mahe", expectedMinute: 12 * 60), baseURL: "https://www.cbs.sc",
+            historyStart: Day(year: 2000, month: 1, day: 4)!),
+        // Sunday to Thursday, Kuwait time; no time is stated (noon assumed). The first day the lookup answers.
+        ProviderIdentity(
+            CBKKWProvider.self, "CBKKW", "Central Bank of Kuwait", country: "KW", .elsewhere, issues: ["KWD"], pivot: "KWD",
+            rateType: "exchange rate (fils per unit)",
+            schedule: PublicationSchedule(timeZone: "Asia/Kuwait", weekdays: [7, 1, 2, 3, 4], expectedMinute: 12 * 60),
+            baseURL: "https://www.cbk.gov.kw", historyStart: Day(year: 2008, month: 1, day: 2)!),
         // The first day of the H.10 series FRED serves.
         ProviderIdentity(
             FREDProvider.self, "FRED", "Federal Reserve Bank of St. Louis (H.10)", country: "US", .dollarSeries, issues: ["USD"],
