@@ -2,9 +2,11 @@
 # Fuzzes the live server against openapi.yaml with schemathesis (stateless): every operation gets
 # schema-valid and schema-invalid requests; the run fails on any 5xx, any response that breaks the
 # contract (status, content type, headers, body schema), or any request the server accepts that
-# the spec forbids. The server runs on a free loopback port with a temporary database seeded from
-# the bundled history, and an upstream URL that points at a closed local port, so nothing leaves
-# the machine.
+# the spec forbids. The server runs on a free loopback port with a temporary database holding every
+# recording under Tests/Fixtures, as Scripts/measure-providers.sh builds it (the bundled ECB history
+# and each provider's recorded files, imported with `rates-relay import --archive`): answers with
+# pegs, providers' source objects and metals, not the ECB's figures alone. Its upstream URLs point at
+# a closed local port, so nothing leaves the machine.
 #
 # Usage: Scripts/check-contract.sh           (after `swift build` or `swift test`)
 #   RATES_RELAY_BIN   server binary (default .build/debug/rates-relay)
@@ -26,6 +28,11 @@ read -r port closed < <(python3 -c 'import socket
 s = [socket.socket() for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
+
+# Every recording, one archive, one import.
+Scripts/recorded-archive.sh "$root/archive" Sources/RatesIngest/Resources/eurofxref-hist.zip
+"$bin" import --archive "$root/archive" --db "$root/rates.sqlite" >"$root/import.log" 2>&1 || { cat "$root/import.log"; exit 1; }
+echo "== $(tail -1 "$root/import.log")"
 
 # One provider besides the ECB, so that refreshes answer for several; both upstreams are the closed port.
 "$bin" serve --host 127.0.0.1 --port "$port" --db "$root/rates.sqlite" --no-schedule \

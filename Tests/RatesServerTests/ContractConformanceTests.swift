@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import RatesCore
@@ -69,6 +70,38 @@ struct ContractConformanceTests {
             #expect(contract.violations(method: "GET", path: "/v1/latest", status: 304, contentType: notModified.headers[.contentType],
                                         body: Array(notModified.body.readableBytesView)).isEmpty)
             #expect(checked == Self.requests.count - 1)
+        }
+    }
+
+    @Test("every operation's parameter examples in openapi.yaml, together, make a request the server accepts and answers as the contract says")
+    func examplesAreAccepted() async throws {
+        let contract = try OpenAPIContract.repository()
+        // The event stream never ends: its examples are schemathesis' to send (Scripts/check-contract.sh).
+        let requests = contract.exampleRequests().filter { !$0.target.hasPrefix("/v1/events") }
+        #expect(requests.count >= 25, "\(requests)")
+        // The examples name the NBP and the CNB beside the ECB: the seed and their recorded files, the NBP fetched (not scheduled).
+        try await TestServer.withSeededDatabase { database in
+            for (provider, files) in [
+                ("NBP", ["tables_A_2026-03-01_2026-03-05.json", "tables_B_2026-03-01_2026-03-05.json"].map { "nbp-poland/" + $0 }),
+                ("CNB", ["cnb-czech/cnbapi_exrates_daily-year_2026.json"]),
+            ] {
+                let run = try await ProviderImportTests.runImport(["--provider", provider] + files.map { Fixtures.url($0).path } + ["--db", database])
+                #expect(run.status == 0, "\(run.output)")
+            }
+            var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
+            configuration.providers = ["NBP"]
+            try await buildApplication(configuration, logger: TestServer.logger).test(.live) { client in
+            for request in requests {
+                let method = HTTPRequest.Method(request.method.uppercased())!
+                let headers: HTTPFields = method == .post ? [.authorization: "Bearer test-token"] : [:]
+                let response = try await client.request(request.target, method: method, headers: headers)
+                #expect((200..<400).contains(response.status.code), "\(request) → \(response.status.code): \(response.text.prefix(300))")
+                let violations = contract.violations(
+                    method: request.method, path: request.target, status: Int(response.status.code),
+                    contentType: response.headers[.contentType], body: Array(response.body.readableBytesView))
+                #expect(violations.isEmpty, "\(request): \(violations)")
+            }
+            }
         }
     }
 

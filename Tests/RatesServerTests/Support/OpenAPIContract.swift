@@ -642,3 +642,65 @@ extension OpenAPIContract.Value {
         if case .number(let number) = self { number } else { nil }
     }
 }
+
+extension OpenAPIContract {
+    /// A request made of an operation's parameter examples.
+    struct ExampleRequest: Sendable, CustomStringConvertible {
+        var method: String
+        /// The path with its parameters' examples in place, and a query of every query parameter's example.
+        var target: String
+
+        var description: String { "\(method.uppercased()) \(target)" }
+    }
+
+    /// One request per operation: its path parameters' and query parameters' examples, all of them
+    /// together (`example` of the parameter, else of its schema); operations whose path has a parameter
+    /// without an example are left out. Header parameters are left out.
+    func exampleRequests() -> [ExampleRequest] {
+        guard case .object(let root) = document, case .object(let paths)? = root["paths"] else { return [] }
+        var requests: [ExampleRequest] = []
+        for (template, itemValue) in paths.sorted(by: { $0.key < $1.key }) {
+            guard case .success(.object(let item)) = resolved(itemValue) else { continue }
+            for method in Self.operationMethods.sorted() {
+                guard let operation = item[method]?.objectValue else { continue }
+                let declared = (item["parameters"]?.arrayValue ?? []) + (operation["parameters"]?.arrayValue ?? [])
+                var path = template
+                var query: [String] = []
+                var complete = true
+                for parameterValue in declared {
+                    guard case .success(.object(let parameter)) = resolved(parameterValue),
+                          case .string(let name)? = parameter["name"], case .string(let location)? = parameter["in"]
+                    else { continue }
+                    let schema = parameter["schema"].flatMap { try? resolved($0).get() }?.objectValue
+                    let example = (parameter["example"] ?? schema?["example"]).flatMap(Self.exampleText)
+                    switch (location, example) {
+                    case ("path", let text?): path = path.replacingOccurrences(of: "{\(name)}", with: text)
+                    case ("path", nil): complete = false
+                    case ("query", let text?):
+                        let encoded = text.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? text
+                        query.append("\(name)=\(encoded)")
+                    default: continue
+                    }
+                }
+                guard complete else { continue }
+                requests.append(ExampleRequest(method: method, target: path + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))))
+            }
+        }
+        return requests
+    }
+
+    /// An example's text as a URL carries it.
+    private static func exampleText(_ value: Value) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number == number.rounded() ? String(Int(number)) : String(number)
+        case .bool(let flag): String(flag)
+        default: nil
+        }
+    }
+}
+
+extension CharacterSet {
+    /// What a query value may hold unescaped.
+    static let urlQueryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&+=#"))
+}
