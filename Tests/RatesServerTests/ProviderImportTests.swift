@@ -16,14 +16,16 @@ struct ProviderImportTests {
         return (status, child.output)
     }
 
-    /// Imports `file` (under Tests/Fixtures) as `provider`'s into a seeded database, then runs `body`
-    /// with a server on it that fetches nothing.
+    /// Imports `file` (under Tests/Fixtures) as `provider`'s into a seeded database, then each of
+    /// `later` (paths) in an import of its own, then runs `body` with a server on it that fetches nothing.
     static func withImported(
-        _ provider: String, _ file: String, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+        _ provider: String, _ file: String, then later: [String] = [], _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await TestServer.withSeededDatabase { database in
-            let run = try await runImport(["--provider", provider, Fixtures.url(file).path, "--db", database])
-            #expect(run.status == 0, "\(run.output)")
+            for path in [Fixtures.url(file).path] + later {
+                let run = try await runImport(["--provider", provider, path, "--db", database])
+                #expect(run.status == 0, "\(run.output)")
+            }
             var configuration = TestServer.configuration(database: database, upstream: "http://127.0.0.1:9/")
             configuration.providers = []
             try await buildApplication(configuration, logger: TestServer.logger).test(.live, body)
@@ -180,4 +182,26 @@ struct ProviderImportTests {
             #expect((published.json["sources"] as? [String: [String: Any]])?["ARS"]?["provider"] as? String == "BCRA")
         }
     }
+    @Test("a part of a publication answers on its own: the Bank of Russia's metals imported alone, days after its table, are served through the rouble's value, for providers=CBR too")
+    func partAloneAnswers() async throws {
+        // The metals of Tuesday 2026-04-28 alone (roubles per gram), after the table of Saturday the 25th.
+        let metals = FileManager.default.temporaryDirectory.appendingPathComponent("metals-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: metals) }
+        try Data(("<?xml version=\"1.0\" encoding=\"windows-1251\"?><Metall FromDate=\"20260428\" ToDate=\"20260428\" name=\"Precious metals quotations\">"
+            + "<Record Date=\"28.04.2026\" Code=\"1\"><Buy>12957,47</Buy><Sell>12957,47</Sell></Record></Metall>").utf8).write(to: metals)
+        try await Self.withImported("CBR", "cbr-russia/XML_daily_2026-04-25.xml", then: [metals.path]) { client in
+            for query in ["", "&providers=CBR"] {
+                let answer = try await client.request("/v1/rates/2026-04-28?symbols=XAU,USD&expand=sources" + query)
+                #expect(answer.status == .ok && answer.json["date"] as? String == "2026-04-28", "\(query): \(answer.text)")
+                let sources = try #require(answer.json["sources"] as? [String: [String: Any]])
+                #expect(sources["XAU"]?["provider"] as? String == "CBR" && sources["XAU"]?["date"] as? String == "2026-04-28")
+                guard query == "&providers=CBR" else { continue }
+                #expect(sources["USD"]?["date"] as? String == "2026-04-25", "the Bank of Russia's own dollar is its table's, carried forward")
+                // 12957.47 RUB per gram × 31.1034768 g per troy ounce, through the table's 88.2826 RUB per EUR.
+                let gold = try #require(answer.decimalText("rates", "XAU").flatMap { Double($0) })
+                #expect(abs(gold - 88.2826 / (12957.47 * 31.1034768)) < 1e-10, "\(gold)")
+            }
+        }
+    }
 }
+
