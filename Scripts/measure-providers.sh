@@ -6,7 +6,8 @@
 #   - the currencies the merged dataset then has (target >= 215);
 #   - restart to the first 200 of /v1/latest on that database (target < 0.5 s), and the RSS;
 #   - the SDK on that dataset: first sync of the 90 days to 2026-04-30 (target < 300 ms) and
-#     local conversions between every pair of currencies (target < 50 µs);
+#     local conversions between every pair of currencies (target < 50 µs), and an app's first
+#     launch offline: a new cache with the snapshot the SDK ships, then a conversion (target < 50 ms);
 #   - a one-day delta: a sync client up to date before the Bank of Russia's publication of
 #     2026-04-25 is imported into the running server's database, then asks for what changed
 #     (bytes as sent, and gzip-compressed; target < 2 KB with gzip);
@@ -87,6 +88,8 @@ window=$(date -u -d "$last_imported -90 days" +%F)
 echo "== SDK: first sync of $window .. $last_imported, then local conversions"
 "$benchmark" first --server "$base" --dir "$work/caches" --window "$window" --runs 5
 "$benchmark" convert --server "$base" --dir "$work/caches" --window "$window"
+echo "== SDK: an app's first launch offline, from the snapshot the SDK ships (target < 50 ms)"
+"$benchmark" bundled --server "http://127.0.0.1:9/" --dir "$work/caches" --window "$window" --runs 10
 
 echo "== one-day delta: the Bank of Russia's 2026-04-25, imported into the running server's database"
 page=$(curl -fs "$base/v1/sync?from=2026-04-01")

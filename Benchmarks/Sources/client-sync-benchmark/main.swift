@@ -11,6 +11,9 @@ import RatesCore
 //     publication), then local conversions on the last one.
 //   client-sync-benchmark convert --server URL --dir DIR --window YYYY-MM-DD
 //     Local conversions on DIR/cache-1.sqlite, as a `first` run left it (offline: no request).
+//   client-sync-benchmark bundled --server URL --dir DIR --window YYYY-MM-DD [--runs N]
+//     An app's first launch offline: N times, a client on a new cache DIR/bundled-K.sqlite (the SDK's
+//     shipped snapshot put in) and its first conversion, USD to JPY; the server is never asked.
 
 struct Arguments {
     var phase: String
@@ -24,10 +27,10 @@ struct Arguments {
         var rest = CommandLine.arguments.dropFirst()
         let phase = rest.popFirst() ?? ""
         while let name = rest.popFirst(), name.hasPrefix("--"), let value = rest.popFirst() { values[String(name.dropFirst(2))] = value }
-        guard ["first", "apply", "convert"].contains(phase), let server = values["server"].flatMap(URL.init(string:)),
+        guard ["first", "apply", "convert", "bundled"].contains(phase), let server = values["server"].flatMap(URL.init(string:)),
               let dir = values["dir"], let window = values["window"].flatMap(Day.init)
         else {
-            FileHandle.standardError.write(Data("usage: client-sync-benchmark first|apply|convert --server URL --dir DIR --window YYYY-MM-DD [--runs N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: client-sync-benchmark first|apply|convert|bundled --server URL --dir DIR --window YYYY-MM-DD [--runs N]\n".utf8))
             exit(64)
         }
         self.phase = phase
@@ -105,6 +108,18 @@ case "first":
 
 case "convert":
     try measureConversions(try arguments.client(1), window: arguments.window)
+
+case "bundled":
+    var times: [Double] = []
+    for run in 1...arguments.runs {
+        let start = ContinuousClock.now
+        let client = try RatesClient(configuration: .init(server: arguments.server, cacheURL: arguments.dir.appendingPathComponent("bundled-\(run).sqlite")))
+        let conversion = try client.convert(100, from: CurrencyCode("USD")!, to: CurrencyCode("JPY")!)
+        times.append(milliseconds(since: start))
+        guard try client.status().isBundled else { fail("bundled \(run): the cache does not hold the shipped snapshot") }
+        if run == 1 { print("first launch offline: 100 USD = \(conversion.result) JPY, rates of \(conversion.date) (\(RatesClient.shippedRates?.count ?? 0) bytes shipped)") }
+    }
+    summary("first launch offline: a new cache with the shipped snapshot, then a conversion", times)
 
 default:
     var times: [Double] = []
