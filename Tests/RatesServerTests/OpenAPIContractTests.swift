@@ -209,7 +209,7 @@ struct OpenAPIContractTests {
         #expect(
             check("/v1/timeseries?start=2026-10-29", body).sorted() == [
                 #"$.rates.yesterday.USD: expected number, got string "1.1""#,
-                #"$.rates.yesterday: "yesterday" does not match ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ (property name)"#,
+                #"$.rates.yesterday: "yesterday" does not match ^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$ (property name)"#,
                 #"$.rates.yesterday: "yesterday" is not a date (YYYY-MM-DD) (property name)"#,
             ])
     }
