@@ -9,8 +9,8 @@ import RatesStore
 /// (`rates-relay export --snapshot`).
 ///
 /// `RatesClient` reads it into an empty cache (marked bundled and stale) and replaces it with the
-/// first sync's snapshot. The page says `stale: true` and carries no usable cursor: a bundled
-/// snapshot is never a position in any server's feed.
+/// first sync's snapshot. The page says `stale: true`; its cursor is the exporting database's, which
+/// the SDK does not keep: a bundled snapshot is never a position in a server's feed.
 public enum BundledRates {
     /// The page of `store`'s newest publication, or `nil` when the store holds none.
     public static func export(from store: RatesStore, now: Date = Date()) throws -> ByteBuffer? {
