@@ -53,6 +53,9 @@ package final class FakeProviderUpstream: Sendable {
         var pathRevisions: [String: Int] = [:]
         var held = false
         var hangsReleased = false
+        /// Requests received and not yet answered, and the most there ever were at once.
+        var inFlight = 0
+        var maxInFlight = 0
     }
 
     private let state = Mutex(State())
@@ -93,6 +96,9 @@ package final class FakeProviderUpstream: Sendable {
     /// The requests received so far, in order.
     package var received: [Received] { state.withLock { $0.received } }
 
+    /// The most requests received and not yet answered at one moment, so far.
+    package var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+
     /// How many requests were for a path starting with `prefix`.
     package func requestCount(_ prefix: String) -> Int { received.filter { $0.target.hasPrefix(prefix) }.count }
 
@@ -114,7 +120,10 @@ package final class FakeProviderUpstream: Sendable {
         let query = request.uri.query ?? ""
         let body = String(buffer: try await request.collectBody(upTo: 1 << 20))
         let ifNoneMatch = request.headers[.ifNoneMatch]
+        defer { state.withLock { $0.inFlight -= 1 } }
         let (route, revision) = state.withLock { state in
+            state.inFlight += 1
+            state.maxInFlight = max(state.maxInFlight, state.inFlight)
             state.received.append(Received(method: request.method.rawValue, target: query.isEmpty ? path : path + "?" + query, ifNoneMatch: ifNoneMatch))
             let route = state.routes.last { $0.matches(path: path, query: query, body: body) }
             return (route, "\(state.revision).\(state.pathRevisions[path] ?? 0)")
