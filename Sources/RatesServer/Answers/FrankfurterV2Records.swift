@@ -79,9 +79,7 @@ struct FrankfurterV2Records: Sendable {
     static func firstDay(of day: Day, _ grouping: FrankfurterV2Query.Grouping) -> Day {
         switch grouping {
         case .week: return day.adding(days: 1 - day.isoWeekday)
-        case .month:
-            let (year, month, _) = day.parts
-            return Day(year: year, month: month, day: 1)!
+        case .month: return day.monthStart
         }
     }
 

@@ -53,7 +53,7 @@ public struct BMProvider: IndexPageProvider {
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         var bulletins: [Day: String] = [:]
         for link in HTMLLinks.links(in: session.text) {
-            let href = Self.decodingReferences(link.href)
+            let href = link.href
             // `…-do-dia-02092026.pdf`: the bulletin of 2 September 2026.
             guard href.lowercased().hasSuffix(".pdf"), href.contains("taxas-de-c") else { continue }
             let digits = href.dropLast(4).suffix(8)
@@ -70,26 +70,6 @@ public struct BMProvider: IndexPageProvider {
 
     /// The characters a link's path keeps as they are; others (`â`, `ê`) are percent-encoded as UTF-8.
     private static let pathCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "%"))
-
-    /// `text` with its numeric character references (`&#226;`, `&#xE2;`) read.
-    static func decodingReferences(_ text: String) -> String {
-        var out = ""
-        var rest = text[...]
-        while let open = rest.range(of: "&#") {
-            out += rest[..<open.lowerBound]
-            let after = rest[open.upperBound...]
-            guard let close = after.firstIndex(of: ";") else { break }
-            let digits = after[..<close]
-            let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-            if let value, let scalar = UnicodeScalar(value) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += rest[open.lowerBound...close]
-            }
-            rest = after[after.index(after: close)...]
-        }
-        return out + rest
-    }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let lines = try DailyBulletin.rows(body).map(\.text)

@@ -25,9 +25,9 @@ enum DailyBulletin {
     static let frenchMonths = months([
         "janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre", "octobre", "novembre", "decembre",
     ])
-    static let englishMonths: [String: Int] = months([
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-    ]).merging(months(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])) { first, _ in first }
+    /// The English names and abbreviations the date formats declare (``Day/ProviderFormat``).
+    static let englishMonths = months(Day.ProviderFormat.monthNames.map { $0.lowercased() })
+        .merging(months(Day.ProviderFormat.monthAbbreviations.map { $0.lowercased() })) { first, _ in first }
 
     private static func months(_ names: [String]) -> [String: Int] {
         Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 + 1) })

@@ -7,7 +7,8 @@ import Foundation
 /// and the anchor's text up to `</a>` with tags dropped and white space collapsed. Character
 /// references other than `&amp;` are left as written. That is all an index page's link to a file needs.
 enum HTMLLinks {
-    /// One link: its `href` as written (`&amp;` read as `&`) and its text.
+    /// One link: its `href` with its character references read (`&amp;` as `&`, `&#226;` as `â`:
+    /// ``HTMLText/decodingReferences(_:)``) and its text.
     struct Link: Equatable {
         var href: String
         var text: String
@@ -24,7 +25,7 @@ enum HTMLLinks {
             search = close.upperBound
             guard let href = attribute("href", in: tag) else { continue }
             let end = page.range(of: "</a", options: .caseInsensitive, range: search..<page.endIndex)?.lowerBound ?? page.endIndex
-            links.append(Link(href: href.replacingOccurrences(of: "&amp;", with: "&"), text: text(page[search..<end])))
+            links.append(Link(href: HTMLText.decodingReferences(href), text: text(page[search..<end])))
         }
         return links
     }

@@ -84,6 +84,21 @@ enum XLSXFixture {
         return zip(members)
     }
 
+    /// The recorded workbook `name` with the rows of its sheet `member` from the first `<row r="firstRow"`
+    /// to the end of its `<sheetData>` taken out, written again (stored): the header alone, as a source
+    /// answers a span without rates.
+    static func withoutRows(_ name: String, sheet member: String, from firstRow: Int, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> [UInt8]
+    {
+        var members = try members(of: ProviderFixture.bytes(name))
+        let index = try #require(members.firstIndex { $0.path == member }, "\(member) is not in \(name)", sourceLocation: sourceLocation)
+        let text = String(decoding: members[index].bytes, as: UTF8.self)
+        let first = try #require(text.range(of: "<row r=\"\(firstRow)\""), "no row \(firstRow) in \(member)", sourceLocation: sourceLocation)
+        let end = try #require(text.range(of: "</sheetData>"), sourceLocation: sourceLocation)
+        members[index].bytes = Array((String(text[..<first.lowerBound]) + String(text[end.lowerBound...])).utf8)
+        return zip(members)
+    }
+
     /// A workbook of one sheet named `Sheet1` with the cells `sheetData` (the `<row>` elements), the
     /// shared strings `strings`, in the 1904 date system when `date1904`.
     static func workbook(sheetData: String, strings: [String] = [], date1904: Bool = false, zip64: Bool = false) -> [UInt8] {
