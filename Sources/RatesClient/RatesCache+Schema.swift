@@ -119,4 +119,8 @@ struct SyncState: Codable, Sendable, Equatable, FetchableRecord, PersistableReco
     /// Whether `rate` holds the bundled snapshot (``RatesClient/Configuration/bundledRates``), put
     /// into a cache that never synced; the first sync's snapshot replaces it.
     var bundled = false
+
+    /// Whether the cache may take the bundled snapshot: it never synced (no cursor, no sync completed,
+    /// no snapshot under way) and holds none yet.
+    var takesBundledSnapshot: Bool { cursor == nil && lastSuccessfulSync == nil && !snapshotInProgress && !bundled }
 }

@@ -139,16 +139,17 @@ final class RatesCache: Sendable {
         return application
     }
 
-    /// Puts the bundled snapshot `page` into a cache that never synced and holds nothing; `false`
-    /// (and nothing written) for any other cache. No cursor is kept: the first sync asks for a
-    /// snapshot, which replaces it.
+    /// Puts the bundled snapshot `bundled` (a sync page's JSON) into a cache that never synced and
+    /// holds nothing; `false` (nothing read or written) for any other cache, which is every launch but
+    /// the first: the page is decoded only when it goes in. No cursor is kept: the first sync asks for
+    /// a snapshot, which replaces it.
     @discardableResult
-    func installBundled(_ page: SyncPage) throws(RatesClientError) -> Bool {
+    func installBundled(_ bundled: Data) throws(RatesClientError) -> Bool {
+        guard try state().takesBundledSnapshot else { return false }
+        let page = try SyncPage(json: bundled)
         let installed = try write { db -> Bool in
             var state = try SyncState.fetchOne(db) ?? SyncState()
-            guard state.cursor == nil, state.lastSuccessfulSync == nil, !state.snapshotInProgress,
-                  try Int.fetchOne(db, sql: "SELECT count(*) FROM rate") == 0
-            else { return false }
+            guard state.takesBundledSnapshot, try Int.fetchOne(db, sql: "SELECT count(*) FROM rate") == 0 else { return false }
             _ = try Self.insert(page, into: "rate", db)
             state.base = page.base.rawValue
             state.latestDate = page.latestDate?.description

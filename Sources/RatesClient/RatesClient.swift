@@ -53,7 +53,7 @@ public final class RatesClient: Sendable {
         cache = try RatesCache(url: configuration.cacheURL)
         engine = SyncEngine(cache: cache, configuration: configuration, transport: transport, now: now)
         refreshLeases = RefreshLeases()
-        if let bundled = configuration.bundledRates { try cache.installBundled(try SyncPage(json: bundled)) }
+        if let bundled = configuration.bundledRates { try cache.installBundled(bundled) }
     }
 
     /// The snapshot this SDK ships (``Configuration/bundledRates``' default): the newest publication
