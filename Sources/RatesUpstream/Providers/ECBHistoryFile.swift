@@ -78,7 +78,9 @@ public enum ECBHistoryFile {
         struct StreamDoesNotEnd: Error {}
         struct TooLarge: Error {}
         var data = Data()
-        data.reserveCapacity(expectedSize)
+        // `expectedSize` is a ZIP member's stated size, or a PDF stream's bound: room for a deflate
+        // stream's usual ratio at most, so that a bound is not taken whole for every small stream.
+        data.reserveCapacity(min(expectedSize, compressed.count * 16))
         do {
             _ = try Data.decompress(
                 size: Int64(compressed.count), bufferSize: 64 << 10, skipCRC32: true,
