@@ -102,6 +102,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             // The contract, served at /openapi.yaml, and the web page's files, served at / and /web/.
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],

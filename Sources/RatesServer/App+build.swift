@@ -29,17 +29,20 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             cors: CORSPolicy(configuration), configuration: configuration) : nil
     let headerLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100)
+    let connections = ApplicationConnections()
     var app = Application(
         router: router,
         server: HTTPServerBuilder { responder in
             FastPathHTTP1Channel(
                 base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: nil, httpDecoderConfiguration: headerLimits)),
-                fastPath: fastPath, idleTimeout: TimeAmount(configuration.idleTimeout))
+                fastPath: fastPath, idleTimeout: TimeAmount(configuration.idleTimeout), connections: connections)
         },
         // A deep accept queue: a burst of new connections (clients reconnecting together) waits
         // to be accepted instead of being dropped; the kernel caps it at net.core.somaxconn.
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "rates-relay", backlog: 4096),
         logger: logger)
+    // The request loops' service shuts down after the server (the application's last service).
+    app.addServices(connections)
     app.addServices(backgroundServices(parts, configuration: configuration, logger: logger))
     return app
 }

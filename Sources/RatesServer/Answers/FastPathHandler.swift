@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import RatesIngest
 
 /// Hummingbird's HTTP/1.1 channel with ``FastPathHandler`` right behind the HTTP decoder.
@@ -12,28 +13,40 @@ import RatesIngest
 /// neither that conversion nor the framework's response path, and its bytes go to the socket
 /// past NIO's response encoder. That encoder, as `configureHTTPServerPipeline` pairs it with
 /// the decoder, queues every request's method to frame `HEAD` answers; answers written past it
-/// would never leave that queue. So the pair is replaced by an unpaired decoder and encoder with
-/// the same limits, and ``FastPathHandler`` keeps the methods of the requests it hands on and
-/// leaves out the body of a `HEAD` answer itself.
+/// would never leave that queue. So the decoder and encoder are unpaired, with the framework's
+/// limits, and ``FastPathHandler`` keeps the methods of the requests it hands on and leaves out
+/// the body of a `HEAD` answer itself.
+///
+/// The rest of the framework's pipeline (the conversion to `HTTPTypes`, its connection state,
+/// the async channel its request loop reads) is added when the connection first hands a request
+/// on to the application, and the loop then starts as a task of ``ApplicationConnections``. A
+/// connection the fast path answers whole, or one carrying an event stream, has neither, nor a
+/// task: the framework's task for the connection ends at once (``handle(value:logger:)``).
 struct FastPathHTTP1Channel: HTTPChannelHandler {
-    typealias Value = HTTP1Channel.Value
+    struct Value: ServerChildChannelValue {
+        let channel: any Channel
+    }
 
     let base: HTTP1Channel
     let fastPath: FastPath?
     let idleTimeout: TimeAmount?
+    let connections: ApplicationConnections
 
     /// - Parameters:
-    ///   - base: The framework's channel; give it no idle timeout, since ``FastPathHandler``
-    ///     keeps that (the framework's handler never sees the requests answered in front of it).
+    ///   - base: The framework's channel: its responder, request loop, decoder limits and extra
+    ///     handlers; give it no idle timeout, since ``FastPathHandler`` keeps that (the
+    ///     framework's handler never sees the requests answered in front of it).
     ///   - fastPath: What answers prepared requests; `nil` answers none (every request goes to the application).
     ///   - idleTimeout: How long a connection may stay without a request in progress.
-    init(base: HTTP1Channel, fastPath: FastPath?, idleTimeout: TimeAmount?) {
+    ///   - connections: Where the request loops run.
+    init(base: HTTP1Channel, fastPath: FastPath?, idleTimeout: TimeAmount?, connections: ApplicationConnections) {
         self.base = base
         self.fastPath = fastPath
         self.idleTimeout = idleTimeout
+        self.connections = connections
     }
 
-    /// The limits `base` gives its request decoder, for the decoder that replaces it (see above).
+    /// The limits `base` gives its request decoder.
     private var decoderLimits: NIOHTTPDecoderLimitConfiguration {
         var limits = NIOHTTPDecoderLimitConfiguration()
         limits.maxHeaderFieldSize = base.configuration.httpDecoder.maxHeaderFieldSize
@@ -45,26 +58,36 @@ struct FastPathHTTP1Channel: HTTPChannelHandler {
     var responder: HTTPChannelHandler.Responder { base.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        channel.eventLoop.makeCompletedFuture {
+            // Each connection keeps its read buffer between reads: 1 KiB holds a request's head, where
+            // NIO's default of 2 KiB doubles what an idle connection or an event stream holds; a
+            // larger request still gets larger reads, as the allocator adapts.
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65_536))
             let pipeline = channel.pipeline.syncOperations
-            // Nothing has been read yet: the paired encoder and decoder are swapped for unpaired ones.
-            let pairedEncoder = try pipeline.handler(type: HTTPResponseEncoder.self)
-            let pairedDecoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            let encoder = HTTPResponseEncoder()
-            let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits))
-            try pipeline.addHandler(encoder, position: .after(pairedEncoder))
-            try pipeline.addHandler(decoder, position: .after(pairedDecoder))
-            pipeline.removeHandler(pairedEncoder, promise: nil)
-            pipeline.removeHandler(pairedDecoder, promise: nil)
-            let handler = FastPathHandler(fastPath: fastPath, idleTimeout: idleTimeout)
-            try pipeline.addHandler(handler, position: .after(decoder))
-            return value
+            try pipeline.addHandler(HTTPResponseEncoder())
+            try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)))
+            try pipeline.addHandler(FastPathHandler(fastPath: fastPath, idleTimeout: idleTimeout) { startRequestLoop(on: channel, logger: logger) })
+            return Value(channel: channel)
         }
     }
 
-    func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+    /// Adds the rest of the framework's HTTP/1.1 pipeline behind ``FastPathHandler`` (as
+    /// `HTTP1Channel.setup` does behind the decoder) and starts the request loop on its async
+    /// channel; `false` once the server is shutting down.
+    private func startRequestLoop(on channel: any Channel, logger: Logger) -> Bool {
+        (try? connections.start {
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandlers(base.configuration.additionalChannelHandlers())
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+            let connection = try HTTP1Channel.Value(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return { [base] in await base.handle(value: connection, logger: logger) }
+        }) ?? false
     }
+
+    /// Nothing to wait for: a connection's request loop, if it ever needs one, runs in ``ApplicationConnections``.
+    func handle(value: Value, logger: Logger) async {}
 }
 
 /// A connection's fast path and idle timeout: answers what ``FastPath`` can on the event loop,
@@ -102,7 +125,11 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var answerProgress: NIODeadline?
     private var idleCheck: Scheduled<Void>?
     /// The methods of the requests handed to the application, oldest first, to frame their answers.
-    private var handedOnMethods = CircularBuffer<HTTPMethod>()
+    private var handedOnMethods = CircularBuffer<HTTPMethod>(initialCapacity: 2)
+    /// Starts the connection's request loop in the application, before the first request handed
+    /// on to it (``FastPathHTTP1Channel``): `false` when it cannot (the server is shutting down);
+    /// `nil` once called.
+    private var startRequestLoop: (() -> Bool)?
     /// Whether the answer being written answers a `HEAD` (or `CONNECT`): its body is left out.
     private var leavesOutBody = false
     /// The response encoder's context: answers given here are written from there, as bytes.
@@ -111,9 +138,12 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// the connection then serves nothing else, and reads nothing more.
     private var eventStream: UUID?
 
-    init(fastPath: FastPath?, idleTimeout: TimeAmount?) {
+    /// - Parameter startRequestLoop: Starts the connection's request loop in the application, on
+    ///   the event loop, before the first request handed on to it; `false` when it cannot.
+    init(fastPath: FastPath?, idleTimeout: TimeAmount?, startRequestLoop: @escaping () -> Bool) {
         self.fastPath = fastPath
         self.idleTimeout = idleTimeout
+        self.startRequestLoop = startRequestLoop
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -137,9 +167,18 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         leaveEventStream()
     }
 
-    /// A server shutting down asks its connections to wind up: an event stream ends at once.
+    /// A server shutting down asks its connections to wind up: an event stream ends at once, an
+    /// idle connection closes, and a busy one once its answers are written.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ChannelShouldQuiesceEvent, let encoderContext { endEventStream(encoderContext) }
+        if event is ChannelShouldQuiesceEvent {
+            if let encoderContext, eventStream != nil {
+                endEventStream(encoderContext)
+            } else if pending == 0, !reading {
+                context.close(promise: nil)
+            } else {
+                closeWhenAnswered = true
+            }
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -165,6 +204,10 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
                 }
                 return
+            }
+            if let start = startRequestLoop {
+                startRequestLoop = nil
+                guard start() else { return context.close(promise: nil) }
             }
             pending += 1
             handedOnMethods.append(request.method)
@@ -248,6 +291,8 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard let id = fastPath.events.subscribe(limit: fastPath.maxEventSubscribers, subscriber) else { return false }
         eventStream = id
         reading = false
+        // An event stream is never idle: its keep-alives find a client that stopped reading.
+        cancelIdleCheck()
         encoder.write(NIOAny(IOData.byteBuffer(fastPath.eventStreamHead(for: request, allocator: context.channel.allocator))), promise: nil)
         writeEventChunk(EventStreamFrames.opening, isKeepAlive: false, encoder)
         return true
@@ -295,17 +340,14 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// being written has made no progress for the idle timeout (its client stopped reading). A
     /// request the application is still working on, before its answer's head, keeps the connection open.
     private func scheduleIdleCheck(context: ChannelHandlerContext, at start: NIODeadline) {
-        guard let idleTimeout, idleCheck == nil else { return }
+        guard let idleTimeout, idleCheck == nil, eventStream == nil else { return }
         let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         idleCheck = context.eventLoop.scheduleTask(deadline: start + idleTimeout) {
             let (handler, context) = loopBound.value
             handler.idleCheck = nil
             let now = NIODeadline.now()
             let busy = handler.pending > 0 && !handler.reading
-            if handler.eventStream != nil {
-                // An event stream is never idle: its keep-alives find a client that stopped reading.
-                handler.scheduleIdleCheck(context: context, at: now)
-            } else if let progress = handler.answerProgress, busy {
+            if let progress = handler.answerProgress, busy {
                 guard now < progress + idleTimeout else { return context.close(promise: nil) }
                 handler.scheduleIdleCheck(context: context, at: progress)
             } else if !busy, now >= handler.lastActivity + idleTimeout {
