@@ -23,9 +23,7 @@ public final class RatesSnapshot: Sendable {
         self.version = version
         self.days = days
         self.base = base
-        var currencies: Set<CurrencyCode> = days.isEmpty ? [] : [base]
-        for day in days { currencies.formUnion(day.codes) }
-        self.currencies = currencies
+        self.currencies = days.isEmpty ? [] : CurrencyCode.distinct(days.lazy.map(\.codes).joined()).union([base])
         self.etag = "\"\(epoch)-\(version)\""
         self.gzipEtag = "\"\(epoch)-\(version)-gzip\""
     }

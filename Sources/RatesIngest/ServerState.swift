@@ -45,7 +45,7 @@ public final class ServerState: Sendable {
     /// - Throws: `DatabaseError` when the store cannot be read.
     public convenience init(loadingFrom store: RatesStore) throws {
         let stored = try store.snapshot()
-        self.init(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, days: stored.days.map { $0.derivingPegs() }))
+        self.init(snapshot: RatesSnapshot(epoch: stored.epoch, version: stored.version, days: stored.days))
         try loadFetchRecord(from: store)
     }
 

@@ -65,10 +65,12 @@ enum IngestDocuments {
         return escaped
     }
 
-    /// The batch's days as the tables a store keeps beside their rows (``DayTable/encoded``), the
-    /// sources named as ``day(_:list:)`` reads them back from the rows: `nil` for the ECB of the day
-    /// itself. A day the batch leaves empty has an empty table, which the stores skip: an empty
-    /// day of a batch withdraws nothing.
+    /// The batch's days as the tables a store keeps beside their rows (``DayTable/encoded``): each
+    /// day as served, its pegs derived (``RatesCore/DayTable/derivingPegs(_:base:)``), which the
+    /// rows do not hold, so a start reads the days and derives nothing. The sources are named as
+    /// ``day(_:list:)`` reads them back from the rows: `nil` for the ECB of the day itself. A day the
+    /// batch leaves empty has an empty table, which the stores skip: an empty day of a batch
+    /// withdraws nothing.
     static func dayTables(_ batch: RatesBatch) -> [DayTable] {
         batch.days.map { daily in
             DayTable(
@@ -77,7 +79,8 @@ enum IngestDocuments {
                     let source = daily.sources[currency] ?? RateSource(provider: batch.provider, day: daily.day)
                     let isDefault = source.provider == ProviderKey.ecb && source.day == daily.day
                     return DayTable.Entry(code: currency, text: Substring(value), source: isDefault ? nil : source)
-                })
+                }
+            ).derivingPegs()
         }
     }
 
@@ -92,8 +95,9 @@ enum IngestDocuments {
     }
 
     /// A stored day read back from its line (entries of ``dayLineEntry(providerDay:)`` joined by
-    /// commas) straight into its table: one row per day decodes far faster than one per value (7,000
-    /// rows, not 500,000), and no text of a value outlives its line.
+    /// commas) straight into its table, as served (its pegs derived, as ``dayTables(_:)`` stores
+    /// it): one row per day decodes far faster than one per value (7,000 rows, not 500,000), and no
+    /// text of a value outlives its line.
     static func day(_ dayText: String, list: String) -> DayTable? {
         guard let day = Day(dayText) else { return nil }
         var entries: [DayTable.Entry] = []
@@ -112,6 +116,6 @@ enum IngestDocuments {
             }
             entries.append(DayTable.Entry(code: code, text: Substring(entry[..<at]), source: rateSource))
         }
-        return DayTable(day: day, entries: entries)
+        return DayTable(day: day, entries: entries).derivingPegs()
     }
 }

@@ -6,7 +6,7 @@ public struct StoredRates: Sendable {
     public var epoch: String
     /// The dataset version: the sequence number of the newest change (0 when empty).
     public var version: Int64
-    /// Every stored day, ascending.
+    /// Every stored day, ascending, as served: the merged values and the pegs they derive.
     public var days: [DayTable]
 
     public init(epoch: String, version: Int64, days: [DayTable]) {

@@ -179,7 +179,9 @@ struct RatesStoreTests {
         }
     }
 
-    @Test("a start reads each day as the table stored with its rows: corrections, withdrawals, sources and a prune included", arguments: backends)
+    @Test(
+        "a start reads each day as the table stored with its rows, as served (its pegs derived): corrections, withdrawals, sources and a prune included",
+        arguments: backends)
     func dayTables(backend: Backend) async throws {
         try await Self.withDatabase(backend) { path in
             let store = try RatesStore(location: path)
@@ -200,7 +202,10 @@ struct RatesStoreTests {
                 DayTable(day: Day("2026-11-02")!, rates: [code("USD"): "1.1200"]),
                 DayTable(
                     day: Day("2026-11-03")!, rates: [code("PLN"): "4.25"], sources: [code("PLN"): RateSource(provider: "NBP", day: Day("2026-11-03")!)]),
-            ]
+            ].map { $0.derivingPegs() }
+            // A day another source speaks on serves the euro's pegs (the lev, the CFA francs, …) and, with USD, the dollar's.
+            #expect(expected[0].count > 2 && expected[0].rate(of: code("AED")) != nil)
+            #expect(expected[1].count == 1, "a day of the ECB's own figures derives nothing")
             #expect(try store.snapshot().days == expected)
             try store.prune(before: Day("2026-10-30")!)
             expected.removeFirst()
@@ -232,6 +237,28 @@ struct RatesStoreTests {
             let read = try RatesStore(location: location).snapshot().days
             #expect(read.first == expected.first)
             #expect(read.last?.texts == [CurrencyCode("USD")!: "9.99", CurrencyCode("GBP")!: "0.8338"])
+        }
+    }
+
+    @Test("day tables written without the pegs their days derive are written again, as served, on the next open", arguments: backends)
+    func dayTablesWithoutPegs(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { location in
+            let code = { (text: String) in CurrencyCode(text)! }
+            let day = Day("2026-10-29")!
+            let rates = [code("USD"): "1.113", code("PLN"): "4.2590"]
+            let sources = [code("PLN"): RateSource(provider: "NBP", day: Day("2026-10-28")!)]
+            try RatesStore(location: location).ingest(
+                RatesBatch(base: .euro, days: [DailyRates(day: day, rates: rates, sources: sources)]), run: Self.run())
+            let served = DayTable(day: day, rates: rates, sources: sources).derivingPegs()
+            #expect(try RatesStore(location: location).snapshot().days == [served])
+            // As a database whose tables were written before they held the pegs: the table as merged, and no record of the migration.
+            let merged = DayTable(day: day, rates: rates, sources: sources).encoded.map { String(format: "%02x", $0) }.joined()
+            let (table, bytes, migrations) = backend == .sqlite
+                ? ("dayTable", "x'\(merged)'", "DELETE FROM grdb_migrations WHERE identifier = 'v5-day-tables-as-served'")
+                : ("day_table", "'\\x\(merged)'::bytea", "DELETE FROM schema_migration WHERE name = 'v3-day-tables-as-served'")
+            try await Self.execute("UPDATE \(table) SET rates = \(bytes)", in: location, backend)
+            try await Self.execute(migrations, in: location, backend)
+            #expect(try RatesStore(location: location).snapshot().days == [served])
         }
     }
 

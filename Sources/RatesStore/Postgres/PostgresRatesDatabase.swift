@@ -109,6 +109,15 @@ final class PostgresRatesDatabase: RatesDatabase {
             INSERT INTO meta (key, value) SELECT 'dayTables', 'missing' WHERE EXISTS (SELECT 1 FROM rate);
             """
         ),
+        (
+            // The day tables hold each day as served, its pegs derived: tables written without them
+            // are written again on the next open.
+            "v3-day-tables-as-served",
+            """
+            INSERT INTO meta (key, value) SELECT 'dayTables', 'missing' WHERE EXISTS (SELECT 1 FROM rate)
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+            """
+        ),
     ]
 
     static func migrate(_ session: PostgresSession) throws {

@@ -134,6 +134,11 @@ final class SQLiteRatesDatabase: RatesDatabase {
                     INSERT INTO meta (key, value) SELECT 'dayTables', 'missing' WHERE EXISTS (SELECT 1 FROM rate);
                     """)
         }
+        // The day tables hold each day as served, its pegs derived: tables written without them
+        // are written again on the next open.
+        migrator.registerMigration("v5-day-tables-as-served") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) SELECT 'dayTables', 'missing' WHERE EXISTS (SELECT 1 FROM rate)")
+        }
         return migrator
     }
 
