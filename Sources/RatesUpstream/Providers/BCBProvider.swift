@@ -33,22 +33,20 @@ public struct BCBProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
-            throw .layout("the request names no PTAX currency: \(request.subject ?? "none")")
-        }
+        let currency = try request.subjectCurrency(among: Self.currencies, none: "no PTAX currency")
         guard let records = try ProviderJSON(answer: body)["value"]?.elements else {
-            throw .layout("no \"value\" array at the top level for \(subject)")
+            throw .layout("no \"value\" array at the top level for \(currency)")
         }
         return try records.map { record throws(UpstreamDataError) in
             guard let buying = record["cotacaoCompra"]?.numberText, let selling = record["cotacaoVenda"]?.numberText,
                 let stamp = record["dataHoraCotacao"]?.stringValue, let bulletin = record["tipoBoletim"]?.stringValue
             else {
                 throw .layout(
-                    "a \(subject) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
+                    "a \(currency) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
             }
             let day = try Self.stampDay(stamp)
             guard bulletin == "Fechamento" else {
-                throw .layout("a \(DelimitedText.shown(bulletin)) bulletin of \(subject) on \(day), where only Fechamento was asked for")
+                throw .layout("a \(DelimitedText.shown(bulletin)) bulletin of \(currency) on \(day), where only Fechamento was asked for")
             }
             let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: currency, day: day)
             return ProviderPublication(day: day, currency: currency, value: value, direction: .pivotPerUnits)

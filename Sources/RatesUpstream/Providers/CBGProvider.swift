@@ -16,8 +16,7 @@ import RatesCore
 ///   0 or 0.01 before it; the CFA franc (XOF), quoted per 5000 francs (646.22 GMD), a unit that is no power of ten; and the Danish krone, whose
 ///   figure has been `1` every day since July 2025.
 /// - Schedule: Africa/Banjul, Monday to Friday, usually out by 11:00 local time, dated the day they apply to.
-/// - Ranges: every request answers the whole archive, so a range is the same requests as the newest publication, and a fetch keeps the range's days.
-///   The newest publication comes with the whole archive, which starts on 2000-01-07.
+/// - Ranges: a range is the same requests as the newest publication, each answered with the whole archive (from 2000-01-07); a fetch keeps its days.
 public struct CBGProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -37,13 +36,11 @@ public struct CBGProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
-            throw .layout("the request names none of the bank's currencies: \(request.subject ?? "none")")
-        }
-        let unit = Self.perHundred.contains(subject) ? 100 : 1
+        let currency = try request.subjectCurrency(among: Self.currencies, none: "none of the bank's currencies")
+        let unit = Self.perHundred.contains(currency.rawValue) ? 100 : 1
         var figures: [Day: String?] = [:]
         for (index, pair) in try ProviderJSON(answer: body).array("the answer").enumerated() {
-            let what = "\(subject) entry \(index + 1)"
+            let what = "\(currency) entry \(index + 1)"
             guard let elements = pair.elements, elements.count == 2, let stamp = elements[0].numberText, case .number = elements[1] else {
                 throw .layout("\(what) is not a pair of a time and a number")
             }
