@@ -25,11 +25,11 @@ public struct BCNProvider: RatesProvider {
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 0, today: today()) else { return [] }
         return Day.months(from: first, through: last).map { month in
-            let (year, number, _) = month.parts
+            let (year, monthNumber, _) = month.parts
             let envelope = """
                 <?xml version="1.0" encoding="utf-8"?>
                 <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="\(Self.serviceNamespace)"><soap:Body>\
-                <tns:RecuperaTC_Mes><tns:Ano>\(year)</tns:Ano><tns:Mes>\(number)</tns:Mes></tns:RecuperaTC_Mes></soap:Body></soap:Envelope>
+                <tns:RecuperaTC_Mes><tns:Ano>\(year)</tns:Ano><tns:Mes>\(monthNumber)</tns:Mes></tns:RecuperaTC_Mes></soap:Body></soap:Envelope>
                 """
             return ProviderRequest.soap(url: baseURL, action: "\"\(Self.serviceNamespace)RecuperaTC_Mes\"", envelope: envelope)
         }
@@ -40,7 +40,7 @@ public struct BCNProvider: RatesProvider {
         try XMLFields.expectOnly(["Detalle_TC"], in: result)
         let detail = try XMLFields.onlyChild("Detalle_TC", of: result, in: "<RecuperaTC_MesResult>")
         try XMLFields.expectOnly(["Tc"], in: detail)
-        guard !detail.children.isEmpty else { throw .empty }  // (a month whose days are all ahead has rows: no publication yet)
+        guard !detail.children.isEmpty else { throw .empty }  // a month whose days are all ahead has rows, none of them published yet
         var publications: [ProviderPublication] = []
         for row in detail.children {
             let day = try Day(parsing: XMLFields.text(row, "Fecha", in: "<Tc>"), .iso)
