@@ -1,23 +1,20 @@
 import RatesCore
 
-/// The Banque du Liban's daily exchange rates of the Lebanese pound: 7 currencies, from a workbook of the
-/// current year and the two before it.
+/// The Banque du Liban's daily exchange rates of the Lebanese pound: 7 currencies, from a workbook of the current year and the two before it.
 ///
-/// - Source: `https://www.bdl.gov.lb/CB%20Com/Statistics%20And%20Research/Daily/BDL_DailyExchangeRates.xls`, a
-///   legacy Excel workbook (read with ``BIFFWorkbook``) of one sheet per year, named for it (`Daily Exchange
-///   Rates  2026`, `Daily Exchange Rates  2025`, `Daily Exchange Rates 2024`: the spaces vary). Each sheet: the
-///   header row `Period | Currency | Bid | Ask | Mid`, then one row per currency and day, newest day first: the
-///   day as an Excel date serial in column A, the ISO code in B, the figures in C, D and E.
-/// - Quote convention: pounds for 1 unit of the currency: ``RatesCore/PublishedQuote/Direction/pivotPerUnits``,
-///   unit 1. The published Mid is contributed (15000 LBP per USD on 2024-03-27, 89500 from 2024-03-28 on, when
-///   Bid, Ask and Mid became one figure); Bid and Ask are read to check that Mid lies between them, and a row
-///   where it does not rejects the answer, as does a row dated outside its sheet's year. A row repeated verbatim
-///   (the seven rows of 2025-11-17 appear twice in the 2025 sheet) is read once; a repeat with other figures
-///   rejects the answer. Figures are stored as doubles and read as ``BIFFCell/decimalText`` says (`104016.9`).
-/// - Schedule: Asia/Beirut, Monday to Friday; the workbook is replaced around 13:00 local time, its newest day
-///   often a working day or two before. A row's day is the day its rates are for.
-/// - Ranges: the one workbook holds the days of its three years, for the newest publication and any range;
-///   its days are kept from it. Older days are not in it.
+/// - Source: `https://www.bdl.gov.lb/CB%20Com/Statistics%20And%20Research/Daily/BDL_DailyExchangeRates.xls`, a legacy Excel workbook (read with
+///   ``BIFFWorkbook``) of one sheet per year, named for it (`Daily Exchange Rates 2026`, `Daily Exchange Rates 2025`, `Daily Exchange Rates 2024`:
+///   the spaces vary). Each sheet: the header row `Period | Currency | Bid | Ask | Mid`, then one row per currency and day, newest day first: the day
+///   as an Excel date serial in column A, the ISO code in B, the figures in C, D and E.
+/// - Quote convention: pounds for 1 unit of the currency: ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. The published Mid is
+///   contributed (15000 LBP per USD on 2024-03-27, 89500 from 2024-03-28 on, when Bid, Ask and Mid became one figure); Bid and Ask are read to check
+///   that Mid lies between them, and a row where it does not rejects the answer, as does a row dated outside its sheet's year. A row repeated
+///   verbatim (the seven rows of 2025-11-17 appear twice in the 2025 sheet) is read once; a repeat with other figures rejects the answer. Figures are
+///   stored as doubles and read as ``BIFFCell/decimalText`` says (`104016.9`).
+/// - Schedule: Asia/Beirut, Monday to Friday; the workbook is replaced around 13:00 local time, its newest day often a working day or two before. A
+///   row's day is the day its rates are for.
+/// - Ranges: the one workbook holds the days of its three years, for the newest publication and any range; its days are kept from it. Older days are
+///   not in it.
 public struct BDLProvider: RatesProvider {
     public let source: ProviderSource
 

@@ -4,19 +4,18 @@ import RatesCore
 ///
 /// Keyed `BNRRW`: `BNR` is the National Bank of Romania's.
 ///
-/// - Source: `https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=2026-05-22&start_date=2026-05-19`,
-///   one request per currency (``ProviderRequest/subject`` is its code; both days included), answered with
-///   a JSON array of `{"currency_name":"USD","buying_rate":"1458.065","average_rate":"1463.065","selling_rate":"1468.065",
-///   "post_date":"19-May-26"}` in no particular order. Every record names its currency, which must be the
-///   one asked for. A range without a posting (a weekend, a holiday) is answered with `[]`: no publication.
-/// - Quote convention: `average_rate`, the bank's published average (middle) rate, francs per 1 unit of the
-///   currency, read as written (`"9.209145"`; thousands commas, which older figures carry, dropped:
-///   `"1,253.60"` is `1253.60`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The buying and selling
-///   rates are not read.
-/// - Schedule: Africa/Kigali, Monday to Friday, usually out by 16:00 local time; `post_date` (a two-digit
-///   year, read as 20YY) is the day the rates apply to.
-/// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven
-///   days up to today. The history starts on 2012-01-02.
+/// - Source: `https://fxrates.bnr.rw/currency_history/?currency_name=USD&end_date=2026-05-22&start_date=2026-05-19`, one request per currency
+///   (``ProviderRequest/subject`` is its code; both days included), answered with a JSON array of
+///   `{"currency_name":"USD","buying_rate":"1458.065","average_rate":"1463.065","selling_rate":"1468.065","post_date":"19-May-26"}` in no particular
+///   order. Every record names its currency, which must be the one asked for. A range without a posting (a weekend, a holiday) is answered with `[]`:
+///   no publication.
+/// - Quote convention: `average_rate`, the bank's published average (middle) rate, francs per 1 unit of the currency, read as written (`"9.209145"`;
+///   thousands commas, which older figures carry, dropped: `"1,253.60"` is `1253.60`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The
+///   buying and selling rates are not read.
+/// - Schedule: Africa/Kigali, Monday to Friday, usually out by 16:00 local time; `post_date` (a two-digit year, read as 20YY) is the day the rates
+///   apply to.
+/// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven days up to today. The history starts on
+///   2012-01-02.
 public struct BNRRWProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -36,9 +35,8 @@ public struct BNRRWProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        var publications: [ProviderPublication] = []
-        for (index, record) in try document.array("the answer").enumerated() {
+        // `[]`: no posting in the range (a weekend, a holiday, the Christmas–New Year week).
+        try ProviderJSON(answer: body).array("the answer").enumerated().map { index, record throws(UpstreamDataError) in
             let what = "record \(index + 1)"
             let day = try Self.postDay(try record.field("post_date", of: what).string("\(what)'s \"post_date\""))
             let code = try record.field("currency_name", of: what).string("\(what)'s \"currency_name\"")
@@ -47,12 +45,9 @@ public struct BNRRWProvider: RatesProvider {
                 throw .layout("the answer for \(subject) holds a rate of \(code) on \(day)")
             }
             let text = try record.field("average_rate", of: "\(code) on \(day)").string("its average rate")
-            guard let value = GroupedDecimal.rateText(text, decimalMark: ".", groupMark: ",") else { throw .invalidRate(currency: currency, day: day, text: text) }
-            let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
-            publications.append(ProviderPublication(day: day, quotes: [quote]))
+            let value = try PublishedText.commaGroupedRate(text, currency: currency, day: day)
+            return ProviderPublication(day: day, currency: currency, value: value, direction: .pivotPerUnits)
         }
-        // `[]`: no posting in the range (a weekend, a holiday, the Christmas–New Year week).
-        return publications
     }
 
     /// The day of `19-May-26` (the year in this century).

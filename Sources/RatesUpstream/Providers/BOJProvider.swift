@@ -4,19 +4,18 @@ import RatesCore
 ///
 /// - Endpoint: the Time-Series Data Search API, both series in one request per calendar year touched:
 ///   `GET https://www.stat-search.boj.or.jp/api/v1/getDataCode?format=json&lang=en&db=FM08&code=FXERD04,FXERD34&startDate=202603&endDate=202603`
-///   (months as YYYYMM: an answer holds whole months, so it may carry days either side of the range asked for).
-///   The newest publication is asked for as the months of the last seven days up to today.
-///   The answer: `{"STATUS":200,…,"NEXTPOSITION":null,"RESULTSET":[{"SERIES_CODE":"FXERD04","UNIT":"Yen per U.S. Dollar",
-///   "VALUES":{"SURVEY_DATES":[20260301,…],"VALUES":[null,156.99,…]}},…]}`; the figures are JSON numbers, read from
-///   their text. An answer the API pages (a `NEXTPOSITION`) is not followed but rejected: a year is far below its page size.
-/// - Series: ``series``: `FXERD04` is yen per 1 USD (``RatesCore/PublishedQuote/Direction/unitsPerPivot``), `FXERD34`
-///   USD per 1 euro (``RatesCore/PublishedQuote/Direction/pivotPerUnits``). Each series' `UNIT` text must be the one
-///   listed there, so a series that changed its quotation is rejected rather than read upside down.
+///   (months as YYYYMM: an answer holds whole months, so it may carry days either side of the range asked for). The newest publication is asked for
+///   as the months of the last seven days up to today. The answer:
+///   `{"STATUS":200,…,"NEXTPOSITION":null,"RESULTSET":[{"SERIES_CODE":"FXERD04","UNIT":"Yen per U.S. Dollar",
+///   "VALUES":{"SURVEY_DATES":[20260301,…],"VALUES":[null,156.99,…]}},…]}`; the figures are JSON numbers, read from their text. An answer the API
+///   pages (a `NEXTPOSITION`) is not followed but rejected: a year is far below its page size.
+/// - Series: ``series``: `FXERD04` is yen per 1 USD (``RatesCore/PublishedQuote/Direction/unitsPerPivot``), `FXERD34` USD per 1 euro
+///   (``RatesCore/PublishedQuote/Direction/pivotPerUnits``). Each series' `UNIT` text must be the one listed there, so a series that changed its
+///   quotation is rejected rather than read upside down.
 /// - Pivot: USD, the currency both series are quoted against (the yen itself is a quoted currency here).
-/// - Skipped: `null`, a day without a figure (weekends, Japanese holidays; the API lists every calendar day). An answer
-///   of nulls only (months with no business day yet) is no publication.
-/// - Schedule: Asia/Tokyo, Monday to Friday; a business day's 17:00 rates are in the API the next business morning,
-///   about 09:30 local time.
+/// - Skipped: `null`, a day without a figure (weekends, Japanese holidays; the API lists every calendar day). An answer of nulls only (months with no
+///   business day yet) is no publication.
+/// - Schedule: Asia/Tokyo, Monday to Friday; a business day's 17:00 rates are in the API the next business morning, about 09:30 local time.
 /// - History: the series start on 1998-01-05 (``historyStart``); a 1998 answer is read like any other.
 public struct BOJProvider: RatesProvider {
     public let source: ProviderSource
@@ -49,12 +48,8 @@ public struct BOJProvider: RatesProvider {
         guard document["STATUS"]?.numberText == "200" else {
             throw .layout("the API answered status \(document["STATUS"]?.numberText ?? "none"): \(document["MESSAGE"]?.stringValue ?? "")")
         }
-        guard document["NEXTPOSITION"] == .null else {
-            throw .layout("the answer is paged (NEXTPOSITION is set); ask for a shorter range")
-        }
-        guard let resultSet = document["RESULTSET"]?.elements else {
-            throw .layout("no \"RESULTSET\" array at the top level")
-        }
+        guard document["NEXTPOSITION"] == .null else { throw .layout("the answer is paged (NEXTPOSITION is set); ask for a shorter range") }
+        guard let resultSet = document["RESULTSET"]?.elements else { throw .layout("no \"RESULTSET\" array at the top level") }
         var quotesByDay: [Day: [PublishedQuote]] = [:]
         for result in resultSet {
             guard let id = result["SERIES_CODE"]?.stringValue, let unitText = result["UNIT"]?.stringValue,
@@ -65,17 +60,12 @@ public struct BOJProvider: RatesProvider {
             guard let series = Self.series.first(where: { $0.id == id }), let currency = CurrencyCode(series.currency) else {
                 throw .layout("a series \(DelimitedText.shown(id)), which has no currency here")
             }
-            guard unitText == series.unit else {
-                throw .layout("series \(id) is in \(DelimitedText.shown(unitText)), not \(series.unit)")
-            }
-            guard dates.count == values.count else {
-                throw .layout("series \(id) has \(dates.count) dates and \(values.count) values")
-            }
+            guard unitText == series.unit else { throw .layout("series \(id) is in \(DelimitedText.shown(unitText)), not \(series.unit)") }
+            guard dates.count == values.count else { throw .layout("series \(id) has \(dates.count) dates and \(values.count) values") }
             for (date, value) in zip(dates, values) {
                 guard let dateText = date.numberText else { throw .layout("a survey date of \(id) that is not a number") }
                 let day = try Day(parsing: dateText, .compact)
-                // null: no figure on this day.
-                if value == .null { continue }
+                if value == .null { continue }  // no figure on this day
                 guard let text = value.numberText else { throw .layout("a value of \(id) on \(day) that is neither a number nor null") }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
                 quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))

@@ -3,52 +3,45 @@ import RatesCore
 
 /// The Bank of Thailand's daily weighted-average rates of commercial banks in Bangkok, in THB.
 ///
-/// - Source: the BOT API gateway, `https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=…&end_period=…`,
-///   one request for any span, with the API key in the `Authorization` header (``needsAPIKey``).
-///   The endpoint always takes a period, so `.latest` asks for the ten days up to today in Bangkok.
-/// - Quotes: `mid_rate` (the bank's midpoint of buying transfer and selling), THB per 1 unit
-///   (``PublishedQuote/Direction/pivotPerUnits``) except where the currency's English name says
-///   otherwise: `JAPAN : YEN (100 YEN) (JPY)` is per 100, `INDONESIA : RUPIAH (1,000 RUPIAH) (IDR)`
-///   per 1000. Values are strings padded to seven decimals (`"32.6448000"`), kept as published.
-///   Where `mid_rate` is empty but buying transfer and selling are not, their exact midpoint.
+/// - Source: the BOT API gateway, `https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=…&end_period=…`, one request
+///   for any span, with the API key in the `Authorization` header (``needsAPIKey``). The endpoint always takes a period, so `.latest` asks for the
+///   ten days up to today in Bangkok.
+/// - Quotes: `mid_rate` (the bank's midpoint of buying transfer and selling), THB per 1 unit (``PublishedQuote/Direction/pivotPerUnits``) except
+///   where the currency's English name says otherwise: `JAPAN : YEN (100 YEN) (JPY)` is per 100, `INDONESIA : RUPIAH (1,000 RUPIAH) (IDR)` per 1000.
+///   Values are strings padded to seven decimals (`"32.6448000"`), kept as published. Where `mid_rate` is empty but buying transfer and selling are
+///   not, their exact midpoint.
 /// - Day: `period`.
 /// - Schedule: Asia/Bangkok, Monday to Friday, out by about 18:00.
-///
-/// Skipped: a currency whose `mid_rate`, `buying_transfer` and `selling` are all empty (no trade that day).
+/// - Skipped: a currency whose `mid_rate`, `buying_transfer` and `selling` are all empty (no trade that day).
 public struct BOTProvider: RatesProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    var endpoint: String { baseURL + "/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/" }
 
     /// Days before today that `.latest` also asks for, so a holiday week still holds a publication.
     static let latestSpan = 9
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: Self.latestSpan, today: today()) else { return [] }
-        return [ProviderRequest(
-            url: endpoint + "?start_period=\(first)&end_period=\(last)",
-            headers: ["Authorization": apiKey, "Accept": "application/json"])]
+        let headers = ["Authorization": apiKey, "Accept": "application/json"]
+        let url = baseURL + "/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=\(first)&end_period=\(last)"
+        return [ProviderRequest(url: url, headers: headers)]
     }
 
     /// Reads `{"result":{"api":…,"data":{"data_header":…,"data_detail":[{"period":"2026-04-03","currency_id":"USD","currency_name_eng":"USA : DOLLAR (USD) ","buying_sight":…,"buying_transfer":…,"selling":…,"mid_rate":"32.6448000"}, …]}}}`.
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        let detail = try document.field("result", of: "the answer").field("data", of: "\"result\"")
-            .field("data_detail", of: "\"result\".\"data\"")
+        let detail = try ProviderJSON(answer: body).field(at: "result", "data", "data_detail")
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in try detail.array("\"data_detail\"").enumerated() {
             let what = "row \(index + 1)"
             let day = try Day(parsing: row.field("period", of: what).string("\(what)'s \"period\""), .iso)
             let code = try row.field("currency_id", of: what).string("\(what)'s \"currency_id\"")
             let name = try row.field("currency_name_eng", of: what).string("\(what)'s \"currency_name_eng\"")
-            func isEmpty(_ value: ProviderJSON) -> Bool { value == .null || value == .string("") }
             var mid = try row.field("mid_rate", of: what)
-            if isEmpty(mid) {
+            if mid.isNoFigure {
                 let buying = try row.field("buying_transfer", of: what)
                 let selling = try row.field("selling", of: what)
-                if isEmpty(buying) && isEmpty(selling) { continue }
+                if buying.isNoFigure && selling.isNoFigure { continue }
                 if let buy = buying.publishedDecimal, let sell = selling.publishedDecimal, let midpoint = RateText.midpoint(buy, sell) {
                     mid = .string(midpoint)
                 }

@@ -4,22 +4,19 @@ import RatesCore
 /// The Banque de la République du Burundi's official exchange rates of the franc: 18 currencies and the SDR.
 ///
 /// - Source: the page `https://www.brb.bi/en/affichagetoustauxchange` lists the daily bulletins
-///   (`<a href="/sites/default/files/2026-05/Cours%20de%20change%20du%2020-05-2026.pdf">Cours de change du 20-05-2026.pdf</a>`),
-///   one PDF a day (made from a spreadsheet: Flate-compressed content, WinAnsi fonts). The bulletin, `COURS
-///   OFFICIELS DES CHANGES AU COMPTANT APPLIQUES PAR LA B.R.B`, is dated `EN DATE DU 20 MAI 2026`; its table
-///   is headed `MONNAIES ETRANGERES | Acheteur | Cours moyen jour | Vendeur`, one row per currency, its unit
-///   and French name (`1 Dollar Canadien | 2155,4820 | 2172,8650 | 2190,2479`), with a decimal comma on some
-///   days and a point on others (`2155.0230`). A star marks the currencies not changed over the counter
-///   (`1 Shilling Kenyan*`), as the footnote says.
+///   (`<a href="/sites/default/files/2026-05/Cours%20de%20change%20du%2020-05-2026.pdf">Cours de change du 20-05-2026.pdf</a>`), one PDF a day (made
+///   from a spreadsheet: Flate-compressed content, WinAnsi fonts). The bulletin, `COURS OFFICIELS DES CHANGES AU COMPTANT APPLIQUES PAR LA B.R.B`, is
+///   dated `EN DATE DU 20 MAI 2026`; its table is headed `MONNAIES ETRANGERES | Acheteur | Cours moyen jour | Vendeur`, one row per currency, its
+///   unit and French name (`1 Dollar Canadien | 2155,4820 | 2172,8650 | 2190,2479`), with a decimal comma on some days and a point on others
+///   (`2155.0230`). A star marks the currencies not changed over the counter (`1 Shilling Kenyan*`), as the footnote says.
 /// - Quote convention: `Cours moyen jour`, the published mid, francs per the row's unit of the currency
-///   (``RatesCore/PublishedQuote/Direction/pivotPerUnits``; unit 1 in every row so far), as published with its
-///   decimals (`2989.9100` per USD). The names are read by ``currencies``: `DTS` is the SDR (XDR); a row of
-///   figures naming a currency not known rejects the bulletin.
-/// - Schedule: Africa/Bujumbura, Monday to Friday, in the morning (the bulletin of 20 May 2026 was made at
-///   09:08); a bulletin is dated by the day its text names.
-/// - Ranges: the page's bulletins of the range's days, one request each; the newest publication is the
-///   newest bulletin listed. Without the page (`rates-relay import` of a bulletin), the request is the
-///   bulletin listed last when the adapter was written (``lastKnownPath``): the bulletin's text dates it.
+///   (``RatesCore/PublishedQuote/Direction/pivotPerUnits``; unit 1 in every row so far), as published with its decimals (`2989.9100` per USD). The
+///   names are read by ``currencies``: `DTS` is the SDR (XDR); a row of figures naming a currency not known rejects the bulletin.
+/// - Schedule: Africa/Bujumbura, Monday to Friday, in the morning (the bulletin of 20 May 2026 was made at 09:08); a bulletin is dated by the day its
+///   text names.
+/// - Ranges: the page's bulletins of the range's days, one request each; the newest publication is the newest bulletin listed. Without the page
+///   (`rates-relay import` of a bulletin), the request is the bulletin listed last when the adapter was written (``lastKnownPath``): the bulletin's
+///   text dates it.
 public struct BRBProvider: IndexPageProvider {
     public let source: ProviderSource
 
@@ -45,9 +42,8 @@ public struct BRBProvider: IndexPageProvider {
         for link in HTMLLinks.links(in: session.text) where link.href.lowercased().hasSuffix(".pdf") && link.href.contains("Cours") {
             // `…Cours%20de%20change%20du%2020-05-2026.pdf`: the bulletin of 20 May 2026.
             let date = link.href.dropLast(4).suffix(10)
-            guard let day = Day(date, .dayMonthYear(separator: "-")), let url = HTMLLinks.url(link.href, site: identity.baseURL, base: baseURL) else {
-                throw .layout("the page lists a bulletin not dated DD-MM-YYYY: \(UpstreamDataError.quoted(link.href))")
-            }
+            guard let day = Day(date, .dayMonthYear(separator: "-")), let url = HTMLLinks.url(link.href, site: identity.baseURL, base: baseURL)
+            else { throw .layout("the page lists a bulletin not dated DD-MM-YYYY: \(UpstreamDataError.quoted(link.href))") }
             bulletins[day] = url
         }
         guard !bulletins.isEmpty else { throw .layout("the page lists no daily bulletin (Cours de change du DD-MM-YYYY.pdf)") }
@@ -61,12 +57,12 @@ public struct BRBProvider: IndexPageProvider {
             throw .layout("not the bulletin of official exchange rates (COURS OFFICIELS DES CHANGES)")
         }
         let day = try DailyBulletin.day(after: "EN DATE DU", in: text, months: DailyBulletin.frenchMonths)
-        guard let header = rows.firstIndex(where: { row in DailyBulletin.folded(row.cells.joined(separator: " ")).contains("cours moyen jour") }) else {
-            throw .layout("no table headed Acheteur | Cours moyen jour | Vendeur")
-        }
+        let headed = rows.firstIndex { row in DailyBulletin.folded(row.cells.joined(separator: " ")).contains("cours moyen jour") }
+        guard let header = headed else { throw .layout("no table headed Acheteur | Cours moyen jour | Vendeur") }
         let titles = rows[header].cells.map(DailyBulletin.folded).filter { !$0.isEmpty }
         guard titles.suffix(3) == ["acheteur", "cours moyen jour", "vendeur"] else {
-            throw .layout("the table is headed \(UpstreamDataError.quoted(titles.joined(separator: " | "))), not … | Acheteur | Cours moyen jour | Vendeur")
+            let written = UpstreamDataError.quoted(titles.joined(separator: " | "))
+            throw .layout("the table is headed \(written), not … | Acheteur | Cours moyen jour | Vendeur")
         }
         var quotes: [PublishedQuote] = []
         for row in rows[(header + 1)...] {
@@ -75,11 +71,14 @@ public struct BRBProvider: IndexPageProvider {
             let label = cells.dropLast(3).joined(separator: " ")
             let words = label.split(separator: " ")
             let name = DailyBulletin.folded(words.dropFirst().joined(separator: " ").replacingOccurrences(of: "*", with: ""))
-            guard cells.count >= 4, let first = words.first, PublishedText.isDigits(first), let code = Self.currencies[name], let currency = CurrencyCode(code) else {
+            guard cells.count >= 4, let first = words.first, PublishedText.isDigits(first), let code = Self.currencies[name],
+                let currency = CurrencyCode(code)
+            else {
                 // A note or the bank's address has a figure at most; a row of figures is a currency's.
                 let figures = cells.filter { $0.first?.isNumber == true && $0.allSatisfy { $0.isNumber || $0 == "," || $0 == "." } }
                 guard figures.count < 2 else {
-                    throw .layout("a row of figures for \(UpstreamDataError.quoted(cells.joined(separator: " | "))), not a unit and a currency the adapter knows")
+                    let written = UpstreamDataError.quoted(cells.joined(separator: " | "))
+                    throw .layout("a row of figures for \(written), not a unit and a currency the adapter knows")
                 }
                 continue
             }
@@ -87,7 +86,8 @@ public struct BRBProvider: IndexPageProvider {
             for figure in cells.suffix(3) where ProviderValidation.rateText(figure) == nil {
                 throw .invalidRate(currency: currency, day: day, text: figure)
             }
-            quotes.append(PublishedQuote(currency: currency, value: try PublishedText.rate(cells[cells.count - 2], currency: currency, day: day), unit: unit, direction: .pivotPerUnits))
+            let middle = try PublishedText.rate(cells[cells.count - 2], currency: currency, day: day)
+            quotes.append(PublishedQuote(currency: currency, value: middle, unit: unit, direction: .pivotPerUnits))
         }
         guard !quotes.isEmpty else { throw .layout("the table of official rates has no row") }
         return [ProviderPublication(day: day, quotes: quotes)]

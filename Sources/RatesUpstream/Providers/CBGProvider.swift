@@ -3,25 +3,20 @@ import RatesCore
 /// The Central Bank of The Gambia's indicative (daily valuation) rates of the dalasi: 29 currencies.
 ///
 /// - Source: one request per currency (``ProviderRequest/subject`` is its code; the answer does not name it):
-///   `https://www.cbg.gm/ajax/indicative-exchange-rates/USD`, answered with the currency's whole archive as a
-///   JSON array of `[epoch milliseconds at 00:00 UTC, rate]` pairs, newest first:
-///   `[[1779408000000,72.39],[1779321600000,72.84],…]`. Weekly figures from 2000 (USD, EUR, GBP; XOF from 2005,
-///   CHF and JPY from 2007, the others from 18 Nov 2019), every working day since 2024.
-/// - Quote convention: dalasis per 1 unit of the currency, per 100 for JPY, SEK and NOK (the answer does not say
-///   so: 45.47 GMD per 100 JPY and 72.39 per USD on 22 May 2026 make 159 JPY per USD, as every other year of the
-///   archive does), read as written in the JSON, to two decimals however small the unit (GNF is `0.01`):
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``; the SDR is `XDR`. The archive holds some days twice: a repeat with the same figure is read once, and a day given
-///   two different figures (USD on 2015-08-27: 44.82 and 39.61; GBP on 2026-04-16: 95.87 and 14.54) is left
-///   out, since nothing tells which is right. A figure of 0 (days some currencies had none, TRY among them)
-///   is no figure. Anything else that is not a pair of a whole day and a positive number rejects the answer.
-///   Not asked for: the West African unit of account (WAUA, no ISO 4217 code); the Sierra Leonean leone,
-///   quoted as `SLL` at the figures of the new leone (SLE, worth 1000 SLL) since the 2022 redenomination and at
-///   0 or 0.01 before it; the CFA franc (XOF), quoted per 5000 francs (646.22 GMD), a unit that is no power of
-///   ten; and the Danish krone, whose figure has been `1` every day since July 2025.
+///   `https://www.cbg.gm/ajax/indicative-exchange-rates/USD`, answered with the currency's whole archive as a JSON array of
+///   `[epoch milliseconds at 00:00 UTC, rate]` pairs, newest first: `[[1779408000000,72.39],[1779321600000,72.84],…]`. Weekly figures from 2000 (USD,
+///   EUR, GBP; XOF from 2005, CHF and JPY from 2007, the others from 18 Nov 2019), every working day since 2024.
+/// - Quote convention: dalasis per 1 unit of the currency, per 100 for JPY, SEK and NOK (the answer does not say so: 45.47 GMD per 100 JPY and 72.39
+///   per USD on 22 May 2026 make 159 JPY per USD, as every other year of the archive does), read as written in the JSON, to two decimals however
+///   small the unit (GNF is `0.01`): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``; the SDR is `XDR`. The archive holds some days twice: a
+///   repeat with the same figure is read once, and a day given two different figures (USD on 2015-08-27: 44.82 and 39.61; GBP on 2026-04-16: 95.87
+///   and 14.54) is left out, since nothing tells which is right. A figure of 0 (days some currencies had none, TRY among them) is no figure. Anything
+///   else that is not a pair of a whole day and a positive number rejects the answer. Not asked for: the West African unit of account (WAUA, no ISO
+///   4217 code); the Sierra Leonean leone, quoted as `SLL` at the figures of the new leone (SLE, worth 1000 SLL) since the 2022 redenomination and at
+///   0 or 0.01 before it; the CFA franc (XOF), quoted per 5000 francs (646.22 GMD), a unit that is no power of ten; and the Danish krone, whose
+///   figure has been `1` every day since July 2025.
 /// - Schedule: Africa/Banjul, Monday to Friday, usually out by 11:00 local time, dated the day they apply to.
-/// - Ranges: every request answers the whole archive, so a range is the same requests as the newest
-///   publication, and a fetch keeps the range's days. The newest publication comes with the whole archive,
-///   which starts on 2000-01-07.
+/// - Ranges: a range is the same requests as the newest publication, each answered with the whole archive (from 2000-01-07); a fetch keeps its days.
 public struct CBGProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -41,14 +36,11 @@ public struct CBGProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        guard let subject = request.subject, Self.currencies.contains(subject), let currency = CurrencyCode(subject) else {
-            throw .layout("the request names none of the bank's currencies: \(request.subject ?? "none")")
-        }
-        let unit = Self.perHundred.contains(subject) ? 100 : 1
-        let document = try ProviderJSON(answer: body)
+        let currency = try request.subjectCurrency(among: Self.currencies, none: "none of the bank's currencies")
+        let unit = Self.perHundred.contains(currency.rawValue) ? 100 : 1
         var figures: [Day: String?] = [:]
-        for (index, pair) in try document.array("the answer").enumerated() {
-            let what = "\(subject) entry \(index + 1)"
+        for (index, pair) in try ProviderJSON(answer: body).array("the answer").enumerated() {
+            let what = "\(currency) entry \(index + 1)"
             guard let elements = pair.elements, elements.count == 2, let stamp = elements[0].numberText, case .number = elements[1] else {
                 throw .layout("\(what) is not a pair of a time and a number")
             }
@@ -58,17 +50,11 @@ public struct CBGProvider: RatesProvider {
             let day = Day(dayNumber: Int(milliseconds / Self.millisecondsPerDay))
             if elements[1].numberText.map({ Double($0) == 0 }) == true { continue }
             guard let value = elements[1].publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: elements[1].shown) }
-            if let seen = figures[day] {
-                if seen != value { figures[day] = .some(nil) }
-            } else {
-                figures[day] = .some(value)
-            }
+            // A day seen before with another figure (or two already) has nil: it is left out.
+            figures[day] = figures[day] == nil || figures[day] == .some(value) ? .some(value) : .some(nil)
         }
-        let publications = figures.compactMap { day, value in
-            value.map { text in
-                ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: text, unit: unit, direction: .pivotPerUnits)])
-            }
+        return figures.compactMap { day, value in
+            value.map { ProviderPublication(day: day, currency: currency, value: $0, unit: unit, direction: .pivotPerUnits) }
         }
-        return publications
     }
 }

@@ -2,18 +2,16 @@ import RatesCore
 
 /// The Central Bank of Liberia's indicative rate of the Liberian dollar (LRD) against the US dollar.
 ///
-/// - Source: `https://www.cbl.org.lr/research/buying-selling-rates`, an HTML page in UTF-8 listing the
-///   newest days first, about thirty a page; older pages are `?page=1`, `?page=2`, … (back to 2012-07-05).
-///   The table's header row is `Date | Buying | Selling`; a row:
-///   `<time datetime="2026-05-23T12:00:00Z">Saturday, May 23, 2026</time> | L$182.0819/US$1.00 | L$183.9653/US$1.00`
-///   (the weekday must be the date's, and the `datetime`, when there, the same day).
-/// - Quote convention: Liberian dollars per US dollar, as the page writes them (`L$…/US$1.00`): the pivot is
-///   the US dollar and the figure is ``RatesCore/PublishedQuote/Direction/unitsPerPivot`` of LRD, unit 1.
-///   The bank publishes buying and selling rates only; the figure stored is their exact midpoint
-///   (``RatesCore/RateText/midpoint(_:_:)``: 182.0819 and 183.9653 give 183.0236).
+/// - Source: `https://www.cbl.org.lr/research/buying-selling-rates`, an HTML page in UTF-8 listing the newest days first, about thirty a page; older
+///   pages are `?page=1`, `?page=2`, … (back to 2012-07-05). The table's header row is `Date | Buying | Selling`; a row:
+///   `<time datetime="2026-05-23T12:00:00Z">Saturday, May 23, 2026</time> | L$182.0819/US$1.00 | L$183.9653/US$1.00` (the weekday must be the date's,
+///   and the `datetime`, when there, the same day).
+/// - Quote convention: Liberian dollars per US dollar, as the page writes them (`L$…/US$1.00`): the pivot is the US dollar and the figure is
+///   ``RatesCore/PublishedQuote/Direction/unitsPerPivot`` of LRD, unit 1. The bank publishes buying and selling rates only; the figure stored is
+///   their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: 182.0819 and 183.9653 give 183.0236).
 /// - Schedule: Africa/Monrovia (UTC), Monday to Saturday, usually by 13:00; a row is dated the day it is for.
-/// - Ranges: the pages from the first through the one that reaches back to the range's first day, counting
-///   at least two weeks a page (200 pages at most); the newest publication is the first page.
+/// - Ranges: the pages from the first through the one that reaches back to the range's first day, counting at least two weeks a page (200 pages at
+///   most); the newest publication is the first page.
 public struct CBLLRProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -21,7 +19,6 @@ public struct CBLLRProvider: RatesProvider {
 
     public let emptyAnswerIsNoPublication = true
 
-    static let header = ["Date", "Buying", "Selling"]
     static let liberianDollar = CurrencyCode("LRD")!
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
@@ -33,26 +30,23 @@ public struct CBLLRProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body)
-        let (_, rows) = try page.table(withHeader: Self.header)
-        var publications: [ProviderPublication] = []
-        for row in rows {
-            guard row.cells.count == 3 else {
-                throw .layout("a row of \(row.cells.count) cells: \(HTMLDocument.shown(row.texts))")
-            }
+        let (_, rows) = try HTMLDocument(parsing: body).table(withHeader: ["Date", "Buying", "Selling"])
+        return try rows.map { row throws(UpstreamDataError) in
+            guard row.cells.count == 3 else { throw .layout("a row of \(row.cells.count) cells: \(HTMLDocument.shown(row.texts))") }
             let day = try Self.day(row.cells[0])
             let buying = try rate(row.cells[1].text, day: day)
             let selling = try rate(row.cells[2].text, day: day)
-            guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: Self.liberianDollar, day: day, text: buying) }
-            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: Self.liberianDollar, value: value, unit: 1, direction: .unitsPerPivot)]))
+            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: Self.liberianDollar, day: day)
+            return ProviderPublication(day: day, currency: Self.liberianDollar, value: value, direction: .unitsPerPivot)
         }
-        return publications
     }
 
     /// The figure of `L$182.0819/US$1.00`.
     private func rate(_ text: String, day: Day) throws(UpstreamDataError) -> String {
-        guard text.hasPrefix("L$"), text.hasSuffix("/US$1.00"), let value = GroupedDecimal.rateText(String(text.dropFirst(2).dropLast("/US$1.00".count)), decimalMark: ".")
-        else { throw .invalidRate(currency: Self.liberianDollar, day: day, text: text) }
+        let figure = text.dropFirst(2).dropLast("/US$1.00".count)
+        guard text.hasPrefix("L$"), text.hasSuffix("/US$1.00"), let value = GroupedDecimal.rateText(figure, decimalMark: ".") else {
+            throw .invalidRate(currency: Self.liberianDollar, day: day, text: text)
+        }
         return value
     }
 

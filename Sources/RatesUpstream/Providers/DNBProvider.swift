@@ -2,20 +2,15 @@ import RatesCore
 
 /// Danmarks Nationalbank's rates of the krone (about 30 currencies).
 ///
-/// - Source, latest: `https://www.nationalbanken.dk/api/currencyratesxml?lang=en` (GET), UTF-8 XML:
-///   `<exchangerates refcur="DKK">` holding `<dailyrates id="2026-07-13">` with one
-///   `<currency code="USD" rate="654.32"/>` per currency.
-/// - Source, ranges: Statistics Denmark's table DNVALD, `https://api.statbank.dk/v1/data` (POST, a
-///   JSON query for the currencies in ``currencies``, rate type `KBH`, the days from the range's
-///   first on), answered as CSV `VALUTA;KURTYP;TID;INDHOLD` with days as `2026M03D31`. The answer
-///   runs to the newest day, past the range's end; `..` marks a currency with no rate that day
-///   (the lev after Bulgaria joined the euro) and is skipped.
-///   An answer of either without a day (the CSV's header alone: a range starting after the newest day) is
-///   no publication.
-/// - Quote convention: both give kroner per 100 units of the currency (747.50 DKK per 100 EUR),
-///   whatever `refamt="1"` in the XML suggests: ``PublishedQuote/Direction/pivotPerUnits``, unit 100.
-/// - History: DNVALD's daily rates go back to 1977-01-03 (``historyStart``); a range from before 1999 is
-///   answered in full.
+/// - Source, latest: `https://www.nationalbanken.dk/api/currencyratesxml?lang=en` (GET), UTF-8 XML: `<exchangerates refcur="DKK">` holding
+///   `<dailyrates id="2026-07-13">` with one `<currency code="USD" rate="654.32"/>` per currency.
+/// - Source, ranges: Statistics Denmark's table DNVALD, `https://api.statbank.dk/v1/data` (POST, a JSON query for the currencies in ``currencies``,
+///   rate type `KBH`, the days from the range's first on), answered as CSV `VALUTA;KURTYP;TID;INDHOLD` with days as `2026M03D31`. The answer runs to
+///   the newest day, past the range's end; `..` marks a currency with no rate that day (the lev after Bulgaria joined the euro) and is skipped. An
+///   answer of either without a day (the CSV's header alone: a range starting after the newest day) is no publication.
+/// - Quote convention: both give kroner per 100 units of the currency (747.50 DKK per 100 EUR), whatever `refamt="1"` in the XML suggests:
+///   ``PublishedQuote/Direction/pivotPerUnits``, unit 100.
+/// - History: DNVALD's daily rates go back to 1977-01-03 (``historyStart``); a range from before 1999 is answered in full.
 /// - Schedule: Danish banking days (Europe/Copenhagen), about 16:00.
 public struct DNBProvider: RatesProvider {
     public let source: ProviderSource
@@ -48,8 +43,7 @@ public struct DNBProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let publications = try request.method == .post ? parseStatbank(body) : parseLatest(body)
-        return publications
+        try request.method == .post ? parseStatbank(body) : parseLatest(body)
     }
 
     // MARK: - Latest (XML)
@@ -58,18 +52,14 @@ public struct DNBProvider: RatesProvider {
         let root = try XMLReader.Element(parsing: body, root: "exchangerates")
         try XMLFields.expectOnly(["dailyrates"], in: root)
         let reference = try XMLFields.attribute(root, "refcur", in: "<exchangerates>")
-        guard reference == pivot.rawValue else {
-            throw .layout("refcur is \(UpstreamDataError.quoted(reference)), expected DKK")
-        }
-        var publications: [ProviderPublication] = []
-        for daily in root.children {
+        guard reference == pivot.rawValue else { throw .layout("refcur is \(UpstreamDataError.quoted(reference)), expected DKK") }
+        return try root.children.map { daily throws(UpstreamDataError) in
             try XMLFields.expectOnly(["currency"], in: daily)
             let day = try Day(parsing: XMLFields.attribute(daily, "id", in: "<dailyrates>"), .iso)
             let quotes = try XMLFields.quotes(
                 daily.children, code: .attribute("code"), unit: .fixed("100"), rate: .attribute("rate"), day: day, pivot: pivot)
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        return publications
     }
 
     // MARK: - Ranges (Statbank CSV)

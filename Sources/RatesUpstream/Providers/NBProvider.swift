@@ -3,10 +3,10 @@ import RatesCore
 /// Norges Bank's daily exchange rates (middle rates at 14:15 Oslo time) of about 36 currencies in NOK.
 ///
 /// - Endpoint: the SDMX REST API, `GET https://data.norges-bank.no/api/data/EXR/B..NOK.SP?format=csvdata&startPeriod=YYYY-MM-DD&endPeriod=YYYY-MM-DD`
-///   (one request for any range; `lastNObservations=1` instead of the period for the newest day). The answer is
-///   SDMX-CSV, one row per series and day: `FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE`.
-/// - Quote convention: NOK per 10^`UNIT_MULT` units of `BASE_CUR` (`UNIT_MULT` 2 for JPY, SEK, DKK, HUF, … →
-///   per 100), ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. `XDR` is marked `CALCULATED` and kept.
+///   (one request for any range; `lastNObservations=1` instead of the period for the newest day). The answer is SDMX-CSV, one row per series and day:
+///   `FREQ,BASE_CUR,QUOTE_CUR,TENOR,DECIMALS,CALCULATED,UNIT_MULT,COLLECTION,TIME_PERIOD,OBS_VALUE`.
+/// - Quote convention: NOK per 10^`UNIT_MULT` units of `BASE_CUR` (`UNIT_MULT` 2 for JPY, SEK, DKK, HUF, … → per 100),
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. `XDR` is marked `CALCULATED` and kept.
 /// - Skipped: the index series `TWI` (trade-weighted index) and `I44` (import-weighted index): not currencies.
 /// - Schedule: Europe/Oslo, Monday to Friday, published about 16:00 local time.
 public struct NBProvider: RatesProvider {
@@ -39,44 +39,5 @@ public struct NBProvider: RatesProvider {
             quotesByDay[day, default: []].append(quote)
         }
         return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
-    }
-}
-
-/// An SDMX-CSV answer (Norges Bank, Bank of Israel): a header of column names, then one row per
-/// observation; the columns a provider reads are found by name.
-struct SDMXCSV {
-    /// The requested columns of each row, in the order asked for.
-    var rows: [[String]] = []
-
-    init(_ body: [UInt8], columns: [String]) throws(UpstreamDataError) {
-        let (lines, header) = try DelimitedText.header(body, separator: ",")
-        let index = try DelimitedText.positions(of: columns, in: header, line: lines[0])
-        let positions = columns.map { index[$0]! }
-        for (offset, line) in lines.dropFirst().enumerated() {
-            if DelimitedText.isBlank(line) {
-                // Only the end of the file may be blank.
-                guard lines.dropFirst(offset + 2).allSatisfy(DelimitedText.isBlank) else {
-                    throw .layout("a blank line between rows")
-                }
-                break
-            }
-            let fields = try DelimitedText.fields(line, separator: ",")
-            guard fields.count == header.count else {
-                throw .layout("\(fields.count) fields instead of \(header.count) in \(DelimitedText.shown(line))")
-            }
-            rows.append(positions.map { fields[$0] })
-        }
-    }
-
-    /// A quote of `base` priced per 10^`unitMultiplier` units.
-    func quote(base: String, unitMultiplier: String, value: String, day: Day) throws(UpstreamDataError) -> PublishedQuote {
-        guard let code = CurrencyCode(base) else { throw .invalidCurrencyCode(base, day: day) }
-        guard unitMultiplier.count == 1, let power = Int(unitMultiplier), (0...9).contains(power) else {
-            throw .layout("UNIT_MULT \(DelimitedText.shown(unitMultiplier)) of \(code) on \(day) is not 0…9")
-        }
-        guard let text = ProviderValidation.rateText(value) else { throw .invalidRate(currency: code, day: day, text: value) }
-        var unit = 1
-        for _ in 0..<power { unit *= 10 }
-        return PublishedQuote(currency: code, value: text, unit: unit, direction: .pivotPerUnits)
     }
 }

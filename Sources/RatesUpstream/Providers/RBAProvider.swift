@@ -2,16 +2,14 @@ import RatesCore
 
 /// The Reserve Bank of Australia's daily exchange rates (table F11.1): about 20 currencies per 1 AUD.
 ///
-/// - Endpoint: `GET https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv`, the whole table from
-///   2023-01-03 to the newest day (earlier years are in separate historical workbooks, not read here); the
-///   same file answers the newest publication and any range, so parse returns every day in it.
-///   Layout: a metadata block (`F11.1  EXCHANGE RATES`, then rows `Title`, `Description`, `Frequency`, `Type`,
-///   `Units`, blank lines, `Source`, `Publication date`, `Series ID`), then one row per day
-///   (`03-Jan-2023,0.6828,61.40,…`), then blank lines.
-/// - Quote convention: units of the currency per 1 AUD (titles `A$1=USD`), ``RatesCore/PublishedQuote/Direction/unitsPerPivot``;
-///   the column in units `SDR` is the IMF's special drawing right, code `XDR`.
-/// - Skipped: the trade-weighted index column (units `Index`: not a currency) and empty cells (a series the
-///   RBA no longer publishes, such as AED and ZAR since October 2024, or a day it has no figure for).
+/// - Endpoint: `GET https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv`, the whole table from 2023-01-03 to the newest day (earlier years
+///   are in separate historical workbooks, not read here); the same file answers the newest publication and any range, so parse returns every day in
+///   it. Layout: a metadata block (`F11.1 EXCHANGE RATES`, then rows `Title`, `Description`, `Frequency`, `Type`, `Units`, blank lines, `Source`,
+///   `Publication date`, `Series ID`), then one row per day (`03-Jan-2023,0.6828,61.40,…`), then blank lines.
+/// - Quote convention: units of the currency per 1 AUD (titles `A$1=USD`), ``RatesCore/PublishedQuote/Direction/unitsPerPivot``; the column in units
+///   `SDR` is the IMF's special drawing right, code `XDR`.
+/// - Skipped: the trade-weighted index column (units `Index`: not a currency) and empty cells (a series the RBA no longer publishes, such as AED and
+///   ZAR since October 2024, or a day it has no figure for).
 /// - Schedule: Australia/Sydney, Monday to Friday, rates at 16:00 local time, the file updated about 16:30.
 public struct RBAProvider: RatesProvider {
     public let source: ProviderSource
@@ -25,37 +23,26 @@ public struct RBAProvider: RatesProvider {
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let lines = try DelimitedText.lines(body)
         guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        guard first.hasPrefix("F11.1") else {
-            throw .layout("the first line is not the F11.1 title: \(DelimitedText.shown(first))")
-        }
-        // The metadata block, up to and including `Series ID`.
+        guard first.hasPrefix("F11.1") else { throw .layout("the first line is not the F11.1 title: \(DelimitedText.shown(first))") }
+        // The metadata block, up to and including `Series ID`; the table starts at `index`.
         var metadata: [String: [String]] = [:]
         var index = 1
-        while index < lines.count {
-            let line = lines[index]
+        for line in lines.dropFirst() where metadata["Series ID"] == nil {
             index += 1
-            if DelimitedText.isBlank(line) { continue }
+            guard !DelimitedText.isBlank(line) else { continue }
             let fields = try DelimitedText.fields(line, separator: ",")
             metadata[fields[0]] = Array(fields.dropFirst())
-            if fields[0] == "Series ID" { break }
         }
         guard let titles = metadata["Title"], let units = metadata["Units"], metadata["Series ID"]?.count == titles.count,
             units.count == titles.count
-        else {
-            throw .layout("the metadata block lacks Title, Units or Series ID rows of one width")
-        }
+        else { throw .layout("the metadata block lacks Title, Units or Series ID rows of one width") }
         // What each column holds: a currency, or nil for the index.
-        var currencies: [CurrencyCode?] = []
-        for (title, unit) in zip(titles, units) {
-            if unit == "Index" {
-                currencies.append(nil)
-                continue
-            }
-            let code = unit == "SDR" ? "XDR" : unit
-            guard title == "A$1=\(unit)", let currency = CurrencyCode(code) else {
+        let currencies = try zip(titles, units).map { title, unit throws(UpstreamDataError) -> CurrencyCode? in
+            if unit == "Index" { return nil }
+            guard title == "A$1=\(unit)", let currency = CurrencyCode(unit == "SDR" ? "XDR" : unit) else {
                 throw .layout("a column titled \(DelimitedText.shown(title)) in units \(DelimitedText.shown(unit)), not A$1=<currency>")
             }
-            currencies.append(currency)
+            return currency
         }
         var publications: [ProviderPublication] = []
         var ended = false

@@ -2,25 +2,20 @@ import RatesCore
 
 /// The Central Bank of Iceland's (Seðlabanki Íslands) rates of the króna (32 currencies and the SDR).
 ///
-/// - Source: `https://sedlabanki.is/xmltimeseries/Default.aspx?DagsFra=YYYY-MM-DD&DagsTil=YYYY-MM-DD&GroupID=N&Type=xml`,
-///   UTF-8 XML: `<Group ID="N">` holding one `<TimeSeries ID="…">` per series, each with entries
-///   `<Entry><Date>3/24/2026 12:00:00 AM</Date><Value>124.440000</Value></Entry>`. Series are named
-///   in Icelandic, not by ISO code: ``seriesCurrencies`` maps the IDs of the mid-rate series
-///   (`skráð miðgengi`) to codes. Group 9 is the official reference rate (10 currencies and the SDR
-///   today, from 1981; the euro's legacy currencies until their withdrawal), group 7 the registered mid
-///   rate of 22 more (from 2006; the rouble, kuna, lev, Baltic and Maltese currencies and the bolívar until
-///   the bank stopped quoting them). Every answer lists all of its group's series, those without figures in
-///   the window included. The buying (`skráð kaupgengi`) and selling (`skráð sölugengi`) series are not read.
-///   A mid-rate series with entries that the map does not name rejects the answer: the bank has added a
+/// - Source: `https://sedlabanki.is/xmltimeseries/Default.aspx?DagsFra=YYYY-MM-DD&DagsTil=YYYY-MM-DD&GroupID=N&Type=xml`, UTF-8 XML: `<Group ID="N">`
+///   holding one `<TimeSeries ID="…">` per series, each with entries `<Entry><Date>3/24/2026 12:00:00 AM</Date><Value>124.440000</Value></Entry>`.
+///   Series are named in Icelandic, not by ISO code: ``seriesCurrencies`` maps the IDs of the mid-rate series (`skráð miðgengi`) to codes. Group 9 is
+///   the official reference rate (10 currencies and the SDR today, from 1981; the euro's legacy currencies until their withdrawal), group 7 the
+///   registered mid rate of 22 more (from 2006; the rouble, kuna, lev, Baltic and Maltese currencies and the bolívar until the bank stopped quoting
+///   them). Every answer lists all of its group's series, those without figures in the window included. The buying (`skráð kaupgengi`) and selling
+///   (`skráð sölugengi`) series are not read. A mid-rate series with entries that the map does not name rejects the answer: the bank has added a
 ///   currency to map. An answer whose series are all without entries (a window of holidays) is no publication.
-/// - Quote convention: krónur for 1 unit of the currency (0.7830 ISK per 1 JPY):
-///   ``PublishedQuote/Direction/pivotPerUnits``, unit 1. The euro series (4064) is the ECU (`XEU`) on
-///   days before 1999-01-01, and the bolívar series (3504) is `VEB` before 2008-01-01, `VEF` until
-///   2018-08-19 and `VES` from 2018-08-20, as the bolívar was redenominated (``currency(series:group:on:)``).
+/// - Quote convention: krónur for 1 unit of the currency (0.7830 ISK per 1 JPY): ``PublishedQuote/Direction/pivotPerUnits``, unit 1. The euro series
+///   (4064) is the ECU (`XEU`) on days before 1999-01-01, and the bolívar series (3504) is `VEB` before 2008-01-01, `VEF` until 2018-08-19 and `VES`
+///   from 2018-08-20, as the bolívar was redenominated (``currency(series:group:on:)``).
 /// - Schedule: Icelandic working days (Atlantic/Reykjavik), about 11:00.
-/// - Requests: two per window, one per group (``ProviderRequest/subject`` `"9"` and `"7"`); the
-///   latest is the last seven days to today in Reykjavik by the system clock. History from 1981-01-01
-///   (``historyStart``), the króna's redenomination.
+/// - Requests: two per window, one per group (``ProviderRequest/subject`` `"9"` and `"7"`); the latest is the last seven days to today in Reykjavik
+///   by the system clock. History from 1981-01-01 (``historyStart``), the króna's redenomination.
 public struct SBIProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -46,8 +41,8 @@ public struct SBIProvider: RatesProvider {
         ].mapValues { CurrencyCode($0)! },
     ]
 
-    /// The currency of series `id` of `group` on `day`: the mapped code, except the euro series before
-    /// the euro (the ECU) and the bolívar series across its redenominations; `nil` for a series not mapped.
+    /// The currency of series `id` of `group` on `day`: the mapped code, except the euro series before the euro (the ECU) and the bolívar series
+    /// across its redenominations; `nil` for a series not mapped.
     public static func currency(series id: String, group: String, on day: Day) -> CurrencyCode? {
         guard let code = seriesCurrencies[group]?[id] else { return nil }
         switch (group, id) {
@@ -75,17 +70,13 @@ public struct SBIProvider: RatesProvider {
             let id = try XMLFields.attribute(series, "ID", in: "<TimeSeries>")
             let place = "<TimeSeries ID=\"\(id)\">"
             try XMLFields.expectOnly(["FameName", "Name", "Description", "TimeSeriesData"], in: series)
-            guard series.children("TimeSeriesData").count == 1, let data = series.child("TimeSeriesData") else {
-                throw .layout("\(place) has \(series.children("TimeSeriesData").count) <TimeSeriesData>, expected one")
-            }
+            let data = try XMLFields.onlyChild("TimeSeriesData", of: series, in: place)
             try XMLFields.expectOnly(["Entry"], in: data)
             if data.children.isEmpty { continue }  // a series without figures in the window
             let description = try XMLFields.text(series, "Description", in: place)
             if description.contains("kaupgengi") || description.contains("sölugengi") { continue }  // buying or selling rate
             guard currencies[id] != nil else { throw .layout("\(place) of group \(group) is not a known series") }
-            guard description.contains("miðgengi") else {
-                throw .layout("\(place) is \(UpstreamDataError.quoted(description)), not a mid rate")
-            }
+            guard description.contains("miðgengi") else { throw .layout("\(place) is \(UpstreamDataError.quoted(description)), not a mid rate") }
             for entry in data.children {
                 let stamp = try XMLFields.text(entry, "Date", in: "an <Entry> of \(place)")
                 // "3/24/2026 12:00:00 AM": a day at midnight.
@@ -97,7 +88,6 @@ public struct SBIProvider: RatesProvider {
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }
         }
-        if quotes.isEmpty { return [] }  // no working day in the window
-        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }  // none for a window without a working day
     }
 }
