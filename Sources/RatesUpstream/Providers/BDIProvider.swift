@@ -56,8 +56,7 @@ public struct BDIProvider: RatesProvider {
             // Listed but not quoted that day.
             if fields[4] == "N.A." { continue }
             let quote = try PublishedQuote.reading(fields[4], of: code, direction: .unitsPerPivot, day: day)
-            // A currency of several countries comes once per country, always with the same figure; two different figures for one code are not a
-            // layout we know.
+            // A currency of several countries comes once per country, always with the same figure.
             if code != pivot { try quotes.add(quote, on: day) }
         }
         // The disclaimer ends every answer: without it the body was cut short.

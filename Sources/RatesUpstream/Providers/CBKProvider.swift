@@ -45,9 +45,7 @@ public struct CBKProvider: RatesProvider {
                 throw .layout("the currency \(UpstreamDataError.quoted(written)) on \(day) is not one the adapter knows")
             }
             let currency = CurrencyCode(name.code)!
-            guard let value = GroupedDecimal.rateText(row[2], decimalMark: ".") else {
-                throw .invalidRate(currency: currency, day: day, text: row[2])
-            }
+            let value = try GroupedDecimal.rate(row[2], of: currency, day: day, decimalMark: ".")
             let direction: PublishedQuote.Direction = name.perShilling ? .unitsPerPivot : .pivotPerUnits
             try quotes.add(PublishedQuote(currency: currency, value: value, unit: name.unit, direction: direction), on: day)
         }
