@@ -50,7 +50,7 @@ public struct BOEProvider: RatesProvider {
         // The header alone: no observation in the range (a holiday span).
         return try DelimitedText.rows(after: lines, separator: ",", count: header.count).map { _, fields throws(UpstreamDataError) in
             let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
-            let quotes = try zip(currencies, fields.dropFirst()).filter { !$0.1.isEmpty }.map { currency, text throws(UpstreamDataError) in
+            let quotes = try zip(currencies, fields.dropFirst()).filter { _, text in !text.isEmpty }.map { currency, text throws(UpstreamDataError) in
                 try PublishedQuote.reading(text, of: currency, direction: .unitsPerPivot, day: day)
             }
             return ProviderPublication(day: day, quotes: quotes)

@@ -45,8 +45,8 @@ public struct HNBProvider: RatesProvider {
             guard let value = ProviderValidation.rateText(middle) else { throw .invalidRate(currency: currency, day: day, text: middle) }
             let unit = try row["jedinica"]?.integer("\(what)'s \"jedinica\"") ?? 1
             guard ProviderValidation.isPowerOfTen(unit) else { throw .invalidRate(currency: currency, day: day, text: "\(unit)") }
-            // A euro list's rows are against the euro, but the euro's own; a kuna list's against the kuna, but the euro's: kunas for
-            // `jedinica` euros, the kuna's figure against the euro.
+            // A euro list: every row but the euro's own. A kuna list: the euro's row alone, kunas for `jedinica` euros, the kuna's figure
+            // against the euro (its other rows are against the kuna).
             guard isKunaList == (currency == pivot) else { continue }
             rows.append((day, PublishedQuote(currency: isKunaList ? Self.kuna : currency, value: value, unit: unit, direction: .unitsPerPivot)))
         }

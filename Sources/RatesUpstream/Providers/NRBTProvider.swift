@@ -63,7 +63,9 @@ public struct NRBTProvider: RatesProvider {
                 if let note = cell.text {
                     guard note.contains(where: \.isNumber) else { continue }  // a holiday's or closure's note
                     quotes.append(try .reading(note, of: code, direction: .unitsPerPivot, day: day))
-                } else if cell.decimalText.map({ Double($0) != 0 }) ?? true {  // a zero: no figure that day
+                } else if let number = cell.decimalText, Double(number) == 0 {
+                    continue  // no figure that day
+                } else {
                     quotes.append(PublishedQuote(currency: code, value: try cell.rate(of: code, day: day), direction: .unitsPerPivot))
                 }
             }
