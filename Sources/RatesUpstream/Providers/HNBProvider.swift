@@ -42,7 +42,7 @@ public struct HNBProvider: RatesProvider {
             let code = try row.field("valuta", of: what).string("\(what)'s \"valuta\"")
             let middle = try row.field("srednji_tecaj", of: what).string("\(what)'s \"srednji_tecaj\"")
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
-            guard let value = ProviderValidation.rateText(middle) else { throw .invalidRate(currency: currency, day: day, text: middle) }
+            let value = try PublishedText.rate(middle, currency: currency, day: day)
             let unit = try row["jedinica"]?.integer("\(what)'s \"jedinica\"") ?? 1
             guard ProviderValidation.isPowerOfTen(unit) else { throw .invalidRate(currency: currency, day: day, text: "\(unit)") }
             // A euro list: every row but the euro's own. A kuna list: the euro's row alone, kunas for `jedinica` euros, the kuna's figure
