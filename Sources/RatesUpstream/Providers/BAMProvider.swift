@@ -3,19 +3,17 @@ import RatesCore
 /// Bank Al-Maghrib's transfer rates (cours de virement) of the dirham: about 30 currencies.
 ///
 /// - Source: the bank's API (a subscription key, sent as `Ocp-Apim-Subscription-Key`), one day per request:
-///   `https://api.centralbankofmorocco.ma/cours/Version1/api/CoursVirement?date=2026-03-25T12:30:00`, answered
-///   with a JSON array of `{"date":"2026-03-25T12:30:00","libDevise":"NOK","moyen":95.938,"uniteDevise":100}`.
-///   The bank sometimes sends a record twice, identically (28 of the 30 currencies of 26 Mar 2026): a
-///   repeat is read once, a currency given two different figures on a day rejects the answer. An empty
-///   array (a day without rates) is no publication.
-/// - Quote convention: `moyen` dirhams, the middle transfer rate, for `uniteDevise` units of the currency
-///   (9.3189 MAD per 1 USD, 95.938 MAD per 100 NOK, 0.7032 MAD per 10 DZD), read as written in the JSON:
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with unit `uniteDevise`. `MRO` is skipped: the
-///   code was withdrawn in 2018 and its figure (23.569 MAD per 100) is the new ouguiya's (MRU, worth 10 MRO),
-///   so it is stored under neither code.
+///   `https://api.centralbankofmorocco.ma/cours/Version1/api/CoursVirement?date=2026-03-25T12:30:00`, answered with a JSON array of
+///   `{"date":"2026-03-25T12:30:00","libDevise":"NOK","moyen":95.938,"uniteDevise":100}`. The bank sometimes sends a record twice, identically (28 of
+///   the 30 currencies of 26 Mar 2026): a repeat is read once, a currency given two different figures on a day rejects the answer. An empty array (a
+///   day without rates) is no publication.
+/// - Quote convention: `moyen` dirhams, the middle transfer rate, for `uniteDevise` units of the currency (9.3189 MAD per 1 USD, 95.938 MAD per 100
+///   NOK, 0.7032 MAD per 10 DZD), read as written in the JSON: ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with unit `uniteDevise`. `MRO` is
+///   skipped: the code was withdrawn in 2018 and its figure (23.569 MAD per 100) is the new ouguiya's (MRU, worth 10 MRO), so it is stored under
+///   neither code.
 /// - Schedule: Africa/Casablanca, Monday to Friday, usually out by 15:00 local time, dated the day they apply to.
-/// - Ranges: one request per weekday of the range, each for the bank's 12:30 fixing; the newest publication
-///   is asked for as the weekdays of the last seven days up to today. The history starts on 1999-01-04.
+/// - Ranges: one request per weekday of the range, each for the bank's 12:30 fixing; the newest publication is asked for as the weekdays of the last
+///   seven days up to today. The history starts on 1999-01-04.
 public struct BAMProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -35,34 +33,24 @@ public struct BAMProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        let records = try document.array("the answer")
-        if records.isEmpty { return [] }
-        var rows: [(day: Day, quote: PublishedQuote)] = []
-        for (index, record) in records.enumerated() {
+        var quotes = RepeatedQuotes()
+        for (index, record) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "record \(index + 1)"
-            let stamp = try record.field("date", of: what).string("\(what)'s \"date\"")
-            let day = try Self.stampDay(stamp)
+            let day = try Self.stampDay(record.field("date", of: what).string("\(what)'s \"date\""))
             let code = try record.field("libDevise", of: what).string("\(what)'s \"libDevise\"")
             let unit = try record.field("uniteDevise", of: "\(code) on \(day)").integer("the unit of \(code) on \(day)")
             let value = try record.field("moyen", of: "\(code) on \(day)")
-            guard case .number = value else {
-                throw .layout("\"moyen\" of \(code) on \(day) is \(value.kind), not a number")
-            }
+            guard case .number = value else { throw .layout("\"moyen\" of \(code) on \(day) is \(value.kind), not a number") }
             let quote = try PublishedQuote.reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day)
-            if Self.mislabelled.contains(code) || rows.contains(where: { $0.day == day && $0.quote == quote }) { continue }
-            rows.append((day, quote))
+            if !Self.mislabelled.contains(code) { try quotes.add(quote, on: day) }
         }
-        return ProviderPublication.byDay(rows)
+        return quotes.publications
     }
 
-    /// The day of `2026-03-25T12:30:00`.
+    /// The day of `2026-03-25T12:30:00`: an ISO day, `T` and a time `HH:MM:SS`.
     static func stampDay(_ text: String) throws(UpstreamDataError) -> Day {
-        let bytes = Array(text.utf8)
-        let digits = [0, 1, 3, 4, 6, 7].map { $0 + 11 }
-        guard bytes.count == 19, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            digits.allSatisfy({ bytes[$0].isASCIIDigit })
-        else { throw .invalidDay(text) }
+        let time = text.utf8.dropFirst(10).map { $0.isASCIIDigit ? UInt8(ascii: "0") : $0 }
+        guard text.utf8.count == 19, time.elementsEqual("T00:00:00".utf8) else { throw .invalidDay(text) }
         return try Day(parsing: text.prefix(10), .iso)
     }
 }

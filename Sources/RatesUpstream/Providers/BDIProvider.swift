@@ -1,23 +1,22 @@
 import RatesCore
 
-/// Banca d'Italia's daily rates of about 150 currencies against the euro (the "terze valute" portal):
-/// the broadest single source, most of the world's currencies.
+/// Banca d'Italia's daily rates of about 150 currencies against the euro (the "terze valute" portal): the broadest single source, most of the world's
+/// currencies.
 ///
-/// - Endpoint: `GET https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates?referenceDate=YYYY-MM-DD&currencyIsoCode=EUR&lang=en`
-///   answers one day as CSV: `Country,Currency,ISO Code,UIC Code,Rate,Rate convention,Reference date (CET)`, one row
-///   per country (a currency shared by several countries, such as XOF, XAF or XCD, is listed once per
-///   country with the same figure), then blank lines and the `# DISCLAIMER` lines, which must be there
-///   (without them the answer was cut short).
-/// - Quote convention: every row says `Foreign currency amount for 1 Euro.`: units of the currency per
-///   1 EUR (``RatesCore/PublishedQuote/Direction/unitsPerPivot``). A row with any other convention (the
-///   portal also knows quotes against the US dollar) rejects the answer: this adapter does no cross arithmetic.
-/// - Absent: `N.A.` in the rate column (currencies Banca d'Italia lists but does not quote that day,
-///   such as RUB, BYN, IRR and KPW in February 2026) is skipped. A day without quotations (a TARGET or
-///   Italian holiday) is answered with the header and the disclaimer and no row, or with rows that are all
-///   `N.A.`: no publication.
+/// - Endpoint:
+///   `GET https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates?referenceDate=YYYY-MM-DD&currencyIsoCode=EUR&lang=en` answers
+///   one day as CSV: `Country,Currency,ISO Code,UIC Code,Rate,Rate convention,Reference date (CET)`, one row per country (a currency shared by
+///   several countries, such as XOF, XAF or XCD, is listed once per country with the same figure), then blank lines and the `# DISCLAIMER` lines,
+///   which must be there (without them the answer was cut short).
+/// - Quote convention: every row says `Foreign currency amount for 1 Euro.`: units of the currency per 1 EUR
+///   (``RatesCore/PublishedQuote/Direction/unitsPerPivot``). A row with any other convention (the portal also knows quotes against the US dollar)
+///   rejects the answer: this adapter does no cross arithmetic.
+/// - Absent: `N.A.` in the rate column (currencies Banca d'Italia lists but does not quote that day, such as RUB, BYN, IRR and KPW in February 2026)
+///   is skipped. A day without quotations (a TARGET or Italian holiday) is answered with the header and the disclaimer and no row, or with rows that
+///   are all `N.A.`: no publication.
 /// - Schedule: Europe/Rome, Monday to Friday, after the ECB's concertation; out by about 17:00 local time.
-/// - Requests: the endpoint answers one day per request, so a range asks for every weekday in it and
-///   the newest publication is today's (Rome) weekday, or the Friday before a weekend.
+/// - Requests: the endpoint answers one day per request, so a range asks for every weekday in it and the newest publication is today's (Rome)
+///   weekday, or the Friday before a weekend.
 public struct BDIProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -32,24 +31,16 @@ public struct BDIProvider: RatesProvider {
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         var latest = today()
         while latest.isoWeekday > 5 { latest = latest.adding(days: -1) }
-        return window.days(latest: latest, on: PublicationSchedule.workingDays).map(request(for:))
-    }
-
-    func request(for day: Day) -> ProviderRequest {
-        ProviderRequest(
-            url: "\(baseURL)/dailyRates?referenceDate=\(day)&currencyIsoCode=EUR&lang=en",
-            headers: ["Accept": "text/csv"],
-            subject: day.description
-        )
+        return window.days(latest: latest, on: PublicationSchedule.workingDays).map { day in
+            let url = "\(baseURL)/dailyRates?referenceDate=\(day)&currencyIsoCode=EUR&lang=en"
+            return ProviderRequest(url: url, headers: ["Accept": "text/csv"], subject: day.description)
+        }
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let (lines, header) = try DelimitedText.header(body, separator: ",")
-        guard header == Self.header else {
-            throw .layout("the first line is not the dailyRates header: \(DelimitedText.shown(lines[0]))")
-        }
-        var rows: [(day: Day, quote: PublishedQuote)] = []
-        var figures: [Day: [CurrencyCode: String]] = [:]
+        guard header == Self.header else { throw .layout("the first line is not the dailyRates header: \(DelimitedText.shown(lines[0]))") }
+        var quotes = RepeatedQuotes()
         var sawDisclaimer = false
         for line in lines.dropFirst() {
             // Blank lines and the `#` disclaimer close the file; no row may follow them.
@@ -57,35 +48,20 @@ public struct BDIProvider: RatesProvider {
             if DelimitedText.isBlank(line) || line.hasPrefix("#") { continue }
             guard !sawDisclaimer else { throw .layout("a row after the disclaimer: \(DelimitedText.shown(line))") }
             let fields = try DelimitedText.fields(line, separator: ",")
-            guard fields.count == Self.header.count else {
-                throw .layout("\(fields.count) fields instead of 7 in \(DelimitedText.shown(line))")
-            }
+            guard fields.count == Self.header.count else { throw .layout("\(fields.count) fields instead of 7 in \(DelimitedText.shown(line))") }
             let day = try Day(parsing: fields[6], .iso)
-            if let wanted = request.subject, wanted != fields[6] {
-                throw .layout("a row of \(fields[6]) in the answer for \(wanted)")
-            }
+            if let wanted = request.subject, wanted != fields[6] { throw .layout("a row of \(fields[6]) in the answer for \(wanted)") }
             guard let code = CurrencyCode(fields[2]) else { throw .invalidCurrencyCode(fields[2], day: day) }
-            guard fields[5] == Self.perEuroConvention else {
-                throw .layout("\(code) is quoted as \(DelimitedText.shown(fields[5])), not per 1 euro")
-            }
+            guard fields[5] == Self.perEuroConvention else { throw .layout("\(code) is quoted as \(DelimitedText.shown(fields[5])), not per 1 euro") }
             // Listed but not quoted that day.
             if fields[4] == "N.A." { continue }
-            guard let value = ProviderValidation.rateText(fields[4]) else {
-                throw .invalidRate(currency: code, day: day, text: fields[4])
-            }
-            if code == pivot { continue }
-            // A currency of several countries comes once per country, always with the same figure;
-            // two different figures for one code are not a layout we know.
-            if let seen = figures[day]?[code] {
-                guard seen == value else { throw .duplicateCurrency(code, day: day) }
-                continue
-            }
-            figures[day, default: [:]][code] = value
-            rows.append((day, PublishedQuote(currency: code, value: value, unit: 1, direction: .unitsPerPivot)))
+            let quote = try PublishedQuote.reading(fields[4], of: code, direction: .unitsPerPivot, day: day)
+            // A currency of several countries comes once per country, always with the same figure.
+            if code != pivot { try quotes.add(quote, on: day) }
         }
         // The disclaimer ends every answer: without it the body was cut short.
         guard sawDisclaimer else { throw .layout("no \"# DISCLAIMER\" block at the end: the answer is truncated") }
         // No quotation that day: no publication.
-        return ProviderPublication.byDay(rows)
+        return quotes.publications
     }
 }

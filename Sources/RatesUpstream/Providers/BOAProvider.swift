@@ -3,22 +3,17 @@ import RatesCore
 /// The Bank of Algeria's daily reference rates of the dinar: 17 currencies, from a workbook updated monthly.
 ///
 /// - Source: the page `https://www.bank-of-algeria.dz/donnees-historiques/` links the current workbook
-///   (`/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx`: its path changes with each update), an
-///   Excel workbook (read with ``XLSXWorkbook``) of one sheet per currency (`AED - DZD`, `EURO - DZD`, …).
-///   Each sheet: cell A2 titles it (`AED / DZD`, `100 JPY / DZD`), cell B4 names the column (`JPY / DZD`),
-///   and below, one row per day since 2000: its date an Excel date serial in column A, the figure in B.
+///   (`/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx`: its path changes with each update), an Excel workbook (read with ``XLSXWorkbook``)
+///   of one sheet per currency (`AED - DZD`, `EURO - DZD`, …). Each sheet: cell A2 titles it (`AED / DZD`, `100 JPY / DZD`), cell B4 names the column
+///   (`JPY / DZD`), and below, one row per day since 2000: its date an Excel date serial in column A, the figure in B.
 /// - Quote convention: dinars for the title's number of units (1 unless it says, as `100 JPY` does):
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The title writes the euro `EURO`; every other
-///   title and every column name is an ISO code, and the two must agree. A sheet without figures
-///   (`MRO - DZD`: the ouguiya was replaced by MRU in 2018) contributes nothing; an empty cell is a day
-///   without that currency's figure. Figures are stored as doubles and read as ``XLSXCell/decimalText``
-///   says (`132.72749999999999` is `132.7275`).
-/// - Schedule: Africa/Algiers. The workbook is replaced about once a month (the bank's window is
-///   13:00–15:00 Algiers time on working days) and then holds the days through the previous month's end;
-///   the monthly cadence's expected day is the first working day of the month.
-/// - Ranges: the one workbook holds every day since 2000-01-03, for the newest publication and any range;
-///   its days are kept from it. A fetch first reads the page for the workbook's address
-///   (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The title writes the euro `EURO`, every other title and column name an ISO code; the two
+///   must agree. A sheet without figures (`MRO - DZD`: MRU replaced the ouguiya in 2018) contributes nothing; an empty cell is a day without that
+///   currency's figure. Figures, stored as doubles, are read as ``XLSXCell/decimalText`` says (`132.72749999999999` is `132.7275`).
+/// - Schedule: Africa/Algiers. The workbook is replaced about once a month (the bank's window is 13:00–15:00 Algiers time on working days) and then
+///   holds the days through the previous month's end; the monthly cadence's expected day is the first working day of the month.
+/// - Ranges: the one workbook holds every day since 2000-01-03, for the newest publication and any range; its days are kept from it. A fetch first
+///   reads the page for the workbook's address (``sessionRequest(for:)``); without the page (`rates-relay import`), the request is the workbook at
 ///   the address the page gave when the adapter was written (``lastKnownPath``).
 public struct BOAProvider: LinkedFileProvider {
     public let source: ProviderSource
@@ -45,16 +40,16 @@ public struct BOAProvider: LinkedFileProvider {
         let rows = try workbook.everySheet { sheet throws(UpstreamDataError) -> [(day: Day, quote: PublishedQuote)] in
             func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
             // `100 JPY / DZD`: the unit, the currency, the pivot.
-            let title = (sheet["A2"]?.text ?? "").split(whereSeparator: \.isWhitespace)
-            let column = (sheet["B4"]?.text ?? "").split(whereSeparator: \.isWhitespace)
-            guard title.count == 3 || title.count == 4, Array(title.suffix(2)) == ["/", "DZD"], column.count == 3, Array(column.suffix(2)) == ["/", "DZD"] else {
+            let title = (sheet["A2"]?.text ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+            let column = (sheet["B4"]?.text ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+            guard [3, 4].contains(title.count), title.suffix(2) == ["/", "DZD"], column.count == 3, column.suffix(2) == ["/", "DZD"] else {
                 throw layout("A2 and B4 do not title the sheet as <currency> / DZD")
             }
-            let name = String(title[title.count - 3])
+            let name = title[title.count - 3]
             guard let code = CurrencyCode(Self.names[name] ?? name), code.rawValue == column[0] else {
-                throw layout("A2 names \(UpstreamDataError.quoted(name)) and B4 \(UpstreamDataError.quoted(String(column[0]))): not one currency code")
+                throw layout("A2 names \(UpstreamDataError.quoted(name)) and B4 \(UpstreamDataError.quoted(column[0])): not one currency code")
             }
-            let unit = title.count == 4 ? try PublishedText.unit(String(title[0]), of: code, day: ProviderValidation.firstDay) : 1
+            let unit = title.count == 4 ? try PublishedText.unit(title[0], of: code, day: ProviderValidation.firstDay) : 1
             var dated: [(day: Day, quote: PublishedQuote)] = []
             for row in sheet.rows where row.number > 4 {
                 guard let serial = row[0]?.number, row.cells.allSatisfy({ $0.column <= 1 }) else {
@@ -62,9 +57,7 @@ public struct BOAProvider: LinkedFileProvider {
                 }
                 let day = try workbook.day(serial: serial)
                 guard let cell = row[1] else { continue }
-                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
-                let value = try PublishedText.rate(decimal, currency: code, day: day)
-                dated.append((day, PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)))
+                dated.append((day, PublishedQuote(currency: code, value: try cell.rate(of: code, day: day), unit: unit, direction: .pivotPerUnits)))
             }
             return dated
         }

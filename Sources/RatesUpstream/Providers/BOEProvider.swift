@@ -4,11 +4,11 @@ import RatesCore
 ///
 /// - Endpoint: the Interactive Statistical Database,
 ///   `GET https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp?csv.x=yes&Datefrom=17/Mar/2026&Dateto=20/Mar/2026&SeriesCodes=XUDLUSS,…&CSVF=TN&UsingCodes=Y`
-///   (one request for any range; the newest publication is asked for as the last seven days up to `now`).
-///   The answer is a CSV pivoted by series: `DATE,XUDLUSS,XUDLERS,…`, one row per day (`17 Mar 2026,1.3343,…`);
-///   for a range without an observation (a holiday span), the header alone: no publication.
-/// - Series: ``series`` maps each series code to its currency (the code's letters are the Bank's own,
-///   not ISO's: `XUDLSRS` is the Saudi riyal, `XUDLBK78` the shekel). A column of any other series is a layout error.
+///   (one request for any range; the newest publication is asked for as the last seven days up to `now`). The answer is a CSV pivoted by series:
+///   `DATE,XUDLUSS,XUDLERS,…`, one row per day (`17 Mar 2026,1.3343,…`); for a range without an observation (a holiday span), the header alone: no
+///   publication.
+/// - Series: ``series`` maps each series code to its currency (the code's letters are the Bank's own, not ISO's: `XUDLSRS` is the Saudi riyal,
+///   `XUDLBK78` the shekel). A column of any other series is a layout error.
 /// - Quote convention: units of the currency per 1 GBP, ``RatesCore/PublishedQuote/Direction/unitsPerPivot``.
 /// - Skipped: an empty cell (no figure for that series on that day).
 /// - Schedule: Europe/London, Monday to Friday, rates at 16:00 local time, published about 16:30.
@@ -30,14 +30,10 @@ public struct BOEProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let slashed = Day.ProviderFormat.dayMonthNameYear(separator: "/")
-        return window.requests(latest: [request(from: today().adding(days: -7).text(slashed), to: "now")]) { first, last in
-            [request(from: first.text(slashed), to: last.text(slashed))]
-        }
-    }
-
-    func request(from first: String, to last: String) -> ProviderRequest {
+        let dates = window.map(latest: (from: today().adding(days: -7).text(slashed), to: "now")) { (from: $0.text(slashed), to: $1.text(slashed)) }
+        guard let dates else { return [] }
         let codes = Self.series.map(\.key).joined(separator: ",")
-        return ProviderRequest(url: "\(baseURL)?csv.x=yes&Datefrom=\(first)&Dateto=\(last)&SeriesCodes=\(codes)&CSVF=TN&UsingCodes=Y")
+        return [ProviderRequest(url: "\(baseURL)?csv.x=yes&Datefrom=\(dates.from)&Dateto=\(dates.to)&SeriesCodes=\(codes)&CSVF=TN&UsingCodes=Y")]
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -51,17 +47,13 @@ public struct BOEProvider: RatesProvider {
             }
             return currency
         }
-        var publications: [ProviderPublication] = []
-        for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count) {
-            let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
-            var quotes: [PublishedQuote] = []
-            for (currency, text) in zip(currencies, fields.dropFirst()) where !text.isEmpty {
-                let value = try PublishedText.rate(text, currency: currency, day: day)
-                quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot))
-            }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
-        }
         // The header alone: no observation in the range (a holiday span).
-        return publications
+        return try DelimitedText.rows(after: lines, separator: ",", count: header.count).map { _, fields throws(UpstreamDataError) in
+            let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
+            let quotes = try zip(currencies, fields.dropFirst()).filter { _, text in !text.isEmpty }.map { currency, text throws(UpstreamDataError) in
+                try PublishedQuote.reading(text, of: currency, direction: .unitsPerPivot, day: day)
+            }
+            return ProviderPublication(day: day, quotes: quotes)
+        }
     }
 }

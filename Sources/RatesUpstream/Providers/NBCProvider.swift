@@ -1,27 +1,22 @@
 import RatesCore
 
-/// The National Bank of Cambodia's official exchange rate of the riel (KHR) against the US dollar,
-/// and its rates of 27 other currencies.
+/// The National Bank of Cambodia's official exchange rate of the riel (KHR) against the US dollar, and its rates of 27 other currencies.
 ///
-/// - Source: `https://www.nbc.gov.kh/english/economic_research/exchange_rate.php`, an HTML page in UTF-8.
-///   A `GET` answers the newest table; the table of a day `D` is a `POST` of the page's form,
-///   `exdate=YYYY-MM-DD&tk=…&view=View`, where `tk` is the hidden token of a page just fetched (the session
-///   request, ``sessionRequest(for:)``; its cookies go along). The page holds a small form table whose cells
-///   read `Exchange Rate on : 2026-05-18` and `Official Exchange Rate : 4014 KHR / USD`, then the rates table
-///   (`class="tbl-responsive"`) whose first row is `Currency | Symbol | Unit | Bid | Ask | Average`, one row per
-///   currency: `Australian Dollar | AUD/KHR | 1 | 2874 | 2903 | 2888.50`.
-/// - Quote convention: riels for `Unit` units of the currency (2545.50 KHR per 100 JPY):
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The figure is the bank's `Average` as published;
-///   bid and ask are not read. The dollar, which the table does not list, is the official exchange rate of the
-///   form table (riels per dollar, unit 1). A symbol no currency has is skipped; the offshore yuan (`CNH`) is
-///   read as its own currency, beside the onshore `CNY`; the SDR, written `SDR`, is stored as ISO 4217's `XDR`.
-/// - Schedule: Asia/Phnom_Penh, Monday to Friday, usually by 16:00; a table is dated the day it is for,
-///   published on the working day before it (Friday's page is dated Monday).
-/// - Ranges: one `POST` per weekday of the range, all with the token of one session request. The bank gives
-///   a new token with every page it serves (each answer's form carries its own `tk`), as if each were good for
-///   one post; a day it answers with its newest table instead is read under that table's own date, so such a
-///   day is missing from the range, never misdated. The newest publication is the page without a form post,
-///   no session needed.
+/// - Source: `https://www.nbc.gov.kh/english/economic_research/exchange_rate.php`, an HTML page in UTF-8. A `GET` answers the newest table; the table
+///   of a day `D` is a `POST` of the page's form, `exdate=YYYY-MM-DD&tk=…&view=View`, where `tk` is the hidden token of a page just fetched (the
+///   session request, ``sessionRequest(for:)``; its cookies go along). The page holds a small form table whose cells read
+///   `Exchange Rate on : 2026-05-18` and `Official Exchange Rate : 4014 KHR / USD`, then the rates table (`class="tbl-responsive"`) whose first row
+///   is `Currency | Symbol | Unit | Bid | Ask | Average`, one row per currency: `Australian Dollar | AUD/KHR | 1 | 2874 | 2903 | 2888.50`.
+/// - Quote convention: riels for `Unit` units of the currency (2545.50 KHR per 100 JPY): ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. The
+///   figure is the bank's `Average` as published; bid and ask are not read. The dollar, which the table does not list, is the official exchange rate
+///   of the form table (riels per dollar, unit 1). A symbol no currency has is skipped; the offshore yuan (`CNH`) is read as its own currency, beside
+///   the onshore `CNY`; the SDR, written `SDR`, is stored as ISO 4217's `XDR`.
+/// - Schedule: Asia/Phnom_Penh, Monday to Friday, usually by 16:00; a table is dated the day it is for, published on the working day before it
+///   (Friday's page is dated Monday).
+/// - Ranges: one `POST` per weekday of the range, all with the token of one session request. The bank gives a new token with every page it serves
+///   (each answer's form carries its own `tk`), as if each were good for one post; a day it answers with its newest table instead is read under that
+///   table's own date, so such a day is missing from the range, never misdated. The newest publication is the page without a form post, no session
+///   needed.
 public struct NBCProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -32,8 +27,7 @@ public struct NBCProvider: RatesProvider {
     private var pageURL: String { "\(baseURL)/english/economic_research/exchange_rate.php" }
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        guard case .range = window else { return nil }
-        return ProviderRequest(url: pageURL)
+        window == .latest ? nil : ProviderRequest(url: pageURL)
     }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
@@ -41,7 +35,7 @@ public struct NBCProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        guard case .range = window else { return requests(for: window) }
+        guard window != .latest else { return requests(for: window) }
         let page = try HTMLDocument(parsing: session.body)
         guard let token = page.startTags("input").first(where: { $0["name"] == "tk" })?["value"], !token.isEmpty else {
             throw .layout("the page has no form token (an <input name=\"tk\">)")
@@ -53,7 +47,7 @@ public struct NBCProvider: RatesProvider {
     private func posts(for window: FetchWindow, token: String, cookie: String?) -> [ProviderRequest] {
         guard case .range(let first, let last) = window else { return [ProviderRequest(url: pageURL)] }
         var headers = ["Content-Type": "application/x-www-form-urlencoded", "Referer": pageURL]
-        if let cookie { headers["Cookie"] = cookie }
+        headers["Cookie"] = cookie
         return Day.days(from: first, through: last, on: PublicationSchedule.workingDays).map { day in
             ProviderRequest(url: pageURL, method: .post, headers: headers, body: "exdate=\(day.text(.iso))&tk=\(FormBody.encode(token))&view=View")
         }
@@ -63,19 +57,15 @@ public struct NBCProvider: RatesProvider {
         let page = try HTMLDocument(parsing: body)
         let formCells = page.tables.flatMap { $0.rows.flatMap(\.texts) }
         let dated = formCells.filter { $0.hasPrefix("Exchange Rate on : ") }
-        guard dated.count == 1, let dateCell = dated.first else {
-            throw .layout("\(dated.count) cells \"Exchange Rate on : …\", expected one")
-        }
-        let day = try Day(parsing: dateCell.dropFirst("Exchange Rate on : ".count), .iso)
+        guard dated.count == 1 else { throw .layout("\(dated.count) cells \"Exchange Rate on : …\", expected one") }
+        let day = try Day(parsing: dated[0].dropFirst("Exchange Rate on : ".count), .iso)
         let official = formCells.filter { $0.hasPrefix("Official Exchange Rate : ") }
-        guard official.count == 1, let officialCell = official.first, officialCell.hasSuffix(" KHR / USD") else {
+        guard official.count == 1, official[0].hasSuffix(" KHR / USD") else {
             throw .layout("no single cell \"Official Exchange Rate : … KHR / USD\" on \(day)")
         }
-        let dollarText = String(officialCell.dropFirst("Official Exchange Rate : ".count).dropLast(" KHR / USD".count))
+        let dollarText = String(official[0].dropFirst("Official Exchange Rate : ".count).dropLast(" KHR / USD".count))
         let dollar = CurrencyCode("USD")!
-        guard let dollarValue = GroupedDecimal.rateText(dollarText, decimalMark: ".", groupMark: ",") else {
-            throw .invalidRate(currency: dollar, day: day, text: dollarText)
-        }
+        let dollarValue = try GroupedDecimal.rate(dollarText, of: dollar, day: day, decimalMark: ".", groupMark: ",")
         var quotes = [PublishedQuote(currency: dollar, value: dollarValue, unit: 1, direction: .pivotPerUnits)]
         let (table, rows) = try page.table(withHeader: Self.header)
         guard table.tag.hasClass("tbl-responsive") else { throw .layout("the rates table is not class=\"tbl-responsive\"") }
@@ -88,9 +78,7 @@ public struct NBCProvider: RatesProvider {
             let currency = try PublishedText.currency(symbol == "SDR" ? "XDR" : symbol, day: day)
             guard currency.name != nil else { continue }
             let unit = try PublishedText.unit(cells[2], of: currency, day: day)
-            guard let value = GroupedDecimal.rateText(cells[5], decimalMark: ".", groupMark: ",") else {
-                throw .invalidRate(currency: currency, day: day, text: cells[5])
-            }
+            let value = try GroupedDecimal.rate(cells[5], of: currency, day: day, decimalMark: ".", groupMark: ",")
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
         // A table is out the working day before its date: a Friday's is dated Monday.

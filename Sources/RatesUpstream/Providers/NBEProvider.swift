@@ -2,20 +2,17 @@ import RatesCore
 
 /// The National Bank of Ethiopia's daily exchange rates of the birr (19 currencies and the SDR).
 ///
-/// - Source: `https://api.nbe.gov.et/api/filter-exchange-rates?date=YYYY-MM-DD`, one day's rates:
-///   `{"success":true,"message":"OK","status":200,"data":[{"buying":"157.227","selling":"158.7993","date":"2026-05-18","weighted_average":"157.227","currency":{"name":"US DOLLAR","code":"USD"},…},…]}`.
-///   A day without rates (a holiday, a weekend) is an empty `data`: no publication.
-/// - Quote convention: `weighted_average`, birr for one unit of the currency,
-///   ``PublishedQuote/Direction/pivotPerUnits``; the buying and selling rates are not read. The SDR is
-///   published under its ISO 4217 code, `XDR`. A row whose `weighted_average` is `null`, empty or zero
-///   (as around the float of July to September 2024, when some currencies had no weighted average) has
-///   no figure and is left out; a day of such rows alone is no publication. Any other value that is not
-///   a positive decimal rejects the answer.
+/// - Source: `https://api.nbe.gov.et/api/filter-exchange-rates?date=YYYY-MM-DD`, one day's rates: `{"success":true,"message":"OK","status":200,
+///   "data":[{"buying":"157.227","selling":"158.7993","date":"2026-05-18","weighted_average":"157.227",
+///   "currency":{"name":"US DOLLAR","code":"USD"},…},…]}`. A day without rates (a holiday, a weekend) is an empty `data`: no publication.
+/// - Quote convention: `weighted_average`, birr for one unit of the currency, ``PublishedQuote/Direction/pivotPerUnits``; the buying and selling
+///   rates are not read. The SDR is published under its ISO 4217 code, `XDR`. A row whose `weighted_average` is `null`, empty or zero (as around the
+///   float of July to September 2024, when some currencies had no weighted average) has no figure and is left out; a day of such rows alone is no
+///   publication. Any other value that is not a positive decimal rejects the answer.
 /// - Day: each row's `date`.
-/// - Schedule: Africa/Addis_Ababa, Monday to Friday, the day's rates out by about 13:00. Rates since the
-///   birr floated are asked for (from 2024-10-01).
-/// - Ranges: one request per Monday to Friday in the range; the newest publication is asked for as the
-///   last seven days' working days up to today.
+/// - Schedule: Africa/Addis_Ababa, Monday to Friday, the day's rates out by about 13:00. Rates since the birr floated are asked for (from
+///   2024-10-01).
+/// - Ranges: one request per Monday to Friday in the range; the newest publication is asked for as the last seven days' working days up to today.
 public struct NBEProvider: RatesProvider {
     public let source: ProviderSource
 

@@ -2,21 +2,16 @@ import RatesCore
 
 /// The National Bank of Ukraine's official exchange rates, in UAH.
 ///
-/// - Source: for a range, `https://bank.gov.ua/NBU_Exchange/exchange_site?start=YYYYMMDD&end=YYYYMMDD&sort=exchangedate&order=asc&json`
-///   (JSON, one request for any span); for `.latest`, today's rates from
-///   `https://bank.gov.ua/NBUStatService/v1/statdirectory/exchange` (XML).
-/// - Quotes: ``PublishedQuote/Direction/pivotPerUnits``. The JSON's `rate` is UAH per `units`
-///   units (JPY per 10, HUF and KRW per 100, VND and IDR per 1000); its `rate_per_unit` is that
-///   figure divided, not read. The XML's `rate` is UAH per 1 unit.
-/// - Day: `exchangedate`, the day the rate is official for (set on the business day before,
-///   `calcdate`).
-/// - Schedule: Europe/Kyiv, Monday to Friday; the next day's rate is set by about 15:30, today's
-///   is then final.
+/// - Source: for a range, `https://bank.gov.ua/NBU_Exchange/exchange_site?start=YYYYMMDD&end=YYYYMMDD&sort=exchangedate&order=asc&json` (JSON, one
+///   request for any span); for `.latest`, today's rates from `https://bank.gov.ua/NBUStatService/v1/statdirectory/exchange` (XML).
+/// - Quotes: ``PublishedQuote/Direction/pivotPerUnits``. The JSON's `rate` is UAH per `units` units (JPY per 10, HUF and KRW per 100, VND and IDR per
+///   1000); its `rate_per_unit` is that figure divided, not read. The XML's `rate` is UAH per 1 unit.
+/// - Day: `exchangedate`, the day the rate is official for (set on the business day before, `calcdate`).
+/// - Schedule: Europe/Kyiv, Monday to Friday; the next day's rate is set by about 15:30, today's is then final.
 ///
-/// The precious metals (`XAU`, `XAG`, `XPT`, `XPD`, the JSON's group 3) are the bank's accounting
-/// prices in UAH per troy ounce, ISO 4217's unit of the metals: kept as published (``PreciousMetal``).
-/// Skipped, as not publications: Saturdays and Sundays, whose rows repeat Friday's figures
-/// (same `calcdate`, same rates).
+/// The precious metals (`XAU`, `XAG`, `XPT`, `XPD`, the JSON's group 3) are the bank's accounting prices in UAH per troy ounce, ISO 4217's unit of
+/// the metals: kept as published (``PreciousMetal``). Skipped, as not publications: Saturdays and Sundays, whose rows repeat Friday's figures (same
+/// `calcdate`, same rates).
 public struct NBUProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -24,7 +19,8 @@ public struct NBUProvider: RatesProvider {
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.requests(latest: [ProviderRequest(url: "\(baseURL)/NBUStatService/v1/statdirectory/exchange")]) { first, last in
-            [ProviderRequest(url: "\(baseURL)/NBU_Exchange/exchange_site?start=\(first.text(.compact))&end=\(last.text(.compact))&sort=exchangedate&order=asc&json")]
+            let span = "start=\(first.text(.compact))&end=\(last.text(.compact))"
+            return [ProviderRequest(url: "\(baseURL)/NBU_Exchange/exchange_site?\(span)&sort=exchangedate&order=asc&json")]
         }
     }
 
@@ -41,42 +37,28 @@ public struct NBUProvider: RatesProvider {
     }
 
     /// One published rate before it is checked.
-    struct Row {
-        var day: String
-        var code: String
-        var rate: ProviderJSON
-        var units: Int
-    }
+    typealias Row = (day: String, code: String, rate: ProviderJSON, units: Int)
 
     /// `[{"exchangedate":"01.03.2026","cc":"USD","rate":43.2081,"units":1,"rate_per_unit":43.2081,…}, …]`.
     func jsonRows(_ body: [UInt8]) throws(UpstreamDataError) -> [Row] {
-        var rows: [Row] = []
-        for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
+        try ProviderJSON(answer: body).array("the answer").enumerated().map { index, row throws(UpstreamDataError) in
             let what = "row \(index + 1)"
-            rows.append(Row(
-                day: try row.field("exchangedate", of: what).string("\(what)'s \"exchangedate\""),
-                code: try row.field("cc", of: what).string("\(what)'s \"cc\""),
-                rate: try row.field("rate", of: what),
-                units: try row.field("units", of: what).integer("\(what)'s \"units\"")))
+            let day = try row.field("exchangedate", of: what).string("\(what)'s \"exchangedate\"")
+            let code = try row.field("cc", of: what).string("\(what)'s \"cc\"")
+            return (day, code, try row.field("rate", of: what), try row.field("units", of: what).integer("\(what)'s \"units\""))
         }
-        return rows
     }
 
     /// `<exchange><currency><r030>36</r030><txt>…</txt><rate>19.374292</rate><cc>AUD</cc><exchangedate>18.02.2019</exchangedate></currency>…</exchange>`.
     func xmlRows(_ body: [UInt8]) throws(UpstreamDataError) -> [Row] {
-        let root = try XMLReader.Element(parsing: body, root: "exchange")
-        var rows: [Row] = []
-        for (index, currency) in root.children.enumerated() {
+        try XMLReader.Element(parsing: body, root: "exchange").children.enumerated().map { index, currency throws(UpstreamDataError) in
             let what = "currency \(index + 1)"
-            guard currency.localName == "currency" else {
-                throw .layout("\(what) is <\(currency.localName)>, not <currency>")
-            }
+            guard currency.localName == "currency" else { throw .layout("\(what) is <\(currency.localName)>, not <currency>") }
             func text(_ name: String) throws(UpstreamDataError) -> String {
                 guard let element = currency.child(name) else { throw .layout("\(what) has no <\(name)>") }
                 return element.text
             }
-            rows.append(Row(day: try text("exchangedate"), code: try text("cc"), rate: .string(try text("rate")), units: 1))
+            return (try text("exchangedate"), try text("cc"), .string(try text("rate")), 1)
         }
-        return rows
     }
 }

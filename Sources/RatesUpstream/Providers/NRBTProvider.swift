@@ -2,24 +2,19 @@ import RatesCore
 
 /// The National Reserve Bank of Tonga's average daily exchange rates of the authorized dealers: 12 currencies per pa'anga.
 ///
-/// - Source: `https://www.reservebank.to/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx`, an
-///   Excel workbook (read with ``XLSXWorkbook``) of one sheet per two years, newest first (`2025 to 2026`,
-///   `2023 to 2024`, … `2017 to 2018`). Each sheet: row 4 titles three blocks of columns
-///   (`AUTHORIZED PERSONS' AVERAGE EXCHANGE RATES` — before 2023 `COMMERCIAL BANKS …` — then `BUY`, `MID`,
-///   `SELL`), row 6 names each block's currencies by code (`AUD`, `EUR`, `FJD`, …), and from row 7 one row
-///   per day: its date an Excel date serial in column A, then the figures. A day without rates (a holiday, a
-///   closure of the bank) has a note instead of figures (`Public Holiday: ANZAC Day`,
+/// - Source: `https://www.reservebank.to/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx`, an Excel workbook (read with
+///   ``XLSXWorkbook``) of one sheet per two years, newest first (`2025 to 2026`, `2023 to 2024`, … `2017 to 2018`). Each sheet: row 4 titles three
+///   blocks of columns (`AUTHORIZED PERSONS' AVERAGE EXCHANGE RATES` — before 2023 `COMMERCIAL BANKS …` — then `BUY`, `MID`, `SELL`), row 6 names
+///   each block's currencies by code (`AUD`, `EUR`, `FJD`, …), and from row 7 one row per day: its date an Excel date serial in column A, then the
+///   figures. A day without rates (a holiday, a closure of the bank) has a note instead of figures (`Public Holiday: ANZAC Day`,
 ///   `Reserve Bank's Holiday: New Year's Eve`). The contact lines below the table end it.
 /// - Quote convention: the `MID` block, units of the currency per 1 TOP (0.6651 AUD, 65.6502 JPY):
-///   ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1. The buying and selling blocks are not read.
-///   Figures are stored as doubles and read as ``XLSXCell/decimalText`` says (`0.66510000000000002` is `0.6651`).
-///   Skipped: rows whose MID block holds no number (a note, whatever its words), an empty cell, a text cell
-///   without a digit and a zero (no figure that day), and the spacer column between the MID and SELL blocks
-///   (on some 2017 days it repeats the SELL block's first figure). Text with digits that is no decimal
-///   rejects the workbook.
+///   ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1. The buying and selling blocks are not read. Figures are stored as doubles and read
+///   as ``XLSXCell/decimalText`` says (`0.66510000000000002` is `0.6651`). Skipped: rows whose MID block holds no number (a note, whatever its
+///   words), an empty cell, a text cell without a digit and a zero (no figure that day), and the spacer column between the MID and SELL blocks (on
+///   some 2017 days it repeats the SELL block's first figure). Text with digits that is no decimal rejects the workbook.
 /// - Schedule: Pacific/Tongatapu, Monday to Friday; the day's averages are in the workbook by about 17:00.
-/// - Ranges: one file holds every day since 2017-01-03, so the newest publication and any range are the
-///   same request, and the days are kept from it.
+/// - Ranges: one file holds every day since 2017-01-03, so the newest publication and any range are the same request, and the days are kept from it.
 public struct NRBTProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -61,25 +56,20 @@ public struct NRBTProvider: RatesProvider {
                 break
             }
             let day = try workbook.day(serial: serial)
-            // The MID block's currency columns; the spacer column before the SELL block is not read.
-            let cells = row.cells.filter { currencies[$0.column] != nil }
             var quotes: [PublishedQuote] = []
-            for cell in cells {
-                let code = currencies[cell.column]!
-                let published: String
+            // The MID block's currency columns; the spacer column before the SELL block is not read.
+            for cell in row.cells {
+                guard let code = currencies[cell.column] else { continue }
                 if let note = cell.text {
                     guard note.contains(where: \.isNumber) else { continue }  // a holiday's or closure's note
-                    published = note
+                    quotes.append(try .reading(note, of: code, direction: .unitsPerPivot, day: day))
+                } else if let number = cell.decimalText, Double(number) == 0 {
+                    continue  // no figure that day
                 } else {
-                    guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: "\(cell.value)") }
-                    if Double(decimal) == 0 { continue }  // no figure that day
-                    published = decimal
+                    quotes.append(PublishedQuote(currency: code, value: try cell.rate(of: code, day: day), direction: .unitsPerPivot))
                 }
-                let value = try PublishedText.rate(published, currency: code, day: day)
-                quotes.append(PublishedQuote(currency: code, value: value, direction: .unitsPerPivot))
             }
-            guard !quotes.isEmpty else { continue }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
         return publications
     }
