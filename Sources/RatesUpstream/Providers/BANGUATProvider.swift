@@ -2,21 +2,18 @@ import RatesCore
 
 /// The Banco de Guatemala's reference rate of the quetzal against the US dollar.
 ///
-/// - Source: the SOAP service `https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx` (POST,
-///   SOAP 1.1, namespace `http://www.banguat.gob.gt/variables/ws/`), operation `TipoCambioRango`
-///   (`fechainit`, `fechafin` as `DD/MM/YYYY`): `<TipoCambioRangoResult><Vars>` with one
-///   `<Var><moneda>2</moneda><fecha>02/03/2026</fecha><venta>7.66143</venta><compra>7.66143</compra></Var>`
+/// - Source: the SOAP service `https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx` (POST, SOAP 1.1, namespace
+///   `http://www.banguat.gob.gt/variables/ws/`), operation `TipoCambioRango` (`fechainit`, `fechafin` as `DD/MM/YYYY`):
+///   `<TipoCambioRangoResult><Vars>` with one `<Var><moneda>2</moneda><fecha>02/03/2026</fecha><venta>7.66143</venta><compra>7.66143</compra></Var>`
 ///   per calendar day, then `<TotalItems>`.
-/// - Quote convention: quetzales for 1 US dollar (`moneda` 2, the only currency this operation
-///   answers; any other rejects the answer): ``PublishedQuote/Direction/pivotPerUnits``. The service
-///   gives the reference rate as a selling (`venta`) and a buying (`compra`) figure, the same for
-///   the dollar: the figure is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``), which
-///   is that rate as published. Saturday and Sunday repeat Friday's rate under their own dates and
-///   are skipped: the publications are Monday to Friday.
-/// - Schedule: every working day (America/Guatemala); the bank announces a day's reference rate
-///   the evening before it, so the rate of a day is looked for from 08:00 of that day.
-/// - Ranges: one `TipoCambioRango` request for the whole range; the newest publication is asked
-///   as the last 7 days (by the source's clock, ``RatesProvider/today()``).
+/// - Quote convention: quetzales for 1 US dollar (`moneda` 2, the only currency this operation answers; any other rejects the answer):
+///   ``PublishedQuote/Direction/pivotPerUnits``. The service gives the reference rate as a selling (`venta`) and a buying (`compra`) figure, the same
+///   for the dollar: the figure is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``), which is that rate as published. Saturday and Sunday
+///   repeat Friday's rate under their own dates and are skipped: the publications are Monday to Friday.
+/// - Schedule: every working day (America/Guatemala); the bank announces a day's reference rate the evening before it, so the rate of a day is looked
+///   for from 08:00 of that day.
+/// - Ranges: one `TipoCambioRango` request for the whole range; the newest publication is asked as the last 7 days (by the source's clock,
+///   ``RatesProvider/today()``).
 public struct BANGUATProvider: RatesProvider {
     public let source: ProviderSource
 

@@ -1,18 +1,17 @@
 import RatesCore
 
-/// Financial Benchmarks India's reference rates of the rupee (published by FBIL, not the Reserve
-/// Bank, since 2018): USD, GBP, EUR, JPY, AED and IDR in INR.
+/// Financial Benchmarks India's reference rates of the rupee (published by FBIL, not the Reserve Bank, since 2018): USD, GBP, EUR, JPY, AED and IDR
+/// in INR.
 ///
-/// - Endpoint: `GET https://www.fbil.org.in/wasdm/refrates/fetchfiltered?authenticated=false&fromDate=2026-03-17&toDate=2026-03-21`
-///   (both days included, one request for any range); the newest publication is asked for as the last seven days up to today.
-///   The answer is a JSON array, one element per day and currency, newest day first:
+/// - Endpoint: `GET https://www.fbil.org.in/wasdm/refrates/fetchfiltered?authenticated=false&fromDate=2026-03-17&toDate=2026-03-21` (both days
+///   included, one request for any range); the newest publication is asked for as the last seven days up to today. The answer is a JSON array, one
+///   element per day and currency, newest day first:
 ///   `[{"processRunDate":"2026-03-20 00:00:00","subProdName":"INR / 100 JPY","displayTime":"2026-03-20 13:00:00","rate":58.940000,"comments":""},…]`.
-///   The rates are JSON numbers and are read from their text (`93.348300` stays `93.348300`: the API writes six
-///   decimals, the benchmark has four); a record whose `rate` is `null` has no figure and is left out. A range
-///   without a publication (Indian holidays, a weekend) answers `[]`: no publication.
-/// - Quote convention: INR per N units of the currency as `subProdName` says (`INR / 1 USD`, `INR / 100 JPY`,
-///   `INR / 10000 IDR`), ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with `unit` N. A `subProdName` of
-///   any other form is a layout error.
+///   The rates are JSON numbers and are read from their text (`93.348300` stays `93.348300`: the API writes six decimals, the benchmark has four); a
+///   record whose `rate` is `null` has no figure and is left out. A range without a publication (Indian holidays, a weekend) answers `[]`: no
+///   publication.
+/// - Quote convention: INR per N units of the currency as `subProdName` says (`INR / 1 USD`, `INR / 100 JPY`, `INR / 10000 IDR`),
+///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with `unit` N. A `subProdName` of any other form is a layout error.
 /// - Schedule: Asia/Kolkata, Monday to Friday except Indian holidays, published about 13:30 local time.
 public struct FBILProvider: RatesProvider {
     public let source: ProviderSource

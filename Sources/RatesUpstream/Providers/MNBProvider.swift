@@ -2,14 +2,11 @@ import RatesCore
 
 /// The Magyar Nemzeti Bank's official rates of the forint (32 currencies).
 ///
-/// - Source: the SOAP service `http://www.mnb.hu/arfolyamok.asmx` (POST, SOAP 1.1):
-///   `GetCurrentExchangeRates` for the latest day, `GetExchangeRates` (start day, end day, currency
-///   list) for a range. The answer's `<…Result>` element holds a second XML document as escaped
-///   text: `<MNBExchangeRates><Day date="2025-03-28"><Rate unit="1" curr="EUR">402,61</Rate>…`.
-///   A range request must name its currencies: ``currencies`` lists the 32 the bank quotes. A range
-///   without a working day (holidays only) answers an empty `<MNBExchangeRates />`: no publication.
-/// - Quote convention: forints for `unit` units of the currency (100 for IDR, JPY, KRW), decimal
-///   comma: ``PublishedQuote/Direction/pivotPerUnits``.
+/// - Source: the SOAP service `http://www.mnb.hu/arfolyamok.asmx` (POST, SOAP 1.1): `GetCurrentExchangeRates` for the latest day, `GetExchangeRates`
+///   (start day, end day, currency list) for a range. The answer's `<…Result>` element holds a second XML document as escaped text:
+///   `<MNBExchangeRates><Day date="2025-03-28"><Rate unit="1" curr="EUR">402,61</Rate>…`. A range request must name its currencies: ``currencies``
+///   lists the 32 the bank quotes. A range without a working day (holidays only) answers an empty `<MNBExchangeRates />`: no publication.
+/// - Quote convention: forints for `unit` units of the currency (100 for IDR, JPY, KRW), decimal comma: ``PublishedQuote/Direction/pivotPerUnits``.
 /// - Schedule: Hungarian working days (Europe/Budapest), usually by 12:00.
 public struct MNBProvider: RatesProvider {
     public let source: ProviderSource

@@ -5,21 +5,17 @@ import RatesCore
 /// - Source: the bank's web indicators API, one request per series and range:
 ///   `https://custom.resbank.co.za/SarbWebApi/WebIndicators/Shared/GetTimeseriesObservations/EXCX135D/2026-03-23T00:00:00/2026-03-27T00:00:00`
 ///   (``ProviderRequest/subject`` is the series code), answering the series' observations, newest first:
-///   `[{"Period":"2026-03-27T00:00:00","Timeseries":"Rand per US Dollar","Description":…,"Value":17.1302,"FormatNumber":"0.0000",…},…]`.
-///   `Value` is a JSON number read as written (`7.5890` keeps its zero). The answer does not name its series
-///   code; its `Timeseries` title says which currency it is, so a file reads as its own series only.
-/// - Quote convention: the weighted average of the banks' rates at about 10:30. Three series are rand for
-///   one unit (`Rand per US Dollar`, `… British Pound`, `… Euro`: ``PublishedQuote/Direction/pivotPerUnits``),
-///   the other twenty units for one rand (`Japan: Yen per Rand`: ``PublishedQuote/Direction/unitsPerPivot``).
-///   A title the adapter does not know, or one that is not its request's series, rejects the answer.
-///   The kwacha series runs under its title from 2000 without restating Zambia's 2013 rebasing (612.34 per
-///   rand on 2012-12-31, 0.6188 on 2013-01-02): its figures before 2013-01-01 are the old kwacha's (`ZMK`,
-///   ``Redenomination``). An observation whose `Value` is `null` or empty is no figure.
+///   `[{"Period":"2026-03-27T00:00:00","Timeseries":"Rand per US Dollar","Description":…,"Value":17.1302,"FormatNumber":"0.0000",…},…]`. `Value` is a
+///   JSON number read as written (`7.5890` keeps its zero). The answer does not name its series code; its `Timeseries` title says which currency it
+///   is, so a file reads as its own series only.
+/// - Quote convention: the weighted average of the banks' rates at about 10:30. Three series are rand for one unit (`Rand per US Dollar`,
+///   `… British Pound`, `… Euro`: ``PublishedQuote/Direction/pivotPerUnits``), the other twenty units for one rand (`Japan: Yen per Rand`:
+///   ``PublishedQuote/Direction/unitsPerPivot``). A title the adapter does not know, or one that is not its request's series, rejects the answer. The
+///   kwacha series runs under its title from 2000 without restating Zambia's 2013 rebasing (612.34 per rand on 2012-12-31, 0.6188 on 2013-01-02): its
+///   figures before 2013-01-01 are the old kwacha's (`ZMK`, ``Redenomination``). An observation whose `Value` is `null` or empty is no figure.
 /// - Day: `Period`. A range without observations (a holiday) is an empty array: no publication.
-/// - Schedule: Africa/Johannesburg, Monday to Friday, the 10:30 rates out by about 11:00; the series are
-///   read from 2000-01-01.
-/// - Ranges: one request per series covering the whole range; the newest publication is asked for as the
-///   last seven days up to today.
+/// - Schedule: Africa/Johannesburg, Monday to Friday, the 10:30 rates out by about 11:00; the series are read from 2000-01-01.
+/// - Ranges: one request per series covering the whole range; the newest publication is asked for as the last seven days up to today.
 public struct SARBProvider: RatesProvider {
     public let source: ProviderSource
 
