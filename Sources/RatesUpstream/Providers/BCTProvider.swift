@@ -36,18 +36,10 @@ public struct BCTProvider: RatesProvider {
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let page = try HTMLDocument(parsing: body)
         let tables = page.tables(withHeader: Self.header)
-        if tables.isEmpty, page.tokens.contains(where: { if case .text(let text) = $0 { text.contains("Exhausted Resultset") } else { false } }) {
-            return []
-        }
-        guard tables.count == 2 else {
-            throw .layout("\(tables.count) tables with the header \(HTMLDocument.shown(Self.header)), expected two")
-        }
-        guard page.texts(of: "h3").first == Self.heading else {
-            throw .layout("the first heading is not \(UpstreamDataError.quoted(Self.heading))")
-        }
-        guard let dated = page.texts(of: "h5").first(where: { $0.hasPrefix("Journée du ") }) else {
-            throw .layout("no \"Journée du …\" heading")
-        }
+        if tables.isEmpty, page.hasText(containing: "Exhausted Resultset") { return [] }
+        guard tables.count == 2 else { throw .layout("\(tables.count) tables with the header \(HTMLDocument.shown(Self.header)), expected two") }
+        guard page.texts(of: "h3").first == Self.heading else { throw .layout("the first heading is not \(UpstreamDataError.quoted(Self.heading))") }
+        guard let dated = page.texts(of: "h5").first(where: { $0.hasPrefix("Journée du ") }) else { throw .layout("no \"Journée du …\" heading") }
         let day = try Day(parsing: dated.dropFirst("Journée du ".count), .dayMonthYear(separator: "/"))
         var quotes: [PublishedQuote] = []
         for row in try page.table(withHeader: Self.header, first: true).rows {

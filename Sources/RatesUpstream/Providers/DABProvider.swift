@@ -43,16 +43,11 @@ public struct DABProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let page = try HTMLDocument(parsing: body)
-        if page.tables.isEmpty, page.tokens.contains(where: { if case .text(let text) = $0 { text.contains("There were no results.") } else { false } }) {
-            return []
-        }
-        guard let updated = page.texts(of: "p").first(where: { $0.hasPrefix("Last updated: ") }) else {
-            throw .layout("no \"Last updated: …\" line")
-        }
-        let words = updated.dropFirst("Last updated: ".count).split(separator: " ")
-        guard words.count == 3, let day = HTMLText.day(day: words[0], month: words[1], year: words[2]) else {
-            throw .invalidDay(String(updated.dropFirst("Last updated: ".count)))
-        }
+        if page.tables.isEmpty, page.hasText(containing: "There were no results.") { return [] }
+        guard let updated = page.texts(of: "p").first(where: { $0.hasPrefix("Last updated: ") }) else { throw .layout("no \"Last updated: …\" line") }
+        let date = updated.dropFirst("Last updated: ".count)
+        let words = date.split(separator: " ")
+        guard words.count == 3, let day = HTMLText.day(day: words[0], month: words[1], year: words[2]) else { throw .invalidDay(String(date)) }
         // The day's table is the page's first; the monthly averages', under the same header, follow it.
         guard let table = page.tables.first, let headerRow = table.rowIndex(ofHeader: Self.header) else {
             throw .layout("the page's first table has not the header \(HTMLDocument.shown(Self.header))")
@@ -69,9 +64,7 @@ public struct DABProvider: RatesProvider {
             guard let value = RateText.midpoint(cells[3], cells[4]) else { throw .invalidRate(currency: currency, day: day, text: cells[3]) }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: name.unit, direction: .pivotPerUnits))
         }
-        guard quotes.contains(where: { $0.currency == CurrencyCode("USD")! }) else {
-            throw .layout("no US dollar row in the table of \(day)")
-        }
+        guard quotes.contains(where: { $0.currency == CurrencyCode("USD")! }) else { throw .layout("no US dollar row in the table of \(day)") }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 
