@@ -37,21 +37,18 @@ public struct AMCMProvider: RatesProvider {
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
         let message = try document.field("message", of: "the answer")
-        guard message == .string("OK") else {
-            throw .layout("the answer's message is \(UpstreamDataError.quoted(message.shown)), not OK")
-        }
+        guard message == .string("OK") else { throw .layout("the answer's message is \(UpstreamDataError.quoted(message.shown)), not OK") }
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for (index, record) in try document.field("data", of: "the answer").array("\"data\"").enumerated() {
             let what = "record \(index + 1)"
-            let stamp = try record.field("date", of: what).string("\(what)'s \"date\"")
+            let stamp = try record.string("date", of: what)
             guard stamp.hasSuffix(" 00:00:00") else { throw .invalidDay(stamp) }
             let day = try Day(parsing: stamp.dropLast(9), .iso)
-            let code = try record.field("currency", of: what).string("\(what)'s \"currency\"")
+            let code = try record.string("currency", of: what)
             if code == Self.liquidityIndicator { continue }
             let unitText = try record.field("unit", of: "\(code) on \(day)")
             guard let unit = Self.wholeUnit(unitText) else {
-                throw .layout(
-                    "the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
+                throw .layout("the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
             }
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             let mean = try record.field("usdMean", of: "\(code) on \(day)").string("\"usdMean\" of \(code) on \(day)")

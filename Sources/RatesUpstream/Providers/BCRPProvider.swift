@@ -38,11 +38,8 @@ public struct BCRPProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
-        let series = try document.field("config", of: "the answer").field("series", of: "\"config\"")
-            .array("\"config\".\"series\"")
-        let names = try series.map { entry throws(UpstreamDataError) in
-            try entry.field("name", of: "a series").string("a series' \"name\"")
-        }
+        let series = try document.field("config", of: "the answer").field("series", of: "\"config\"").array("\"config\".\"series\"")
+        let names = try series.map { entry throws(UpstreamDataError) in try entry.field("name", of: "a series").string("a series' \"name\"") }
         guard names.count == 2, names[0].hasSuffix("(S/ por US$) - Compra"), names[1].hasSuffix("(S/ por US$) - Venta") else {
             let shown = names.map { UpstreamDataError.quoted($0) }.joined(separator: ", ")
             throw .layout("the series are \(shown), not the buying and selling rates in soles per US dollar")
@@ -50,11 +47,9 @@ public struct BCRPProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, period) in try document.field("periods", of: "the answer").array("\"periods\"").enumerated() {
             let what = "period \(index + 1)"
-            let day = try Self.day(try period.field("name", of: what).string("\(what)'s \"name\""))
+            let day = try Self.day(period.string("name", of: what))
             let values = try period.field("values", of: "\(day)").array("the values of \(day)")
-            guard values.count == 2 else {
-                throw .layout("\(day) has \(values.count) values, not a buying and a selling rate")
-            }
+            guard values.count == 2 else { throw .layout("\(day) has \(values.count) values, not a buying and a selling rate") }
             if values.allSatisfy({ $0 == .string("n.d.") }) { continue }
             guard let buying = values[0].publishedDecimal, let selling = values[1].publishedDecimal, let middle = RateText.midpoint(buying, selling)
             else { throw .invalidRate(currency: Self.dollar, day: day, text: values.map(\.shown).joined(separator: " / ")) }

@@ -68,14 +68,14 @@ public struct BNMProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, entry) in entries.enumerated() {
             let what = "currency \(index + 1)"
-            var code = try entry.field("currency_code", of: what).string("\(what)'s \"currency_code\"")
+            var code = try entry.string("currency_code", of: what)
             if code == "SDR" { code = "XDR" }
-            let unit = try entry.field("unit", of: code).integer("\(code)'s \"unit\"")
+            let unit = try entry.integer("unit", of: code)
             let rates = try entry.field("rate", of: code)
             for rate in (try? rates.array("")) ?? [rates] {
-                let dayText = try rate.field("date", of: "a rate of \(code)").string("a \(code) rate's \"date\"")
-                let day = try Day(parsing: dayText, .iso)
-                days[day, default: []].append(try .reading(code: code, value: try middle(of: rate, code: code, day: day), unit: unit, direction: .pivotPerUnits, day: day))
+                let day = try Day(parsing: rate.field("date", of: "a rate of \(code)").string("a \(code) rate's \"date\""), .iso)
+                let value = try middle(of: rate, code: code, day: day)
+                days[day, default: []].append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
             }
         }
         guard !days.isEmpty else { throw .empty }

@@ -52,7 +52,7 @@ public struct CBTTProvider: RatesProvider {
             for member in try row.members(what) where !Self.knownColumns.contains(member.key) {
                 throw .layout("\(what) has a column the adapter does not know: \(UpstreamDataError.quoted(member.key))")
             }
-            let day = try Day(parsing: try row.field("famedate", of: what).string("\(what)'s \"famedate\""), .iso)
+            let day = try Day(parsing: row.string("famedate", of: what), .iso)
             guard day >= historyStart else { continue }
             var quotes: [PublishedQuote] = []
             for column in Self.columns {

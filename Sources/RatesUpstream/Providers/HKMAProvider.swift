@@ -10,7 +10,6 @@ import RatesCore
 ///   and `special_drawing_rights`, stored as `XDR`.
 /// - Day: the record's `end_of_day` (Saturdays included when the HKMA records them).
 /// - Schedule: Asia/Hong_Kong; the bulletin is monthly, a month's daily figures appear early in a later month (about a month's lag).
-///
 /// - History: the series starts on 1981-01-02 (``historyStart``); before 1999 the legacy currencies (`dem`, `frf`, `itl`, `nlg`, `bef`) have figures
 ///   and `eur` is `null`.
 ///
@@ -37,31 +36,27 @@ public struct HKMAProvider: RatesProvider {
         }
     }
 
-    /// Reads
-    /// `{"header":{"success":true,…},"result":{"datasize":4,"records":[{"end_of_day":"2026-02-28","usd":7.8245000000000005,…,"neeri_2020_trade_wgt":101.2},
-    /// …]}}`.
+    /// Reads `{"header":{"success":true,…},"result":{"datasize":4,"records":[{"end_of_day":"2026-02-28","usd":7.8245000000000005,…,
+    /// "neeri_2020_trade_wgt":101.2}, …]}}`.
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
         let header = try document.field("header", of: "the answer")
         guard try header.field("success", of: "\"header\"") == .bool(true) else {
-            let message = header["err_msg"]?.shown ?? "no message"
-            throw .layout("the answer reports failure: \(UpstreamDataError.quoted(message))")
+            throw .layout("the answer reports failure: \(UpstreamDataError.quoted(header["err_msg"]?.shown ?? "no message"))")
         }
         let records = try document.field("result", of: "the answer").field("records", of: "\"result\"")
         var publications: [ProviderPublication] = []
         for (index, record) in try records.array("\"records\"").enumerated() {
             let what = "record \(index + 1)"
-            let dayText = try record.field("end_of_day", of: what).string("\(what)'s \"end_of_day\"")
-            let day = try Day(parsing: dayText, .iso)
+            let day = try Day(parsing: record.string("end_of_day", of: what), .iso)
             var quotes: [PublishedQuote] = []
             for member in try record.members(what) where member.key != "end_of_day" && !member.key.hasPrefix("neeri_") {
                 let isCode = member.key.utf8.count == 3 && member.key.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
                 guard isCode || member.key == "special_drawing_rights" else {
                     throw .layout("\(what) (\(day)) has the field \(UpstreamDataError.quoted(member.key)), not a currency")
                 }
-                let code = isCode ? member.key.uppercased() : "XDR"
                 if member.value.isNull { continue }
-                quotes.append(try .reading(code: code, value: member.value, direction: .pivotPerUnits, day: day))
+                quotes.append(try .reading(code: isCode ? member.key.uppercased() : "XDR", value: member.value, direction: .pivotPerUnits, day: day))
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }

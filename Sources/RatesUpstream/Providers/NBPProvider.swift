@@ -41,10 +41,9 @@ public struct NBPProvider: RatesProvider {
     /// letter, or ``gold``.
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         // What follows a table's or the gold price's path: nothing for the newest, `FIRST/LAST/` per span.
-        let periods: [String] =
-            window.map(latest: [""]) { first, last in
-                Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { "\($0.first)/\($0.last)/" }
-            } ?? []
+        let periods = window.map(latest: [""]) { first, last in
+            Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { "\($0.first)/\($0.last)/" }
+        } ?? []
         return Self.tables.flatMap { table in periods.map { ProviderRequest(url: "\(baseURL)/tables/\(table)/\($0)?format=json", subject: table) } }
             + periods.map { ProviderRequest(url: "\(goldURL)/\($0)?format=json", subject: Self.gold) }
     }
@@ -53,41 +52,33 @@ public struct NBPProvider: RatesProvider {
     /// gold request, of gold prices.
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         if request.url.hasPrefix(goldURL + "/") { return try goldPrices(body) }
-        let document = try ProviderJSON(answer: body)
-        var publications: [ProviderPublication] = []
-        for (index, table) in try document.array("the answer").enumerated() {
+        return try ProviderJSON(answer: body).array("the answer").enumerated().map { index, table throws(UpstreamDataError) in
             let what = "table \(index + 1)"
-            let letter = try table.field("table", of: what).string("\(what)'s \"table\"")
+            let letter = try table.string("table", of: what)
             guard Self.tables.contains(letter), request.subject.map({ $0 == letter }) ?? true else {
                 throw .layout("\(what) is table \(UpstreamDataError.quoted(letter)), expected \(request.subject ?? "A or B")")
             }
-            let dayText = try table.field("effectiveDate", of: what).string("\(what)'s \"effectiveDate\"")
-            let day = try Day(parsing: dayText, .iso)
-            var quotes: [PublishedQuote] = []
-            for rate in try table.field("rates", of: what).array("\(what)'s \"rates\"") {
+            let day = try Day(parsing: table.string("effectiveDate", of: what), .iso)
+            let quotes = try table.field("rates", of: what).array("\(what)'s \"rates\"").map { rate throws(UpstreamDataError) in
                 let code = try rate.field("code", of: "a rate of \(what)").string("a rate's \"code\"")
                 let mid = try rate.field("mid", of: "rate \(code) of \(what)")
                 let named = code == "AFA" && day >= Self.newAfghani ? "AFN" : code
-                quotes.append(try .reading(code: named, value: mid, direction: .pivotPerUnits, day: day))
+                return try PublishedQuote.reading(code: named, value: mid, direction: .pivotPerUnits, day: day)
             }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        return publications
     }
 
     /// Reads an array of gold prices, PLN per gram: `[{"data":"2026-03-02","cena":595.71}]`.
     private func goldPrices(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
         let gold = CurrencyCode("XAU")!
-        var publications: [ProviderPublication] = []
-        for (index, price) in try document.array("the answer").enumerated() {
+        return try ProviderJSON(answer: body).array("the answer").enumerated().map { index, price throws(UpstreamDataError) in
             let what = "gold price \(index + 1)"
-            let day = try Day(parsing: try price.field("data", of: what).string("\(what)'s \"data\""), .iso)
+            let day = try Day(parsing: price.string("data", of: what), .iso)
             let perGram = try PublishedQuote.reading(code: gold.rawValue, value: try price.field("cena", of: what), direction: .pivotPerUnits, day: day)
             let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram.value, of: gold, day: day)
-            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: gold, value: perOunce, direction: .pivotPerUnits)]))
+            return ProviderPublication(day: day, quotes: [PublishedQuote(currency: gold, value: perOunce, direction: .pivotPerUnits)])
         }
-        return publications
     }
 }
 

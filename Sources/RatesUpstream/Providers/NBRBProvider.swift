@@ -48,15 +48,13 @@ public struct NBRBProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "rate \(index + 1)"
-            let dayText = try row.field("Date", of: what).string("\(what)'s \"Date\"")
-            let day = try Day(parsing: dayText, .midnightTimestamp)
+            let day = try Day(parsing: row.string("Date", of: what), .midnightTimestamp)
             let rate = try row.field("Cur_OfficialRate", of: what)
             let (code, scale): (String, Int)
             if row["Cur_Abbreviation"] != nil {
-                code = try row.field("Cur_Abbreviation", of: what).string("\(what)'s \"Cur_Abbreviation\"")
-                scale = try row.field("Cur_Scale", of: what).integer("\(what)'s \"Cur_Scale\"")
+                (code, scale) = (try row.string("Cur_Abbreviation", of: what), try row.integer("Cur_Scale", of: what))
             } else {
-                let id = try row.field("Cur_ID", of: what).integer("\(what)'s \"Cur_ID\"")
+                let id = try row.integer("Cur_ID", of: what)
                 guard let currency = Self.currencies[id] else {
                     throw .layout("\(what) (\(day)) is of Cur_ID \(id), not a currency of the daily list")
                 }

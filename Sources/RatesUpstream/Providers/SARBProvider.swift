@@ -25,9 +25,7 @@ public struct SARBProvider: RatesProvider {
 
     /// One series: its code, currency, title and direction.
     struct Series: Sendable {
-        let code: String
-        let currency: String
-        let title: String
+        let code, currency, title: String
         let direction: PublishedQuote.Direction
     }
 
@@ -73,7 +71,7 @@ public struct SARBProvider: RatesProvider {
         var series: Series?
         for (index, observation) in observations.enumerated() {
             let what = "observation \(index + 1)"
-            let title = try observation.field("Timeseries", of: what).string("\(what)'s \"Timeseries\"")
+            let title = try observation.string("Timeseries", of: what)
             if series == nil {
                 guard let known = Self.series.first(where: { $0.title == title }) else {
                     throw .layout("the series \(UpstreamDataError.quoted(title)) is not one the adapter reads")
@@ -84,11 +82,9 @@ public struct SARBProvider: RatesProvider {
                 series = known
             }
             guard let series, title == series.title else {
-                throw .layout(
-                    "\(what) is of \(UpstreamDataError.quoted(title)), the answer's first of \(series?.title ?? "")")
+                throw .layout("\(what) is of \(UpstreamDataError.quoted(title)), the answer's first of \(series?.title ?? "")")
             }
-            let period = try observation.field("Period", of: what).string("\(what)'s \"Period\"")
-            let day = try Day(parsing: period, .midnightTimestamp)
+            let day = try Day(parsing: observation.string("Period", of: what), .midnightTimestamp)
             let value = try observation.field("Value", of: "\(series.currency) on \(day)")
             if value == .null || value == .string("") { continue }  // no figure that day
             let quote = try PublishedQuote.reading(
