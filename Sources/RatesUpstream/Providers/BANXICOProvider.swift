@@ -41,18 +41,14 @@ public struct BANXICOProvider: RatesProvider {
             let message = [failure["mensaje"]?.stringValue, failure["detalle"]?.stringValue].compactMap { $0 }.joined(separator: ": ")
             throw .layout("the SIE answered an error: \(message)")
         }
-        guard let seriesList = document["bmx"]?["series"]?.elements else {
-            throw .layout("no \"bmx\" object with a \"series\" array")
-        }
+        guard let seriesList = document["bmx"]?["series"]?.elements else { throw .layout("no \"bmx\" object with a \"series\" array") }
         guard !seriesList.isEmpty else { throw .empty }
-        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        var rows: [(day: Day, quote: PublishedQuote)] = []
         for series in seriesList {
             guard let id = series["idSerie"]?.stringValue else { throw .layout("a series without the text idSerie") }
             // A series without figures in the span has no `datos`.
             let datos = series["datos"] ?? .null
-            guard let observations = datos == .null ? [] : datos.elements else {
-                throw .layout("the datos of \(id) is \(datos.kind), not an array")
-            }
+            guard let observations = datos == .null ? [] : datos.elements else { throw .layout("the datos of \(id) is \(datos.kind), not an array") }
             guard let currency = Self.series.first(where: { $0.key == id }).flatMap({ CurrencyCode($0.value) }) else {
                 throw .layout("a series \(DelimitedText.shown(id)), which has no currency here")
             }
@@ -61,14 +57,13 @@ public struct BANXICOProvider: RatesProvider {
                     throw .layout("a figure of \(id) without the texts fecha and dato")
                 }
                 let day = try Day(parsing: dayText, .dayMonthYear(separator: "/"))
-                // "N/E": no figure for this day.
+                // "N/E": no figure for this day. A figure is read as written: the SIE writes a decimal point, and a comma would be a
+                // thousands separator.
                 if text == "N/E" { continue }
-                // Read as written: the SIE writes a decimal point, and a comma would be a thousands separator.
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-                quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits))
+                rows.append((day, PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits)))
             }
         }
-        let publications = quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
-        return publications
+        return ProviderPublication.byDay(rows)
     }
 }

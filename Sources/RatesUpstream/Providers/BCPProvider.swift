@@ -65,13 +65,12 @@ public struct BCPProvider: RatesProvider {
                 throw .layout("row \(index + 1) of the \(year) grid of \(code) is \(HTMLDocument.shown(cells))")
             }
             for month in 1...12 where cells[month] != "ND" {
-                guard let day = Day(year: year, month: month, day: index + 1) else {
-                    throw .invalidDay("\(year)-\(month)-\(index + 1)")
-                }
+                guard let day = Day(year: year, month: month, day: index + 1) else { throw .invalidDay("\(year)-\(month)-\(index + 1)") }
                 guard let value = GroupedDecimal.rateText(cells[month], decimalMark: ",", groupMark: ".") else {
                     throw .invalidRate(currency: currency, day: day, text: cells[month])
                 }
-                publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
+                let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
+                publications.append(ProviderPublication(day: day, quotes: [quote]))
             }
         }
         return publications
@@ -81,9 +80,7 @@ public struct BCPProvider: RatesProvider {
     private func title(of page: HTMLDocument) throws(UpstreamDataError) -> (year: Int, code: String?) {
         let prefix = "PLANILLA DE COTIZACIONES DEL AÑO "
         let titles = page.tables.flatMap { $0.rows.flatMap(\.texts) }.filter { $0.hasPrefix(prefix) }
-        guard titles.count == 1, let title = titles.first else {
-            throw .layout("\(titles.count) titles \"\(prefix)…\", expected one")
-        }
+        guard titles.count == 1, let title = titles.first else { throw .layout("\(titles.count) titles \"\(prefix)…\", expected one") }
         let rest = title.dropFirst(prefix.count)
         let year = rest.prefix(4)
         guard year.utf8.count == 4, PublishedText.isDigits(year), let number = Int(year), rest.dropFirst(4).hasPrefix(" DE MONEDA ") else {

@@ -53,7 +53,6 @@ public struct BOBProvider: RatesProvider {
             if let earlier = days[day], earlier != quotes { conflicting.insert(day) }
             days[day] = quotes
         }
-        let publications = days.filter { !conflicting.contains($0.key) }.map { ProviderPublication(day: $0.key, quotes: $0.value) }
-        return publications
+        return days.filter { !conflicting.contains($0.key) }.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

@@ -11,8 +11,7 @@ import RatesCore
 ///   per 1 XXX (``PublishedQuote/Direction/pivotPerUnits``: GBP, AUD, EUR); unit 1. The bank writes the New Taiwan dollar `NTD`, read as TWD
 ///   (``codes``); every other code must be one ISO 4217 lists (the Deutsche Mark, French franc and guilder columns are the retired currencies' ISO
 ///   codes).
-/// - Skipped: a figure of `-`, no figure that day (the Deutsche Mark, French franc and guilder since 2002, the euro before 1999, a market closed in
-///   one country).
+/// - Skipped: `-`, no figure that day (the Deutsche Mark, French franc and guilder since 2002, the euro before 1999, a market closed in one country).
 /// - Schedule: Asia/Taipei; a figure is the market's rate at 16:00 on its day, but the file is updated about once a month (the figures of February
 ///   2026 were in it on 2 March): a monthly cadence, polled on the first working day of a month from 16:00 (Frankfurter polls from 08:00 UTC).
 /// - Ranges: the endpoint takes no dates: every fetch asks for the whole file (about 1.3 MB), and the fetch keeps the days asked for. The series
@@ -35,11 +34,8 @@ public struct CBCProvider: RatesProvider {
         let labels = try data.field("structure", of: "\"data\"").field("Table1", of: "\"structure\"")
         var columns: [(currency: CurrencyCode, direction: PublishedQuote.Direction)] = []
         for (index, label) in try labels.array("\"Table1\"").enumerated() {
-            let text = try label.field("data", of: "column \(index + 1)").string("column \(index + 1)'s label")
-            let column = try self.column(text)
-            guard !columns.contains(where: { $0.currency == column.currency }) else {
-                throw .layout("two columns of \(column.currency)")
-            }
+            let column = try self.column(label.field("data", of: "column \(index + 1)").string("column \(index + 1)'s label"))
+            guard !columns.contains(where: { $0.currency == column.currency }) else { throw .layout("two columns of \(column.currency)") }
             columns.append(column)
         }
         var publications: [ProviderPublication] = []

@@ -42,24 +42,19 @@ public struct LBProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "FxRates")
-        guard root.namespaceURI == Self.namespace else {
-            throw .layout("<FxRates> is not in the namespace \(Self.namespace)")
-        }
+        guard root.namespaceURI == Self.namespace else { throw .layout("<FxRates> is not in the namespace \(Self.namespace)") }
         try XMLFields.expectOnly(["FxRate"], in: root)
         var days: [Day: [PublishedQuote]] = [:]
         for rate in root.children {
             try XMLFields.expectOnly(["Tp", "Dt", "CcyAmt"], in: rate)
             let day = try Day(parsing: XMLFields.text(rate, "Dt", in: "<FxRate>"), .iso)
             let type = try XMLFields.text(rate, "Tp", in: "<FxRate> of \(day)")
-            guard type == "LT" else {
-                throw .layout("<FxRate> of \(day) is of type \(UpstreamDataError.quoted(type)), expected LT (litas rates)")
-            }
+            guard type == "LT" else { throw .layout("<FxRate> of \(day) is of type \(UpstreamDataError.quoted(type)), expected LT (litas rates)") }
             let pair = rate.children("CcyAmt")
             guard pair.count == 2 else { throw .layout("<FxRate> of \(day) has \(pair.count) <CcyAmt>, expected two") }
-            var amounts: [(code: CurrencyCode, amount: String)] = []
-            for part in pair {
+            let amounts = try pair.map { part throws(UpstreamDataError) in
                 let code = try PublishedText.currency(XMLFields.text(part, "Ccy", in: "<CcyAmt> of \(day)"), day: day)
-                amounts.append((code, try XMLFields.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)")))
+                return (code: code, amount: try XMLFields.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)"))
             }
             let direction: PublishedQuote.Direction
             switch (amounts[0].code == pivot, amounts[1].code == pivot) {

@@ -38,7 +38,8 @@ public struct MNBProvider: RatesProvider {
             <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:web="http://www.mnb.hu/webservices/">\
             <soap:Body><web:\(operation)>\(parameters)</web:\(operation)></soap:Body></soap:Envelope>
             """
-        return .soap(url: baseURL, action: "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/\(operation)", envelope: envelope, subject: operation)
+        let action = "http://www.mnb.hu/webservices/MNBArfolyamServiceSoap/\(operation)"
+        return .soap(url: baseURL, action: action, envelope: envelope, subject: operation)
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
@@ -47,15 +48,13 @@ public struct MNBProvider: RatesProvider {
         // The result is a document of its own, sent as escaped text.
         let rates = try XMLReader.Element(parsing: Array(result.text.utf8), root: "MNBExchangeRates")
         try XMLFields.expectOnly(["Day"], in: rates)
-        var publications: [ProviderPublication] = []
-        for dayElement in rates.children {
-            try XMLFields.expectOnly(["Rate"], in: dayElement)
-            let day = try Day(parsing: XMLFields.attribute(dayElement, "date", in: "<Day>"), .iso)
+        // A range of Hungarian holidays only answers `<MNBExchangeRates />`: no day, no publication.
+        return try rates.children.map { element throws(UpstreamDataError) in
+            try XMLFields.expectOnly(["Rate"], in: element)
+            let day = try Day(parsing: XMLFields.attribute(element, "date", in: "<Day>"), .iso)
             let quotes = try XMLFields.quotes(
-                dayElement.children, code: .attribute("curr"), unit: .attribute("unit"), rate: .text, day: day, pivot: pivot)
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+                element.children, code: .attribute("curr"), unit: .attribute("unit"), rate: .text, day: day, pivot: pivot)
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        // A range of Hungarian holidays only answers `<MNBExchangeRates />`.
-        return publications
     }
 }
