@@ -56,15 +56,12 @@ public struct LBProvider: RatesProvider {
                 let code = try PublishedText.currency(XMLFields.text(part, "Ccy", in: "<CcyAmt> of \(day)"), day: day)
                 return (code: code, amount: try XMLFields.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)"))
             }
-            let direction: PublishedQuote.Direction
-            switch (amounts[0].code == pivot, amounts[1].code == pivot) {
-            case (true, false): direction = .pivotPerUnits
-            case (false, true): direction = .unitsPerPivot
-            default:
+            guard (amounts[0].code == pivot) != (amounts[1].code == pivot) else {
                 throw .layout("<FxRate> of \(day) pairs \(amounts[0].code) with \(amounts[1].code), expected LTL and a currency")
             }
             // Either way round, the first amount is the figure and the second its unit.
-            let currency = direction == .pivotPerUnits ? amounts[1].code : amounts[0].code
+            let (currency, direction): (CurrencyCode, PublishedQuote.Direction) =
+                amounts[0].code == pivot ? (amounts[1].code, .pivotPerUnits) : (amounts[0].code, .unitsPerPivot)
             let value = try PublishedText.rate(amounts[0].amount, currency: currency, day: day)
             let unit = try PublishedText.unit(amounts[1].amount, of: currency, day: day)
             days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: direction))
