@@ -54,17 +54,15 @@ public struct BNMProvider: RatesProvider {
             throw .layout("\"meta\".\"quote\" is \(UpstreamDataError.quoted(quote.shown)), not \"rm\" (MYR per foreign units)")
         }
         let data = try document.field("data", of: "the answer")
-        let entries: [ProviderJSON]
-        if case .array(let list) = data {
-            entries = list
-        } else {
-            entries = [data]
+        // The latest answer's `data` lists every currency; a month's is the one currency asked for.
+        let entries = data.elements ?? [data]
+        if data.elements == nil {
             let code = try data.field("currency_code", of: "\"data\"")
             if let subject = request.subject, code != .string(subject) {
                 throw .layout("the answer is for \(UpstreamDataError.quoted(code.shown)), the request for \(subject)")
             }
+            if try data.field("rate", of: "\"data\"") == .array([]) { return [] }
         }
-        if case .object = data, try data.field("rate", of: "\"data\"") == .array([]) { return [] }
         var days: [Day: [PublishedQuote]] = [:]
         for (index, entry) in entries.enumerated() {
             let what = "currency \(index + 1)"
@@ -72,7 +70,7 @@ public struct BNMProvider: RatesProvider {
             if code == "SDR" { code = "XDR" }
             let unit = try entry.integer("unit", of: code)
             let rates = try entry.field("rate", of: code)
-            for rate in (try? rates.array("")) ?? [rates] {
+            for rate in rates.elements ?? [rates] {
                 let day = try Day(parsing: rate.field("date", of: "a rate of \(code)").string("a \(code) rate's \"date\""), .iso)
                 let value = try middle(of: rate, code: code, day: day)
                 days[day, default: []].append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))

@@ -10,12 +10,10 @@ import RatesCore
 ///   and `special_drawing_rights`, stored as `XDR`.
 /// - Day: the record's `end_of_day` (Saturdays included when the HKMA records them).
 /// - Schedule: Asia/Hong_Kong; the bulletin is monthly, a month's daily figures appear early in a later month (about a month's lag).
-/// - History: the series starts on 1981-01-02 (``historyStart``); before 1999 the legacy currencies (`dem`, `frf`, `itl`, `nlg`, `bef`) have figures
-///   and `eur` is `null`.
-///
-/// Skipped: the `neeri_*` fields (effective exchange rate indices, not currencies) and `null` fields: the legacy currencies after they ceased, the
-/// euro before it began, the SDR on days the IMF has no rate. A record with no currency's figure (only indices, or nothing) is no publication for its
-/// day, and a page without records (a range the bulletin does not cover yet) is none at all.
+/// - History: from 1981-01-02 (``historyStart``); before 1999 legacy currencies (`dem`, `frf`, `itl`, `nlg`, `bef`) have figures and `eur` is `null`.
+/// - Skipped: the `neeri_*` fields (effective exchange rate indices, not currencies) and `null` fields: the legacy currencies after they ceased, the
+///   euro before it began, the SDR on days the IMF has no rate. A record with no currency's figure (only indices, or nothing) is no publication for
+///   its day, and a page without records (a range the bulletin does not cover yet) is none at all.
 public struct HKMAProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -44,9 +42,8 @@ public struct HKMAProvider: RatesProvider {
         guard try header.field("success", of: "\"header\"") == .bool(true) else {
             throw .layout("the answer reports failure: \(UpstreamDataError.quoted(header["err_msg"]?.shown ?? "no message"))")
         }
-        let records = try document.field("result", of: "the answer").field("records", of: "\"result\"")
         var publications: [ProviderPublication] = []
-        for (index, record) in try records.array("\"records\"").enumerated() {
+        for (index, record) in try document.field("result", of: "the answer").field("records", of: "\"result\"").array("\"records\"").enumerated() {
             let what = "record \(index + 1)"
             let day = try Day(parsing: record.string("end_of_day", of: what), .iso)
             var quotes: [PublishedQuote] = []

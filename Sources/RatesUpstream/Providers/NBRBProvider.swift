@@ -14,9 +14,8 @@ import RatesCore
 /// - Schedule: Europe/Minsk, Monday to Friday, the day's rates out by about 12:00.
 /// - History: from 2016-07-01 (``historyStart``), the redenominated rouble (BYN); the bank's earlier rates are in the old rouble (BYR) under other
 ///   IDs, and an answer holding such a day is rejected.
-///
-/// Skipped, as not publications: Saturdays and Sundays, whose official rates repeat Friday's. So an answer for a weekend day (`.latest` fetched on a
-/// Saturday), or an empty list, is no publication.
+/// - Skipped, as not publications: Saturdays and Sundays, whose official rates repeat Friday's. So an answer for a weekend day (`.latest` fetched on
+///   a Saturday), or an empty list, is no publication.
 public struct NBRBProvider: RatesProvider {
     public let source: ProviderSource
 

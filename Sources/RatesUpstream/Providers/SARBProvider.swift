@@ -26,34 +26,26 @@ public struct SARBProvider: RatesProvider {
     /// One series: its code, currency, title and direction.
     struct Series: Sendable {
         let code, currency, title: String
-        let direction: PublishedQuote.Direction
+        /// Rand for one unit in a `Rand per …` series, units for one rand in the others (`Japan: Yen per Rand`).
+        var direction: PublishedQuote.Direction { title.hasPrefix("Rand per ") ? .pivotPerUnits : .unitsPerPivot }
     }
 
     /// The series read, in request order.
-    static let series: [Series] = [
-        Series(code: "EXCX135D", currency: "USD", title: "Rand per US Dollar", direction: .pivotPerUnits),
-        Series(code: "EXCZ001D", currency: "GBP", title: "Rand per British Pound", direction: .pivotPerUnits),
-        Series(code: "EXCZ002D", currency: "EUR", title: "Rand per Euro", direction: .pivotPerUnits),
-        Series(code: "EXCB080D", currency: "AUD", title: "Australia: Dollar per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB051D", currency: "BWP", title: "Botswana: Pula per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB036D", currency: "BRL", title: "Brazil: Real per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB031D", currency: "CAD", title: "Canada: Dollar per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB121D", currency: "CNY", title: "China: Yuan per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB003D", currency: "DKK", title: "Denmark: Krone per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB122D", currency: "HKD", title: "Hong Kong: Dollar per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB123D", currency: "INR", title: "India: Rupee per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB094D", currency: "ILS", title: "Israel: Shekel per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB120D", currency: "JPY", title: "Japan: Yen per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB059D", currency: "KES", title: "Kenya: Schilling per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB063D", currency: "MWK", title: "Malawi: Kwacha per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB081D", currency: "NZD", title: "New Zealand: Dollar per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB013D", currency: "NOK", title: "Norway: Krone per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB015D", currency: "SEK", title: "Sweden: Krona per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB016D", currency: "CHF", title: "Switzerland: Franc per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB126D", currency: "TWD", title: "Taiwan: NT Dollar per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB115D", currency: "THB", title: "Thailand: Baht per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB071D", currency: "ZMW", title: "Zambia: Kwacha per Rand", direction: .unitsPerPivot),
-        Series(code: "EXCB118D", currency: "KRW", title: "South Korea: Won per Rand", direction: .unitsPerPivot),
+    static let series = table.map { Series(code: $0.code, currency: $0.currency, title: $0.title) }
+
+    private static let table: [(code: String, currency: String, title: String)] = [
+        ("EXCX135D", "USD", "Rand per US Dollar"), ("EXCZ001D", "GBP", "Rand per British Pound"),
+        ("EXCZ002D", "EUR", "Rand per Euro"), ("EXCB080D", "AUD", "Australia: Dollar per Rand"),
+        ("EXCB051D", "BWP", "Botswana: Pula per Rand"), ("EXCB036D", "BRL", "Brazil: Real per Rand"),
+        ("EXCB031D", "CAD", "Canada: Dollar per Rand"), ("EXCB121D", "CNY", "China: Yuan per Rand"),
+        ("EXCB003D", "DKK", "Denmark: Krone per Rand"), ("EXCB122D", "HKD", "Hong Kong: Dollar per Rand"),
+        ("EXCB123D", "INR", "India: Rupee per Rand"), ("EXCB094D", "ILS", "Israel: Shekel per Rand"),
+        ("EXCB120D", "JPY", "Japan: Yen per Rand"), ("EXCB059D", "KES", "Kenya: Schilling per Rand"),
+        ("EXCB063D", "MWK", "Malawi: Kwacha per Rand"), ("EXCB081D", "NZD", "New Zealand: Dollar per Rand"),
+        ("EXCB013D", "NOK", "Norway: Krone per Rand"), ("EXCB015D", "SEK", "Sweden: Krona per Rand"),
+        ("EXCB016D", "CHF", "Switzerland: Franc per Rand"), ("EXCB126D", "TWD", "Taiwan: NT Dollar per Rand"),
+        ("EXCB115D", "THB", "Thailand: Baht per Rand"), ("EXCB071D", "ZMW", "Zambia: Kwacha per Rand"),
+        ("EXCB118D", "KRW", "South Korea: Won per Rand"),
     ]
 
     /// The API root (`…/GetTimeseriesObservations`), without a trailing slash.
@@ -66,10 +58,9 @@ public struct SARBProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let observations = try ProviderJSON(answer: body).array("the answer")
         var publications: [ProviderPublication] = []
         var series: Series?
-        for (index, observation) in observations.enumerated() {
+        for (index, observation) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "observation \(index + 1)"
             let title = try observation.string("Timeseries", of: what)
             if series == nil {
