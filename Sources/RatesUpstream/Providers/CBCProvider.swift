@@ -9,8 +9,7 @@ import RatesCore
 ///   followed by the pair (white space around a label, which the labels carry unevenly, is not part of it).
 /// - Quote convention: a column `XXX/USD` holds units of XXX per 1 USD (``PublishedQuote/Direction/unitsPerPivot``), a column `USD/XXX` US dollars
 ///   per 1 XXX (``PublishedQuote/Direction/pivotPerUnits``: GBP, AUD, EUR); unit 1. The bank writes the New Taiwan dollar `NTD`, read as TWD
-///   (``codes``); every other code must be one ISO 4217 lists (the Deutsche Mark, French franc and guilder columns are the retired currencies' ISO
-///   codes).
+///   (``codes``); every other code must be in ISO 4217 (the Deutsche Mark, French franc and guilder columns carry the retired currencies' codes).
 /// - Skipped: `-`, no figure that day (the Deutsche Mark, French franc and guilder since 2002, the euro before 1999, a market closed in one country).
 /// - Schedule: Asia/Taipei; a figure is the market's rate at 16:00 on its day, but the file is updated about once a month (the figures of February
 ///   2026 were in it on 2 March): a monthly cadence, polled on the first working day of a month from 16:00 (Frankfurter polls from 08:00 UTC).
@@ -29,8 +28,7 @@ public struct CBCProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        let data = try document.field("data", of: "the answer")
+        let data = try ProviderJSON(answer: body).field("data", of: "the answer")
         let labels = try data.field("structure", of: "\"data\"").field("Table1", of: "\"structure\"")
         var columns: [(currency: CurrencyCode, direction: PublishedQuote.Direction)] = []
         for (index, label) in try labels.array("\"Table1\"").enumerated() {
@@ -41,9 +39,7 @@ public struct CBCProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, row) in try data.field("dataSets", of: "\"data\"").array("\"dataSets\"").enumerated() {
             let cells = try row.array("row \(index + 1)")
-            guard cells.count == columns.count + 1 else {
-                throw .layout("row \(index + 1) has \(cells.count) cells, not a day and \(columns.count) figures")
-            }
+            guard cells.count == columns.count + 1 else { throw .layout("row \(index + 1) has \(cells.count) cells, not a day and \(columns.count) figures") }
             let day = try Day(parsing: cells[0].string("row \(index + 1)'s day"), .compact)
             var quotes: [PublishedQuote] = []
             for (column, cell) in zip(columns, cells.dropFirst()) {
@@ -66,8 +62,7 @@ public struct CBCProvider: RatesProvider {
         }
         let (code, direction): (Substring, PublishedQuote.Direction) =
             parts[1] == "USD" ? (parts[0], .unitsPerPivot) : parts[0] == "USD" ? (parts[1], .pivotPerUnits) : ("", .unitsPerPivot)
-        let iso = Self.codes[String(code)] ?? String(code)
-        guard let currency = CurrencyCode(iso), currency.name != nil, currency != pivot else {
+        guard let currency = CurrencyCode(Self.codes[String(code)] ?? String(code)), currency.name != nil, currency != pivot else {
             throw .layout("a column \(UpstreamDataError.quoted(label)), not a currency against USD")
         }
         return (currency, direction)

@@ -15,9 +15,8 @@ import RatesCore
 ///   Skipped: `XAU` (gold, not a currency). The offshore yuan (`CNH`, outside ISO 4217) is its own currency, beside `CNY`; a table of any other code
 ///   that is not ISO 4217's rejects the answer.
 /// - Schedule: Asia/Colombo (UTC+5:30), Monday to Friday, by about 09:30; a figure is dated the day it applies to.
-/// - Ranges: one post for the whole range (`txtStart`, `txtEnd` both included); the newest publication is asked for as the last seven days up to
-///   today. Without the form (``requests(for:)``, what an import reads files as), the post names no currency; an answer names each table's currency
-///   itself.
+/// - Ranges: one post for the whole range (`txtStart`, `txtEnd` both included); the newest publication is the last seven days up to today. Without
+///   the form (``requests(for:)``, what an import reads files as), the post names no currency; an answer names each table's currency itself.
 public struct CBSLProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -31,13 +30,9 @@ public struct CBSLProvider: RatesProvider {
     /// Tables that are not a currency's: gold.
     static let skipped: Set<String> = ["XAU"]
 
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: folderURL + "/exrates.php")
-    }
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? { ProviderRequest(url: folderURL + "/exrates.php") }
 
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        post(window, currencies: [])
-    }
+    public func requests(for window: FetchWindow) -> [ProviderRequest] { post(window, currencies: []) }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         let form = try HTMLDocument(parsing: session.body)
@@ -54,8 +49,7 @@ public struct CBSLProvider: RatesProvider {
         var fields: [(name: String, value: String)] = [
             ("lookupPage", "lookup_daily_exchange_rates.php"), ("rangeType", "dates"), ("txtStart", first.description), ("txtEnd", last.description),
         ]
-        fields += currencies.map { (name: "chk_cur[]", value: $0) }
-        fields.append((name: "submit_button", value: "Submit"))
+        fields += currencies.map { (name: "chk_cur[]", value: $0) } + [(name: "submit_button", value: "Submit")]
         return [ProviderRequest(url: folderURL + "/exrates_results.php", method: .post, headers: FormBody.contentType, body: FormBody.encode(fields))]
     }
 

@@ -18,8 +18,7 @@ import RatesCore
 ///   strays far from the market (9.30865 TTD per EUR on 2026-04-30, when its dollar average and the ECB's dollar gave 7.8817).
 /// - Day: `famedate`.
 /// - Schedule: America/Port_of_Spain, Monday to Friday, the day's rates out by about 16:00.
-/// - Ranges: one request for the years the range spans; a fetch keeps the range's days. The newest publication is asked for as the last seven days up
-///   to today.
+/// - Ranges: one request for the years the range spans, a fetch keeping the range's days; the newest publication is the last seven days up to today.
 public struct CBTTProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -43,8 +42,7 @@ public struct CBTTProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        let rows = try document.field("cbttdailyforexrates", of: "the answer")
+        let rows = try ProviderJSON(answer: body).field("cbttdailyforexrates", of: "the answer")
         if case .object(let members) = rows, members.allSatisfy({ $0.key == "famedate" || $0.value.isNull }) { return [] }
         var publications: [ProviderPublication] = []
         for (index, row) in try rows.array("\"cbttdailyforexrates\"").enumerated() {
