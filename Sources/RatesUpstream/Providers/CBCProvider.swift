@@ -39,7 +39,9 @@ public struct CBCProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, row) in try data.field("dataSets", of: "\"data\"").array("\"dataSets\"").enumerated() {
             let cells = try row.array("row \(index + 1)")
-            guard cells.count == columns.count + 1 else { throw .layout("row \(index + 1) has \(cells.count) cells, not a day and \(columns.count) figures") }
+            guard cells.count == columns.count + 1 else {
+                throw .layout("row \(index + 1) has \(cells.count) cells, not a day and \(columns.count) figures")
+            }
             let day = try Day(parsing: cells[0].string("row \(index + 1)'s day"), .compact)
             var quotes: [PublishedQuote] = []
             for (column, cell) in zip(columns, cells.dropFirst()) {

@@ -33,9 +33,7 @@ public struct NBPProvider: RatesProvider {
     static let gold = "gold"
 
     /// The gold prices' base: `cenyzlota` beside `exchangerates` (inside a test server's base that does not end so).
-    var goldURL: String {
-        (baseURL.hasSuffix("/exchangerates") ? String(baseURL.dropLast("/exchangerates".count)) : baseURL) + "/cenyzlota"
-    }
+    var goldURL: String { (baseURL.hasSuffix("/exchangerates") ? String(baseURL.dropLast("/exchangerates".count)) : baseURL) + "/cenyzlota" }
 
     /// One request per table and one for the gold price for `.latest`; for a range, as many per 93-day span. Each request's `subject` is its table
     /// letter, or ``gold``.
