@@ -2,21 +2,15 @@ import RatesCore
 
 /// The Banco de Guatemala's reference rate of the quetzal against the US dollar.
 ///
-/// - Source: the SOAP service `https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx` (POST,
-///   SOAP 1.1, namespace `http://www.banguat.gob.gt/variables/ws/`), operation `TipoCambioRango`
-///   (`fechainit`, `fechafin` as `DD/MM/YYYY`): `<TipoCambioRangoResult><Vars>` with one
-///   `<Var><moneda>2</moneda><fecha>02/03/2026</fecha><venta>7.66143</venta><compra>7.66143</compra></Var>`
-///   per calendar day, then `<TotalItems>`.
-/// - Quote convention: quetzales for 1 US dollar (`moneda` 2, the only currency this operation
-///   answers; any other rejects the answer): ``PublishedQuote/Direction/pivotPerUnits``. The service
-///   gives the reference rate as a selling (`venta`) and a buying (`compra`) figure, the same for
-///   the dollar: the figure is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``), which
-///   is that rate as published. Saturday and Sunday repeat Friday's rate under their own dates and
-///   are skipped: the publications are Monday to Friday.
-/// - Schedule: every working day (America/Guatemala); the bank announces a day's reference rate
-///   the evening before it, so the rate of a day is looked for from 08:00 of that day.
-/// - Ranges: one `TipoCambioRango` request for the whole range; the newest publication is asked
-///   as the last 7 days (by the source's clock, ``RatesProvider/today()``).
+/// - Source: `https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx` (POST, SOAP 1.1, namespace `http://www.banguat.gob.gt/variables/ws/`),
+///   operation `TipoCambioRango` (`fechainit`, `fechafin` as `DD/MM/YYYY`): `<TipoCambioRangoResult><Vars>` with one `<Var>` per calendar day, then
+///   `<TotalItems>`. A day: `<Var><moneda>2</moneda><fecha>02/03/2026</fecha><venta>7.66143</venta><compra>7.66143</compra></Var>`.
+/// - Quote convention: quetzales for 1 US dollar (`moneda` 2, the only currency this operation answers; any other rejects the answer):
+///   ``PublishedQuote/Direction/pivotPerUnits``. The service gives the reference rate as selling (`venta`) and buying (`compra`) figures, the same
+///   for the dollar: the figure is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``), that rate as published. Saturday and Sunday repeat
+///   Friday's rate under their own dates and are skipped: the publications are Monday to Friday.
+/// - Schedule: every working day (America/Guatemala); the bank announces a day's reference rate the evening before, so it is looked for from 08:00.
+/// - Ranges: one `TipoCambioRango` request per range; the newest publication is the last 7 days by the source's clock (``RatesProvider/today()``).
 public struct BANGUATProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -31,9 +25,8 @@ public struct BANGUATProvider: RatesProvider {
         let format = Day.ProviderFormat.dayMonthYear(separator: "/")
         let envelope = """
             <?xml version="1.0" encoding="utf-8"?>
-            <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>\
-            <TipoCambioRango xmlns="\(Self.serviceNamespace)"><fechainit>\(first.text(format))</fechainit>\
-            <fechafin>\(last.text(format))</fechafin></TipoCambioRango></soap:Body></soap:Envelope>
+            <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><TipoCambioRango xmlns="\(Self.serviceNamespace)">\
+            <fechainit>\(first.text(format))</fechainit><fechafin>\(last.text(format))</fechafin></TipoCambioRango></soap:Body></soap:Envelope>
             """
         return [.soap(url: baseURL, action: "\"\(Self.serviceNamespace)TipoCambioRango\"", envelope: envelope)]
     }
@@ -46,9 +39,8 @@ public struct BANGUATProvider: RatesProvider {
         guard let vars = varsElements.first else { throw .empty }
         try XMLFields.expectOnly(["Var"], in: vars)
         let total = try XMLFields.text(result, "TotalItems", in: "<TipoCambioRangoResult>")
-        guard total == String(vars.children.count) else {
-            throw .layout("<TotalItems> says \(UpstreamDataError.quoted(total)), the answer has \(vars.children.count) <Var>")
-        }
+        let count = vars.children.count
+        guard total == String(count) else { throw .layout("<TotalItems> says \(UpstreamDataError.quoted(total)), the answer has \(count) <Var>") }
         let code = CurrencyCode("USD")!
         var publications: [ProviderPublication] = []
         for row in vars.children {
@@ -63,8 +55,6 @@ public struct BANGUATProvider: RatesProvider {
             guard day.isoWeekday <= 5 else { continue }  // a weekend repeats Friday's rate
             publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: code, value: value, direction: .pivotPerUnits)]))
         }
-        // Only a weekend's repeats: no publication of its own.
-        if publications.isEmpty, !vars.children.isEmpty { return [] }
         return publications
     }
 }

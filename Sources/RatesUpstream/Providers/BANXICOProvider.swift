@@ -1,20 +1,17 @@
 import RatesCore
 
-/// The Banco de México's FIX and its peso rates of the other SDR-basket currencies and the Canadian
-/// dollar: 5 currencies in MXN, from the Sistema de Información Económica (SIE) API.
+/// The Banco de México's FIX and its peso rates of the other SDR-basket currencies and the Canadian dollar: 5 currencies in MXN, from the Sistema de
+/// Información Económica (SIE) API.
 ///
-/// - Endpoint: `GET https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2026-03-01/2026-03-15`
-///   (all series in one request, both days included); the newest publication is
-///   `…/datos/oportuno` (each series' latest figure). The API key travels in the header `Bmx-Token`.
-///   The answer: `{"bmx":{"series":[{"idSerie":"SF43718","titulo":"…","datos":[{"fecha":"02/03/2026","dato":"17.3485"},…]},…]}`,
-///   days as DD/MM/YYYY, figures as JSON strings; the series come in any order.
-/// - Series: ``series`` maps each series id to its currency: SF43718 is the FIX (USD), SF46410 EUR, SF46407 GBP,
-///   SF46406 JPY, SF60632 CAD. A series not listed there is a layout error.
-/// - Quote convention: MXN per 1 unit of the currency, ``RatesCore/PublishedQuote/Direction/pivotPerUnits``
-///   (the yen too: `0.1105` pesos per yen, four decimals).
-/// - Skipped: `"N/E"` ("no existe"), the SIE's mark for a day without a figure. A series with no figure in
-///   the span asked for (only holidays or weekends, or days before the series starts) comes without its
-///   `datos`: no figure of that currency; an answer with no figure at all is no publication.
+/// - Endpoint: `GET https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2026-03-01/2026-03-15` (all
+///   series in one request, both days included); the newest publication is `…/datos/oportuno` (each series' latest figure). The answer:
+///   `{"bmx":{"series":[{"idSerie":"SF43718","titulo":"…","datos":[{"fecha":"02/03/2026","dato":"17.3485"},…]},…]}`, days as DD/MM/YYYY, figures as
+///   JSON strings; the series come in any order. The API key travels in the header `Bmx-Token`.
+/// - Series: ``series`` maps each series id to its currency: SF43718 is the FIX (USD), SF46410 EUR, SF46407 GBP, SF46406 JPY, SF60632 CAD. A series
+///   not listed there is a layout error.
+/// - Quote convention: MXN per 1 unit of the currency, ``PublishedQuote/Direction/pivotPerUnits`` (the yen too: `0.1105` MXN per yen, four decimals).
+/// - Skipped: `"N/E"` ("no existe"), the SIE's mark for no figure that day. A series with no figure in the span asked for (only holidays or weekends,
+///   or days before the series starts) comes without its `datos`: no figure of that currency; an answer with no figure at all is no publication.
 /// - Schedule: America/Mexico_City, Monday to Friday; the FIX is determined at 12:00 and out about 12:30 local time.
 /// - History: the FIX from 1991-11-12 (``historyStart``), the other series from their own first days.
 public struct BANXICOProvider: RatesProvider {
@@ -41,18 +38,14 @@ public struct BANXICOProvider: RatesProvider {
             let message = [failure["mensaje"]?.stringValue, failure["detalle"]?.stringValue].compactMap { $0 }.joined(separator: ": ")
             throw .layout("the SIE answered an error: \(message)")
         }
-        guard let seriesList = document["bmx"]?["series"]?.elements else {
-            throw .layout("no \"bmx\" object with a \"series\" array")
-        }
+        guard let seriesList = document["bmx"]?["series"]?.elements else { throw .layout("no \"bmx\" object with a \"series\" array") }
         guard !seriesList.isEmpty else { throw .empty }
-        var quotesByDay: [Day: [PublishedQuote]] = [:]
+        var rows: [(day: Day, quote: PublishedQuote)] = []
         for series in seriesList {
             guard let id = series["idSerie"]?.stringValue else { throw .layout("a series without the text idSerie") }
             // A series without figures in the span has no `datos`.
             let datos = series["datos"] ?? .null
-            guard let observations = datos == .null ? [] : datos.elements else {
-                throw .layout("the datos of \(id) is \(datos.kind), not an array")
-            }
+            guard let observations = datos == .null ? [] : datos.elements else { throw .layout("the datos of \(id) is \(datos.kind), not an array") }
             guard let currency = Self.series.first(where: { $0.key == id }).flatMap({ CurrencyCode($0.value) }) else {
                 throw .layout("a series \(DelimitedText.shown(id)), which has no currency here")
             }
@@ -61,14 +54,12 @@ public struct BANXICOProvider: RatesProvider {
                     throw .layout("a figure of \(id) without the texts fecha and dato")
                 }
                 let day = try Day(parsing: dayText, .dayMonthYear(separator: "/"))
-                // "N/E": no figure for this day.
+                // "N/E": no figure that day. A figure is read as written: the SIE's decimal point (a comma would group thousands).
                 if text == "N/E" { continue }
-                // Read as written: the SIE writes a decimal point, and a comma would be a thousands separator.
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-                quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits))
+                rows.append((day, PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits)))
             }
         }
-        let publications = quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
-        return publications
+        return ProviderPublication.byDay(rows)
     }
 }

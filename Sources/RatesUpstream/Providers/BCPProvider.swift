@@ -2,22 +2,19 @@ import RatesCore
 
 /// The Banco Central del Paraguay's interbank reference rates of the guaraní (PYG), 24 currencies.
 ///
-/// - Source: `https://www.bcp.gov.py/webapps/web/cotizacion/monedas-historica?anho=2024&moneda=USD`, an
-///   HTML page in UTF-8 for one currency and one year (``ProviderRequest/subject`` is the code): a table
-///   whose title cell reads `PLANILLA DE COTIZACIONES DEL AÑO 2024 DE MONEDA DOLAR AMERICANO` (the year and
-///   the currency's Spanish name, read through the fixed table ``currencyNames``: the page's currency
-///   picker does not list every currency it answers for), then a grid whose header row is
-///   `# | ENE | FEB | … | DIC` and whose rows are the days 1 to 31, one cell per month: the figure, or
-///   `ND` where there is none (a weekend, a holiday, a day still to come, the 30th of February).
-/// - Quote convention: guaraníes for 1 unit of the currency, Spanish notation (a point between thousands,
-///   decimal comma: `7.271,63` is 7271.63 PYG per USD), read with the same digits:
-///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. Gold (`ORO`, asked for as `XAU`, PYG per
-///   troy ounce) is not a currency: the adapter does not ask for it, and reads a gold page as no publication.
-///   The special drawing right the picker offers is never published (every cell `ND`) and is not asked for.
-/// - Schedule: America/Asuncion, Monday to Friday, usually by 16:00 (the rate is the day's weighted
-///   average of interbank spot deals); a figure is dated the day it is for.
-/// - Ranges: one request per currency and calendar year of the range; the newest publication is asked for
-///   as the years of the last seven days (one year but in the first week of January).
+/// - Source: `https://www.bcp.gov.py/webapps/web/cotizacion/monedas-historica?anho=2024&moneda=USD`, an HTML page in UTF-8 for one currency and one
+///   year (``ProviderRequest/subject`` is the code): a table whose title cell reads `PLANILLA DE COTIZACIONES DEL AÑO 2024 DE MONEDA DOLAR AMERICANO`
+///   (the year and the currency's Spanish name, read through the fixed table ``currencyNames``: the page's currency picker does not list every
+///   currency it answers for), then a grid whose header row is `# | ENE | FEB | … | DIC` and whose rows are the days 1 to 31, one cell per month: the
+///   figure, or `ND` where there is none (a weekend, a holiday, a day still to come, the 30th of February).
+/// - Quote convention: guaraníes for 1 unit of the currency, Spanish notation (a point between thousands, decimal comma: `7.271,63` is 7271.63 PYG
+///   per USD), read with the same digits: ``RatesCore/PublishedQuote/Direction/pivotPerUnits``, unit 1. Gold (`ORO`, asked for as `XAU`, PYG per troy
+///   ounce) is not a currency: the adapter does not ask for it, and reads a gold page as no publication. The special drawing right the picker offers
+///   is never published (every cell `ND`) and is not asked for.
+/// - Schedule: America/Asuncion, Monday to Friday, usually by 16:00 (the rate is the day's weighted average of interbank spot deals); a figure is
+///   dated the day it is for.
+/// - Ranges: one request per currency and calendar year of the range; the newest publication is asked for as the years of the last seven days (one
+///   year but in the first week of January).
 public struct BCPProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -68,13 +65,12 @@ public struct BCPProvider: RatesProvider {
                 throw .layout("row \(index + 1) of the \(year) grid of \(code) is \(HTMLDocument.shown(cells))")
             }
             for month in 1...12 where cells[month] != "ND" {
-                guard let day = Day(year: year, month: month, day: index + 1) else {
-                    throw .invalidDay("\(year)-\(month)-\(index + 1)")
-                }
+                guard let day = Day(year: year, month: month, day: index + 1) else { throw .invalidDay("\(year)-\(month)-\(index + 1)") }
                 guard let value = GroupedDecimal.rateText(cells[month], decimalMark: ",", groupMark: ".") else {
                     throw .invalidRate(currency: currency, day: day, text: cells[month])
                 }
-                publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)]))
+                let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
+                publications.append(ProviderPublication(day: day, quotes: [quote]))
             }
         }
         return publications
@@ -84,9 +80,7 @@ public struct BCPProvider: RatesProvider {
     private func title(of page: HTMLDocument) throws(UpstreamDataError) -> (year: Int, code: String?) {
         let prefix = "PLANILLA DE COTIZACIONES DEL AÑO "
         let titles = page.tables.flatMap { $0.rows.flatMap(\.texts) }.filter { $0.hasPrefix(prefix) }
-        guard titles.count == 1, let title = titles.first else {
-            throw .layout("\(titles.count) titles \"\(prefix)…\", expected one")
-        }
+        guard titles.count == 1, let title = titles.first else { throw .layout("\(titles.count) titles \"\(prefix)…\", expected one") }
         let rest = title.dropFirst(prefix.count)
         let year = rest.prefix(4)
         guard year.utf8.count == 4, PublishedText.isDigits(year), let number = Int(year), rest.dropFirst(4).hasPrefix(" DE MONEDA ") else {

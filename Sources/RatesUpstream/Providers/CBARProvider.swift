@@ -1,30 +1,22 @@
 import RatesCore
 
-/// The Central Bank of the Republic of Azerbaijan's official rates of the manat (about 38
-/// currencies and the SDR).
+/// The Central Bank of the Republic of Azerbaijan's official rates of the manat (about 38 currencies and the SDR).
 ///
-/// - Source: `https://www.cbar.az/currencies/DD.MM.YYYY.xml`, one day's bulletin as UTF-8 XML:
-///   `<ValCurs Date="04.09.2026">` holding two `<ValType>`s, `Type="Bank metalları"` (bank metals)
-///   and `Type="Xarici valyutalar"` (foreign currencies), each with one
-///   `<Valute Code="USD"><Nominal>1</Nominal><Name>…</Name><Value>1.7</Value></Valute>` per row.
-///   Asked for a day without a bulletin (a weekend), the bank answers the bulletin in force, under
-///   its own date.
-/// - Quote convention: `Value` manats for `Nominal` units of the currency (1.7 AZN per 1 USD, 1.9728
-///   per 100 RUB; KRW, KZT, HUF, UZS, PKR, RUB and JPY per 100): ``PublishedQuote/Direction/pivotPerUnits``.
-///   The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`. The bank
-///   metals (`XAU`, `XAG`, `XPT`, `XPD`) are manats per troy ounce (`<Nominal>1 t.u.</Nominal>`), ISO
-///   4217's unit of the metals: kept as published (``PreciousMetal``); a metal without a value (the
-///   1990s bulletins list them empty) has no price that day. A metal row of another unit or code, or a
-///   `ValType` of another kind, rejects the answer.
-/// - The 2006 redenomination: the manat was redenominated on 2006-01-01 (5000 old manats, AZM, to
-///   1 new manat, AZN), but the bank's archive labels its older bulletins `AZN` too, with figures in
-///   old manats (118 per dollar on 25.11.1993). A bulletin dated before 2006-01-01 is therefore not
+/// - Source: `https://www.cbar.az/currencies/DD.MM.YYYY.xml`, one day's bulletin as UTF-8 XML: `<ValCurs Date="04.09.2026">` holding two
+///   `<ValType>`s, `Type="Bank metalları"` (bank metals) and `Type="Xarici valyutalar"` (foreign currencies), each with one
+///   `<Valute Code="USD"><Nominal>1</Nominal><Name>…</Name><Value>1.7</Value></Valute>` per row. Asked for a day without a bulletin (a weekend), the
+///   bank answers the bulletin in force, under its own date.
+/// - Quote convention: `Value` manats for `Nominal` units of the currency (1.7 AZN per 1 USD, 1.9728 per 100 RUB; KRW, KZT, HUF, UZS, PKR, RUB and
+///   JPY per 100): ``PublishedQuote/Direction/pivotPerUnits``. The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`. The
+///   bank metals (`XAU`, `XAG`, `XPT`, `XPD`) are manats per troy ounce (`<Nominal>1 t.u.</Nominal>`), ISO 4217's unit of the metals: kept as
+///   published (``PreciousMetal``); a metal without a value (the 1990s bulletins list them empty) has no price that day. A metal row of another unit
+///   or code, or a `ValType` of another kind, rejects the answer.
+/// - The 2006 redenomination: the manat was redenominated on 2006-01-01 (5000 old manats, AZM, to 1 new manat, AZN), but the bank's archive labels
+///   its older bulletins `AZN` too, with figures in old manats (118 per dollar on 25.11.1993). A bulletin dated before 2006-01-01 is therefore not
 ///   read as AZN: it gives no publication, and ranges are not asked before that day.
-/// - Schedule: Azerbaijani working days (Asia/Baku); a bulletin is in force from its date, looked
-///   for from 10:00 that day.
-/// - Ranges: one request per Monday–Friday in the range (from 2006-01-01 on); the newest
-///   publication is the file of today (by the source's clock, ``RatesProvider/today()``), which on a
-///   weekend is Friday's bulletin.
+/// - Schedule: Azerbaijani working days (Asia/Baku); a bulletin is in force from its date, looked for from 10:00 that day.
+/// - Ranges: one request per Monday–Friday in the range (from 2006-01-01 on); the newest publication is the file of today (by the source's clock,
+///   ``RatesProvider/today()``), which on a weekend is Friday's bulletin.
 public struct CBARProvider: RatesProvider {
     public let source: ProviderSource
 

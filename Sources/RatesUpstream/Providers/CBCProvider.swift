@@ -1,26 +1,20 @@
 import RatesCore
 
-/// The Central Bank of the Republic of China (Taiwan)'s daily closing rates of the interbank spot
-/// market, against the US dollar: the New Taiwan dollar and 17 currencies of its main trading partners.
+/// The Central Bank of the Republic of China (Taiwan)'s daily closing rates of the interbank spot market, against the US dollar: the New Taiwan
+/// dollar and 17 currencies of its main trading partners.
 ///
-/// - Source: `https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01`, the whole daily series
-///   since 1993 as one JSON document (served as text): `{"meta":{…},"data":{"dataSets":[["19930105",
-///   "25.405","125.25",…],…],"structure":{"Table1":[{"data":"新台幣NTD/USD"},{"data":"日圓JPY/USD"},
-///   {"data":"英鎊USD/GBP"},…]}}}`: one row per day (the day as `YYYYMMDD`, then one figure per
-///   column), one column label per figure, a Chinese name followed by the pair (white space around a label,
-///   which the labels carry unevenly, is not part of it).
-/// - Quote convention: a column `XXX/USD` holds units of XXX per 1 USD
-///   (``PublishedQuote/Direction/unitsPerPivot``), a column `USD/XXX` US dollars per 1 XXX
-///   (``PublishedQuote/Direction/pivotPerUnits``: GBP, AUD, EUR); unit 1. The bank writes the New
-///   Taiwan dollar `NTD`, read as TWD (``codes``); every other code must be one ISO 4217 lists
-///   (the Deutsche Mark, French franc and guilder columns are the retired currencies' ISO codes).
-/// - Skipped: a figure of `-`, no figure that day (the Deutsche Mark, French franc and guilder
-///   since 2002, the euro before 1999, a market closed in one country).
-/// - Schedule: Asia/Taipei; a figure is the market's rate at 16:00 on its day, but the file is
-///   updated about once a month (the figures of February 2026 were in it on 2 March): a monthly
-///   cadence, polled on the first working day of a month from 16:00 (Frankfurter polls from 08:00 UTC).
-/// - Ranges: the endpoint takes no dates: every fetch asks for the whole file (about 1.3 MB), and
-///   the fetch keeps the days asked for. The series starts on 1993-01-05 (``historyStart``).
+/// - Source: `https://cpx.cbc.gov.tw/API/DataAPI/Get?FileName=BP01D01`, the whole daily series since 1993 as one JSON document (served as text):
+///   `{"meta":{…},"data":{"dataSets":[["19930105", "25.405","125.25",…],…],"structure":{"Table1":[{"data":"新台幣NTD/USD"},{"data":"日圓JPY/USD"},
+///   {"data":"英鎊USD/GBP"},…]}}}`: one row per day (the day as `YYYYMMDD`, then one figure per column), one column label per figure, a Chinese name
+///   followed by the pair (white space around a label, which the labels carry unevenly, is not part of it).
+/// - Quote convention: a column `XXX/USD` holds units of XXX per 1 USD (``PublishedQuote/Direction/unitsPerPivot``), a column `USD/XXX` US dollars
+///   per 1 XXX (``PublishedQuote/Direction/pivotPerUnits``: GBP, AUD, EUR); unit 1. The bank writes the New Taiwan dollar `NTD`, read as TWD
+///   (``codes``); every other code must be in ISO 4217 (the Deutsche Mark, French franc and guilder columns carry the retired currencies' codes).
+/// - Skipped: `-`, no figure that day (the Deutsche Mark, French franc and guilder since 2002, the euro before 1999, a market closed in one country).
+/// - Schedule: Asia/Taipei; a figure is the market's rate at 16:00 on its day, but the file is updated about once a month (the figures of February
+///   2026 were in it on 2 March): a monthly cadence, polled on the first working day of a month from 16:00 (Frankfurter polls from 08:00 UTC).
+/// - Ranges: the endpoint takes no dates: every fetch asks for the whole file (about 1.3 MB), and the fetch keeps the days asked for. The series
+///   starts on 1993-01-05 (``historyStart``).
 public struct CBCProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -34,16 +28,12 @@ public struct CBCProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        let data = try document.field("data", of: "the answer")
+        let data = try ProviderJSON(answer: body).field("data", of: "the answer")
         let labels = try data.field("structure", of: "\"data\"").field("Table1", of: "\"structure\"")
         var columns: [(currency: CurrencyCode, direction: PublishedQuote.Direction)] = []
         for (index, label) in try labels.array("\"Table1\"").enumerated() {
-            let text = try label.field("data", of: "column \(index + 1)").string("column \(index + 1)'s label")
-            let column = try self.column(text)
-            guard !columns.contains(where: { $0.currency == column.currency }) else {
-                throw .layout("two columns of \(column.currency)")
-            }
+            let column = try self.column(label.field("data", of: "column \(index + 1)").string("column \(index + 1)'s label"))
+            guard !columns.contains(where: { $0.currency == column.currency }) else { throw .layout("two columns of \(column.currency)") }
             columns.append(column)
         }
         var publications: [ProviderPublication] = []
@@ -74,8 +64,7 @@ public struct CBCProvider: RatesProvider {
         }
         let (code, direction): (Substring, PublishedQuote.Direction) =
             parts[1] == "USD" ? (parts[0], .unitsPerPivot) : parts[0] == "USD" ? (parts[1], .pivotPerUnits) : ("", .unitsPerPivot)
-        let iso = Self.codes[String(code)] ?? String(code)
-        guard let currency = CurrencyCode(iso), currency.name != nil, currency != pivot else {
+        guard let currency = CurrencyCode(Self.codes[String(code)] ?? String(code)), currency.name != nil, currency != pivot else {
             throw .layout("a column \(UpstreamDataError.quoted(label)), not a currency against USD")
         }
         return (currency, direction)

@@ -2,23 +2,21 @@ import RatesCore
 
 /// The Central Bank of Sri Lanka's indicative exchange rates of the rupee (53 currencies).
 ///
-/// - Source: the bank's exchange-rate lookup. A fetch first gets the form,
-///   `https://www.cbsl.gov.lk/cbsl_custom/exrates/exrates.php` (``sessionRequest(for:)``), for the currencies it
-///   offers (check boxes `chk_cur[]` valued `AUD~Australian Dollar`), then posts them all to
-///   `…/exrates_results.php`: `lookupPage=lookup_daily_exchange_rates.php&rangeType=dates&txtStart=2025-05-15&txtEnd=2025-05-19&chk_cur%5B%5D=AUD%7EAustralian+Dollar&…&submit_button=Submit`.
-///   The answer is a page with one table per currency, headed `Date | 1 AUD -> LKR | 1 LKR -> AUD`, one row per
-///   day: `2025-05-19 | 191.8850 | 0.0052`. The tables are followed by the rest of the page: an answer without its
-///   closing `</html>` was cut short (between two tables it would read as fewer currencies) and is rejected.
-///   A range without rates (a weekend, a Poya day) answers the tables with no rows: no publication.
-/// - Quote convention: the first figure, rupees per 1 unit of the currency (``PublishedQuote/Direction/pivotPerUnits``,
-///   unit 1), as published with its four decimals (so the figures of currencies worth little carry few digits:
-///   VND `0.0115`); the inverse column (`0.0052`) is not read. Skipped: `XAU` (gold, not a currency). The
-///   offshore yuan (`CNH`, outside ISO 4217) is its own currency, beside `CNY`; a table of any other code
+/// - Source: the bank's exchange-rate lookup. A fetch first gets the form, `https://www.cbsl.gov.lk/cbsl_custom/exrates/exrates.php`
+///   (``sessionRequest(for:)``), for the currencies it offers (check boxes `chk_cur[]` valued `AUD~Australian Dollar`), then posts them all to
+///   `…/exrates_results.php`:
+///   `lookupPage=lookup_daily_exchange_rates.php&rangeType=dates&txtStart=2025-05-15&txtEnd=2025-05-19&chk_cur%5B%5D=AUD%7EAustralian+Dollar&…&submit_button=Submit`.
+///   The answer is a page with one table per currency, headed `Date | 1 AUD -> LKR | 1 LKR -> AUD`, one row per day:
+///   `2025-05-19 | 191.8850 | 0.0052`. The tables are followed by the rest of the page: an answer without its closing `</html>` was cut short
+///   (between two tables it would read as fewer currencies) and is rejected. A range without rates (a weekend, a Poya day) answers the tables with no
+///   rows: no publication.
+/// - Quote convention: the first figure, rupees per 1 unit of the currency (``PublishedQuote/Direction/pivotPerUnits``, unit 1), as published with
+///   its four decimals (so the figures of currencies worth little carry few digits: VND `0.0115`); the inverse column (`0.0052`) is not read.
+///   Skipped: `XAU` (gold, not a currency). The offshore yuan (`CNH`, outside ISO 4217) is its own currency, beside `CNY`; a table of any other code
 ///   that is not ISO 4217's rejects the answer.
 /// - Schedule: Asia/Colombo (UTC+5:30), Monday to Friday, by about 09:30; a figure is dated the day it applies to.
-/// - Ranges: one post for the whole range (`txtStart`, `txtEnd` both included); the newest publication is asked
-///   for as the last seven days up to today. Without the form (``requests(for:)``, what an import reads
-///   files as), the post names no currency; an answer names each table's currency itself.
+/// - Ranges: one post for the whole range (`txtStart`, `txtEnd` both included); the newest publication is the last seven days up to today. Without
+///   the form (``requests(for:)``, what an import reads files as), the post names no currency; an answer names each table's currency itself.
 public struct CBSLProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -32,13 +30,9 @@ public struct CBSLProvider: RatesProvider {
     /// Tables that are not a currency's: gold.
     static let skipped: Set<String> = ["XAU"]
 
-    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
-        ProviderRequest(url: folderURL + "/exrates.php")
-    }
+    public func sessionRequest(for window: FetchWindow) -> ProviderRequest? { ProviderRequest(url: folderURL + "/exrates.php") }
 
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        post(window, currencies: [])
-    }
+    public func requests(for window: FetchWindow) -> [ProviderRequest] { post(window, currencies: []) }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
         let form = try HTMLDocument(parsing: session.body)
@@ -55,8 +49,7 @@ public struct CBSLProvider: RatesProvider {
         var fields: [(name: String, value: String)] = [
             ("lookupPage", "lookup_daily_exchange_rates.php"), ("rangeType", "dates"), ("txtStart", first.description), ("txtEnd", last.description),
         ]
-        fields += currencies.map { (name: "chk_cur[]", value: $0) }
-        fields.append((name: "submit_button", value: "Submit"))
+        fields += currencies.map { (name: "chk_cur[]", value: $0) } + [(name: "submit_button", value: "Submit")]
         return [ProviderRequest(url: folderURL + "/exrates_results.php", method: .post, headers: FormBody.contentType, body: FormBody.encode(fields))]
     }
 

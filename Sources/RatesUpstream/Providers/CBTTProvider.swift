@@ -1,32 +1,24 @@
 import Foundation
 import RatesCore
 
-/// The Central Bank of Trinidad and Tobago's daily exchange rates of the Trinidad and Tobago dollar
-/// (8 currencies), buying and selling.
+/// The Central Bank of Trinidad and Tobago's daily exchange rates of the Trinidad and Tobago dollar (8 currencies), buying and selling.
 ///
-/// - Source: the bank's WordPress API, every day of a span of years:
-///   `https://www.central-bank.org.tt/wp-json/rates/v1/forex-rate/2026-2026` answers
-///   `{"cbttdailyforexrates":[{"famedate":"2026-01-02","USD_Buying":"6.7017","USD_Selling":"6.7992","CAD_Buying":…,"Euro_Buying":…,…},…]}`,
-///   one row per calendar day, with `USD`, `CAD`, `GBP`, `Euro` (EUR), `CHF`, `BBD`, `GYD` and `JMD`
-///   columns. A span without rows is one object instead of an array, its figures `null` (its `famedate` the
-///   span, `"2027-2027"`): no publication. `…/forex-rate/all` answers the whole history, from 1991
+/// - Source: the bank's WordPress API, every day of a span of years: `https://www.central-bank.org.tt/wp-json/rates/v1/forex-rate/2026-2026` answers
+///   `{"cbttdailyforexrates":[{"famedate":"2026-01-02","USD_Buying":"6.7017","USD_Selling":"6.7992","CAD_Buying":…,"Euro_Buying":…,…},…]}`, one row
+///   per calendar day, with `USD`, `CAD`, `GBP`, `Euro` (EUR), `CHF`, `BBD`, `GYD` and `JMD` columns. A span without rows is one object instead of an
+///   array, its figures `null` (its `famedate` the span, `"2027-2027"`): no publication. `…/forex-rate/all` answers the whole history, from 1991
 ///   (``historyStart``); a row dated before it is left out.
-/// - Quote convention: the weighted averages of the authorised dealers' buying and selling rates (GYD
-///   and JMD not weighted), Trinidad and Tobago dollars for one unit, only. As for every buy/sell-only
-///   source, the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: `"6.7017"`
-///   and `"6.7992"` give `"6.75045"`), ``PublishedQuote/Direction/pivotPerUnits``. Being averages of the
-///   day's deals, the buying rate is sometimes above the selling one; the midpoint is taken all the same.
-///   A currency with no deals on one side that day has that side `null` (in older years also blank, or
-///   zero: `"0.0000"`): it has no midpoint and is skipped for the day; a day with every column so (a
-///   weekend, a holiday) is no publication.
-///   A column the adapter does not know rejects the answer.
-/// - Per EUR: through the ECB's dollar (``bridgesThroughECB``), not the bank's own EUR average: few
-///   dealers trade euros there, and that average strays far from the market (9.30865 TTD per EUR on
-///   2026-04-30, when its dollar average and the ECB's dollar gave 7.8817).
+/// - Quote convention: the weighted averages of the authorised dealers' buying and selling rates (GYD and JMD not weighted), Trinidad and Tobago
+///   dollars for one unit, only. As for every buy/sell-only source, the figure stored is their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``:
+///   `"6.7017"` and `"6.7992"` give `"6.75045"`), ``PublishedQuote/Direction/pivotPerUnits``. Being averages of the day's deals, the buying rate is
+///   sometimes above the selling one; the midpoint is taken all the same. A currency with no deals on one side that day has that side `null` (in
+///   older years also blank, or zero: `"0.0000"`): it has no midpoint and is skipped for the day; a day with every column so (a weekend, a holiday)
+///   is no publication. A column the adapter does not know rejects the answer.
+/// - Per EUR: through the ECB's dollar (``bridgesThroughECB``), not the bank's own EUR average: few dealers trade euros there, and that average
+///   strays far from the market (9.30865 TTD per EUR on 2026-04-30, when its dollar average and the ECB's dollar gave 7.8817).
 /// - Day: `famedate`.
 /// - Schedule: America/Port_of_Spain, Monday to Friday, the day's rates out by about 16:00.
-/// - Ranges: one request for the years the range spans; a fetch keeps the range's days. The newest
-///   publication is asked for as the last seven days up to today.
+/// - Ranges: one request for the years the range spans, a fetch keeping the range's days; the newest publication is the last seven days up to today.
 public struct CBTTProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -50,8 +42,7 @@ public struct CBTTProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        let rows = try document.field("cbttdailyforexrates", of: "the answer")
+        let rows = try ProviderJSON(answer: body).field("cbttdailyforexrates", of: "the answer")
         if case .object(let members) = rows, members.allSatisfy({ $0.key == "famedate" || $0.value.isNull }) { return [] }
         var publications: [ProviderPublication] = []
         for (index, row) in try rows.array("\"cbttdailyforexrates\"").enumerated() {
@@ -59,7 +50,7 @@ public struct CBTTProvider: RatesProvider {
             for member in try row.members(what) where !Self.knownColumns.contains(member.key) {
                 throw .layout("\(what) has a column the adapter does not know: \(UpstreamDataError.quoted(member.key))")
             }
-            let day = try Day(parsing: try row.field("famedate", of: what).string("\(what)'s \"famedate\""), .iso)
+            let day = try Day(parsing: row.string("famedate", of: what), .iso)
             guard day >= historyStart else { continue }
             var quotes: [PublishedQuote] = []
             for column in Self.columns {

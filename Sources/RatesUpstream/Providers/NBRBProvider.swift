@@ -2,24 +2,20 @@ import RatesCore
 
 /// The National Bank of the Republic of Belarus's official exchange rates, in BYN.
 ///
-/// - Source: `https://api.nbrb.by/exrates/rates?periodicity=0` for today's daily rates (about 30
-///   currencies) and `…&ondate=YYYY-MM-DD` for another day's:
-///   `[{"Cur_ID":440,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"AUD","Cur_Scale":1,"Cur_Name":…,"Cur_OfficialRate":2.0700}, …]`.
-///   The all-currency answer is one day at a time, so a range makes one request per working day, Monday
-///   to Friday. The bank's history of one currency, `https://api.nbrb.by/exrates/rates/dynamics/{Cur_ID}?startDate=…&endDate=…`,
-///   is read too (for `rates-relay import`): one row per calendar day, `{"Cur_ID":440,"Date":"2026-03-01T00:00:00","Cur_OfficialRate":2.0310}`,
-///   without code or scale. The bank gives a currency a new `Cur_ID` when its scale changes, so
-///   ``currencies`` (the IDs of the daily list) says both; a row of an ID not in it rejects the answer.
-/// - Quotes: `Cur_OfficialRate`, BYN per `Cur_Scale` units (``PublishedQuote/Direction/pivotPerUnits``;
-///   10 DKK, 100 JPY, 1000 AMD, 100 000 IRR…), code `Cur_Abbreviation`.
-/// - Day: `Date`, the day the rate is official for (`2026-03-17T00:00:00`); the bank sets it the
-///   working day before.
+/// - Source: `https://api.nbrb.by/exrates/rates?periodicity=0` for today's daily rates (about 30 currencies) and `…&ondate=YYYY-MM-DD` for another
+///   day's: `[{"Cur_ID":440,"Date":"2026-03-17T00:00:00","Cur_Abbreviation":"AUD","Cur_Scale":1,"Cur_Name":…,"Cur_OfficialRate":2.0700}, …]`. The
+///   all-currency answer is one day at a time, so a range makes one request per working day, Monday to Friday. The bank's history of one currency,
+///   `https://api.nbrb.by/exrates/rates/dynamics/{Cur_ID}?startDate=…&endDate=…`, is read too (for `rates-relay import`): one row per calendar day,
+///   `{"Cur_ID":440,"Date":"2026-03-01T00:00:00","Cur_OfficialRate":2.0310}`, without code or scale. The bank gives a currency a new `Cur_ID` when
+///   its scale changes, so ``currencies`` (the IDs of the daily list) says both; a row of an ID not in it rejects the answer.
+/// - Quotes: `Cur_OfficialRate`, BYN per `Cur_Scale` units (``PublishedQuote/Direction/pivotPerUnits``; 10 DKK, 100 JPY, 1000 AMD, 100 000 IRR…),
+///   code `Cur_Abbreviation`.
+/// - Day: `Date`, the day the rate is official for (`2026-03-17T00:00:00`); the bank sets it the working day before.
 /// - Schedule: Europe/Minsk, Monday to Friday, the day's rates out by about 12:00.
-/// - History: from 2016-07-01 (``historyStart``), the redenominated rouble (BYN); the bank's earlier rates
-///   are in the old rouble (BYR) under other IDs, and an answer holding such a day is rejected.
-///
-/// Skipped, as not publications: Saturdays and Sundays, whose official rates repeat Friday's. So an
-/// answer for a weekend day (`.latest` fetched on a Saturday), or an empty list, is no publication.
+/// - History: from 2016-07-01 (``historyStart``), the redenominated rouble (BYN); the bank's earlier rates are in the old rouble (BYR) under other
+///   IDs, and an answer holding such a day is rejected.
+/// - Skipped, as not publications: Saturdays and Sundays, whose official rates repeat Friday's. So an answer for a weekend day (`.latest` fetched on
+///   a Saturday), or an empty list, is no publication.
 public struct NBRBProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -51,15 +47,13 @@ public struct NBRBProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "rate \(index + 1)"
-            let dayText = try row.field("Date", of: what).string("\(what)'s \"Date\"")
-            let day = try Day(parsing: dayText, .midnightTimestamp)
+            let day = try Day(parsing: row.string("Date", of: what), .midnightTimestamp)
             let rate = try row.field("Cur_OfficialRate", of: what)
             let (code, scale): (String, Int)
             if row["Cur_Abbreviation"] != nil {
-                code = try row.field("Cur_Abbreviation", of: what).string("\(what)'s \"Cur_Abbreviation\"")
-                scale = try row.field("Cur_Scale", of: what).integer("\(what)'s \"Cur_Scale\"")
+                (code, scale) = (try row.string("Cur_Abbreviation", of: what), try row.integer("Cur_Scale", of: what))
             } else {
-                let id = try row.field("Cur_ID", of: what).integer("\(what)'s \"Cur_ID\"")
+                let id = try row.integer("Cur_ID", of: what)
                 guard let currency = Self.currencies[id] else {
                     throw .layout("\(what) (\(day)) is of Cur_ID \(id), not a currency of the daily list")
                 }
