@@ -36,8 +36,8 @@ public struct BAMProvider: RatesProvider {
         var quotes = RepeatedQuotes()
         for (index, record) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "record \(index + 1)"
-            let day = try Self.stampDay(record.field("date", of: what).string("\(what)'s \"date\""))
-            let code = try record.field("libDevise", of: what).string("\(what)'s \"libDevise\"")
+            let day = try Self.stampDay(record.string("date", of: what))
+            let code = try record.string("libDevise", of: what)
             let unit = try record.field("uniteDevise", of: "\(code) on \(day)").integer("the unit of \(code) on \(day)")
             let value = try record.field("moyen", of: "\(code) on \(day)")
             guard case .number = value else { throw .layout("\"moyen\" of \(code) on \(day) is \(value.kind), not a number") }

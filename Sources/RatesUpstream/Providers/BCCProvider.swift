@@ -43,7 +43,7 @@ public struct BCCProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, record) in try document.array("the answer").enumerated() {
             let what = "\(subject) record \(index + 1)"
-            let day = try Day(parsing: try record.field("fecha", of: what).string("\(what)'s \"fecha\""), .iso)
+            let day = try Day(parsing: try record.string("fecha", of: what), .iso)
             let value = try record.field("tasaEspecial", of: "\(subject) on \(day)")
             if value.isNull { continue }
             guard case .number = value else {

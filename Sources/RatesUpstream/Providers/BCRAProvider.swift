@@ -48,7 +48,7 @@ public struct BCRAProvider: RatesProvider {
         var quotes: [PublishedQuote] = []
         for (index, detail) in details.enumerated() {
             let what = "quotation \(index + 1) of \(day)"
-            let code = try detail.field("codigoMoneda", of: what).string("\(what)'s \"codigoMoneda\"").trimmingCharacters(in: .whitespaces)
+            let code = try detail.string("codigoMoneda", of: what).trimmingCharacters(in: .whitespaces)
             if Self.skipped.contains(code) { continue }
             let unit = try Self.unit(in: detail.field("descripcion", of: "\(code) on \(day)").string("its description"))
             let value = try detail.field("tipoCotizacion", of: "\(code) on \(day)")

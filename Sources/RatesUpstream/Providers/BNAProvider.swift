@@ -71,8 +71,8 @@ public struct BNAProvider: RatesProvider {
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for (index, record) in records.enumerated() {
             let what = "record \(index + 1)"
-            let day = try Day(parsing: try record.field("data", of: what).string("\(what)'s \"data\""), .iso)
-            let code = try record.field("codigoMoeda", of: what).string("\(what)'s \"codigoMoeda\"")
+            let day = try Day(parsing: try record.string("data", of: what), .iso)
+            let code = try record.string("codigoMoeda", of: what)
             let type = try record.field("tipoCambio", of: "\(code) on \(day)")
             guard type == .string("M") else {
                 throw .layout("the rate of \(code) on \(day) is of type \(UpstreamDataError.quoted(type.shown)), not M (middle)")

@@ -38,8 +38,8 @@ public struct BNRRWProvider: RatesProvider {
         // `[]`: no posting in the range (a weekend, a holiday, the Christmas–New Year week).
         try ProviderJSON(answer: body).array("the answer").enumerated().map { index, record throws(UpstreamDataError) in
             let what = "record \(index + 1)"
-            let day = try Self.postDay(try record.field("post_date", of: what).string("\(what)'s \"post_date\""))
-            let code = try record.field("currency_name", of: what).string("\(what)'s \"currency_name\"")
+            let day = try Self.postDay(try record.string("post_date", of: what))
+            let code = try record.string("currency_name", of: what)
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             if let subject = request.subject, subject != code {
                 throw .layout("the answer for \(subject) holds a rate of \(code) on \(day)")

@@ -37,7 +37,7 @@ public struct BOCProvider: RatesProvider {
             .array("\"observations\"").enumerated()
         {
             let what = "observation \(index + 1)"
-            let day = try Day(parsing: observation.field("d", of: what).string("\(what)'s \"d\""), .iso)
+            let day = try Day(parsing: observation.string("d", of: what), .iso)
             var quotes: [PublishedQuote] = []
             for member in try observation.members(what) where member.key != "d" {
                 let series = Array(member.key.utf8)

@@ -36,7 +36,7 @@ public struct BOMProvider: RatesProvider {
         // `"data":[]`: no rate set in the range (a weekend, a holiday).
         return try document.field("data", of: "the answer").array("\"data\"").enumerated().map { index, row throws(UpstreamDataError) in
             let what = "day \(index + 1)"
-            let day = try Day(parsing: try row.field("RATE_DATE", of: what).string("\(what)'s \"RATE_DATE\""), .iso)
+            let day = try Day(parsing: try row.string("RATE_DATE", of: what), .iso)
             var quotes: [PublishedQuote] = []
             for member in try row.members(what) where member.key != "RATE_DATE" {
                 let code = member.key == "SDR" ? "XDR" : member.key

@@ -34,9 +34,9 @@ public struct BOTProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in try detail.array("\"data_detail\"").enumerated() {
             let what = "row \(index + 1)"
-            let day = try Day(parsing: row.field("period", of: what).string("\(what)'s \"period\""), .iso)
-            let code = try row.field("currency_id", of: what).string("\(what)'s \"currency_id\"")
-            let name = try row.field("currency_name_eng", of: what).string("\(what)'s \"currency_name_eng\"")
+            let day = try Day(parsing: row.string("period", of: what), .iso)
+            let code = try row.string("currency_id", of: what)
+            let name = try row.string("currency_name_eng", of: what)
             var mid = try row.field("mid_rate", of: what)
             if mid.isNoFigure {
                 let buying = try row.field("buying_transfer", of: what)

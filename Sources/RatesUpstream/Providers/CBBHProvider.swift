@@ -58,11 +58,11 @@ public struct CBBHProvider: RatesProvider {
 
     /// One exchange list.
     func list(_ list: ProviderJSON, what: String) throws(UpstreamDataError) -> ProviderPublication {
-        let day = try Day(parsing: try list.field("Date", of: what).string("\(what)'s \"Date\""), .midnightTimestamp)
+        let day = try Day(parsing: try list.string("Date", of: what), .midnightTimestamp)
         let items = try list.field("CurrencyExchangeItems", of: "the list of \(day)").array("the items of \(day)")
         let quotes = try items.enumerated().map { position, item throws(UpstreamDataError) -> PublishedQuote? in
             let place = "item \(position + 1) of \(day)"
-            let code = try item.field("AlphaCode", of: place).string("\(place)'s \"AlphaCode\"")
+            let code = try item.string("AlphaCode", of: place)
             let units = try item.field("Units", of: "\(code) on \(day)")
             let middle = try item.field("Middle", of: "\(code) on \(day)")
             if Self.notCurrencies.contains(code) || middle == .string("") || middle.isNull { return nil }

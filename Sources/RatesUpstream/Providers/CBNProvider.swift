@@ -44,8 +44,8 @@ public struct CBNProvider: RatesProvider {
         var days: [Day: [CurrencyCode: (id: Int?, quote: PublishedQuote)]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let day = try Day(parsing: row.field("ratedate", of: what).string("\(what)'s \"ratedate\""), .iso)
-            let name = try row.field("currency", of: what).string("\(what)'s \"currency\"").trimmingCharacters(in: .whitespaces).uppercased()
+            let day = try Day(parsing: row.string("ratedate", of: what), .iso)
+            let name = try row.string("currency", of: what).trimmingCharacters(in: .whitespaces).uppercased()
             guard !Self.skipped.contains(name), let code = Self.code(named: name), code != pivot else { continue }
             let value = try row.field("centralrate", of: "\(name) on \(day)")
             if Self.isNoFigure(value) { continue }

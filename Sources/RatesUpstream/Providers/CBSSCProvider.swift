@@ -54,7 +54,7 @@ public struct CBSSCProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, element) in days.enumerated() {
             let what = "element \(index + 1) of \"car\""
-            let dayText = try element.field("currentDate", of: what).string("\(what)'s \"currentDate\"")
+            let dayText = try element.string("currentDate", of: what)
             let day = try Day(parsing: dayText, .dayMonthNameYear(separator: "-"))
             var quotes: [PublishedQuote] = []
             for member in try element.members(what) where member.key != "currentDate" && member.key != "id" {

@@ -31,10 +31,10 @@ public struct CBUProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "row \(index + 1)"
-            let dayText = try row.field("Date", of: what).string("\(what)'s \"Date\"")
+            let dayText = try row.string("Date", of: what)
             let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
-            let code = try row.field("Ccy", of: what).string("\(what)'s \"Ccy\"")
-            let nominal = try row.field("Nominal", of: what).integer("\(what)'s \"Nominal\"")
+            let code = try row.string("Ccy", of: what)
+            let nominal = try row.integer("Nominal", of: what)
             let rate = try row.field("Rate", of: what)
             guard case .string = rate else { throw .layout("\(what)'s \"Rate\" is \(rate.kind), not a string") }
             days[day, default: []].append(try .reading(code: code, value: rate, unit: nominal, direction: .pivotPerUnits, day: day))

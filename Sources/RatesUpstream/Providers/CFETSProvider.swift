@@ -67,7 +67,7 @@ public struct CFETSProvider: RatesProvider {
         let pairs = try labels.map { label throws(UpstreamDataError) in try pair(label.string("a pair's label")) }
         return try records.array("\"records\"").enumerated().map { index, record throws(UpstreamDataError) in
             let what = "record \(index + 1)"
-            let day = try Day(parsing: try record.field("date", of: what).string("\(what)'s \"date\""), .iso)
+            let day = try Day(parsing: try record.string("date", of: what), .iso)
             let values = try record.field("values", of: "\(day)").array("the values of \(day)")
             guard values.count == pairs.count else { throw .layout("\(day) has \(values.count) values for \(pairs.count) pairs") }
             // A value `---`: no parity that day for that pair.

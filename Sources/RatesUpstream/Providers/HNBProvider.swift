@@ -39,8 +39,8 @@ public struct HNBProvider: RatesProvider {
             let isKunaList = row["jedinica"] != nil
             let dateField = isKunaList && row["datum_primjene"] == nil ? "datum" : "datum_primjene"
             let day = try Day(parsing: row.field(dateField, of: what).string("\(what)'s \"\(dateField)\""), .iso)
-            let code = try row.field("valuta", of: what).string("\(what)'s \"valuta\"")
-            let middle = try row.field("srednji_tecaj", of: what).string("\(what)'s \"srednji_tecaj\"")
+            let code = try row.string("valuta", of: what)
+            let middle = try row.string("srednji_tecaj", of: what)
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
             let value = try PublishedText.rate(middle, currency: currency, day: day)
             let unit = try row["jedinica"]?.integer("\(what)'s \"jedinica\"") ?? 1

@@ -29,7 +29,7 @@ public struct MMAProvider: RatesProvider {
         var rates: [Day: String] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let day = try Self.day(try row.field("Date", of: what).string("\(what)'s \"Date\""))
+            let day = try Self.day(try row.string("Date", of: what))
             let value = try row.field("Rate", of: "\(day)")
             guard let rate = value.publishedDecimal else { throw .invalidRate(currency: Self.dollar, day: day, text: value.shown) }
             if let earlier = rates[day], earlier != rate { throw .duplicateDay(day) }

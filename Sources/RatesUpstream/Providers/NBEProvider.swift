@@ -36,7 +36,7 @@ public struct NBEProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let day = try Day(parsing: try row.field("date", of: what).string("\(what)'s \"date\""), .iso)
+            let day = try Day(parsing: try row.string("date", of: what), .iso)
             let code = try row.field("currency", of: what).field("code", of: "\(what)'s \"currency\"")
                 .string("\(what)'s currency code")
             let value = try row.field("weighted_average", of: "\(code) on \(day)")

@@ -36,7 +36,7 @@ public struct NBGProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, entry) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "entry \(index + 1)"
-            let dayText = try entry.field("date", of: what).string("\(what)'s \"date\"")
+            let dayText = try entry.string("date", of: what)
             let day = try Day(parsing: dayText, .midnightTimestamp)
             var quotes: [PublishedQuote] = []
             for currency in try entry.field("currencies", of: what).array("\(what)'s \"currencies\"") {

@@ -40,9 +40,9 @@ public struct NBRMProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let datum = try row.field("datum", of: what).string("\(what)'s \"datum\"")
+            let datum = try row.string("datum", of: what)
             let day = try Day(parsing: datum, .midnightTimestamp)
-            let code = try row.field("oznaka", of: what).string("\(what)'s \"oznaka\"")
+            let code = try row.string("oznaka", of: what)
             let unit = try row.field("nomin", of: "\(code) on \(day)").integer("\(code)'s \"nomin\" on \(day)")
             let value = try row.field("sreden", of: "\(code) on \(day)")
             guard code != pivot.rawValue else { continue }

@@ -43,9 +43,9 @@ public struct NBUProvider: RatesProvider {
     func jsonRows(_ body: [UInt8]) throws(UpstreamDataError) -> [Row] {
         try ProviderJSON(answer: body).array("the answer").enumerated().map { index, row throws(UpstreamDataError) in
             let what = "row \(index + 1)"
-            let day = try row.field("exchangedate", of: what).string("\(what)'s \"exchangedate\"")
-            let code = try row.field("cc", of: what).string("\(what)'s \"cc\"")
-            return (day, code, try row.field("rate", of: what), try row.field("units", of: what).integer("\(what)'s \"units\""))
+            let day = try row.string("exchangedate", of: what)
+            let code = try row.string("cc", of: what)
+            return (day, code, try row.field("rate", of: what), try row.integer("units", of: what))
         }
     }
 

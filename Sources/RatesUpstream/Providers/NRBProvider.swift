@@ -40,7 +40,7 @@ public struct NRBProvider: RatesProvider {
         guard pages <= 1 else { throw .layout("the answer is one of \(pages) pages, not the whole span") }
         return try document.field(at: "data", "payload").array("\"data\".\"payload\"").enumerated().map { index, entry throws(UpstreamDataError) in
             let what = "day \(index + 1)"
-            let day = try Day(parsing: try entry.field("date", of: what).string("\(what)'s \"date\""), .iso)
+            let day = try Day(parsing: try entry.string("date", of: what), .iso)
             let rates = try entry.field("rates", of: "\(day)").array("the rates of \(day)")
             let quotes = try rates.enumerated().map { position, rate throws(UpstreamDataError) in
                 let currency = try rate.field("currency", of: "rate \(position + 1) of \(day)")

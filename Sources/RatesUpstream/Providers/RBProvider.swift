@@ -33,8 +33,8 @@ public struct RBProvider: RatesProvider {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, observation) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "observation \(index + 1)"
-            let series = try observation.field("seriesId", of: what).string("\(what)'s \"seriesId\"")
-            let dayText = try observation.field("date", of: what).string("\(what)'s \"date\"")
+            let series = try observation.string("seriesId", of: what)
+            let dayText = try observation.string("date", of: what)
             let day = try Day(parsing: dayText, .iso)
             let value = try observation.field("value", of: what)
             if series == "SEKETT" || value == .null { continue }

@@ -86,7 +86,7 @@ public struct TCMBProvider: RatesProvider {
         var publications: [ProviderPublication] = []
         for (index, item) in try document.field("items", of: "the answer").array("\"items\"").enumerated() {
             let what = "item \(index + 1)"
-            let dateText = try item.field("Tarih", of: what).string("\(what)'s \"Tarih\"")
+            let dateText = try item.string("Tarih", of: what)
             let day = try Day(parsing: dateText, .dayMonthYear(separator: "-", padded: false))
             var codes: [String] = []
             var series: [String: ProviderJSON] = [:]
