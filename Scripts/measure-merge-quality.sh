@@ -11,7 +11,8 @@
 # none, the release build of this checkout.
 #
 # Usage: Scripts/measure-merge-quality.sh [RATES_RELAY_BINARY ...]   (FROM=2025-01-01 TO=2026-11-01 by default;
-#        IMPORTS=N times each binary's import N times, into a new database each time, before measuring)
+#        IMPORTS=N times each binary's import N times, into a new database each time, before measuring;
+#        RESTARTS=N restarts each binary's server N times on it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +33,16 @@ import sys, zipfile
 open(sys.argv[1], "w").write(zipfile.ZipFile("Sources/RatesIngest/Resources/eurofxref-hist.zip").read("eurofxref-hist.csv").decode())
 PY
 Scripts/recorded-archive.sh "$work/archive" "$work/history.csv"
+# An older build knows fewer providers: the archive keeps only those every binary knows (as each
+# lists them when asked for one it does not), so that each imports the same files.
+for binary in "${binaries[@]}"; do
+    known=$("$binary" import --provider '?' /dev/null --db "$work/probe.sqlite" 2>&1 | sed -n 's/.*known keys: //p' | tr -d ' ' || true)
+    rm -f "$work/probe.sqlite"*
+    for folder in "$work/archive"/*/; do
+        key=$(basename "$folder")
+        [[ ",$known," == *",$key,"* ]] || { echo "== left out: $key (unknown to $binary)"; rm -rf "$folder"; }
+    done
+done
 echo "== machine: $(nproc) cores, $(uname -m); $(find "$work/archive" -type l | wc -l) files of $(find "$work/archive" -mindepth 1 -type d | wc -l) providers"
 
 for binary in "${binaries[@]}"; do
@@ -43,14 +54,18 @@ for binary in "${binaries[@]}"; do
         printf "  import: %.2f s, %s values stored\n" "$(echo "$(now) - $started" | bc)" \
             "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from rate").fetchone()[0])' "$db")"
     done
-    started=$(now)
-    "$binary" serve --db "$db" --port "$port" --no-schedule --providers none >"$work/server.log" 2>&1 &
-    server=$!
-    until curl -fs -o /dev/null "http://127.0.0.1:$port/v1/latest"; do
-        kill -0 "$server" 2>/dev/null || { echo "the server ended before answering:"; tail -20 "$work/server.log"; exit 1; }
-        sleep 0.01
+    # The first start after the import is a restart too; RESTARTS=N times N of them (the last one stays up).
+    for attempt in $(seq "${RESTARTS:-1}"); do
+        [ "$attempt" -gt 1 ] && { kill "$server"; wait "$server" 2>/dev/null || true; }
+        started=$(now)
+        "$binary" serve --db "$db" --port "$port" --no-schedule --providers none >"$work/server.log" 2>&1 &
+        server=$!
+        until curl -fs -o /dev/null "http://127.0.0.1:$port/v1/latest"; do
+            kill -0 "$server" 2>/dev/null || { echo "the server ended before answering:"; tail -20 "$work/server.log"; exit 1; }
+            sleep 0.01
+        done
+        printf "  restart to the first 200: %.3f s\n" "$(echo "$(now) - $started" | bc)"
     done
-    printf "  restart to the first 200: %.3f s\n" "$(echo "$(now) - $started" | bc)"
     for _ in $(seq 200); do curl -fs -o /dev/null "http://127.0.0.1:$port/v1/latest?base=USD"; done
     echo "  RSS after 200 answers: $(awk '$1 == "VmRSS:" {printf "%.1f MB", $2/1024}' "/proc/$server/status")"
     Scripts/merge-quality.py "http://127.0.0.1:$port" "$from" "$to"

@@ -48,17 +48,19 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     /// The euro, base currency of the ECB's reference rates.
     public static let euro = CurrencyCode("EUR")!
 
-    /// The distinct codes among `codes`, each marked in a table of every three-letter code
+    /// The distinct codes among `lists`, each marked in a table of every three-letter code
     /// (26³ flags) rather than hashed: a snapshot's half a million values take one pass.
-    public static func distinct(_ codes: some Sequence<CurrencyCode>) -> Set<CurrencyCode> {
+    public static func distinct(_ lists: [[CurrencyCode]]) -> Set<CurrencyCode> {
         var seen = [Bool](repeating: false, count: 26 * 26 * 26)
         var found: Set<CurrencyCode> = []
-        for code in codes {
-            let (first, second, third) = code.letters
-            let index = (Int(first) - 65) * 26 * 26 + (Int(second) - 65) * 26 + Int(third) - 65
-            guard !seen[index] else { continue }
-            seen[index] = true
-            found.insert(code)
+        for codes in lists {
+            for code in codes {
+                let (first, second, third) = code.letters
+                let index = (Int(first) - 65) * 26 * 26 + (Int(second) - 65) * 26 + Int(third) - 65
+                guard !seen[index] else { continue }
+                seen[index] = true
+                found.insert(code)
+            }
         }
         return found
     }

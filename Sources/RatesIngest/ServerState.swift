@@ -58,15 +58,13 @@ public final class ServerState: Sendable {
         // Nothing was recorded since the last read: the statuses read then still hold.
         let runID = try store.lastRunID()
         guard loadedRunID.withLock({ $0 }) != runID else { return }
-        var records: [String: (last: FetchRun?, success: FetchRun?)] = [:]
-        for key in ProviderRegistry.keys {
-            records[key] = (try store.lastRun(source: .upstream, provider: key), try store.lastSuccessfulRun(source: .upstream, provider: key))
-        }
+        let runs = try store.lastRunsByProvider(source: .upstream)
         let stored = try store.dataOrigin()
         providers.withLock { statuses in
-            for (key, record) in records where record.last != nil {
-                statuses[key, default: ProviderStatus()].lastRun = record.last
-                statuses[key, default: ProviderStatus()].lastSuccessfulFetchAt = record.success?.finishedAt
+            for key in ProviderRegistry.keys {
+                guard let last = runs.last[key] else { continue }
+                statuses[key, default: ProviderStatus()].lastRun = last
+                statuses[key, default: ProviderStatus()].lastSuccessfulFetchAt = runs.successful[key]?.finishedAt
             }
         }
         origin.withLock { $0 = stored }

@@ -33,6 +33,9 @@ public struct FetchRun: Codable, Hashable, Sendable, FetchableRecord, MutablePer
 
         /// Whether the attempt reached the provider and got good (or unchanged) data.
         public var isSuccess: Bool { self == .updated || self == .unchanged || self == .notModified }
+
+        /// The outcomes of a run that succeeded (``isSuccess``), or of any run, as stored.
+        static func stored(successful: Bool) -> [String] { allCases.filter { !successful || $0.isSuccess }.map(\.rawValue) }
     }
 
     public static let databaseTableName = "fetchRun"

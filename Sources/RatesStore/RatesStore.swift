@@ -214,6 +214,12 @@ public final class RatesStore: Sendable {
         try database.lastRun(source: source, provider: provider, successful: true)
     }
 
+    /// Each provider's most recent run of `source`, and its most recent successful one, read at once
+    /// (a start reads them for every source).
+    public func lastRunsByProvider(source: FetchRun.Source) throws -> (last: [String: FetchRun], successful: [String: FetchRun]) {
+        (try database.lastRuns(source: source, successful: false), try database.lastRuns(source: source, successful: true))
+    }
+
     /// The newest recorded run's id, 0 before the first: runs recorded later have higher ids, whichever process records them.
     public func lastRunID() throws -> Int64 { try database.latestRunID() }
 
@@ -279,6 +285,8 @@ protocol RatesDatabase: Sendable {
     func retentionFloor() throws -> Int64
     /// The newest run, of `source` and `provider` when given; `successful`: one that got good data.
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun?
+    /// Each provider's most recent run of `source` (a successful one only, when `successful`).
+    func lastRuns(source: FetchRun.Source, successful: Bool) throws -> [String: FetchRun]
     func dataOrigin() throws -> FetchRun.Source?
     func quotes(_ span: QuoteReader.Span, providers: Set<String>?) throws -> QuoteReader
     /// `providers` is never empty; `day` `nil` for the newest of all.

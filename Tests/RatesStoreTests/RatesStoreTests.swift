@@ -308,6 +308,29 @@ struct RatesStoreTests {
         }
     }
 
+    @Test("each provider's last run and last good run, read at once, are those read one provider at a time", arguments: backends)
+    func lastRunsByProvider(backend: Backend) async throws {
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
+            let record = { (provider: String, source: FetchRun.Source, outcome: FetchRun.Outcome) in
+                try store.record(FetchRun(startedAt: Date(), source: source, provider: provider, file: "\(provider).xml", outcome: outcome, detail: "\(outcome)"))
+            }
+            try record("NBP", .upstream, .updated)
+            try record("NBP", .upstream, .failed)
+            try record("CNB", .upstream, .rejected)
+            try record("CNB", .import, .updated)
+            try record("BOE", .upstream, .notModified)
+            try record("BOE", .upstream, .unchanged)
+            let runs = try store.lastRunsByProvider(source: .upstream)
+            #expect(runs.last.mapValues(\.outcome) == ["NBP": .failed, "CNB": .rejected, "BOE": .unchanged])
+            #expect(runs.successful.mapValues(\.outcome) == ["NBP": .updated, "BOE": .unchanged], "the CNB's import is not an upstream run")
+            for provider in ["NBP", "CNB", "BOE"] {
+                #expect(runs.last[provider]?.id == (try store.lastRun(source: .upstream, provider: provider)?.id))
+                #expect(runs.successful[provider]?.id == (try store.lastSuccessfulRun(source: .upstream, provider: provider)?.id))
+            }
+        }
+    }
+
     @Test("a file that is not a database is refused with an error, not a crash")
     func notADatabase() async throws {
         try await Self.withDatabasePath { path in

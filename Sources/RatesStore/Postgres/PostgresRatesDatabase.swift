@@ -225,7 +225,7 @@ extension PostgresRatesDatabase {
 
 extension PostgresRatesDatabase {
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun? {
-        let outcomes = successful ? [FetchRun.Outcome.updated, .unchanged, .notModified].map(\.rawValue) : FetchRun.Outcome.allCases.map(\.rawValue)
+        let outcomes = FetchRun.Outcome.stored(successful: successful)
         return try session.withConnection { statements in
             try statements.rows(
                 """
@@ -236,6 +236,20 @@ extension PostgresRatesDatabase {
                 """
             ).first.map(Self.run)
         }
+    }
+
+    func lastRuns(source: FetchRun.Source, successful: Bool) throws -> [String: FetchRun] {
+        let outcomes = FetchRun.Outcome.stored(successful: successful)
+        let runs = try session.withConnection { statements in
+            try statements.rows(
+                """
+                SELECT DISTINCT ON (provider) \(unescaped: Self.runColumns) FROM fetch_run
+                WHERE outcome = ANY(\(outcomes)) AND source = \(source.rawValue)
+                ORDER BY provider, id DESC
+                """
+            ).map(Self.run)
+        }
+        return Dictionary(runs.map { ($0.provider, $0) }, uniquingKeysWith: { $1 })
     }
 
     func dataOrigin() throws -> FetchRun.Source? {

@@ -394,11 +394,25 @@ extension SQLiteRatesDatabase {
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun? {
         try database.read { db in
             var request = FetchRun.all()
-            if successful { request = request.filter([FetchRun.Outcome.updated, .unchanged, .notModified].map(\.rawValue).contains(Column("outcome"))) }
+            if successful { request = request.filter(FetchRun.Outcome.stored(successful: true).contains(Column("outcome"))) }
             if let source { request = request.filter(Column("source") == source.rawValue) }
             if let provider { request = request.filter(Column("provider") == provider) }
             return try request.order(Column("id").desc).fetchOne(db)
         }
+    }
+
+    func lastRuns(source: FetchRun.Source, successful: Bool) throws -> [String: FetchRun] {
+        let outcomes = FetchRun.Outcome.stored(successful: successful)
+        let runs = try database.read { db in
+            try FetchRun.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM fetchRun WHERE id IN (
+                        SELECT MAX(id) FROM fetchRun WHERE source = ? AND outcome IN (\(databaseQuestionMarks(count: outcomes.count))) GROUP BY provider)
+                    """,
+                arguments: StatementArguments([source.rawValue] + outcomes))
+        }
+        return Dictionary(runs.map { ($0.provider, $0) }, uniquingKeysWith: { $1 })
     }
 
     func dataOrigin() throws -> FetchRun.Source? {
