@@ -38,7 +38,7 @@ public struct HNBProvider: RatesProvider {
             // A kuna list (`tecajn/v2`) states each row's unit and dates it `datum`; the euro lists do neither.
             let isKunaList = row["jedinica"] != nil
             let dateField = isKunaList && row["datum_primjene"] == nil ? "datum" : "datum_primjene"
-            let day = try Day(parsing: row.field(dateField, of: what).string("\(what)'s \"\(dateField)\""), .iso)
+            let day = try Day(parsing: row.string(dateField, of: what), .iso)
             let code = try row.string("valuta", of: what)
             let middle = try row.string("srednji_tecaj", of: what)
             guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
