@@ -214,8 +214,8 @@ public final class RatesStore: Sendable {
         try database.lastRun(source: source, provider: provider, successful: true)
     }
 
-    /// Each provider's most recent run of `source`, and its most recent successful one, read at once
-    /// (a start reads them for every source).
+    /// Each provider's most recent run of `source`, and its most recent successful one: two queries
+    /// for every provider, where a start read two per provider.
     public func lastRunsByProvider(source: FetchRun.Source) throws -> (last: [String: FetchRun], successful: [String: FetchRun]) {
         (try database.lastRuns(source: source, successful: false), try database.lastRuns(source: source, successful: true))
     }
