@@ -19,6 +19,8 @@ public struct BANGUATProvider: RatesProvider {
     static let serviceNamespace = "http://www.banguat.gob.gt/variables/ws/"
     /// The bank's number for the US dollar.
     static let dollar = "2"
+    /// A range of a weekend alone answers its days, each repeating Friday's rate: no publication.
+    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }

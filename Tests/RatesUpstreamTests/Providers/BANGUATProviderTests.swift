@@ -1,3 +1,4 @@
+import Foundation
 import RatesCore
 import RatesUpstream
 import Testing
@@ -24,6 +25,17 @@ struct BANGUATProviderTests {
         #expect(ProviderFixture.quote("USD", on: "2026-03-12", in: publications) == quote("USD", "7.6605"))
         #expect(ProviderFixture.quote("USD", on: "2026-03-20", in: publications) == quote("USD", "7.65366"))
         #expect(ProviderFixture.quote("USD", on: "2026-03-07", in: publications) == nil)
+    }
+
+    @Test("a range of a weekend alone, whose days repeat Friday's rate, is no publication, not an empty answer")
+    func weekendAlone() throws {
+        let text = String(decoding: try ProviderFixture.bytes(file), as: UTF8.self)
+        let days = text.components(separatedBy: "<Var>").dropFirst().map { "<Var>" + $0.components(separatedBy: "</Var>")[0] + "</Var>" }
+        let weekend = days.filter { $0.contains("<fecha>07/03/2026</fecha>") || $0.contains("<fecha>08/03/2026</fecha>") }
+        #expect(weekend.count == 2)
+        let opening = try #require(text.range(of: "<Vars>")), closing = try #require(text.range(of: "</Vars>"))
+        let body = String(text[..<opening.upperBound]) + weekend.joined() + String(text[closing.lowerBound...])
+        #expect(try parse(Array(body.replacingOccurrences(of: "<TotalItems>20</TotalItems>", with: "<TotalItems>2</TotalItems>").utf8)).isEmpty)
     }
 
     @Test("gives the exact midpoint of the selling and buying figures when they differ")
