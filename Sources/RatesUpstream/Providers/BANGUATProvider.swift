@@ -53,9 +53,9 @@ public struct BANGUATProvider: RatesProvider {
             }
             let selling = try PublishedText.rate(XMLFields.text(row, "venta", in: "<Var> of \(day)"), currency: code, day: day)
             let buying = try PublishedText.rate(XMLFields.text(row, "compra", in: "<Var> of \(day)"), currency: code, day: day)
-            guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: code, day: day, text: buying) }
+            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: code, day: day)
             guard day.isoWeekday <= 5 else { continue }  // a weekend repeats Friday's rate
-            publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: code, value: value, direction: .pivotPerUnits)]))
+            publications.append(ProviderPublication(day: day, currency: code, value: value, direction: .pivotPerUnits))
         }
         return publications
     }

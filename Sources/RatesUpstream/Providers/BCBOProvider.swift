@@ -177,7 +177,7 @@ public struct BCBOProvider: RatesProvider {
                     let shown = [sell, buy].map { $0?.decimalText ?? $0?.text ?? "none" }
                     throw .invalidRate(currency: usd, day: day, text: shown.joined(separator: " / "))
                 }
-                publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: usd, value: midpoint, direction: .pivotPerUnits)]))
+                publications.append(ProviderPublication(day: day, currency: usd, value: midpoint, direction: .pivotPerUnits))
             }
         }
         return publications

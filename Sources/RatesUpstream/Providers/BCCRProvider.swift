@@ -105,8 +105,8 @@ public struct BCCRProvider: RatesProvider {
             case (nil, nil):
                 continue
             case (let buy?, let sell?):
-                guard let middle = RateText.midpoint(buy, sell) else { throw .invalidRate(currency: dollar, day: day, text: buy) }
-                publications.append(ProviderPublication(day: day, quotes: [PublishedQuote(currency: dollar, value: middle, unit: 1, direction: .pivotPerUnits)]))
+                let middle = try PublishedText.midpoint(buying: buy, selling: sell, currency: dollar, day: day)
+                publications.append(ProviderPublication(day: day, currency: dollar, value: middle, direction: .pivotPerUnits))
             default:
                 throw .layout("\(day) has a buying or a selling rate, not both")
             }
@@ -119,7 +119,7 @@ public struct BCCRProvider: RatesProvider {
     func figure(_ series: ProviderJSON, _ field: String, day: Day) throws(UpstreamDataError) -> String? {
         let english = series[field + "Ingles"]
         let spanish = series[field]
-        if (english == nil || english == .null || english == .string("")) && (spanish == nil || spanish == .null || spanish == .string("")) {
+        if english?.isNoFigure ?? true, spanish?.isNoFigure ?? true {
             return nil
         }
         let dollar = CurrencyCode("USD")!

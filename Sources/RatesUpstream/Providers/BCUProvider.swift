@@ -107,7 +107,7 @@ public struct BCUProvider: RatesProvider {
             let code = CurrencyCode(currency.code)!
             let buying = try PublishedText.rate(XMLFields.text(row, "TCC", in: place), currency: code, day: day)
             let selling = try PublishedText.rate(XMLFields.text(row, "TCV", in: place), currency: code, day: day)
-            guard let value = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: code, day: day, text: buying) }
+            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: code, day: day)
             days[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
         }
         return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }

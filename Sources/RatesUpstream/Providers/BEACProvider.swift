@@ -70,9 +70,7 @@ public struct BEACProvider: RatesProvider {
             guard pair.count == 7, pair.hasSuffix("/XAF") else { throw .layout("a pair \(UpstreamDataError.quoted(pair)), not XXX/XAF") }
             guard let code = CurrencyCode(pair.prefix(3)), code.name != nil else { throw .invalidCurrencyCode(String(pair.prefix(3)), day: day) }
             guard let buying = rates["buying"], let selling = rates["selling"] else { throw .layout("\(pair) lacks its buying or selling rate") }
-            guard let middle = RateText.midpoint(buying, selling) else {
-                throw .invalidRate(currency: code, day: day, text: RateText.isValid(buying) ? selling : buying)
-            }
+            let middle = try PublishedText.midpoint(buying: buying, selling: selling, currency: code, day: day)
             return PublishedQuote(currency: code, value: middle, unit: 1, direction: .pivotPerUnits)
         }
         return [ProviderPublication(day: day, quotes: quotes)]

@@ -65,7 +65,7 @@ public struct CBBHProvider: RatesProvider {
             let code = try item.string("AlphaCode", of: place)
             let units = try item.field("Units", of: "\(code) on \(day)")
             let middle = try item.field("Middle", of: "\(code) on \(day)")
-            if Self.notCurrencies.contains(code) || middle == .string("") || middle.isNull { return nil }
+            if Self.notCurrencies.contains(code) || middle.isNoFigure { return nil }
             let unit = try units.integer("\(code)'s \"Units\" on \(day)")
             let quote = try PublishedQuote.reading(code: code, value: middle, unit: unit, direction: .pivotPerUnits, day: day)
             if code == Self.deutscheMark, quote.value != String(unit) {

@@ -36,7 +36,7 @@ public struct MMAProvider: RatesProvider {
             rates[day] = rate
         }
         return rates.map { day, rate in
-            ProviderPublication(day: day, quotes: [PublishedQuote(currency: Self.dollar, value: rate, direction: .pivotPerUnits)])
+            ProviderPublication(day: day, currency: Self.dollar, value: rate, direction: .pivotPerUnits)
         }
     }
 

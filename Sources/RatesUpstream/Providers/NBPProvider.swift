@@ -75,7 +75,7 @@ public struct NBPProvider: RatesProvider {
             let day = try Day(parsing: price.string("data", of: what), .iso)
             let perGram = try PublishedQuote.reading(code: gold.rawValue, value: try price.field("cena", of: what), direction: .pivotPerUnits, day: day)
             let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram.value, of: gold, day: day)
-            return ProviderPublication(day: day, quotes: [PublishedQuote(currency: gold, value: perOunce, direction: .pivotPerUnits)])
+            return ProviderPublication(day: day, currency: gold, value: perOunce, direction: .pivotPerUnits)
         }
     }
 }

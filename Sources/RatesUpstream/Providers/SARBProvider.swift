@@ -77,7 +77,7 @@ public struct SARBProvider: RatesProvider {
             }
             let day = try Day(parsing: observation.string("Period", of: what), .midnightTimestamp)
             let value = try observation.field("Value", of: "\(series.currency) on \(day)")
-            if value == .null || value == .string("") { continue }  // no figure that day
+            if value.isNoFigure { continue }  // no figure that day
             let quote = try PublishedQuote.reading(
                 code: Redenomination.code(series.currency, on: day), value: value, direction: series.direction, day: day)
             publications.append(ProviderPublication(day: day, quotes: [quote]))
