@@ -151,19 +151,15 @@ public struct BISProvider: RatesProvider {
         for row in rows where Self.issuers[row.quote.currency.rawValue] == row.economy {
             issued.insert("\(row.day) \(row.quote.currency)")
         }
-        var publications: [Day: [PublishedQuote]] = [:]
+        var quotes = RepeatedQuotes()
         for row in rows {
             if let issuer = Self.issuers[row.quote.currency.rawValue], issuer != row.economy, issued.contains("\(row.day) \(row.quote.currency)") {
                 continue
             }
-            if let earlier = publications[row.day]?.first(where: { $0.currency == row.quote.currency }) {
-                guard earlier == row.quote else { throw .duplicateCurrency(row.quote.currency, day: row.day) }
-                continue
-            }
-            publications[row.day, default: []].append(row.quote)
+            try quotes.add(row.quote, on: row.day)
         }
         // An answer whose every row is skipped (the 1900 answer) holds no publication.
-        return publications.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return quotes.publications
     }
 
     /// The currency an economy's row listed under `code` is read as in `period` (`YYYY-MM`), or `nil`
