@@ -27,7 +27,7 @@ public struct PublicationSchedule: Hashable, Sendable {
     public var cadence: Cadence
     public var holidays: Holidays
     /// The zone `timeZone` names (UTC for a name the system does not know), looked up once.
-    private let zone: TimeZone
+    private let zone: ZoneOffsets
 
     /// Monday to Friday.
     public static let workingDays: Set<Int> = [1, 2, 3, 4, 5]
@@ -42,7 +42,7 @@ public struct PublicationSchedule: Hashable, Sendable {
         self.expectedMinute = expectedMinute
         self.cadence = cadence
         self.holidays = holidays
-        self.zone = TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)!
+        self.zone = ZoneOffsets.named(timeZone)
     }
 
     // MARK: - Days
