@@ -220,13 +220,15 @@ extension SQLiteRatesDatabase {
         run.latestDay = batch.latestDay?.description
         try run.update(db)
         let before = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
+        // The day tables are built (their pegs derived) on another thread while the rows are written.
+        let tables = BackgroundWork { IngestDocuments.dayTables(batch) }
         if let first = batch.days.first?.day, let last = batch.latestDay,
            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE day BETWEEN ? AND ?)", arguments: [first.description, last.description]) == false {
-            try append(batch, run: run.id, db)
+            try append(batch, run: run.id, before: before, db)
         } else {
             try compareAndApply(batch, run: run.id, before: before, db)
         }
-        try storeDayTables(IngestDocuments.dayTables(batch), db)
+        try storeDayTables(try tables.value(), db)
         let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
         if changed > 0 {
             run.outcome = .updated
@@ -236,30 +238,25 @@ extension SQLiteRatesDatabase {
     }
 
     /// Days none of which the merged table holds a value of: every value is new, so each goes to
-    /// the change log and the merged table as it is, in (day, currency) order, one prepared insert each.
-    private static func append(_ batch: RatesBatch, run: Int64?, _ db: Database) throws {
+    /// the change log as it is, in (day, currency) order, one prepared insert each, and from there to the merged table.
+    private static func append(_ batch: RatesBatch, run: Int64?, before: Int64, _ db: Database) throws {
         let change = try SQLiteRowInsert(
             db, sql: "INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-        let rate = try SQLiteRowInsert(db, sql: "INSERT INTO rate (day, currency, value, provider, providerDay, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         change.bind(run, at: 6)
         for daily in batch.days {
-            let day = daily.day.description
+            change.bind(daily.day.description, at: 1)
             for (currency, value) in daily.rates.sorted(by: { $0.key < $1.key }) {
                 let source = IngestDocuments.rowSource(of: currency, in: daily, batch: batch)
-                func bindValue(_ insert: SQLiteRowInsert) {
-                    insert.bind(day, at: 1)
-                    insert.bind(currency.rawValue, at: 2)
-                    insert.bind(value, at: 3)
-                    insert.bind(source.provider, at: 4)
-                    insert.bind(source.providerDay, at: 5)
-                }
-                bindValue(change)
+                change.bind(currency.rawValue, at: 2)
+                change.bind(value, at: 3)
+                change.bind(source.provider, at: 4)
+                change.bind(source.providerDay, at: 5)
                 try change.insertRow()
-                bindValue(rate)
-                rate.bind(db.lastInsertedRowID, at: 6)
-                try rate.insertRow()
             }
         }
+        try db.execute(
+            sql: "INSERT INTO rate (day, currency, value, provider, providerDay, seq) SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > ?",
+            arguments: [before])
     }
 
     /// The batch's rows put in a temporary table (one prepared insert each), which set operations
