@@ -98,7 +98,8 @@ public final class ZoneOffsets: Hashable, Sendable {
         mutating func block(timeSize: Int) -> (times: [Int64], indices: [UInt8], types: [(offset: Int, isDST: Bool)])? {
             guard offset + 44 <= bytes.count, bytes[offset..<offset + 4].elementsEqual("TZif".utf8) else { return nil }
             let counts = (0..<6).map { Int(integer(at: offset + 20 + 4 * $0, size: 4)) }
-            let (isUTCCount, isStdCount, leapCount, timeCount, typeCount, charCount) = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
+            let (isUTCCount, isStdCount, leapCount) = (counts[0], counts[1], counts[2])
+            let (timeCount, typeCount, charCount) = (counts[3], counts[4], counts[5])
             let start = offset + 44
             let length = timeCount * timeSize + timeCount + typeCount * 6 + charCount + leapCount * (timeSize + 4) + isStdCount + isUTCCount
             guard counts.allSatisfy({ $0 >= 0 }), start + length <= bytes.count else { return nil }

@@ -634,6 +634,13 @@ public enum ProviderRegistry {
             rateType: "end-of-month exchange rate",
             schedule: PublicationSchedule(timeZone: "Europe/Zurich", expectedMinute: 12 * 60, cadence: .monthly),
             baseURL: "https://stats.bis.org", validityDays: 31),
+        // The first of every month, from midnight Brussels time; a month's rates hold through its last day.
+        // The euro's first month: the months before it are per ECU.
+        ProviderIdentity(
+            INFOREUROProvider.self, "INFOREURO", "European Commission (InforEuro)", country: nil, .periodic, issues: [], pivot: "EUR",
+            rateType: "monthly accounting rate",
+            schedule: PublicationSchedule(timeZone: "Europe/Brussels", weekdays: Set(1...7), expectedMinute: 0, cadence: .monthly),
+            baseURL: "https://ec.europa.eu", historyStart: Day(year: 1999, month: 1, day: 1)!, validityDays: 31),
     ]
 
     /// The keys of the reference tier (the ECB): always fetched, whatever else a server enables.

@@ -29,8 +29,8 @@ import RatesCore
 ///   month's last day.
 /// - Ranges: one request per month from the month of the range's first day through its last's;
 ///   the newest publication is the file of the month of today and, on a month's last day, of
-///   tomorrow's month (UTC).
-public struct HMRCProvider: RatesProvider {
+///   tomorrow's month (UTC): ``MonthlyFileProvider``.
+public struct HMRCProvider: MonthlyFileProvider {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
@@ -38,23 +38,9 @@ public struct HMRCProvider: RatesProvider {
     /// The header of every month's file.
     static let header = ["Country/Territories", "Currency", "Currency Code", "Currency Units per £1", "Start date", "End date"]
 
-    public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        // The newest publication: the months of today and tomorrow.
-        guard case let (first, last)? = window.span(latestDays: 1, today: today().adding(days: 1)) else { return [] }
-        return Day.months(from: first, through: last).map(request(for:))
-    }
-
     /// The request for the file of `month`'s month.
     func request(for month: Day) -> ProviderRequest {
         ProviderRequest(url: "\(baseURL)/uk/api/exchange_rates/files/monthly_csv_\(month.parts.year)-\(month.parts.month).csv")
-    }
-
-    /// A month's file starts on its first day: with nothing stored, the months the backfill reaches
-    /// are asked for whole (a range starting in the middle of a month would leave its publication out).
-    public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {
-        let recent = today.adding(days: -backfillDays)
-        let from = stored.map { min($0.adding(days: 1), recent) } ?? recent
-        return from.monthStart >= today.monthStart ? .latest : .range(from.monthStart, today)
     }
 
     /// Labels HMRC writes for currencies ISO 4217 codes otherwise: `VED` for the bolívar soberano
