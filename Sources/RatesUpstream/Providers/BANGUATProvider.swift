@@ -51,9 +51,9 @@ public struct BANGUATProvider: RatesProvider {
             }
             let selling = try PublishedText.rate(XMLFields.text(row, "venta", in: "<Var> of \(day)"), currency: Self.dollar, day: day)
             let buying = try PublishedText.rate(XMLFields.text(row, "compra", in: "<Var> of \(day)"), currency: Self.dollar, day: day)
-            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: Self.dollar, day: day)
+            let quote = try PublishedQuote.midpoint(buying: buying, selling: selling, of: Self.dollar, direction: .pivotPerUnits, day: day)
             guard day.isoWeekday <= 5 else { continue }
-            publications.append(ProviderPublication(day: day, currency: Self.dollar, value: value, direction: .pivotPerUnits))
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         return publications
     }

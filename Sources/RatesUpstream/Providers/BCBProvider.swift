@@ -47,8 +47,8 @@ public struct BCBProvider: RatesProvider {
             guard bulletin == "Fechamento" else {
                 throw .layout("a \(DelimitedText.shown(bulletin)) bulletin of \(code) on \(day), where only Fechamento was asked for")
             }
-            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: code, day: day)
-            return ProviderPublication(day: day, currency: code, value: value, direction: .pivotPerUnits)
+            let quote = try PublishedQuote.midpoint(buying: buying, selling: selling, of: code, direction: .pivotPerUnits, day: day)
+            return ProviderPublication(day: day, quotes: [quote])
         }
     }
 

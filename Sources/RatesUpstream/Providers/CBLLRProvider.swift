@@ -33,8 +33,8 @@ public struct CBLLRProvider: RatesProvider {
             let day = try Self.day(row.cells[0])
             let buying = try rate(texts[1], day: day)
             let selling = try rate(texts[2], day: day)
-            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: Self.liberianDollar, day: day)
-            return ProviderPublication(day: day, currency: Self.liberianDollar, value: value, direction: .unitsPerPivot)
+            let quote = try PublishedQuote.midpoint(buying: buying, selling: selling, of: Self.liberianDollar, direction: .unitsPerPivot, day: day)
+            return ProviderPublication(day: day, quotes: [quote])
         }
     }
 
