@@ -17,8 +17,7 @@ public struct BANGUATProvider: RatesProvider {
     public init(source: ProviderSource) { self.source = source }
 
     static let serviceNamespace = "http://www.banguat.gob.gt/variables/ws/"
-    /// The bank's number for the US dollar.
-    static let dollar = "2"
+    static let dollar = CurrencyCode("USD")!
     /// A range of a weekend alone answers its days, each repeating Friday's rate: no publication.
     public let emptyAnswerIsNoPublication = true
 
@@ -43,19 +42,18 @@ public struct BANGUATProvider: RatesProvider {
         let total = try XMLFields.text(result, "TotalItems", in: "<TipoCambioRangoResult>")
         let count = vars.children.count
         guard total == String(count) else { throw .layout("<TotalItems> says \(UpstreamDataError.quoted(total)), the answer has \(count) <Var>") }
-        let code = CurrencyCode("USD")!
         var publications: [ProviderPublication] = []
         for row in vars.children {
             let day = try Day(parsing: XMLFields.text(row, "fecha", in: "<Var>"), .dayMonthYear(separator: "/"))
             let currency = try XMLFields.text(row, "moneda", in: "<Var> of \(day)")
-            guard currency == Self.dollar else {
+            guard currency == "2" else {
                 throw .layout("<Var> of \(day) is for currency \(UpstreamDataError.quoted(currency)), expected 2 (the dollar)")
             }
-            let selling = try PublishedText.rate(XMLFields.text(row, "venta", in: "<Var> of \(day)"), currency: code, day: day)
-            let buying = try PublishedText.rate(XMLFields.text(row, "compra", in: "<Var> of \(day)"), currency: code, day: day)
-            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: code, day: day)
-            guard day.isoWeekday <= 5 else { continue }  // a weekend repeats Friday's rate
-            publications.append(ProviderPublication(day: day, currency: code, value: value, direction: .pivotPerUnits))
+            let selling = try PublishedText.rate(XMLFields.text(row, "venta", in: "<Var> of \(day)"), currency: Self.dollar, day: day)
+            let buying = try PublishedText.rate(XMLFields.text(row, "compra", in: "<Var> of \(day)"), currency: Self.dollar, day: day)
+            let quote = try PublishedQuote.midpoint(buying: buying, selling: selling, of: Self.dollar, direction: .pivotPerUnits, day: day)
+            guard day.isoWeekday <= 5 else { continue }
+            publications.append(ProviderPublication(day: day, quotes: [quote]))
         }
         return publications
     }

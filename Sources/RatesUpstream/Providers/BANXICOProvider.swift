@@ -1,14 +1,12 @@
 import RatesCore
 
-/// The Banco de México's FIX and its peso rates of the other SDR-basket currencies and the Canadian dollar: 5 currencies in MXN, from the Sistema de
-/// Información Económica (SIE) API.
+/// The Banco de México's FIX and its peso rates of the other SDR-basket currencies and the Canadian dollar: 5 currencies in MXN, from its SIE API.
 ///
 /// - Endpoint: `GET https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2026-03-01/2026-03-15` (all
 ///   series in one request, both days included); the newest publication is `…/datos/oportuno` (each series' latest figure). The answer:
 ///   `{"bmx":{"series":[{"idSerie":"SF43718","titulo":"…","datos":[{"fecha":"02/03/2026","dato":"17.3485"},…]},…]}`, days as DD/MM/YYYY, figures as
-///   JSON strings; the series come in any order. The API key travels in the header `Bmx-Token`.
-/// - Series: ``series`` maps each series id to its currency: SF43718 is the FIX (USD), SF46410 EUR, SF46407 GBP, SF46406 JPY, SF60632 CAD. A series
-///   not listed there is a layout error.
+///   JSON strings; the series come in any order. The SIE (Sistema de Información Económica) takes the API key in the header `Bmx-Token`.
+/// - Series (``series``): SF43718 is the FIX (USD), SF46410 EUR, SF46407 GBP, SF46406 JPY, SF60632 CAD; a series not listed there is a layout error.
 /// - Quote convention: MXN per 1 unit of the currency, ``PublishedQuote/Direction/pivotPerUnits`` (the yen too: `0.1105` MXN per yen, four decimals).
 /// - Skipped: `"N/E"` ("no existe"), the SIE's mark for no figure that day. A series with no figure in the span asked for (only holidays or weekends,
 ///   or days before the series starts) comes without its `datos`: no figure of that currency; an answer with no figure at all is no publication.
@@ -22,9 +20,7 @@ public struct BANXICOProvider: RatesProvider {
     public let emptyAnswerIsNoPublication = true
 
     /// The series read, in request order, and their currencies.
-    public static let series: KeyValuePairs<String, String> = [
-        "SF43718": "USD", "SF46410": "EUR", "SF46407": "GBP", "SF46406": "JPY", "SF60632": "CAD",
-    ]
+    public static let series: KeyValuePairs = ["SF43718": "USD", "SF46410": "EUR", "SF46407": "GBP", "SF46406": "JPY", "SF60632": "CAD"]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard let span = window.map(latest: "oportuno", range: { "\($0)/\($1)" }) else { return [] }
@@ -43,7 +39,6 @@ public struct BANXICOProvider: RatesProvider {
         var rows: [(day: Day, quote: PublishedQuote)] = []
         for series in seriesList {
             guard let id = series["idSerie"]?.stringValue else { throw .layout("a series without the text idSerie") }
-            // A series without figures in the span has no `datos`.
             let datos = series["datos"] ?? .null
             guard let observations = datos == .null ? [] : datos.elements else { throw .layout("the datos of \(id) is \(datos.kind), not an array") }
             guard let currency = Self.series.first(where: { $0.key == id }).flatMap({ CurrencyCode($0.value) }) else {
@@ -57,7 +52,7 @@ public struct BANXICOProvider: RatesProvider {
                 // "N/E": no figure that day. A figure is read as written: the SIE's decimal point (a comma would group thousands).
                 if text == "N/E" { continue }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-                rows.append((day, PublishedQuote(currency: currency, value: text, unit: 1, direction: .pivotPerUnits)))
+                rows.append((day, PublishedQuote(currency: currency, value: text, direction: .pivotPerUnits)))
             }
         }
         return ProviderPublication.byDay(rows)

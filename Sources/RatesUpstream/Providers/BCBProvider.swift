@@ -33,30 +33,28 @@ public struct BCBProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let currency = try request.subjectCurrency(among: Self.currencies, none: "no PTAX currency")
+        let code = try request.subjectCurrency(among: Self.currencies, none: "no PTAX currency")
         guard let records = try ProviderJSON(answer: body)["value"]?.elements else {
-            throw .layout("no \"value\" array at the top level for \(currency)")
+            throw .layout("no \"value\" array at the top level for \(code)")
         }
         return try records.map { record throws(UpstreamDataError) in
             guard let buying = record["cotacaoCompra"]?.numberText, let selling = record["cotacaoVenda"]?.numberText,
                 let stamp = record["dataHoraCotacao"]?.stringValue, let bulletin = record["tipoBoletim"]?.stringValue
             else {
-                throw .layout(
-                    "a \(currency) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
+                throw .layout("a \(code) quotation without the numbers cotacaoCompra and cotacaoVenda and the texts dataHoraCotacao and tipoBoletim")
             }
             let day = try Self.stampDay(stamp)
             guard bulletin == "Fechamento" else {
-                throw .layout("a \(DelimitedText.shown(bulletin)) bulletin of \(currency) on \(day), where only Fechamento was asked for")
+                throw .layout("a \(DelimitedText.shown(bulletin)) bulletin of \(code) on \(day), where only Fechamento was asked for")
             }
-            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: currency, day: day)
-            return ProviderPublication(day: day, currency: currency, value: value, direction: .pivotPerUnits)
+            let quote = try PublishedQuote.midpoint(buying: buying, selling: selling, of: code, direction: .pivotPerUnits, day: day)
+            return ProviderPublication(day: day, quotes: [quote])
         }
     }
 
     /// The day of `2026-03-02 13:09:26.433`.
     static func stampDay(_ text: String) throws(UpstreamDataError) -> Day {
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count > 11, scalars[10] == " " else { throw .invalidDay(text) }
+        guard text.unicodeScalars.count > 11, text.unicodeScalars.dropFirst(10).first == " " else { throw .invalidDay(text) }
         return try Day(parsing: text.prefix(10), .iso)
     }
 }

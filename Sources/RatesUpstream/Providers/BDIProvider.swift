@@ -1,22 +1,19 @@
 import RatesCore
 
-/// Banca d'Italia's daily rates of about 150 currencies against the euro (the "terze valute" portal): the broadest single source, most of the world's
-/// currencies.
+/// Banca d'Italia's daily rates of about 150 currencies against the euro, most of the world's ("terze valute" portal): the broadest single source.
 ///
 /// - Endpoint:
 ///   `GET https://tassidicambio.bancaditalia.it/terzevalute-wf-web/rest/v1.0/dailyRates?referenceDate=YYYY-MM-DD&currencyIsoCode=EUR&lang=en` answers
 ///   one day as CSV: `Country,Currency,ISO Code,UIC Code,Rate,Rate convention,Reference date (CET)`, one row per country (a currency shared by
 ///   several countries, such as XOF, XAF or XCD, is listed once per country with the same figure), then blank lines and the `# DISCLAIMER` lines,
 ///   which must be there (without them the answer was cut short).
-/// - Quote convention: every row says `Foreign currency amount for 1 Euro.`: units of the currency per 1 EUR
-///   (``RatesCore/PublishedQuote/Direction/unitsPerPivot``). A row with any other convention (the portal also knows quotes against the US dollar)
-///   rejects the answer: this adapter does no cross arithmetic.
-/// - Absent: `N.A.` in the rate column (currencies Banca d'Italia lists but does not quote that day, such as RUB, BYN, IRR and KPW in February 2026)
-///   is skipped. A day without quotations (a TARGET or Italian holiday) is answered with the header and the disclaimer and no row, or with rows that
-///   are all `N.A.`: no publication.
+/// - Quote convention: every row says `Foreign currency amount for 1 Euro.`: units per 1 EUR (``PublishedQuote/Direction/unitsPerPivot``). A row with
+///   any other convention (the portal also quotes against the US dollar) rejects the answer: the adapter does no cross arithmetic.
+/// - Absent: `N.A.` in the rate column (currencies listed but not quoted that day, such as RUB, BYN, IRR and KPW in February 2026) is skipped. A day
+///   without quotations (a TARGET or Italian holiday), answered with the header and the disclaimer alone or with rows all `N.A.`, is no publication.
 /// - Schedule: Europe/Rome, Monday to Friday, after the ECB's concertation; out by about 17:00 local time.
-/// - Requests: the endpoint answers one day per request, so a range asks for every weekday in it and the newest publication is today's (Rome)
-///   weekday, or the Friday before a weekend.
+/// - Requests: one day per request, as the endpoint answers: each weekday of a range; the newest publication is today's (Rome), or Friday's on a
+///   weekend.
 public struct BDIProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -24,7 +21,6 @@ public struct BDIProvider: RatesProvider {
 
     public let emptyAnswerIsNoPublication = true
 
-    /// The rate convention every row carries in the EUR file.
     static let perEuroConvention = "Foreign currency amount for 1 Euro."
     static let header = ["Country", "Currency", "ISO Code", "UIC Code", "Rate", "Rate convention", "Reference date (CET)"]
 
@@ -53,15 +49,11 @@ public struct BDIProvider: RatesProvider {
             if let wanted = request.subject, wanted != fields[6] { throw .layout("a row of \(fields[6]) in the answer for \(wanted)") }
             guard let code = CurrencyCode(fields[2]) else { throw .invalidCurrencyCode(fields[2], day: day) }
             guard fields[5] == Self.perEuroConvention else { throw .layout("\(code) is quoted as \(DelimitedText.shown(fields[5])), not per 1 euro") }
-            // Listed but not quoted that day.
             if fields[4] == "N.A." { continue }
             let quote = try PublishedQuote.reading(fields[4], of: code, direction: .unitsPerPivot, day: day)
-            // A currency of several countries comes once per country, always with the same figure.
             if code != pivot { try quotes.add(quote, on: day) }
         }
-        // The disclaimer ends every answer: without it the body was cut short.
         guard sawDisclaimer else { throw .layout("no \"# DISCLAIMER\" block at the end: the answer is truncated") }
-        // No quotation that day: no publication.
         return quotes.publications
     }
 }

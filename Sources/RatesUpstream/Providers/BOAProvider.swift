@@ -20,20 +20,14 @@ public struct BOAProvider: LinkedFileProvider {
 
     public init(source: ProviderSource) { self.source = source }
 
-    /// The page that links the current workbook.
     static let indexPath = "/donnees-historiques/"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx"
-    /// The workbooks ``isLinkedFile(_:)`` picks, in words.
     static let linkedFiles = "daily workbooks (Cotation-DZD-…-journalier.xlsx)"
 
-    /// Whether a link of the page is to the workbook.
     static func isLinkedFile(_ link: HTMLLinks.Link) -> Bool {
         link.href.hasSuffix(".xlsx") && link.href.contains("Cotation-DZD") && link.href.contains("journalier")
     }
-
-    /// The euro's name in the sheets' titles.
-    static let names = ["EURO": "EUR"]
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
@@ -46,7 +40,7 @@ public struct BOAProvider: LinkedFileProvider {
                 throw layout("A2 and B4 do not title the sheet as <currency> / DZD")
             }
             let name = title[title.count - 3]
-            guard let code = CurrencyCode(Self.names[name] ?? name), code.rawValue == column[0] else {
+            guard let code = CurrencyCode(name == "EURO" ? "EUR" : name), code.rawValue == column[0] else {
                 throw layout("A2 names \(UpstreamDataError.quoted(name)) and B4 \(UpstreamDataError.quoted(column[0])): not one currency code")
             }
             let unit = title.count == 4 ? try PublishedText.unit(title[0], of: code, day: ProviderValidation.firstDay) : 1

@@ -5,9 +5,8 @@ import RatesCore
 ///
 /// - Source: the eurofxref XML files (``ECBFile``) in one directory, `https://www.ecb.europa.eu/stats/eurofxref/` unless given: `eurofxref-daily.xml`
 ///   for `.latest`; for a range (a backfill, or a catch-up after missed publications), `eurofxref-hist-90d.xml` when the range starts within the last
-///   90 days, else `eurofxref-hist.xml` (every day since 1999-01-04). Read with ``ECBXML``.
-/// - Files: an import also reads the history as the ECB offers it for download, `eurofxref-hist.csv` or `eurofxref-hist.zip` (``ECBHistoryFile``);
-///   the binary's bundled seed is that zip.
+///   90 days, else `eurofxref-hist.xml` (every day since 1999-01-04). Read with ``ECBXML``. An import also reads the history as the ECB offers it for
+///   download, `eurofxref-hist.csv` or `eurofxref-hist.zip` (``ECBHistoryFile``); the binary's bundled seed is that zip.
 /// - Quotes: units of the currency per 1 EUR (``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1), the published text unchanged.
 /// - Schedule: ``RatesCore/PublicationSchedule/ecbReferenceRates``: TARGET days, out at about 16:00 Frankfurt time.
 public struct ECBProvider: RatesProvider {
@@ -15,14 +14,10 @@ public struct ECBProvider: RatesProvider {
 
     public init(source: ProviderSource) { self.source = source }
 
-    /// The directory holding the files, ending in `/`.
-    var directory: String { baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
-
     /// How many days back `eurofxref-hist-90d.xml` reaches.
     static let ninetyDays = 90
 
-    /// The file a fetch of `window` reads: for a range (a fetch's ends today), the 90-day file if it starts in the 90 days before its end, else the
-    /// whole history.
+    /// The file a fetch of `window` reads: for a range (a fetch's ends today), `.ninetyDays` if it starts within 90 days of its end, else `.history`.
     public func file(for window: FetchWindow) -> ECBFile {
         guard case .range(let first, let last) = window else { return .daily }
         return first > last.adding(days: -Self.ninetyDays) ? .ninetyDays : .history
@@ -36,12 +31,11 @@ public struct ECBProvider: RatesProvider {
         return .range(ninetyDaysAgo, today)
     }
 
-    /// One request: the file of ``file(for:)``.
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        window.wholeHistory([ProviderRequest(url: directory + file(for: window).rawValue)])
+        let directory = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        return window.wholeHistory([ProviderRequest(url: directory + file(for: window).rawValue)])
     }
 
-    /// Reads any eurofxref file: every day in it, each currency per 1 EUR.
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         try Self.publications(of: ECBXML.parse(body))
     }

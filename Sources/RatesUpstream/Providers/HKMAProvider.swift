@@ -23,13 +23,11 @@ public struct HKMAProvider: RatesProvider {
 
     var endpoint: String { baseURL + "/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily" }
 
-    /// Days asked for per request: the API's page of at most 1000 records holds them all.
-    static let maxDaysPerRequest = 1000
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.requests(latest: [ProviderRequest(url: endpoint + "?offset=0&pagesize=10&sortby=end_of_day&sortorder=desc")]) { first, last in
-            Day.spans(from: first, through: last, maxDays: Self.maxDaysPerRequest).map { span in
-                ProviderRequest(url: endpoint + "?choose=end_of_day&from=\(span.first)&to=\(span.last)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc")
+            Day.spans(from: first, through: last, maxDays: 1000).map { span in
+                let query = "choose=end_of_day&from=\(span.first)&to=\(span.last)&offset=0&pagesize=1000&sortby=end_of_day&sortorder=desc"
+                return ProviderRequest(url: endpoint + "?" + query)
             }
         }
     }
@@ -43,7 +41,7 @@ public struct HKMAProvider: RatesProvider {
             throw .layout("the answer reports failure: \(UpstreamDataError.quoted(header["err_msg"]?.shown ?? "no message"))")
         }
         var publications: [ProviderPublication] = []
-        for (index, record) in try document.field("result", of: "the answer").field("records", of: "\"result\"").array("\"records\"").enumerated() {
+        for (index, record) in try document.field(at: "result", "records").array("\"records\"").enumerated() {
             let what = "record \(index + 1)"
             let day = try Day(parsing: record.string("end_of_day", of: what), .iso)
             var quotes: [PublishedQuote] = []

@@ -14,7 +14,7 @@ import RatesCore
 /// - Schedule: Moldovan working days (Europe/Chisinau); a day's table is looked for from 16:00.
 /// - Ranges: one request per Monday–Friday in the range; the newest publication is today's table (by the source's clock, ``RatesProvider/today()``).
 ///   A table is read under the date it states.
-public struct NBMProvider: RatesProvider {
+public struct NBMProvider: RatesProvider, NoPublicationStatus {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
@@ -34,6 +34,10 @@ public struct NBMProvider: RatesProvider {
         return try [XMLFields.valCursTable(body, pivot: pivot, days: .dayMonthYear(separator: "."))]
     }
 
+    public func meansNoPublication(httpStatus: Int, for request: ProviderRequest) -> Bool {
+        httpStatus == 404 && request.url.contains("/official_metal_rates")
+    }
+
     /// Reads a `<MetalPrice>` answer: each metal's price per gram, as one per troy ounce.
     private func metals(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "MetalPrice")
@@ -50,13 +54,6 @@ public struct NBMProvider: RatesProvider {
             let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram, of: code, day: day)
             return PublishedQuote(currency: code, value: perOunce, direction: .pivotPerUnits)
         }
-        return quotes.isEmpty ? [] : [ProviderPublication(day: day, quotes: quotes)]  // no metals: no metal prices that day
-    }
-}
-
-/// The metal prices' page answers 404 for the days before its series: no metal prices that day.
-extension NBMProvider: NoPublicationStatus {
-    public func meansNoPublication(httpStatus: Int, for request: ProviderRequest) -> Bool {
-        httpStatus == 404 && request.url.contains("/official_metal_rates")
+        return quotes.isEmpty ? [] : [ProviderPublication(day: day, quotes: quotes)]
     }
 }

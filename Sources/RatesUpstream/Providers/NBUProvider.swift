@@ -5,13 +5,12 @@ import RatesCore
 /// - Source: for a range, `https://bank.gov.ua/NBU_Exchange/exchange_site?start=YYYYMMDD&end=YYYYMMDD&sort=exchangedate&order=asc&json` (JSON, one
 ///   request for any span); for `.latest`, today's rates from `https://bank.gov.ua/NBUStatService/v1/statdirectory/exchange` (XML).
 /// - Quotes: ``PublishedQuote/Direction/pivotPerUnits``. The JSON's `rate` is UAH per `units` units (JPY per 10, HUF and KRW per 100, VND and IDR per
-///   1000); its `rate_per_unit` is that figure divided, not read. The XML's `rate` is UAH per 1 unit.
-/// - Day: `exchangedate`, the day the rate is official for (set on the business day before, `calcdate`).
+///   1000); its `rate_per_unit` is that figure divided, not read. The XML's `rate` is UAH per 1 unit. The precious metals (`XAU`, `XAG`, `XPT`,
+///   `XPD`, the JSON's group 3) are the bank's accounting prices in UAH per troy ounce, ISO 4217's unit of the metals: kept as published
+///   (``PreciousMetal``).
+/// - Day: `exchangedate`, the day the rate is official for (set on the business day before, `calcdate`). Skipped, as not publications: Saturdays and
+///   Sundays, whose rows repeat Friday's figures (same `calcdate`, same rates).
 /// - Schedule: Europe/Kyiv, Monday to Friday; the next day's rate is set by about 15:30, today's is then final.
-///
-/// The precious metals (`XAU`, `XAG`, `XPT`, `XPD`, the JSON's group 3) are the bank's accounting prices in UAH per troy ounce, ISO 4217's unit of
-/// the metals: kept as published (``PreciousMetal``). Skipped, as not publications: Saturdays and Sundays, whose rows repeat Friday's figures (same
-/// `calcdate`, same rates).
 public struct NBUProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -54,11 +53,8 @@ public struct NBUProvider: RatesProvider {
         try XMLReader.Element(parsing: body, root: "exchange").children.enumerated().map { index, currency throws(UpstreamDataError) in
             let what = "currency \(index + 1)"
             guard currency.localName == "currency" else { throw .layout("\(what) is <\(currency.localName)>, not <currency>") }
-            func text(_ name: String) throws(UpstreamDataError) -> String {
-                guard let element = currency.child(name) else { throw .layout("\(what) has no <\(name)>") }
-                return element.text
-            }
-            return (try text("exchangedate"), try text("cc"), .string(try text("rate")), 1)
+            let day = try XMLFields.text(currency, "exchangedate", in: what)
+            return (day, try XMLFields.text(currency, "cc", in: what), .string(try XMLFields.text(currency, "rate", in: what)), 1)
         }
     }
 }

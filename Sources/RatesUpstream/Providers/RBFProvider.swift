@@ -21,14 +21,11 @@ public struct RBFProvider: LinkedFileProvider {
 
     public init(source: ProviderSource) { self.source = source }
 
-    /// The page that links the current workbook.
     static let indexPath = "/statistics/economic-and-financial-statistics/"
     /// Where the page linked the workbook in May 2026.
     static let lastKnownPath = "/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx"
-    /// The workbooks ``isLinkedFile(_:)`` picks, in words.
     static let linkedFiles = "daily exchange rate workbooks (…Exchange-Rates-Daily….xlsx)"
 
-    /// Whether a link of the page is to the workbook.
     static func isLinkedFile(_ link: HTMLLinks.Link) -> Bool { link.href.hasSuffix(".xlsx") && link.href.contains("Exchange-Rates-Daily") }
 
     /// The currencies by the header's labels.
