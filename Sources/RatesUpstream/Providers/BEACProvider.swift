@@ -26,6 +26,7 @@ public struct BEACProvider: RatesProvider {
             throw .layout("\(dates.count) \"Date de valeur\" lines in the widget, expected one")
         }
         let day = try Day(parsing: dates[0].dropFirst("Date de valeur : ".count), .dayMonthYear(separator: "/"))
+        // The widget's blocks: a pair's span, then its buying (`middle`) and selling (`right`) divs, each read with the divs open inside it.
         var pairs: [(pair: String, rates: [String: String])] = []
         var reading: (kind: String, text: String, innerDivs: Int)?
         var inWidget = false
