@@ -129,7 +129,7 @@ extension Ingestor {
             return (DailyRates(day: day, rates: Dictionary(ecb.quotes.map { ($0.currency, $0.value) }) { first, _ in first }), [])
         }
         let ecb = ecbBridge(for: publications, reader: reader)
-        var merged = RatesMerge.merge(day: day, publications: publications, policy: policy, ecb: ecb, standing: standing)
+        var merged = RatesMerge.merge(day: day, publications: publications, policy: policy, ecb: ecb, standing: standing, weighing: false)
         // The pegs' values are not stored: they are derived when the day is read
         // (``RatesCore/DayTable/derivingPegs(_:base:)``), which a day of the ECB's values alone never gets.
         // Such a day is merged without pegs, so that what it stores is what it serves.
@@ -137,7 +137,7 @@ extension Ingestor {
            !merged.rates.contains(where: { $0.provider != ProviderKey.ecb && $0.provider != FixedParity.pegProvider }) {
             var withoutPegs = policy
             withoutPegs.pegs = []
-            merged = RatesMerge.merge(day: day, publications: publications, policy: withoutPegs, ecb: ecb, standing: standing)
+            merged = RatesMerge.merge(day: day, publications: publications, policy: withoutPegs, ecb: ecb, standing: standing, weighing: false)
         }
         guard !merged.rates.isEmpty else { return (nil, merged.exclusions) }
         var daily = DailyRates(day: day, rates: [:])

@@ -113,7 +113,12 @@ public struct MergePolicy: Hashable, Sendable {
     /// length when none does), and whether that rank speaks for the currency (it is at or before
     /// ``Rank/issuer``). `issues` are the currencies the provider issues.
     func place(of provider: String, issues: Set<CurrencyCode>, for currency: CurrencyCode) -> (rank: Int, speaksFor: Bool) {
-        var rank = ranks.byKey[provider] ?? ranks.count
+        place(keyRank: keyRank(of: provider), issues: issues, for: currency)
+    }
+
+    /// ``place(of:issues:for:)`` of a provider whose ``keyRank(of:)`` is known: a merge looks it up once per publication, not once per figure.
+    func place(keyRank: Int, issues: Set<CurrencyCode>, for currency: CurrencyCode) -> (rank: Int, speaksFor: Bool) {
+        var rank = keyRank
         if let issuer = ranks.issuer, issues.contains(currency) { rank = min(rank, issuer) }
         return (rank, ranks.issuer.map { rank <= $0 } ?? false)
     }

@@ -55,8 +55,11 @@ public enum RatesMerge {
     ///     on their day (the bridge uses the ECB's publication of the provider's own day). The ECB
     ///     publications among `publications` serve too.
     ///   - standing: The rank each source has earned for each currency (``SourceStanding/none``: none judged).
+    ///   - weighing: Whether the merged day lists every value it weighed (``MergedDay/weighed``); an ingest, which
+    ///     stores the chosen ones only, does without.
     public static func merge(
-        day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = [], standing: SourceStanding = .none
+        day: Day, publications: [ProviderDay], policy: MergePolicy = .default, ecb: [ProviderDay] = [], standing: SourceStanding = .none,
+        weighing: Bool = true
     ) -> MergedDay {
         // Per provider, its newest publication in the window; all of them, newest first, for a provider publishing in parts.
         var used: [String: [ProviderDay]] = [:]
@@ -67,10 +70,10 @@ public enum RatesMerge {
         }
         let ecbByDay = ecbPublications(ecb + publications)
 
-        func candidate(_ rate: PerEuroRate, of publication: ProviderDay) -> Candidate {
-            let place = policy.place(of: publication.provider, issues: publication.issues, for: rate.currency)
+        func candidate(_ rate: PerEuroRate, of publication: ProviderDay, keyRank: Int) -> Candidate {
+            let place = policy.place(keyRank: keyRank, issues: publication.issues, for: rate.currency)
             let demoted = policy.demotes(standing.measure(of: publication.provider, for: rate.currency, on: day), speaksFor: place.speaksFor)
-            return Candidate(rate: rate, rank: place.rank, keyRank: policy.keyRank(of: publication.provider), speaksFor: place.speaksFor, demoted: demoted)
+            return Candidate(rate: rate, rank: place.rank, keyRank: keyRank, speaksFor: place.speaksFor, demoted: demoted)
         }
 
         // Every provider's values, by currency: one per provider, from its newest publication that has it. A
@@ -79,13 +82,16 @@ public enum RatesMerge {
         var throughPivot: [ProviderDay] = []
         var valued: [String: Set<CurrencyCode>] = [:]
         for provider in used.keys.sorted() {
+            let keyRank = policy.keyRank(of: provider)
+            var seen: Set<CurrencyCode> = []
             for publication in used[provider]! {
                 let rates = publication.goesThroughMergedPivot(on: day, policy: policy) ? [] : publication.perEuroRates(ecb: ecbByDay[publication.day])
                 if rates.isEmpty, publication.pivot != .euro { throughPivot.append(publication) }
-                for rate in rates where rate.currency != .euro && valued[provider, default: []].insert(rate.currency).inserted {
-                    candidates[rate.currency, default: []].append(candidate(rate, of: publication))
+                for rate in rates where rate.currency != .euro && seen.insert(rate.currency).inserted {
+                    candidates[rate.currency, default: []].append(candidate(rate, of: publication, keyRank: keyRank))
                 }
             }
+            valued[provider] = seen
         }
 
         // The published figures first; then the values that need a merged value (a pivot's, a peg's
@@ -94,10 +100,10 @@ public enum RatesMerge {
         var weighed: [CurrencyCode: [PerEuroRate]] = [:]
         var chosen: [CurrencyCode: PerEuroRate] = [:]
         func choose(_ currency: CurrencyCode) {
-            let choice = Self.choose(currency, among: candidates[currency]!, on: day, policy: policy)
+            let choice = Self.choose(currency, among: candidates[currency]!, on: day, policy: policy, weighing: weighing)
             chosen[currency] = choice.rate
             exclusions[currency] = choice.exclusions
-            weighed[currency] = choice.weighed
+            if weighing { weighed[currency] = choice.weighed }
         }
         for currency in candidates.keys { choose(currency) }
         guard !chosen.isEmpty else { return MergedDay(day: day, rates: [], exclusions: []) }  // a day no provider published has no pegs either
@@ -105,11 +111,14 @@ public enum RatesMerge {
         var joined: Set<CurrencyCode> = []
         for publication in throughPivot {
             guard let pivot = chosen[publication.pivot] else { continue }
+            let keyRank = policy.keyRank(of: publication.provider)
+            var seen = valued[publication.provider] ?? []
             for rate in publication.perEuroRates(throughMergedPivot: pivot.value)
-            where rate.currency != .euro && valued[publication.provider, default: []].insert(rate.currency).inserted {
-                candidates[rate.currency, default: []].append(candidate(rate, of: publication))
+            where rate.currency != .euro && seen.insert(rate.currency).inserted {
+                candidates[rate.currency, default: []].append(candidate(rate, of: publication, keyRank: keyRank))
                 joined.insert(rate.currency)
             }
+            valued[publication.provider] = seen
         }
         for peg in policy.pegs where peg.since <= day {
             let anchor = peg.anchor == .euro ? nil : chosen[peg.anchor]
@@ -129,7 +138,7 @@ public enum RatesMerge {
     /// The value served for `currency`: freshness first, then the same-day consensus, then the order of
     /// ``Candidate``s (flagged last, then demoted, then rank); with the values it weighed and those it flagged.
     private static func choose(
-        _ currency: CurrencyCode, among all: [Candidate], on day: Day, policy: MergePolicy
+        _ currency: CurrencyCode, among all: [Candidate], on day: Day, policy: MergePolicy, weighing: Bool
     ) -> (rate: PerEuroRate, exclusions: [ConsensusExclusion], weighed: [PerEuroRate]) {
         // Freshness first: a published value more than the tolerance older than the currency's freshest takes no part.
         let freshest = all.filter { !$0.isPeg }.map(\.rate.day).max()
@@ -160,7 +169,7 @@ public enum RatesMerge {
                 < (flagged[right] == nil ? 0 : 1, b.demoted ? 1 : 0, b.rank, b.keyRank, b.rate.provider)
         }!
         flagged[order] = nil
-        return (values[order].rate, flagged.sorted { $0.key < $1.key }.map(\.value), fresh.map { values[$0].rate })
+        return (values[order].rate, flagged.sorted { $0.key < $1.key }.map(\.value), weighing ? fresh.map { values[$0].rate } : [])
     }
 
     /// The value `peg` gives its currency on `day`, from the anchor's merged value (`nil` for a peg to
