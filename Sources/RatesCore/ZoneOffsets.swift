@@ -5,8 +5,8 @@ import Synchronization
 /// database: the zone's TZif file (RFC 8536) under `TZDIR` or `/usr/share/zoneinfo`, its transitions,
 /// and after the last of them the POSIX TZ rule of the file's footer (`CET-1CEST,M3.5.0,M10.5.0/3`).
 ///
-/// Foundation's `TimeZone` answers the same from ICU's copy of the database, which maps about 5 MB
-/// of ICU's pages into the process the first time any zone is looked up; a ``PublicationSchedule``
+/// Foundation's `TimeZone` answers the same from ICU's copy of the database, whose zone code and
+/// data it maps into the process the first time a named zone is looked up; a ``PublicationSchedule``
 /// needs only the offsets. A zone the system has no readable file of is Foundation's `TimeZone`,
 /// and a name neither knows is UTC.
 public final class ZoneOffsets: Hashable, Sendable {

@@ -3,8 +3,8 @@ import GRDB
 import RatesCore
 
 /// A fetch record's dates in SQLite as GRDB stores a `Date` (`2026-11-29 19:42:56.123`, UTC), written
-/// and read by arithmetic: GRDB's own formatter and calendar load ICU's locale and calendar data, about
-/// 5 MB of a server's memory, for a format that needs neither. Text of another form (GRDB reads any
+/// and read by arithmetic: GRDB's own formatter and calendar load ICU's locale and calendar code and
+/// data into a server's memory for a format that needs neither. Text of another form (GRDB reads any
 /// SQLite date) is read as GRDB reads it.
 extension FetchRun {
     public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
