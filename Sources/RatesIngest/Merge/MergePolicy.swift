@@ -116,7 +116,8 @@ public struct MergePolicy: Hashable, Sendable {
         place(keyRank: keyRank(of: provider), issues: issues, for: currency)
     }
 
-    /// ``place(of:issues:for:)`` of a provider whose ``keyRank(of:)`` is known: a merge looks it up once per publication, not once per figure.
+    /// ``place(of:issues:for:)`` of a provider whose ``keyRank(of:)`` is known: a merge looks it up once per
+    /// publication, not once per figure.
     func place(keyRank: Int, issues: Set<CurrencyCode>, for currency: CurrencyCode) -> (rank: Int, speaksFor: Bool) {
         var rank = keyRank
         if let issuer = ranks.issuer, issues.contains(currency) { rank = min(rank, issuer) }
