@@ -37,14 +37,13 @@ public struct NRBTProvider: RatesProvider {
                 return (column: cell.column, code: code)
             }
             guard !codes.isEmpty else { throw layout("row 6 names no currency in the MID block") }
-            var publications: [ProviderPublication] = []
-            for row in sheet.rows where row.number > 6 {
-                guard let serial = row[0]?.number else {
-                    guard row[0]?.text != nil, !sheet.rows.contains(where: { $0.number > row.number && $0[0]?.number != nil })
-                    else { throw layout("row \(row.number) has no date") }
-                    break
-                }
-                let day = try workbook.day(serial: serial)
+            let rows = sheet.rows.filter { $0.number > 6 }
+            let dated = rows.prefix { $0[0]?.number != nil }
+            if let end = rows[dated.count...].first, end[0]?.text == nil || rows[dated.count...].contains(where: { $0[0]?.number != nil }) {
+                throw layout("row \(end.number) has no date")
+            }
+            return try dated.map { row throws(UpstreamDataError) -> ProviderPublication? in
+                let day = try workbook.day(serial: row[0]!.number!)
                 var quotes: [PublishedQuote] = []
                 for (column, code) in codes {
                     if let note = row[column]?.text {
@@ -54,9 +53,8 @@ public struct NRBTProvider: RatesProvider {
                         quotes.append(PublishedQuote(currency: code, value: try cell.rate(of: code, day: day), direction: .unitsPerPivot))
                     }
                 }
-                if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
-            }
-            return publications
+                return quotes.isEmpty ? nil : ProviderPublication(day: day, quotes: quotes)
+            }.compactMap { $0 }
         }
     }
 }
