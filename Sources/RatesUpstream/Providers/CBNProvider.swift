@@ -8,12 +8,12 @@ import RatesCore
 ///   "sellingrate":"1372.3079"},…]`. There is no query: the same answer serves the newest publication and any range.
 /// - Quote convention: `centralrate`, naira for one unit of the currency, ``PublishedQuote/Direction/pivotPerUnits``; the buying and selling rates
 ///   are not read. The bank names currencies, not codes: a fixed table gives each name (spaces around it dropped, letters upper-cased) its ISO 4217
-///   code, with the spellings the bank has used (`YEN` and `JAPANESE YEN`, `POUND STERLING` and `POUNDS STERLING`, `DANISH KRONA` and `DANISH
-///   KRONER`), and a name that is itself an ISO 4217 code is that code. `SDR` is stored as `XDR`; `CFA` as `XOF`, the CFA franc of Nigeria's western
-///   neighbours (the central African `XAF` has the same value: both are 655.957 to the euro). `WAUA`, the West African Unit of Account of the West
-///   African Monetary Agency, is skipped: it is no currency and has no ISO 4217 code. Any other name is skipped too: the answer is the whole history
-///   since 2001, and a label of one currency the table does not know costs that currency, not every figure of 25 years. A `centralrate` `null`, blank
-///   or zero is no figure for that currency that day: skipped.
+///   code, with the spellings the bank has used (`YEN` and `JAPANESE YEN`, `POUND STERLING` and `POUNDS STERLING`, `DANISH KRONA` and
+///   `DANISH KRONER`), and a name that is itself an ISO 4217 code is that code. `SDR` is stored as `XDR`; `CFA` as `XOF`, the CFA franc of Nigeria's
+///   western neighbours (the central African `XAF` has the same value: both are 655.957 to the euro). `WAUA`, the West African Unit of Account of the
+///   West African Monetary Agency, is skipped: it is no currency and has no ISO 4217 code. Any other name is skipped too: the answer is the whole
+///   history since 2001, and a label of one currency the table does not know costs that currency, not every figure of 25 years. A `centralrate`
+///   `null`, blank or zero is no figure for that currency that day: skipped.
 /// - Corrections: a correction is another row of the same currency and day (`US DOLLAR` on 2024-02-22 as 1488.8960 and again as 1440.1210; on
 ///   2020-11-18 twice alike), and two spellings of one currency may both be listed on a day. Rows of one currency and day that agree are one figure;
 ///   where they differ, the row with the higher `id`, the bank's later record, is read; two differing rows without `id`s to tell them apart reject

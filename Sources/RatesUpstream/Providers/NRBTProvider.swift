@@ -6,8 +6,8 @@ import RatesCore
 ///   ``XLSXWorkbook``) of one sheet per two years, newest first (`2025 to 2026`, `2023 to 2024`, … `2017 to 2018`). Each sheet: row 4 titles three
 ///   blocks of columns (`AUTHORIZED PERSONS' AVERAGE EXCHANGE RATES` — before 2023 `COMMERCIAL BANKS …` — then `BUY`, `MID`, `SELL`), row 6 names
 ///   each block's currencies by code (`AUD`, `EUR`, `FJD`, …), and from row 7 one row per day: its date an Excel date serial in column A, then the
-///   figures. A day without rates (a holiday, a closure of the bank) has a note instead of figures (`Public Holiday: ANZAC Day`, `Reserve Bank's
-///   Holiday: New Year's Eve`). The contact lines below the table end it.
+///   figures. A day without rates (a holiday, a closure of the bank) has a note instead of figures (`Public Holiday: ANZAC Day`,
+///   `Reserve Bank's Holiday: New Year's Eve`). The contact lines below the table end it.
 /// - Quote convention: the `MID` block, ``RatesCore/PublishedQuote/Direction/unitsPerPivot``: units of the currency per 1 TOP (0.6651 AUD, 65.6502
 ///   JPY), unit 1. The buying and selling blocks are not read. Figures are stored as doubles and read as ``XLSXCell/decimalText`` says
 ///   (`0.66510000000000002` is `0.6651`). Skipped: rows whose MID block holds no number (a note, whatever its words), an empty cell, a text cell
