@@ -22,15 +22,9 @@ public struct AMCMProvider: RatesProvider {
 
     public let emptyAnswerIsNoPublication = true
 
-    /// The most days one request asks for.
-    static let maxDaysPerRequest = 90
-    /// The record among the currencies that is no currency.
-    static let liquidityIndicator = "LIQ"
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        window.spans(latestDays: 7, today: today(), maxDays: Self.maxDaysPerRequest).map { span in
-            ProviderRequest(
-                url: "\(baseURL)/api/v1.0/cms/financial_info?Begin=\(span.first.text(.compact))&End=\(span.last.text(.compact))&QueryType=1")
+        window.spans(latestDays: 7, today: today(), maxDays: 90).map { first, last in
+            ProviderRequest(url: "\(baseURL)/api/v1.0/cms/financial_info?Begin=\(first.text(.compact))&End=\(last.text(.compact))&QueryType=1")
         }
     }
 
@@ -45,26 +39,22 @@ public struct AMCMProvider: RatesProvider {
             guard stamp.hasSuffix(" 00:00:00") else { throw .invalidDay(stamp) }
             let day = try Day(parsing: stamp.dropLast(9), .iso)
             let code = try record.string("currency", of: what)
-            if code == Self.liquidityIndicator { continue }
-            let unitText = try record.field("unit", of: "\(code) on \(day)")
-            guard let unit = Self.wholeUnit(unitText) else {
-                throw .layout("the unit of \(code) on \(day) is \(UpstreamDataError.quoted(unitText.shown)), not a whole number")
-            }
-            guard let currency = CurrencyCode(code) else { throw .invalidCurrencyCode(code, day: day) }
-            let mean = try record.field("usdMean", of: "\(code) on \(day)").string("\"usdMean\" of \(code) on \(day)")
+            if code == "LIQ" { continue }
+            let unit = try Self.unit(record.field("unit", of: "\(code) on \(day)"), of: code, day: day)
+            let currency = try PublishedText.currency(code, day: day)
+            let mean = try record.string("usdMean", of: "\(code) on \(day)")
             guard RateText.isValid(mean) else { throw .invalidRate(currency: currency, day: day, text: mean) }
             rows.append((day, PublishedQuote(currency: currency, value: mean, unit: unit, direction: .pivotPerUnits)))
         }
         return ProviderPublication.byDay(rows)
     }
 
-    /// A unit written as a JSON number with a zero fraction (`1.0`, `100.0`, `100`); `nil` for anything else or zero.
-    static func wholeUnit(_ value: ProviderJSON) -> Int? {
-        guard let text = value.numberText else { return nil }
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 1 || (!parts[1].isEmpty && parts[1].allSatisfy { $0 == "0" }),
-            !parts[0].isEmpty, parts[0].count <= 10, parts[0].allSatisfy({ ("0"..."9").contains($0) }), let unit = Int(parts[0]), unit > 0
-        else { return nil }
+    /// A unit written as a JSON number with a zero fraction (`1.0`, `100.0`, `100`); anything else, or zero, rejects the answer.
+    static func unit(_ value: ProviderJSON, of code: String, day: Day) throws(UpstreamDataError) -> Int {
+        let parts = value.numberText?.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false) ?? []
+        guard parts.count == 1 || (parts.count == 2 && ProviderValidation.isZero(parts[1])), (1...10).contains(parts[0].count),
+            PublishedText.isDigits(parts[0]), let unit = Int(parts[0]), unit > 0
+        else { throw .layout("the unit of \(code) on \(day) is \(UpstreamDataError.quoted(value.shown)), not a whole number") }
         return unit
     }
 }

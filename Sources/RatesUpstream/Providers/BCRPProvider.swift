@@ -22,50 +22,38 @@ public struct BCRPProvider: RatesProvider {
 
     public let emptyAnswerIsNoPublication = true
 
-    /// The API root (`…/estadisticas/series/api`).
-    var endpoint: String { baseURL + "/estadisticas/series/api" }
-
-    /// The buying and the selling series, in that order.
-    static let series = "PD04639PD-PD04640PD"
     static let dollar = CurrencyCode("USD")!
-    /// Month abbreviations of the English answers, January first.
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Set", "Oct", "Nov", "Dec"]
+    static let months = Day.ProviderFormat.monthAbbreviations.map { $0 == "Sep" ? "Set" : $0 }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return [ProviderRequest(url: "\(endpoint)/\(Self.series)/json/\(first.text(.iso))/\(last.text(.iso))/ing")]
+        return [ProviderRequest(url: "\(baseURL)/estadisticas/series/api/PD04639PD-PD04640PD/json/\(first.text(.iso))/\(last.text(.iso))/ing")]
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
-        let series = try document.field("config", of: "the answer").field("series", of: "\"config\"").array("\"config\".\"series\"")
-        let names = try series.map { entry throws(UpstreamDataError) in try entry.field("name", of: "a series").string("a series' \"name\"") }
+        let series = try document.field(at: "config", "series").array("\"config\".\"series\"")
+        let names = try series.map { entry throws(UpstreamDataError) in try entry.string("name", of: "a series") }
         guard names.count == 2, names[0].hasSuffix("(S/ por US$) - Compra"), names[1].hasSuffix("(S/ por US$) - Venta") else {
-            let shown = names.map { UpstreamDataError.quoted($0) }.joined(separator: ", ")
-            throw .layout("the series are \(shown), not the buying and selling rates in soles per US dollar")
+            throw .layout("the series are \(names.map(UpstreamDataError.quoted).joined(separator: ", ")), not buying and selling S/ per US$")
         }
-        var publications: [ProviderPublication] = []
-        for (index, period) in try document.field("periods", of: "the answer").array("\"periods\"").enumerated() {
-            let what = "period \(index + 1)"
-            let day = try Self.day(period.string("name", of: what))
+        let periods = try document.field("periods", of: "the answer").array("\"periods\"")
+        return try periods.enumerated().map { index, period throws(UpstreamDataError) -> ProviderPublication? in
+            let day = try Self.day(period.string("name", of: "period \(index + 1)"))
             let values = try period.field("values", of: "\(day)").array("the values of \(day)")
             guard values.count == 2 else { throw .layout("\(day) has \(values.count) values, not a buying and a selling rate") }
-            if values.allSatisfy({ $0 == .string("n.d.") }) { continue }
+            if values.allSatisfy({ $0 == .string("n.d.") }) { return nil }
             guard let buying = values[0].publishedDecimal, let selling = values[1].publishedDecimal, let middle = RateText.midpoint(buying, selling)
             else { throw .invalidRate(currency: Self.dollar, day: day, text: values.map(\.shown).joined(separator: " / ")) }
-            let quote = PublishedQuote(currency: Self.dollar, value: middle, direction: .pivotPerUnits)
-            publications.append(ProviderPublication(day: day, quotes: [quote]))
-        }
-        return publications
+            return ProviderPublication(day: day, currency: Self.dollar, value: middle, direction: .pivotPerUnits)
+        }.compactMap { $0 }
     }
 
-    /// `01.Set.26`: two-digit day, month abbreviation, two-digit year.
+    /// `01.Set.26`: two-digit day, month abbreviation, two-digit year (from 90 in the 1900s).
     static func day(_ text: String) throws(UpstreamDataError) -> Day {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.count == 2, parts[2].utf8.count == 2,
-            PublishedText.isDigits(parts[0]), PublishedText.isDigits(parts[2]),
-            let month = months.firstIndex(of: String(parts[1])), let yy = Int(parts[2]),
-            let day = Day(year: yy >= 90 ? 1900 + yy : 2000 + yy, month: month + 1, day: Int(parts[0])!)
+        guard parts.count == 3, parts[0].utf8.count == 2, parts[2].utf8.count == 2, let month = months.firstIndex(of: String(parts[1])),
+            let day = Day("\(parts[0]).\(month + 1).\(parts[2] >= "90" ? "19" : "20")\(parts[2])", .dayMonthYear(separator: ".", padded: false))
         else { throw .invalidDay(text) }
         return day
     }

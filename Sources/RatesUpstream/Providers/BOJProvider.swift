@@ -1,22 +1,18 @@
 import RatesCore
 
-/// The Bank of Japan's Tokyo-market spot rates at 17:00 JST: the yen and the euro against the US dollar.
+/// The Bank of Japan's Tokyo-market spot rates at 17:00 JST: the yen and the euro against the US dollar, the pivot (the yen is quoted here).
 ///
-/// - Endpoint: the Time-Series Data Search API, both series in one request per calendar year touched:
-///   `GET https://www.stat-search.boj.or.jp/api/v1/getDataCode?format=json&lang=en&db=FM08&code=FXERD04,FXERD34&startDate=202603&endDate=202603`
-///   (months as YYYYMM: an answer holds whole months, so it may carry days either side of the range asked for). The newest publication is asked for
-///   as the months of the last seven days up to today. The answer:
-///   `{"STATUS":200,…,"NEXTPOSITION":null,"RESULTSET":[{"SERIES_CODE":"FXERD04","UNIT":"Yen per U.S. Dollar",
+/// - Endpoint: the Time-Series Data Search API, both series in one request per calendar year touched (the newest publication, the months of the
+///   last seven days up to today, in one), months as YYYYMM (an answer holds whole months: it may carry days either side of the range asked for):
+///   `GET https://www.stat-search.boj.or.jp/api/v1/getDataCode?format=json&lang=en&db=FM08&code=FXERD04,FXERD34&startDate=202603&endDate=202603`.
+///   The answer: `{"STATUS":200,…,"NEXTPOSITION":null,"RESULTSET":[{"SERIES_CODE":"FXERD04","UNIT":"Yen per U.S. Dollar",
 ///   "VALUES":{"SURVEY_DATES":[20260301,…],"VALUES":[null,156.99,…]}},…]}`; the figures are JSON numbers, read from their text. An answer the API
 ///   pages (a `NEXTPOSITION`) is not followed but rejected: a year is far below its page size.
 /// - Series: ``series``: `FXERD04` is yen per 1 USD (``RatesCore/PublishedQuote/Direction/unitsPerPivot``), `FXERD34` USD per 1 euro
 ///   (``RatesCore/PublishedQuote/Direction/pivotPerUnits``). Each series' `UNIT` text must be the one listed there, so a series that changed its
-///   quotation is rejected rather than read upside down.
-/// - Pivot: USD, the currency both series are quoted against (the yen itself is a quoted currency here).
-/// - Skipped: `null`, a day without a figure (weekends, Japanese holidays; the API lists every calendar day). An answer of nulls only (months with no
-///   business day yet) is no publication.
+///   quotation is rejected rather than read upside down. The series start on 1998-01-05 (``historyStart``); a 1998 answer is read like any other.
+/// - Skipped: `null`, no figure that day (weekends, Japanese holidays: the API lists every day); nulls only (no business day yet): no publication.
 /// - Schedule: Asia/Tokyo, Monday to Friday; a business day's 17:00 rates are in the API the next business morning, about 09:30 local time.
-/// - History: the series start on 1998-01-05 (``historyStart``); a 1998 answer is read like any other.
 public struct BOJProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -31,46 +27,34 @@ public struct BOJProvider: RatesProvider {
     ]
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        // The newest publication is one request even across a new year; a range is one per calendar year.
-        guard case .range = window else { return [request(from: first, through: last)] }
-        return Day.yearSpans(from: first, through: last).map { request(from: $0.first, through: $0.last) }
-    }
-
-    func request(from first: Day, through last: Day) -> ProviderRequest {
         func month(_ day: Day) -> String { String(day.text(.compact).prefix(6)) }
         let codes = Self.series.map(\.id).joined(separator: ",")
-        return ProviderRequest(url: "\(baseURL)?format=json&lang=en&db=FM08&code=\(codes)&startDate=\(month(first))&endDate=\(month(last))")
+        let spans = window.map(latest: [(today().adding(days: -7), today())]) { Day.yearSpans(from: $0, through: $1) } ?? []
+        return spans.map { ProviderRequest(url: "\(baseURL)?format=json&lang=en&db=FM08&code=\(codes)&startDate=\(month($0))&endDate=\(month($1))") }
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
-        guard document["STATUS"]?.numberText == "200" else {
-            throw .layout("the API answered status \(document["STATUS"]?.numberText ?? "none"): \(document["MESSAGE"]?.stringValue ?? "")")
-        }
+        guard document["STATUS"]?.numberText == "200"
+        else { throw .layout("the API answered status \(document["STATUS"]?.numberText ?? "none"): \(document["MESSAGE"]?.stringValue ?? "")") }
         guard document["NEXTPOSITION"] == .null else { throw .layout("the answer is paged (NEXTPOSITION is set); ask for a shorter range") }
-        guard let resultSet = document["RESULTSET"]?.elements else { throw .layout("no \"RESULTSET\" array at the top level") }
-        var quotesByDay: [Day: [PublishedQuote]] = [:]
-        for result in resultSet {
-            guard let id = result["SERIES_CODE"]?.stringValue, let unitText = result["UNIT"]?.stringValue,
+        var rows: [(day: Day, quote: PublishedQuote)] = []
+        for result in try document.field("RESULTSET", of: "the answer").array("\"RESULTSET\"") {
+            guard let id = result["SERIES_CODE"]?.stringValue, let unit = result["UNIT"]?.stringValue,
                 let dates = result["VALUES"]?["SURVEY_DATES"]?.elements, let values = result["VALUES"]?["VALUES"]?.elements
-            else {
-                throw .layout("a series without SERIES_CODE, UNIT and the arrays VALUES.SURVEY_DATES and VALUES.VALUES")
-            }
-            guard let series = Self.series.first(where: { $0.id == id }), let currency = CurrencyCode(series.currency) else {
-                throw .layout("a series \(DelimitedText.shown(id)), which has no currency here")
-            }
-            guard unitText == series.unit else { throw .layout("series \(id) is in \(DelimitedText.shown(unitText)), not \(series.unit)") }
+            else { throw .layout("a series without SERIES_CODE, UNIT and the arrays VALUES.SURVEY_DATES and VALUES.VALUES") }
+            guard let series = Self.series.first(where: { $0.id == id && $0.unit == unit }), let currency = CurrencyCode(series.currency)
+            else { throw .layout("a series \(DelimitedText.shown(id)) in \(DelimitedText.shown(unit)), not one of those listed with its unit") }
             guard dates.count == values.count else { throw .layout("series \(id) has \(dates.count) dates and \(values.count) values") }
             for (date, value) in zip(dates, values) {
                 guard let dateText = date.numberText else { throw .layout("a survey date of \(id) that is not a number") }
                 let day = try Day(parsing: dateText, .compact)
-                if value == .null { continue }  // no figure on this day
+                if value == .null { continue }
                 guard let text = value.numberText else { throw .layout("a value of \(id) on \(day) that is neither a number nor null") }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-                quotesByDay[day, default: []].append(PublishedQuote(currency: currency, value: text, unit: 1, direction: series.direction))
+                rows.append((day, PublishedQuote(currency: currency, value: text, direction: series.direction)))
             }
         }
-        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return ProviderPublication.byDay(rows)
     }
 }

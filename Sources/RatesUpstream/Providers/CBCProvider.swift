@@ -28,45 +28,33 @@ public struct CBCProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let data = try ProviderJSON(answer: body).field("data", of: "the answer")
-        let labels = try data.field("structure", of: "\"data\"").field("Table1", of: "\"structure\"")
-        var columns: [(currency: CurrencyCode, direction: PublishedQuote.Direction)] = []
-        for (index, label) in try labels.array("\"Table1\"").enumerated() {
-            let column = try self.column(label.field("data", of: "column \(index + 1)").string("column \(index + 1)'s label"))
-            guard !columns.contains(where: { $0.currency == column.currency }) else { throw .layout("two columns of \(column.currency)") }
-            columns.append(column)
-        }
-        var publications: [ProviderPublication] = []
-        for (index, row) in try data.field("dataSets", of: "\"data\"").array("\"dataSets\"").enumerated() {
+        let document = try ProviderJSON(answer: body)
+        let labels = try document.field(at: "data", "structure", "Table1").array("\"Table1\"")
+        let columns = try labels.map { label throws(UpstreamDataError) in try column(label.string("data", of: "a column")) }
+        guard Set(columns.map(\.currency)).count == columns.count else { throw .layout("two columns of one currency") }
+        return try document.field(at: "data", "dataSets").array("\"dataSets\"").enumerated().map { index, row throws(UpstreamDataError) in
             let cells = try row.array("row \(index + 1)")
-            guard cells.count == columns.count + 1 else {
-                throw .layout("row \(index + 1) has \(cells.count) cells, not a day and \(columns.count) figures")
-            }
+            guard cells.count == columns.count + 1 else { throw .layout("row \(index + 1) has \(cells.count) cells, not \(columns.count + 1)") }
             let day = try Day(parsing: cells[0].string("row \(index + 1)'s day"), .compact)
             var quotes: [PublishedQuote] = []
             for (column, cell) in zip(columns, cells.dropFirst()) {
                 let text = try cell.string("the \(column.currency) figure of \(day)")
                 guard text != "-" else { continue }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: column.currency, day: day, text: text) }
-                quotes.append(PublishedQuote(currency: column.currency, value: text, unit: 1, direction: column.direction))
+                quotes.append(PublishedQuote(currency: column.currency, value: text, direction: column.direction))
             }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        return publications
     }
 
     /// The currency and direction of a column labelled `label` (`日圓JPY/USD`, `英鎊USD/GBP`).
     func column(_ label: String) throws(UpstreamDataError) -> (currency: CurrencyCode, direction: PublishedQuote.Direction) {
         let pair = String(String.UnicodeScalarView(HTMLText.collapsed(label).unicodeScalars.suffix(7)))
-        let parts = pair.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 3, parts[1].count == 3 else {
-            throw .layout("a column \(UpstreamDataError.quoted(label)), not a currency pair")
-        }
-        let (code, direction): (Substring, PublishedQuote.Direction) =
-            parts[1] == "USD" ? (parts[0], .unitsPerPivot) : parts[0] == "USD" ? (parts[1], .pivotPerUnits) : ("", .unitsPerPivot)
-        guard let currency = CurrencyCode(Self.codes[String(code)] ?? String(code)), currency.name != nil, currency != pivot else {
+        let perDollar = pair.hasSuffix("/USD")
+        let code = String(perDollar ? pair.prefix(3) : pair.hasPrefix("USD/") ? pair.suffix(3) : "")
+        guard let currency = CurrencyCode(Self.codes[code] ?? code), currency.name != nil, currency != pivot else {
             throw .layout("a column \(UpstreamDataError.quoted(label)), not a currency against USD")
         }
-        return (currency, direction)
+        return (currency, perDollar ? .unitsPerPivot : .pivotPerUnits)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import RatesCore
 
 /// The Central Bank of Trinidad and Tobago's daily exchange rates of the Trinidad and Tobago dollar (8 currencies), buying and selling.
@@ -16,8 +15,7 @@ import RatesCore
 ///   is no publication. A column the adapter does not know rejects the answer.
 /// - Per EUR: through the ECB's dollar (``bridgesThroughECB``), not the bank's own EUR average: few dealers trade euros there, and that average
 ///   strays far from the market (9.30865 TTD per EUR on 2026-04-30, when its dollar average and the ECB's dollar gave 7.8817).
-/// - Day: `famedate`.
-/// - Schedule: America/Port_of_Spain, Monday to Friday, the day's rates out by about 16:00.
+/// - Schedule: America/Port_of_Spain, Monday to Friday, the day's rates out by about 16:00; a row's day is its `famedate`.
 /// - Ranges: one request for the years the range spans, a fetch keeping the range's days; the newest publication is the last seven days up to today.
 public struct CBTTProvider: RatesProvider {
     public let source: ProviderSource
@@ -26,51 +24,36 @@ public struct CBTTProvider: RatesProvider {
 
     public let emptyAnswerIsNoPublication = true
 
-    /// The route's address (`…/wp-json/rates/v1/forex-rate`).
-    var endpoint: String { baseURL + "/wp-json/rates/v1/forex-rate" }
-
     /// Column prefixes and their ISO 4217 codes, in the answer's order.
-    static let columns: [(prefix: String, code: String)] = [
+    static let columns = [
         ("USD", "USD"), ("CAD", "CAD"), ("GBP", "GBP"), ("Euro", "EUR"), ("CHF", "CHF"), ("BBD", "BBD"), ("GYD", "GYD"), ("JMD", "JMD"),
-    ]
-    /// Every column name of a row.
-    static let knownColumns: Set<String> = Set(["famedate"] + columns.flatMap { [$0.prefix + "_Buying", $0.prefix + "_Selling"] })
+    ].map { (prefix: $0, currency: CurrencyCode($1)!) }
+    static let knownColumns = Set(["famedate"] + columns.flatMap { [$0.prefix + "_Buying", $0.prefix + "_Selling"] })
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        return [ProviderRequest(url: "\(endpoint)/\(first.parts.year)-\(last.parts.year)")]
+        return [ProviderRequest(url: "\(baseURL)/wp-json/rates/v1/forex-rate/\(first.parts.year)-\(last.parts.year)")]
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let rows = try ProviderJSON(answer: body).field("cbttdailyforexrates", of: "the answer")
         if case .object(let members) = rows, members.allSatisfy({ $0.key == "famedate" || $0.value.isNull }) { return [] }
-        var publications: [ProviderPublication] = []
-        for (index, row) in try rows.array("\"cbttdailyforexrates\"").enumerated() {
+        return try rows.array("\"cbttdailyforexrates\"").enumerated().map { index, row throws(UpstreamDataError) -> ProviderPublication? in
             let what = "row \(index + 1)"
             for member in try row.members(what) where !Self.knownColumns.contains(member.key) {
                 throw .layout("\(what) has a column the adapter does not know: \(UpstreamDataError.quoted(member.key))")
             }
             let day = try Day(parsing: row.string("famedate", of: what), .iso)
-            guard day >= historyStart else { continue }
+            guard day >= historyStart else { return nil }
             var quotes: [PublishedQuote] = []
             for column in Self.columns {
-                let currency = CurrencyCode(column.code)!
                 let buying = try row.field(column.prefix + "_Buying", of: "\(day)")
                 let selling = try row.field(column.prefix + "_Selling", of: "\(day)")
-                if Self.isNoDeal(buying) || Self.isNoDeal(selling) { continue }
-                guard let buy = buying.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: buying.shown) }
-                guard let sell = selling.publishedDecimal else { throw .invalidRate(currency: currency, day: day, text: selling.shown) }
-                guard let middle = RateText.midpoint(buy, sell) else { throw .invalidRate(currency: currency, day: day, text: buy) }
-                quotes.append(PublishedQuote(currency: currency, value: middle, direction: .pivotPerUnits))
+                if buying.isBlankOrZero || selling.isBlankOrZero { continue }
+                let middle = try PublishedText.midpoint(buying: buying, selling: selling, currency: column.currency, day: day)
+                quotes.append(PublishedQuote(currency: column.currency, value: middle, direction: .pivotPerUnits))
             }
-            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
-        }
-        return publications
-    }
-
-    /// Whether one side of a currency's figures says there were no deals: `null`, blank, or zero.
-    static func isNoDeal(_ side: ProviderJSON) -> Bool {
-        guard let text = (side.stringValue ?? side.numberText)?.trimmingCharacters(in: .whitespaces) else { return side.isNull }
-        return text.allSatisfy { $0 == "0" || $0 == "." } && text.filter { $0 == "." }.count <= 1
+            return quotes.isEmpty ? nil : ProviderPublication(day: day, quotes: quotes)
+        }.compactMap { $0 }
     }
 }

@@ -13,8 +13,8 @@ import RatesCore
 ///   bank's former one (Lithuanian working days, after 14:00 Vilnius time), but nothing is asked for after ``lastDay``: a fetch of days after it
 ///   makes no request, and the newest publication is the table of ``lastDay``.
 /// - Ranges: one request per Monday–Friday in the range, within 1994-04-01 (``historyStart``, the first table the service holds) through ``lastDay``;
-///   an answer without `<FxRate>` (a day the service holds no table for) is no publication. With nothing stored, a fetch asks for the last
-///   `backfillDays` days of the litas.
+///   an answer without `<FxRate>` (a day the service holds no table for) is no publication. With nothing stored, a fetch asks for the litas' last
+///   `backfillDays` days (its last table when that is 0); once that table is stored, for the days after it, which make no request.
 public struct LBProvider: RatesProvider {
     public let source: ProviderSource
 
@@ -22,18 +22,13 @@ public struct LBProvider: RatesProvider {
 
     public let emptyAnswerIsNoPublication = true
 
-    /// The last day of the litas: the euro replaced it on 2015-01-01.
     public static let lastDay = Day(year: 2014, month: 12, day: 31)!
-
-    static let namespace = "http://www.lb.lt/WebServices/FxRates"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let days = window.days(latest: Self.lastDay, on: schedule.weekdays).filter { $0 >= historyStart && $0 <= Self.lastDay }
         return days.map { ProviderRequest(url: "\(baseURL)/getFxRates?tp=LT&dt=\($0)") }
     }
 
-    /// With nothing stored, the litas' last `backfillDays` days (its last table when that is 0); once its last table is stored, nothing more: the
-    /// range after it makes no request.
     public func catchUp(after stored: Day?, backfillDays: Int, today: Day) -> FetchWindow {
         guard let stored else { return backfillDays > 0 ? .range(Self.lastDay.adding(days: -backfillDays), Self.lastDay) : .latest }
         guard stored < Self.lastDay else { return .range(Self.lastDay.adding(days: 1), max(today, Self.lastDay.adding(days: 1))) }
@@ -42,30 +37,24 @@ public struct LBProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "FxRates")
-        guard root.namespaceURI == Self.namespace else { throw .layout("<FxRates> is not in the namespace \(Self.namespace)") }
+        guard root.namespaceURI == "http://www.lb.lt/WebServices/FxRates" else { throw .layout("<FxRates> is not in the FxRates namespace") }
         try XMLFields.expectOnly(["FxRate"], in: root)
-        var days: [Day: [PublishedQuote]] = [:]
+        var rows: [(day: Day, quote: PublishedQuote)] = []
         for rate in root.children {
             try XMLFields.expectOnly(["Tp", "Dt", "CcyAmt"], in: rate)
             let day = try Day(parsing: XMLFields.text(rate, "Dt", in: "<FxRate>"), .iso)
             let type = try XMLFields.text(rate, "Tp", in: "<FxRate> of \(day)")
             guard type == "LT" else { throw .layout("<FxRate> of \(day) is of type \(UpstreamDataError.quoted(type)), expected LT (litas rates)") }
-            let pair = rate.children("CcyAmt")
-            guard pair.count == 2 else { throw .layout("<FxRate> of \(day) has \(pair.count) <CcyAmt>, expected two") }
-            let amounts = try pair.map { part throws(UpstreamDataError) in
+            let amounts = try rate.children("CcyAmt").map { part throws(UpstreamDataError) in
                 let code = try PublishedText.currency(XMLFields.text(part, "Ccy", in: "<CcyAmt> of \(day)"), day: day)
                 return (code: code, amount: try XMLFields.text(part, "Amt", in: "<CcyAmt> \(code) of \(day)"))
             }
-            guard (amounts[0].code == pivot) != (amounts[1].code == pivot) else {
-                throw .layout("<FxRate> of \(day) pairs \(amounts[0].code) with \(amounts[1].code), expected LTL and a currency")
-            }
-            // Either way round, the first amount is the figure and the second its unit.
-            let (currency, direction): (CurrencyCode, PublishedQuote.Direction) =
-                amounts[0].code == pivot ? (amounts[1].code, .pivotPerUnits) : (amounts[0].code, .unitsPerPivot)
-            let value = try PublishedText.rate(amounts[0].amount, currency: currency, day: day)
+            let litasFirst = amounts.first?.code == pivot
+            guard amounts.count == 2, litasFirst != (amounts[1].code == pivot) else { throw .layout("<FxRate> of \(day) is no LTL pair") }
+            let (currency, direction) = litasFirst ? (amounts[1].code, PublishedQuote.Direction.pivotPerUnits) : (amounts[0].code, .unitsPerPivot)
             let unit = try PublishedText.unit(amounts[1].amount, of: currency, day: day)
-            days[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: direction))
+            rows.append((day, try .reading(amounts[0].amount, of: currency, unit: unit, direction: direction, day: day)))
         }
-        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return ProviderPublication.byDay(rows)
     }
 }

@@ -24,27 +24,22 @@ public struct NBRBProvider: RatesProvider {
     public let emptyAnswerIsNoPublication = true
 
     /// The currencies of the daily list by `Cur_ID`, with their scale: what a `dynamics` row, which names neither, is.
-    public static let currencies: [Int: (code: CurrencyCode, scale: Int)] = table.mapValues { (CurrencyCode($0.code)!, $0.scale) }
-
-    private static let table: [Int: (code: String, scale: Int)] = [
+    public static let currencies: [Int: (code: CurrencyCode, scale: Int)] = ([
         371: ("CAD", 1), 394: ("KWD", 1), 421: ("SGD", 1), 426: ("CHF", 1), 429: ("GBP", 1), 431: ("USD", 1), 440: ("AUD", 1),
         448: ("NZD", 1), 449: ("UAH", 100), 450: ("DKK", 10), 451: ("EUR", 1), 452: ("PLN", 10), 453: ("ISK", 100), 454: ("MDL", 10),
         455: ("NOK", 10), 456: ("RUB", 100), 457: ("XDR", 1), 458: ("KGS", 100), 459: ("KZT", 1000), 460: ("TRY", 10), 461: ("IRR", 100_000),
         462: ("CNY", 10), 463: ("CZK", 100), 464: ("SEK", 10), 508: ("JPY", 100), 510: ("AMD", 1000), 511: ("INR", 100), 512: ("VND", 100_000),
         513: ("AED", 10), 514: ("BRL", 10),
-    ]
-
-    var endpoint: String { baseURL + "/rates?periodicity=0" }
+    ] as [Int: (code: String, scale: Int)]).mapValues { (CurrencyCode($0.code)!, $0.scale) }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
-        window.requests(latest: [ProviderRequest(url: endpoint)], eachDayOn: PublicationSchedule.workingDays) { day in
-            ProviderRequest(url: endpoint + "&ondate=\(day)")
-        }
+        let url = baseURL + "/rates?periodicity=0"
+        return window.requests(latest: [ProviderRequest(url: url)], eachDayOn: schedule.weekdays) { ProviderRequest(url: url + "&ondate=\($0)") }
     }
 
     /// Reads a daily list or a currency's `dynamics`: an array of rows, each with `Cur_ID`, `Date` and `Cur_OfficialRate`.
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        var days: [Day: [PublishedQuote]] = [:]
+        var rows: [(day: Day, quote: PublishedQuote)] = []
         for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "rate \(index + 1)"
             let day = try Day(parsing: row.string("Date", of: what), .midnightTimestamp)
@@ -54,15 +49,12 @@ public struct NBRBProvider: RatesProvider {
                 (code, scale) = (try row.string("Cur_Abbreviation", of: what), try row.integer("Cur_Scale", of: what))
             } else {
                 let id = try row.integer("Cur_ID", of: what)
-                guard let currency = Self.currencies[id] else {
-                    throw .layout("\(what) (\(day)) is of Cur_ID \(id), not a currency of the daily list")
-                }
+                guard let currency = Self.currencies[id] else { throw .layout("\(what) (\(day)) is of Cur_ID \(id), not in the daily list") }
                 (code, scale) = (currency.code.rawValue, currency.scale)
             }
             let quote = try PublishedQuote.reading(code: code, value: rate, unit: scale, direction: .pivotPerUnits, day: day)
-            if day.isoWeekday <= 5 { days[day, default: []].append(quote) }
+            if day.isoWeekday <= 5 { rows.append((day, quote)) }
         }
-        // A weekend's rates, or no rates: no publication.
-        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return ProviderPublication.byDay(rows)
     }
 }

@@ -8,11 +8,11 @@ import RatesCore
 ///   each block's currencies by code (`AUD`, `EUR`, `FJD`, …), and from row 7 one row per day: its date an Excel date serial in column A, then the
 ///   figures. A day without rates (a holiday, a closure of the bank) has a note instead of figures (`Public Holiday: ANZAC Day`,
 ///   `Reserve Bank's Holiday: New Year's Eve`). The contact lines below the table end it.
-/// - Quote convention: the `MID` block, units of the currency per 1 TOP (0.6651 AUD, 65.6502 JPY):
-///   ``RatesCore/PublishedQuote/Direction/unitsPerPivot``, unit 1. The buying and selling blocks are not read. Figures are stored as doubles and read
-///   as ``XLSXCell/decimalText`` says (`0.66510000000000002` is `0.6651`). Skipped: rows whose MID block holds no number (a note, whatever its
-///   words), an empty cell, a text cell without a digit and a zero (no figure that day), and the spacer column between the MID and SELL blocks (on
-///   some 2017 days it repeats the SELL block's first figure). Text with digits that is no decimal rejects the workbook.
+/// - Quote convention: the `MID` block, ``RatesCore/PublishedQuote/Direction/unitsPerPivot``: units of the currency per 1 TOP (0.6651 AUD, 65.6502
+///   JPY), unit 1. The buying and selling blocks are not read. Figures are stored as doubles and read as ``XLSXCell/decimalText`` says
+///   (`0.66510000000000002` is `0.6651`). Skipped: rows whose MID block holds no number (a note, whatever its words), an empty cell, a text cell
+///   without a digit and a zero (no figure that day), and the spacer column between the MID and SELL blocks (on some 2017 days it repeats the SELL
+///   block's first figure). Text with digits that is no decimal rejects the workbook.
 /// - Schedule: Pacific/Tongatapu, Monday to Friday; the day's averages are in the workbook by about 17:00.
 /// - Ranges: one file holds every day since 2017-01-03, so the newest publication and any range are the same request, and the days are kept from it.
 public struct NRBTProvider: RatesProvider {
@@ -26,51 +26,35 @@ public struct NRBTProvider: RatesProvider {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let workbook = try XLSXWorkbook(body)
-        return try workbook.everySheet { sheet throws(UpstreamDataError) in try read(sheet, of: workbook) }
-    }
-
-    /// The days of one two-year sheet.
-    private func read(_ sheet: XLSXSheet, of workbook: XLSXWorkbook) throws(UpstreamDataError) -> [ProviderPublication] {
-        func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
-        // The blocks: the titles of row 4 end in BUY, MID and SELL, in that order.
-        let titles = sheet.row(4)?.cells ?? []
-        let blocks = titles.map { $0.text?.split(whereSeparator: \.isWhitespace).last.map(String.init) }
-        guard titles.count == 3, blocks == ["BUY", "MID", "SELL"], titles.allSatisfy({ $0.text?.contains("AVERAGE EXCHANGE RATES") == true }) else {
-            throw layout("row 4 does not title the BUY, MID and SELL blocks")
-        }
-        let middle = titles[1].column..<titles[2].column
-        var currencies: [Int: CurrencyCode] = [:]
-        for cell in sheet.row(6)?.cells ?? [] where middle.contains(cell.column) {
-            guard let text = cell.text, let code = CurrencyCode(text) else { throw layout("\(cell.reference) is not a currency code") }
-            currencies[cell.column] = code
-        }
-        guard !currencies.isEmpty else { throw layout("row 6 names no currency in the MID block") }
-
-        var publications: [ProviderPublication] = []
-        for row in sheet.rows where row.number > 6 {
-            guard let serial = row[0]?.number else {
-                // The contact lines end the table: nothing below them is a figure.
-                guard row[0]?.text != nil, !sheet.rows.contains(where: { $0.number > row.number && $0[0]?.number != nil }) else {
-                    throw layout("row \(row.number) has no date")
-                }
-                break
+        return try workbook.everySheet { sheet throws(UpstreamDataError) -> [ProviderPublication] in
+            func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
+            guard let titles = sheet.row(4)?.cells, titles.map({ $0.text?.split(whereSeparator: \.isWhitespace).last }) == ["BUY", "MID", "SELL"],
+                titles.allSatisfy({ $0.text?.contains("AVERAGE EXCHANGE RATES") == true })
+            else { throw layout("row 4 does not title the BUY, MID and SELL blocks") }
+            let middle = (sheet.row(6)?.cells ?? []).filter { (titles[1].column..<titles[2].column).contains($0.column) }
+            let codes = try middle.map { cell throws(UpstreamDataError) in
+                guard let text = cell.text, let code = CurrencyCode(text) else { throw layout("\(cell.reference) is not a currency code") }
+                return (column: cell.column, code: code)
             }
-            let day = try workbook.day(serial: serial)
-            var quotes: [PublishedQuote] = []
-            // The MID block's currency columns; the spacer column before the SELL block is not read.
-            for cell in row.cells {
-                guard let code = currencies[cell.column] else { continue }
-                if let note = cell.text {
-                    guard note.contains(where: \.isNumber) else { continue }  // a holiday's or closure's note
-                    quotes.append(try .reading(note, of: code, direction: .unitsPerPivot, day: day))
-                } else if let number = cell.decimalText, Double(number) == 0 {
-                    continue  // no figure that day
-                } else {
-                    quotes.append(PublishedQuote(currency: code, value: try cell.rate(of: code, day: day), direction: .unitsPerPivot))
-                }
+            guard !codes.isEmpty else { throw layout("row 6 names no currency in the MID block") }
+            let rows = sheet.rows.filter { $0.number > 6 }
+            let dated = rows.prefix { $0[0]?.number != nil }
+            if let end = rows[dated.count...].first, end[0]?.text == nil || rows[dated.count...].contains(where: { $0[0]?.number != nil }) {
+                throw layout("row \(end.number) has no date")
             }
-            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
+            return try dated.map { row throws(UpstreamDataError) -> ProviderPublication? in
+                let day = try workbook.day(serial: row[0]!.number!)
+                var quotes: [PublishedQuote] = []
+                for (column, code) in codes {
+                    if let note = row[column]?.text {
+                        guard note.contains(where: \.isNumber) else { continue }  // a holiday's or closure's note
+                        quotes.append(try .reading(note, of: code, direction: .unitsPerPivot, day: day))
+                    } else if let cell = row[column], cell.decimalText.map({ Double($0) != 0 }) ?? true {  // zero: no figure that day
+                        quotes.append(PublishedQuote(currency: code, value: try cell.rate(of: code, day: day), direction: .unitsPerPivot))
+                    }
+                }
+                return quotes.isEmpty ? nil : ProviderPublication(day: day, quotes: quotes)
+            }.compactMap { $0 }
         }
-        return publications
     }
 }

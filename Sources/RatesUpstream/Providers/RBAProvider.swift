@@ -21,14 +21,13 @@ public struct RBAProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let lines = try DelimitedText.lines(body)
-        guard let first = lines.first, !DelimitedText.isBlank(first) else { throw .empty }
-        guard first.hasPrefix("F11.1") else { throw .layout("the first line is not the F11.1 title: \(DelimitedText.shown(first))") }
-        // The metadata block, up to and including `Series ID`; the table starts at `index`.
+        let (lines, title) = try DelimitedText.header(body, separator: ",")
+        guard title[0].hasPrefix("F11.1") else { throw .layout("the first line is not the F11.1 title: \(DelimitedText.shown(lines[0]))") }
+        // The metadata block, up to and including `Series ID`, the line before the table.
         var metadata: [String: [String]] = [:]
-        var index = 1
+        var seriesLine = 0
         for line in lines.dropFirst() where metadata["Series ID"] == nil {
-            index += 1
+            seriesLine += 1
             guard !DelimitedText.isBlank(line) else { continue }
             let fields = try DelimitedText.fields(line, separator: ",")
             metadata[fields[0]] = Array(fields.dropFirst())
@@ -44,27 +43,15 @@ public struct RBAProvider: RatesProvider {
             }
             return currency
         }
-        var publications: [ProviderPublication] = []
-        var ended = false
-        for line in lines[index...] {
-            if DelimitedText.isBlank(line) {
-                ended = true
-                continue
-            }
-            guard !ended else { throw .layout("a row after the blank lines that end the table: \(DelimitedText.shown(line))") }
-            let fields = try DelimitedText.fields(line, separator: ",")
-            guard fields.count == currencies.count + 1 else {
-                throw .layout("\(fields.count) fields instead of \(currencies.count + 1) in \(DelimitedText.shown(line))")
-            }
-            let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: "-"))
+        let rows = try DelimitedText.rows(after: Array(lines[seriesLine...]), separator: ",", count: currencies.count + 1)
+        return try rows.map { row throws(UpstreamDataError) in
+            let day = try Day(parsing: row.fields[0], .dayMonthNameYear(separator: "-"))
             var quotes: [PublishedQuote] = []
-            for (currency, text) in zip(currencies, fields.dropFirst()) {
+            for (currency, text) in zip(currencies, row.fields.dropFirst()) {
                 guard let currency, !text.isEmpty else { continue }
-                guard let value = ProviderValidation.rateText(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-                quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot))
+                quotes.append(try .reading(text, of: currency, direction: .unitsPerPivot, day: day))
             }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        return publications
     }
 }
