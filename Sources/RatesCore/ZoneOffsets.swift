@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The offsets from UTC of an IANA time zone (`Europe/Berlin`), read from the system's time zone
 /// database: the zone's TZif file (RFC 8536) under `TZDIR` or `/usr/share/zoneinfo`, its transitions,
@@ -32,7 +31,7 @@ public final class ZoneOffsets: Hashable, Sendable {
         }
     }
 
-    private static let loaded = Mutex<[String: ZoneOffsets]>([:])
+    private static let loaded = Locked<[String: ZoneOffsets]>([:])
 
     private init(identifier: String) {
         self.identifier = identifier
