@@ -47,10 +47,9 @@ extension Ingestor {
                 return first...last.adding(days: policy.validity(of: batch.provider))
             }
             let exclusions = Mutex<[ConsensusExclusion]>([])
-            let recorded = try store.ingest(valid, validity: ProviderRegistry.validityDays) { reader in
-                let merged = Self.mergedDays(recomputed, reader: reader, policy: policy)
-                exclusions.withLock { $0 = merged.exclusions }
-                return merged.batch
+            let recorded = try store.ingest(valid, validity: ProviderRegistry.validityDays) { reader, runs in
+                let found = Self.mergedDays(recomputed, reader: reader, policy: policy, into: runs)
+                exclusions.withLock { $0 = found }
             }
             record(exclusions.withLock { $0 }, recomputed: recomputed)
             if let updated = recorded.first(where: { $0.outcome == .updated }) { state.recordDataOrigin(updated.source) }
@@ -80,16 +79,28 @@ extension Ingestor {
     }
 
     /// The merged days in `ranges`, recomputed from every provider's quotes, each with the rank every
-    /// source has earned for each currency by that day (``SourceStanding``).
-    static func mergedDays(
-        _ ranges: [ClosedRange<Day>], reader: QuoteReader, policy: MergePolicy
-    ) -> (batch: RatesBatch, exclusions: [ConsensusExclusion]) {
+    /// source has earned for each currency by that day (``SourceStanding``), sent to `runs` in runs of
+    /// ``mergedRunDays`` ascending days, each as soon as it is merged: the store writes one while the
+    /// next is merged.
+    ///
+    /// - Returns: The values the same-day consensus flagged.
+    static func mergedDays(_ ranges: [ClosedRange<Day>], reader: QuoteReader, policy: MergePolicy, into runs: MergedRuns) -> [ConsensusExclusion] {
         let recomputed = reader.publicationDays.filter { day in ranges.contains { $0.contains(day) } }
         let providers = MergedProvider.all(reader.providers, policy: policy)
         let standing = standing(through: recomputed, of: providers, reader: reader, policy: policy)
-        let results = sideBySide(recomputed) { mergedDay($0, of: providers, reader: reader, policy: policy, standing: standing) }
-        return (RatesBatch(base: .euro, provider: ProviderKey.ecb, days: results.compactMap(\.rates)), results.flatMap(\.exclusions))
+        var exclusions: [ConsensusExclusion] = []
+        for start in stride(from: 0, to: recomputed.count, by: mergedRunDays) {
+            let days = Array(recomputed[start..<min(recomputed.count, start + mergedRunDays)])
+            let results = sideBySide(days) { mergedDay($0, of: providers, reader: reader, policy: policy, standing: standing) }
+            runs.send(RatesBatch(base: .euro, provider: ProviderKey.ecb, days: results.compactMap(\.rates)))
+            exclusions += results.flatMap(\.exclusions)
+        }
+        return exclusions
     }
+
+    /// The days of a run ``mergedDays(_:reader:policy:into:)`` sends: about a year of a long history,
+    /// merged side by side in runs of 64.
+    static let mergedRunDays = 256
 
     /// The ranks earned by the days `days` (ascending): every source's same-day deviations over the
     /// days `reader` holds from ``SourceStanding/windowDays`` before the first of them through the last.

@@ -111,7 +111,9 @@ public final class RatesStore: Sendable {
         provider: String, publications: [ProviderPublication], inParts: Bool = false, run: FetchRun, validity: [String: Int] = [:],
         merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch
     ) throws -> FetchRun {
-        try ingest([QuoteBatch(provider: provider, publications: publications, inParts: inParts, run: run)], validity: validity, merge: merge)[0]
+        try ingest([QuoteBatch(provider: provider, publications: publications, inParts: inParts, run: run)], validity: validity) { reader, runs in
+            runs.send(try merge(reader))
+        }[0]
     }
 
     /// Providers' publications stored as published, and the merged days they touch recomputed
@@ -123,8 +125,9 @@ public final class RatesStore: Sendable {
     ///
     /// `merge` runs inside the transaction, on another thread while the batches' quotes are
     /// stored: it reads the quotes (the new ones included) through the ``QuoteReader`` it is
-    /// given, which holds them in memory, and returns the merged days to store, each complete (as
-    /// ``ingest(_:run:)`` takes them). The runs' outcome counts the merged changes only (quotes
+    /// given, which holds them in memory, and sends the merged days to store, each complete (as
+    /// ``ingest(_:run:)`` takes them), in runs of ascending days (``MergedRuns``): each run is
+    /// written while the merge computes the next. The runs' outcome counts the merged changes only (quotes
     /// that change no merged value change nothing a client sees); the runs of one transaction
     /// share its outcome and count, and its change log names the last run.
     ///
@@ -135,7 +138,9 @@ public final class RatesStore: Sendable {
     /// - Returns: The recorded runs, in the batches' order, with `outcome` `.updated` or `.unchanged` and `rowsChanged` set.
     /// - Throws: When the transaction fails, or what `merge` throws; nothing is stored then.
     @discardableResult
-    public func ingest(_ batches: [QuoteBatch], validity: [String: Int] = [:], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
+    public func ingest(
+        _ batches: [QuoteBatch], validity: [String: Int] = [:], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void
+    ) throws -> [FetchRun] {
         guard !batches.isEmpty else { return [] }
         return try database.ingest(batches, validity: validity, merge: merge)
     }
@@ -273,7 +278,7 @@ protocol RatesDatabase: Sendable {
     var epoch: String { get }
     func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun
     /// `batches` is never empty.
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun]
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void) throws -> [FetchRun]
     func record(_ run: FetchRun) throws -> FetchRun
     func prune(before day: Day, now: Date) throws -> FetchRun
     func snapshot() throws -> StoredRates

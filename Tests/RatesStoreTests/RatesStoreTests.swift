@@ -48,6 +48,32 @@ struct RatesStoreTests {
         FetchRun(startedAt: Date(), source: .upstream, provider: "ECB", file: file, outcome: .updated)
     }
 
+    @Test("an ingest's merge sends its days in runs, each stored as it comes, the run recording every change and the last day; a merge that fails after sending a run stores nothing", arguments: backends)
+    func mergedRuns(backend: Backend) async throws {
+        struct MergeFailed: Error {}
+        try await Self.withDatabase(backend) { path in
+            let store = try RatesStore(location: path)
+            let quote = PublishedQuote(currency: CurrencyCode("USD")!, value: "1.1", unit: 1, direction: .unitsPerPivot)
+            let batch = QuoteBatch(provider: "NBP", publications: [ProviderPublication(day: Day("2026-03-04")!, quotes: [quote])], run: Self.run())
+            #expect(throws: MergeFailed.self) {
+                try store.ingest([batch]) { _, runs in
+                    runs.send(Self.batch([("2026-03-02", ["USD": "1.1"])]))
+                    throw MergeFailed()
+                }
+            }
+            #expect(try store.snapshot().days.isEmpty)
+            let recorded = try store.ingest([batch]) { _, runs in
+                runs.send(Self.batch([("2026-03-02", ["USD": "1.1", "GBP": "0.83"])]))
+                runs.send(Self.batch([]))
+                runs.send(Self.batch([("2026-03-03", ["USD": "1.2"]), ("2026-03-04", ["USD": "1.3"])]))
+            }
+            #expect(recorded.map(\.outcome) == [.updated] && recorded[0].rowsChanged == 4 && recorded[0].latestDay == "2026-03-04")
+            let days = try store.snapshot().days
+            #expect(days.map(\.day.description) == ["2026-03-02", "2026-03-03", "2026-03-04"])
+            #expect(days.map { $0.rate(of: CurrencyCode("USD")!)?.description } == ["1.1", "1.2", "1.3"])
+        }
+    }
+
     @Test("a provider publishing in parts adds a later part of a day to what is stored of it; any other provider's publication replaces its day", arguments: backends)
     func publicationsInParts(backend: Backend) async throws {
         try await Self.withDatabase(backend) { path in

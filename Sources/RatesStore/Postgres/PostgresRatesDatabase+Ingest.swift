@@ -8,18 +8,18 @@ extension PostgresRatesDatabase {
         try writeTransaction { statements in
             var run = run
             try Self.insert(&run, statements)
-            try Self.apply(batch, run: &run, statements)
+            try Self.apply(batch, tables: IngestDocuments.dayTables(batch), run: &run, statements)
             return run
         }
     }
 
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void) throws -> [FetchRun] {
         try writeTransaction { statements in
             // What the merge reads: the quotes stored around the batches' days, with the batches
             // applied. It merges while the quotes are stored.
             let merged = try QuoteBatch.span(of: batches, validity: validity).map { span in
                 let reader = try Self.quotes(span, providers: nil, applying: batches, statements)
-                return BackgroundWork { try merge(reader) }
+                return MergedRuns.start { try merge(reader, $0) }
             }
             var runs: [FetchRun] = []
             for batch in batches {
@@ -30,7 +30,8 @@ extension PostgresRatesDatabase {
                 runs.append(run)
             }
             guard let merged else { return runs }
-            try Self.apply(try merged.value(), run: &runs[runs.count - 1], statements)
+            let all = try merged.all()
+            try Self.apply(all.days, tables: all.tables, run: &runs[runs.count - 1], statements)
             runs = QuoteBatch.sharingOutcome(runs, of: batches)
             for run in runs.dropLast() {
                 guard let id = run.id else { continue }
@@ -63,8 +64,8 @@ extension PostgresRatesDatabase {
             """)
     }
 
-    /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
-    static func apply(_ batch: RatesBatch, run: inout FetchRun, _ statements: PostgresSession.Statements) throws {
+    /// Applies merged days, with their day tables as stored, to the `rate` table and the change log, inside the caller's transaction.
+    static func apply(_ batch: RatesBatch, tables: [DayTable], run: inout FetchRun, _ statements: PostgresSession.Statements) throws {
         guard let id = run.id else { return }
         run.outcome = .unchanged
         run.latestDay = batch.latestDay?.description
@@ -109,7 +110,7 @@ extension PostgresRatesDatabase {
         try statements.run(
             "DELETE FROM rate r USING change c WHERE c.seq > \(before) AND c.value IS NULL AND r.day = c.day AND r.currency = c.currency")
         try statements.run("DELETE FROM incoming")
-        try storeDayTables(IngestDocuments.dayTables(batch), statements)
+        try storeDayTables(tables, statements)
         let changed = try statements.value("SELECT COUNT(*) FROM change WHERE seq > \(before)", as: Int64.self) ?? 0
         if changed > 0 {
             run.outcome = .updated

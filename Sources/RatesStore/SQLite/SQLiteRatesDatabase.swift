@@ -165,13 +165,13 @@ extension SQLiteRatesDatabase {
         }
     }
 
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader) throws -> RatesBatch) throws -> [FetchRun] {
+    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void) throws -> [FetchRun] {
         try database.write { db in
             // What the merge reads: the quotes stored around the batches' days, with the batches
-            // applied. It merges while the quotes are stored.
+            // applied. It merges while the quotes are stored, and its runs of days are written as they come.
             let merged = try QuoteBatch.span(of: batches, validity: validity).map { span in
                 let reader = try QuoteReader(db, span, applying: batches)
-                return BackgroundWork { try merge(reader) }
+                return MergedRuns.start { try merge(reader, $0) }
             }
             var runs: [FetchRun] = []
             for batch in batches {
@@ -182,7 +182,7 @@ extension SQLiteRatesDatabase {
                 runs.append(run)
             }
             guard let merged else { return runs }
-            try Self.apply(try merged.value(), run: &runs[runs.count - 1], db)
+            try Self.apply(run: &runs[runs.count - 1], db, runs: merged.next)
             runs = QuoteBatch.sharingOutcome(runs, of: batches)
             for run in runs.dropLast() { try run.update(db) }
             return runs
@@ -213,28 +213,43 @@ extension SQLiteRatesDatabase {
     }
 
     /// Applies merged days to the `rate` table and the change log, inside the caller's transaction.
-    /// Days the merged table holds no value of (a new database, a new publication's day) are
-    /// appended; otherwise the batch is compared with the stored rows.
     static func apply(_ batch: RatesBatch, run: inout FetchRun, _ db: Database) throws {
-        run.outcome = .unchanged
-        run.latestDay = batch.latestDay?.description
-        try run.update(db)
-        let before = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0
-        // The day tables are built (their pegs derived) on another thread while the rows are written.
-        let tables = BackgroundWork { IngestDocuments.dayTables(batch) }
-        if let first = batch.days.first?.day, let last = batch.latestDay,
-           try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE day BETWEEN ? AND ?)", arguments: [first.description, last.description]) == false {
-            try append(batch, run: run.id, before: before, db)
-        } else {
-            try compareAndApply(batch, run: run.id, before: before, db)
+        var pending: MergedRuns.Run? = (batch, IngestDocuments.dayTables(batch))
+        try apply(run: &run, db) {
+            defer { pending = nil }
+            return pending
         }
-        try storeDayTables(try tables.value(), db)
+    }
+
+    /// Applies merged days to the `rate` table and the change log, inside the caller's transaction,
+    /// run by run as `next` gives them (until it gives `nil`). A run of days the merged table holds
+    /// no value of (a new database, a new publication's day) is appended; otherwise it is compared
+    /// with the stored rows.
+    static func apply(run: inout FetchRun, _ db: Database, runs next: () throws -> MergedRuns.Run?) throws {
+        func lastSequence() throws -> Int64 { try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0 }
+        let before = try lastSequence()
+        var latestDay: Day?
+        while let (batch, tables) = try next() {
+            let sequence = try lastSequence()
+            if let first = batch.days.first?.day, let last = batch.latestDay,
+               try Bool.fetchOne(
+                   db, sql: "SELECT EXISTS (SELECT 1 FROM rate WHERE day BETWEEN ? AND ?)", arguments: [first.description, last.description]) == false
+            {
+                try append(batch, run: run.id, before: sequence, db)
+            } else {
+                try compareAndApply(batch, run: run.id, before: sequence, db)
+            }
+            try storeDayTables(tables, db)
+            if let last = batch.latestDay { latestDay = max(latestDay ?? last, last) }
+        }
+        run.outcome = .unchanged
+        run.latestDay = latestDay?.description
         let changed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE seq > ?", arguments: [before]) ?? 0
         if changed > 0 {
             run.outcome = .updated
             run.rowsChanged = changed
-            try run.update(db)
         }
+        try run.update(db)
     }
 
     /// Days none of which the merged table holds a value of: every value is new, so each goes to
