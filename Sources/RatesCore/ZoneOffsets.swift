@@ -57,7 +57,9 @@ public final class ZoneOffsets: Hashable, Sendable {
         case .foundation(let zone):
             return zone.secondsFromGMT(for: date)
         case .file(let transitions, let offsets, let initial, let rule):
-            let instant = Int64(date.timeIntervalSince1970.rounded(.down))
+            // An instant past any calendar (`Date.distantFuture` is year 4001) is read as the last second a 64-bit count holds.
+            let seconds = date.timeIntervalSince1970.rounded(.down)
+            let instant = seconds.isNaN ? 0 : Int64(max(min(seconds, 1e15), -1e15))
             guard let first = transitions.first, instant >= first else { return initial }
             if instant >= transitions.last!, let rule { return rule.offset(at: instant) }
             return offsets[transitions.partitionPoint { $0 <= instant } - 1]
@@ -170,7 +172,8 @@ struct PosixRule: Sendable {
     /// The offset in force at `instant` (seconds since 1970).
     func offset(at instant: Int64) -> Int {
         guard let daylight else { return standard }
-        let year = Day(containing: Date(timeIntervalSince1970: TimeInterval(instant)), utcOffset: standard).parts.year
+        // The rule of a year the calendar has (1 to 9999): the rule repeats, and a day outside them has no date.
+        let year = min(max(Day(containing: Date(timeIntervalSince1970: TimeInterval(instant)), utcOffset: standard).parts.year, 1), 9999)
         func utc(_ change: Change, localOffset: Int) -> Int64 {
             let (day, seconds) = change.moment(in: year)
             return Int64(day.dayNumber) * 86_400 + Int64(seconds - localOffset)

@@ -68,6 +68,17 @@ struct ZoneOffsetsTests {
         #expect(julian.offset(at: seconds("2040-03-01T05:00:00Z")) == -14400)
     }
 
+    @Test("An instant far outside the calendar's years reads the rule of its nearest year, and crashes nothing")
+    func extremeInstants() {
+        let berlin = ZoneOffsets.named("Europe/Berlin")
+        #expect(berlin.secondsFromGMT(for: .distantFuture) == 3600)
+        #expect([3600, 7200].contains(berlin.secondsFromGMT(for: Date(timeIntervalSince1970: 1e14))))
+        #expect([3208, 3600].contains(berlin.secondsFromGMT(for: .distantPast)))
+        #expect([3600, 7200].contains(berlin.secondsFromGMT(for: Date(timeIntervalSince1970: .infinity))))
+        #expect([3600, 7200].contains(berlin.secondsFromGMT(for: Date(timeIntervalSince1970: -.infinity))) == false)
+        #expect([3600, 7200].contains(PosixRule("CET-1CEST,M3.5.0,M10.5.0/3")?.offset(at: Int64.max / 2) ?? 0))
+    }
+
     @Test("Text that is no rule is none", arguments: ["", "X-1", "CET-1CEST,M13.5.0,M10.5.0", "CET-1CEST,M3.5.0", "CET-1CEST,M3.5.0,M10.5.0junk"])
     func notARule(text: String) {
         #expect(PosixRule(text) == nil)
