@@ -278,7 +278,9 @@ protocol RatesDatabase: Sendable {
     var epoch: String { get }
     func ingest(_ batch: RatesBatch, run: FetchRun) throws -> FetchRun
     /// `batches` is never empty.
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void) throws -> [FetchRun]
+    func ingest(
+        _ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void
+    ) throws -> [FetchRun]
     func record(_ run: FetchRun) throws -> FetchRun
     func prune(before day: Day, now: Date) throws -> FetchRun
     func snapshot() throws -> StoredRates

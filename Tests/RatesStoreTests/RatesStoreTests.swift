@@ -48,7 +48,9 @@ struct RatesStoreTests {
         FetchRun(startedAt: Date(), source: .upstream, provider: "ECB", file: file, outcome: .updated)
     }
 
-    @Test("an ingest's merge sends its days in runs, each stored as it comes, the run recording every change and the last day; a merge that fails after sending a run stores nothing", arguments: backends)
+    @Test(
+        "an ingest's merge sends its days in runs, each stored as it comes, the run recording every change and the last day; a merge that fails after sending a run stores nothing",
+        arguments: backends)
     func mergedRuns(backend: Backend) async throws {
         struct MergeFailed: Error {}
         try await Self.withDatabase(backend) { path in

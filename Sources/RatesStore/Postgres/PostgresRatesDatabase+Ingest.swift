@@ -13,7 +13,9 @@ extension PostgresRatesDatabase {
         }
     }
 
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void) throws -> [FetchRun] {
+    func ingest(
+        _ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void
+    ) throws -> [FetchRun] {
         try writeTransaction { statements in
             // What the merge reads: the quotes stored around the batches' days, with the batches
             // applied. It merges while the quotes are stored.
@@ -64,7 +66,8 @@ extension PostgresRatesDatabase {
             """)
     }
 
-    /// Applies merged days, with their day tables as stored, to the `rate` table and the change log, inside the caller's transaction.
+    /// Applies merged days, with their day tables as stored, to the `rate` table and the change log,
+    /// inside the caller's transaction.
     static func apply(_ batch: RatesBatch, tables: [DayTable], run: inout FetchRun, _ statements: PostgresSession.Statements) throws {
         guard let id = run.id else { return }
         run.outcome = .unchanged

@@ -165,7 +165,9 @@ extension SQLiteRatesDatabase {
         }
     }
 
-    func ingest(_ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void) throws -> [FetchRun] {
+    func ingest(
+        _ batches: [QuoteBatch], validity: [String: Int], merge: @escaping @Sendable (QuoteReader, MergedRuns) throws -> Void
+    ) throws -> [FetchRun] {
         try database.write { db in
             // What the merge reads: the quotes stored around the batches' days, with the batches
             // applied. It merges while the quotes are stored, and its runs of days are written as they come.
@@ -270,7 +272,10 @@ extension SQLiteRatesDatabase {
             }
         }
         try db.execute(
-            sql: "INSERT INTO rate (day, currency, value, provider, providerDay, seq) SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > ?",
+            sql: """
+                INSERT INTO rate (day, currency, value, provider, providerDay, seq)
+                    SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > ?
+                """,
             arguments: [before])
     }
 

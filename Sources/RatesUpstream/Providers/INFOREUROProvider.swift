@@ -51,7 +51,9 @@ public struct INFOREUROProvider: MonthlyFileProvider {
     /// `YYYY-MM` of a file named for its request's query, `month=M` and `year=YYYY` as words of the name.
     static func month(namedIn fileName: String) -> String? {
         let words = fileName.split { !$0.isLetter && !$0.isNumber }
-        func number(after name: String) -> Int? { words.firstIndex(of: Substring(name)).flatMap { $0 + 1 < words.count ? Int(words[$0 + 1]) : nil } }
+        func number(after name: String) -> Int? {
+            words.firstIndex(of: Substring(name)).flatMap { $0 + 1 < words.count ? Int(words[$0 + 1]) : nil }
+        }
         guard let year = number(after: "year"), let month = number(after: "month"), let day = Day(year: year, month: month, day: 1) else {
             return nil
         }
