@@ -66,7 +66,7 @@ public struct HMRCProvider: MonthlyFileProvider {
             throw .layout("the first line is not HMRC's header: \(DelimitedText.shown(lines[0]))")
         }
         var month: Day?
-        var publications: [Day: [PublishedQuote]] = [:]
+        var quotes = RepeatedQuotes()
         for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: Self.header.count) {
             let start = try Day(parsing: fields[4], .dayMonthYear(separator: "/"))
             let end = try Day(parsing: fields[5], .dayMonthYear(separator: "/"))
@@ -78,18 +78,14 @@ public struct HMRCProvider: MonthlyFileProvider {
             guard let currency = try self.currency(labelled: fields[2], from: start) else { continue }
             guard RateText.isValid(fields[3]) else { throw .invalidRate(currency: currency, day: start, text: fields[3]) }
             guard currency != pivot else { continue }
-            let quote = PublishedQuote(currency: currency, value: fields[3], unit: 1, direction: .unitsPerPivot)
-            if let earlier = publications[start]?.first(where: { $0.currency == currency }) {
-                guard earlier == quote else { throw .duplicateCurrency(currency, day: start) }
-                continue
-            }
-            publications[start, default: []].append(quote)
+            try quotes.add(PublishedQuote(currency: currency, value: fields[3], unit: 1, direction: .unitsPerPivot), on: start)
         }
         guard let month else { throw .empty }
-        guard publications[month] != nil else {
+        let publications = quotes.publications
+        guard publications.contains(where: { $0.day == month }) else {
             throw .layout("no row starts on the first of the file's month, \(month)")
         }
-        return publications.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+        return publications
     }
 }
 
