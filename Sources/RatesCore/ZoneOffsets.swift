@@ -57,7 +57,7 @@ public final class ZoneOffsets: Hashable, Sendable {
         case .foundation(let zone):
             return zone.secondsFromGMT(for: date)
         case .file(let transitions, let offsets, let initial, let rule):
-            // An instant past any calendar (`Date.distantFuture` is year 4001) is read as the last second a 64-bit count holds.
+            // An instant beyond ±10^15 seconds (some 30 million years; infinity) is read as that bound.
             let seconds = date.timeIntervalSince1970.rounded(.down)
             let instant = seconds.isNaN ? 0 : Int64(max(min(seconds, 1e15), -1e15))
             guard let first = transitions.first, instant >= first else { return initial }
@@ -84,7 +84,8 @@ public final class ZoneOffsets: Hashable, Sendable {
             }
         }
         let (times, indices, types) = block
-        guard !types.isEmpty, indices.allSatisfy({ Int($0) < types.count }) else { return nil }
+        // RFC 8536 §3.2: the transitions ascend, each names one of the types.
+        guard !types.isEmpty, indices.allSatisfy({ Int($0) < types.count }), zip(times, times.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
         // Before the first transition: the first type that is not daylight saving time (RFC 8536 §3.2), else the first.
         let initial = (types.first { !$0.isDST } ?? types[0]).offset
         return .file(transitions: times, offsets: indices.map { types[Int($0)].offset }, initial: initial, rule: rule)
@@ -105,8 +106,9 @@ public final class ZoneOffsets: Hashable, Sendable {
             let length = timeCount * timeSize + timeCount + typeCount * 6 + charCount + leapCount * (timeSize + 4) + isStdCount + isUTCCount
             guard counts.allSatisfy({ $0 >= 0 }), start + length <= bytes.count else { return nil }
             let times = (0..<timeCount).map { integer(at: start + $0 * timeSize, size: timeSize) }
-            let indices = Array(bytes[(start + timeCount * timeSize)..<(start + timeCount * timeSize + timeCount)])
-            let typesStart = start + timeCount * timeSize + timeCount
+            let indicesStart = start + timeCount * timeSize
+            let indices = Array(bytes[indicesStart..<indicesStart + timeCount])
+            let typesStart = indicesStart + timeCount
             let types = (0..<typeCount).map { index in
                 (offset: Int(integer(at: typesStart + 6 * index, size: 4)), isDST: bytes[typesStart + 6 * index + 4] != 0)
             }

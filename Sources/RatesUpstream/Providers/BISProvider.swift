@@ -114,11 +114,8 @@ public struct BISProvider: RatesProvider {
 
     /// The request for the months of `first` through `last`.
     func request(from first: Day, through last: Day) -> ProviderRequest {
-        ProviderRequest(url: endpoint + "?c%5BTIME_PERIOD%5D=ge:\(Self.month(first))%2Ble:\(Self.month(last))")
+        ProviderRequest(url: endpoint + "?c%5BTIME_PERIOD%5D=ge:\(first.yearMonth)%2Ble:\(last.yearMonth)")
     }
-
-    /// `YYYY-MM` of a day.
-    static func month(_ day: Day) -> String { String(day.text(.iso).prefix(7)) }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let (lines, header) = try DelimitedText.header(body, separator: ",")

@@ -154,3 +154,8 @@ extension Day {
         return value
     }
 }
+
+extension Day {
+    /// This day's month as `YYYY-MM` (`2026-09`), as an SDMX period or a monthly request names it.
+    var yearMonth: String { String(description.prefix(7)) }
+}

@@ -30,7 +30,7 @@ public struct INFOREUROProvider: MonthlyFileProvider {
         let (year, number, _) = month.parts
         return ProviderRequest(
             url: "\(baseURL)/budg/inforeuro/api/public/monthly-rates?lang=en&month=\(number)&year=\(year)",
-            subject: String(month.description.prefix(7)))
+            subject: month.yearMonth)
     }
 
     /// A file is read as the answer for the month given as its subject (`--subject 2026-09`), or else
@@ -57,7 +57,7 @@ public struct INFOREUROProvider: MonthlyFileProvider {
         guard let year = number(after: "year"), let month = number(after: "month"), let day = Day(year: year, month: month, day: 1) else {
             return nil
         }
-        return String(day.description.prefix(7))
+        return day.yearMonth
     }
 
     /// Labels the Commission writes for currencies ISO 4217 codes otherwise.
