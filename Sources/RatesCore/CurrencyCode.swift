@@ -45,18 +45,29 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
         (UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed))
     }
 
+    /// The code's place among all three-letter codes in alphabetical order (`AAA` 0, `ZZZ` 17,575):
+    /// two bytes, where a day table keeps half a million of them.
+    var ordinal: UInt16 {
+        let (first, second, third) = letters
+        return (UInt16(first) - 65) * 26 * 26 + (UInt16(second) - 65) * 26 + UInt16(third) - 65
+    }
+
+    /// The code at `ordinal` (``ordinal``), which must be below 26³.
+    init(ordinal: UInt16) {
+        packed = UInt32(ordinal / (26 * 26) + 65) << 16 | UInt32(ordinal / 26 % 26 + 65) << 8 | UInt32(ordinal % 26 + 65)
+    }
+
     /// The euro, base currency of the ECB's reference rates.
     public static let euro = CurrencyCode("EUR")!
 
     /// The distinct codes among `lists`, each marked in a table of every three-letter code
     /// (26³ flags) rather than hashed: a snapshot's half a million values take one pass.
-    public static func distinct(_ lists: [[CurrencyCode]]) -> Set<CurrencyCode> {
+    public static func distinct(_ lists: [some Sequence<CurrencyCode>]) -> Set<CurrencyCode> {
         var seen = [Bool](repeating: false, count: 26 * 26 * 26)
         var found: Set<CurrencyCode> = []
         for codes in lists {
             for code in codes {
-                let (first, second, third) = code.letters
-                let index = (Int(first) - 65) * 26 * 26 + (Int(second) - 65) * 26 + Int(third) - 65
+                let index = Int(code.ordinal)
                 guard !seen[index] else { continue }
                 seen[index] = true
                 found.insert(code)

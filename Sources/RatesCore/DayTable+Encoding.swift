@@ -5,29 +5,33 @@
 /// (two bytes each); N codes of three ASCII letters; N significands (eight bytes); N exponents (one
 /// byte, signed); S sources, each its provider's length (two bytes), its ASCII letters and its
 /// day number (four bytes, signed); when S > 0, N source positions (two bytes, as
-/// ``DayTable/sourceIndices``). The arrays are copied whole, not read number by number, so a
-/// start reads thousands of tables in milliseconds even in a debug build.
+/// ``DayTable/storage``). The significands and exponents are copied whole, not read number by
+/// number, so a start reads thousands of tables in milliseconds.
 extension DayTable {
     private static let format: UInt8 = 1
 
     /// The table as bytes; ``init(day:encoded:)`` reads them back to an equal table.
     public var encoded: [UInt8] {
+        let sourceCount = storage.sourceCount
         var bytes: [UInt8] = [Self.format]
-        bytes.reserveCapacity(5 + codes.count * 14 + sourceList.count * 16)
-        Self.append(UInt16(codes.count), to: &bytes)
-        Self.append(UInt16(sourceList.count), to: &bytes)
+        bytes.reserveCapacity(5 + count * 14 + sourceCount * 16)
+        Self.append(UInt16(count), to: &bytes)
+        Self.append(UInt16(sourceCount), to: &bytes)
         for code in codes {
             let letters = code.letters
             bytes += [letters.0, letters.1, letters.2]
         }
-        Self.append(significands, to: &bytes)
-        Self.append(exponents, to: &bytes)
-        for source in sourceList {
+        for index in 0..<count { Self.append(storage.significand(at: index), to: &bytes) }
+        for index in 0..<count { bytes.append(UInt8(bitPattern: storage.exponent(at: index))) }
+        for number in stride(from: 1, through: sourceCount, by: 1) {
+            let source = storage.source(numbered: number)
             Self.append(UInt16(source.provider.utf8.count), to: &bytes)
             bytes += source.provider.utf8
             Self.append(Int32(source.day.dayNumber), to: &bytes)
         }
-        Self.append(sourceIndices, to: &bytes)
+        if sourceCount > 0 {
+            for index in 0..<count { Self.append(UInt16(storage.position(at: index)), to: &bytes) }
+        }
         return bytes
     }
 
@@ -50,7 +54,7 @@ extension DayTable {
         let significands: [UInt64] = Self.array(count, from: bytes, at: &offset)
         let exponents: [Int8] = Self.array(count, from: bytes, at: &offset)
         guard !significands.contains(0) else { return nil }
-        var sourceList: [RateSource] = []
+        var sources: [RateSource] = []
         for _ in 0..<sourceCount {
             guard offset + 2 <= bytes.count else { return nil }
             let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
@@ -58,28 +62,18 @@ extension DayTable {
             offset += 2 + length
             guard length > 0, letters.count == length, letters.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), offset + 4 <= bytes.count else { return nil }
             let dayNumber: [Int32] = Self.array(1, from: bytes, at: &offset)
-            sourceList.append(RateSource(provider: String(decoding: letters, as: UTF8.self), day: Day(dayNumber: Int(dayNumber[0]))))
+            sources.append(RateSource(provider: String(decoding: letters, as: UTF8.self), day: Day(dayNumber: Int(dayNumber[0]))))
         }
         let indexCount = sourceCount > 0 ? count : 0
         guard bytes.count == offset + indexCount * 2 else { return nil }
-        let sourceIndices: [UInt16] = Self.array(indexCount, from: bytes, at: &offset)
-        guard !sourceIndices.contains(where: { $0 > sourceCount }) else { return nil }
-        self.init(
-            day: day, codes: codes, significands: significands, exponents: exponents, sourceList: sourceList, sourceIndices: sourceIndices)
+        let positions: [UInt16] = Self.array(indexCount, from: bytes, at: &offset)
+        guard !positions.contains(where: { $0 > sourceCount }) else { return nil }
+        self.init(day: day, codes: codes, significands: significands, exponents: exponents, sources: sources, positions: positions)
     }
 
     /// Appends `value` little-endian.
     private static func append<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
-    }
-
-    /// Appends `values`' bytes, each little-endian.
-    private static func append<Integer: FixedWidthInteger>(_ values: [Integer], to bytes: inout [UInt8]) {
-        #if _endian(big)
-        values.map(\.littleEndian).withUnsafeBytes { bytes += $0 }
-        #else
-        values.withUnsafeBytes { bytes += $0 }
-        #endif
     }
 
     /// `count` little-endian integers copied from `bytes` at `offset`, which moves past them; the

@@ -10,9 +10,10 @@ extension DayTable {
     /// A table of another base than the euro is returned as it is.
     public func derivingPegs(_ pegs: [FixedParity] = FixedParity.pegs, base: CurrencyCode = .euro) -> DayTable {
         // Most days of a long history are the ECB's own figures, with no source named: nothing to do.
-        guard base == .euro, !sourceIndices.isEmpty else { return self }
-        let isPeg = codes.indices.map { position(at: $0) != 0 && sourceList[position(at: $0) - 1].provider == FixedParity.pegProvider }
-        let speaks = codes.indices.contains { position(at: $0) != 0 && !isPeg[$0] && sourceList[position(at: $0) - 1].provider != ProviderKey.ecb }
+        guard base == .euro, storage.sourceCount > 0 else { return self }
+        let providers = codes.indices.map { storage.position(at: $0) == 0 ? nil : source(at: $0).provider }
+        let isPeg = providers.map { $0 == FixedParity.pegProvider }
+        let speaks = codes.indices.contains { !isPeg[$0] && providers[$0].map { $0 != ProviderKey.ecb } == true }
         var derived: [(code: CurrencyCode, value: ExactDecimal, source: RateSource)] = []
         if speaks {
             for peg in pegs where peg.since <= day {
@@ -28,7 +29,8 @@ extension DayTable {
 
         // The kept values and the derived ones, in code order; no text is written or read.
         var rows: [(code: CurrencyCode, significand: UInt64, exponent: Int8, source: RateSource?)] = codes.indices.compactMap { index in
-            isPeg[index] ? nil : (codes[index], significands[index], exponents[index], position(at: index) == 0 ? nil : source(at: index))
+            let origin = storage.position(at: index) == 0 ? nil : source(at: index)
+            return isPeg[index] ? nil : (codes[index], storage.significand(at: index), storage.exponent(at: index), origin)
         }
         for (code, value, source) in derived {
             guard let significand = value.smallSignificand, let exponent = Int8(exactly: value.exponent) else { continue }
@@ -43,10 +45,7 @@ extension DayTable {
             return UInt16(sources.count)
         }
         return DayTable(
-            day: day, codes: rows.map(\.code), significands: rows.map(\.significand), exponents: rows.map(\.exponent), sourceList: sources,
-            sourceIndices: sources.isEmpty ? [] : positions)
+            day: day, codes: rows.map(\.code), significands: rows.map(\.significand), exponents: rows.map(\.exponent), sources: sources,
+            positions: sources.isEmpty ? [] : positions)
     }
-
-    /// Where the value at `index` has its source in ``sourceList`` (1-based), or 0 for the ECB's figure of the day.
-    private func position(at index: Int) -> Int { sourceIndices.isEmpty ? 0 : Int(sourceIndices[index]) }
 }

@@ -1,23 +1,17 @@
 /// One day's published rates as a compact table: the currencies in code order, each with its
 /// rate held as an integer significand and a decimal exponent.
 ///
-/// Finding a currency is a binary search over a few dozen packed codes; reading the whole table
-/// in order is a walk over two contiguous arrays. A rate keeps the digits it was published with,
-/// so it prints back byte for byte, and where it came from when that is not the ECB of that day.
+/// Finding a currency is a binary search over a few dozen packed codes; the whole table is one
+/// block of memory (``DayTableStorage``). A rate keeps the digits it was published with, so it
+/// prints back byte for byte, and where it came from when that is not the ECB of that day.
 public struct DayTable: Hashable, Sendable {
     /// The publication day.
     public let day: Day
-    /// The currencies with a rate, in code order.
-    public let codes: [CurrencyCode]
-    /// Each code's rate, in the same order: the significand (below 10^18) and its exponent.
-    let significands: [UInt64]
-    let exponents: [Int8]
-    /// The day's sources other than the ECB of ``day``, each once (a day has a few dozen at most).
-    let sourceList: [RateSource]
-    /// Each code's source, in the same order: its position in ``sourceList`` plus one, 0 for the ECB
-    /// of ``day``. Empty when every rate is the ECB's of ``day`` (the whole history before other
-    /// providers), so such days cost nothing more; two bytes a rate otherwise, not a source each.
-    let sourceIndices: [UInt16]
+    /// The codes, significands, exponents and sources. A source is numbered from one in the order
+    /// first met; a value's source position is its number, or 0 for the ECB of ``day``. A table
+    /// whose every rate is the ECB's of ``day`` (the whole history before other providers) names
+    /// no source and keeps no positions, so such days cost nothing more.
+    let storage: DayTableStorage
 
     /// One rate of a table: the currency, its rate as published text, and where it came from when
     /// not from the ECB on the table's day.
@@ -49,12 +43,12 @@ public struct DayTable: Hashable, Sendable {
         var codes: [CurrencyCode] = []
         var significands: [UInt64] = []
         var exponents: [Int8] = []
-        var sourceList: [RateSource] = []
-        var sourceIndices: [UInt16] = []
+        var sources: [RateSource] = []
+        var positions: [UInt16] = []
         codes.reserveCapacity(entries.count)
         significands.reserveCapacity(entries.count)
         exponents.reserveCapacity(entries.count)
-        sourceIndices.reserveCapacity(entries.count)
+        positions.reserveCapacity(entries.count)
         for entry in entries.sorted(by: { $0.code < $1.code }) {
             guard RateText.isValid(entry.text), let value = ExactDecimal(entry.text), let significand = value.smallSignificand,
                   let exponent = Int8(exactly: value.exponent)
@@ -63,43 +57,53 @@ public struct DayTable: Hashable, Sendable {
             significands.append(significand)
             exponents.append(exponent)
             guard let source = entry.source else {
-                sourceIndices.append(0)
+                positions.append(0)
                 continue
             }
-            if let position = sourceList.firstIndex(of: source) {
-                sourceIndices.append(UInt16(position + 1))
+            if let position = sources.firstIndex(of: source) {
+                positions.append(UInt16(position + 1))
             } else {
-                sourceList.append(source)
-                sourceIndices.append(UInt16(sourceList.count))
+                sources.append(source)
+                positions.append(UInt16(sources.count))
             }
         }
         self.init(
-            day: day, codes: codes, significands: significands, exponents: exponents, sourceList: sourceList,
-            sourceIndices: sourceList.isEmpty ? [] : sourceIndices)
+            day: day, codes: codes, significands: significands, exponents: exponents, sources: sources,
+            positions: sources.isEmpty ? [] : positions)
     }
 
-    /// The table of its parts, as stored (``init(day:encoded:)`` checks them first).
-    init(day: Day, codes: [CurrencyCode], significands: [UInt64], exponents: [Int8], sourceList: [RateSource], sourceIndices: [UInt16]) {
+    /// The table of its parts: `codes` in order, each with its significand, exponent and source
+    /// position (`positions` empty when `sources` is), the sources numbered from one
+    /// (``init(day:encoded:)`` checks them first).
+    init(day: Day, codes: [CurrencyCode], significands: [UInt64], exponents: [Int8], sources: [RateSource], positions: [UInt16]) {
         self.day = day
-        self.codes = codes
-        self.significands = significands
-        self.exponents = exponents
-        self.sourceList = sourceList
-        self.sourceIndices = sourceIndices
+        self.storage = .make(codes: codes, significands: significands, exponents: exponents, sources: sources, positions: positions)
+    }
+
+    /// The currencies with a rate, in code order.
+    public var codes: Codes { Codes(storage: storage) }
+
+    /// The currencies of a table, in code order, read from its storage without a copy.
+    public struct Codes: RandomAccessCollection, Sendable {
+        let storage: DayTableStorage
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { storage.count }
+        public subscript(index: Int) -> CurrencyCode { storage.code(at: index) }
     }
 
     /// How many currencies have a rate.
-    public var count: Int { codes.count }
+    public var count: Int { storage.count }
 
     /// The rate at `index` of ``codes``.
     public func rate(at index: Int) -> ExactDecimal {
-        ExactDecimal(significand: significands[index], exponent: Int(exponents[index]))
+        ExactDecimal(significand: storage.significand(at: index), exponent: Int(storage.exponent(at: index)))
     }
 
     /// The position of `code` in ``codes``, or `nil` when it has no rate.
     public func index(of code: CurrencyCode) -> Int? {
-        let low = codes.partitionPoint { $0 < code }
-        return low < codes.count && codes[low] == code ? low : nil
+        let low = storage.partitionPoint(of: code)
+        return low < count && storage.code(at: low) == code ? low : nil
     }
 
     /// The rate of `code`, or `nil` when it has none.
@@ -109,8 +113,8 @@ public struct DayTable: Hashable, Sendable {
 
     /// Where the rate at `index` of ``codes`` came from: its provider and that provider's own day.
     public func source(at index: Int) -> RateSource {
-        let position = sourceIndices.isEmpty ? 0 : Int(sourceIndices[index])
-        return position == 0 ? RateSource(provider: ProviderKey.ecb, day: day) : sourceList[position - 1]
+        let position = storage.position(at: index)
+        return position == 0 ? RateSource(provider: ProviderKey.ecb, day: day) : storage.source(numbered: position)
     }
 
     /// The rates as published text, by currency.
@@ -124,7 +128,16 @@ public struct DayTable: Hashable, Sendable {
     /// The sources of the rates that did not come from the ECB on ``day``, by currency (as ``DailyRates/sources``).
     public var nonDefaultSources: [CurrencyCode: RateSource] {
         var found: [CurrencyCode: RateSource] = [:]
-        for (index, position) in sourceIndices.enumerated() where position > 0 { found[codes[index]] = sourceList[Int(position) - 1] }
+        for index in 0..<count where storage.position(at: index) > 0 { found[storage.code(at: index)] = source(at: index) }
         return found
+    }
+
+    public static func == (left: DayTable, right: DayTable) -> Bool {
+        left.day == right.day && left.storage.holdsTheSame(as: right.storage)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(day)
+        storage.hash(into: &hasher)
     }
 }

@@ -114,7 +114,7 @@ extension DataAnswers {
         }
         let providers = try FrankfurterV2Query.providerKeys(query).map(Set.init)
         let summaries = FrankfurterV2CurrencySummary.summaries(of: snapshot)
-        let active = Set(snapshot.latest?.codes ?? []).union(snapshot.isEmpty ? [] : [snapshot.base])
+        let active = (snapshot.latest.map { Set($0.codes) } ?? []).union(snapshot.isEmpty ? [] : [snapshot.base])
         return JSONWriter.array { json in
             for (code, summary) in summaries.sorted(by: { $0.key < $1.key }) {
                 guard all || active.contains(code) else { continue }

@@ -251,7 +251,7 @@ struct DataAnswers: Sendable {
     /// The values an answer of `publications` carries (each publication's currencies, or
     /// `symbols`), checked against ``ServerConfiguration/maxAnswerValues``; `parameter` names the range's start.
     func checkedValues(_ publications: [DayTable], symbols: [CurrencyCode]?, parameter: String) throws(Problem) -> Int {
-        let values = symbols.map { publications.count * ($0.count + 1) } ?? publications.reduce(0) { $0 + $1.codes.count + 1 }
+        let values = symbols.map { publications.count * ($0.count + 1) } ?? publications.reduce(0) { $0 + $1.count + 1 }
         guard values <= configuration.maxAnswerValues else {
             throw Problem.answerTooLarge(values: values, limit: configuration.maxAnswerValues, parameter: parameter)
         }
@@ -287,7 +287,7 @@ struct DataAnswers: Sendable {
         let table = snapshot.crossRates(publication)
         let symbols = try listedSymbols(
             symbols, base: base, lenient: lenient, within: "on \(publication.day)", snapshot: snapshot, isAvailable: table.contains)
-        let valueSources = try sources?.sources(of: [base] + (symbols ?? publication.codes), in: publication)
+        let valueSources = try sources?.sources(of: [base] + (symbols ?? Array(publication.codes)), in: publication)
         var json = JSONWriter()
         json.object { json in
             style?.writeMembers(into: &json)
