@@ -54,6 +54,10 @@ final class RawConnection: Sendable {
         guard sent == bytes.count else { throw Failure(description: "sent \(sent) of \(bytes.count) bytes") }
     }
 
+    /// Ends this side of the connection (a half-close): the server reads the end of its requests
+    /// and can still answer them.
+    func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
+
     /// Whether bytes (or the end of the stream) can be read, waiting up to `milliseconds` for them.
     func isReadable(waiting milliseconds: Int32) -> Bool {
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
@@ -278,6 +282,39 @@ struct FastPathTests {
                 #expect(closed, "\(request)")
                 #expect(length != nil || request.contains("HTTP/1.0"), "an HTTP/1.1 answer says its length")
                 if let length { #expect(parts.dropFirst().joined(separator: "\r\n\r\n").utf8.count == length, "the whole body arrived") }
+            }
+        }
+    }
+
+    @Test("a client that ends its side of the connection gets its whole answers, then the server closes at once, not at the idle timeout")
+    func clientEndingItsSideIsClosed() async throws {
+        try await withSeededServer(configure: { $0.idleTimeout = .seconds(3_600) }) { client in
+            #expect(try await client.request("/v1/latest").status == .ok)
+            let port = try #require(client.port)
+            // A prepared answer, two pipelined, one of the application's, and a series of megabytes
+            // that a small receive buffer makes the server write over many turns.
+            let requests = [
+                "GET /v1/latest HTTP/1.1\r\nHost: test\r\n\r\n",
+                "GET /v1/latest HTTP/1.1\r\nHost: test\r\n\r\nGET /v1/latest?base=USD HTTP/1.1\r\nHost: test\r\n\r\n",
+                "GET /v1/providers HTTP/1.1\r\nHost: test\r\n\r\n",
+                "GET /v1/timeseries?start=1999-01-04&end=2026-10-30 HTTP/1.1\r\nHost: test\r\n\r\n",
+            ]
+            for request in requests {
+                let (text, closed) = try await onOwnThread {
+                    let connection = try RawConnection(port: port, receiveBuffer: 4096)
+                    try connection.send(request)
+                    connection.finishSending()
+                    return connection.readToEnd()
+                }
+                #expect(closed, "closed within \(RawConnection.patience) s where the idle timeout is an hour: \(request)")
+                let answers = text.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst()
+                #expect(answers.count == request.components(separatedBy: "GET ").count - 1, "\(text.prefix(300))")
+                if let last = answers.last {
+                    let parts = last.components(separatedBy: "\r\n\r\n")
+                    let length = parts[0].split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length: ") }.map { Int($0.dropFirst(16)) }
+                    let body = parts.dropFirst().joined(separator: "\r\n\r\n")
+                    #expect(length.map { body.utf8.count == $0 } ?? body.hasSuffix("\r\n0\r\n\r\n"), "the whole body arrived: \(request)")
+                }
             }
         }
     }

@@ -168,8 +168,14 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// A server shutting down asks its connections to wind up: an event stream ends at once, an
-    /// idle connection closes, and a busy one once its answers are written.
+    /// idle connection closes, and a busy one once its answers are written. A client that ends its
+    /// side of the connection (closing it, as most do after their last request; the server lets
+    /// a client half-close) gets the answers in progress, and then the connection closes: left
+    /// open, each such connection would hold a descriptor and its buffers until the idle timeout.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed, eventStream == nil {
+            if pending == 0 { closeOnceWritten(context: context) } else { closeWhenAnswered = true }
+        }
         if event is ChannelShouldQuiesceEvent {
             if let encoderContext, eventStream != nil {
                 endEventStream(encoderContext)
@@ -254,6 +260,14 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return finish(context: context, writing: { context.write(data, promise: $0) }, promise: promise)
         }
         context.write(data, promise: promise)
+    }
+
+    /// Closes the connection once what was written to it is on the wire: an empty write completes after them.
+    private func closeOnceWritten(context: ChannelHandlerContext) {
+        guard let encoderContext else { return context.close(promise: nil) }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(ByteBuffer())), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     /// Writes an answer's end with `writing`, then closes the connection if it is to end once answered.
