@@ -60,22 +60,6 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
     /// The euro, base currency of the ECB's reference rates.
     public static let euro = CurrencyCode("EUR")!
 
-    /// The distinct codes among `lists`, each marked in a table of every three-letter code
-    /// (26³ flags) rather than hashed: a snapshot's half a million values take one pass.
-    public static func distinct(_ lists: [some Sequence<CurrencyCode>]) -> Set<CurrencyCode> {
-        var seen = [Bool](repeating: false, count: 26 * 26 * 26)
-        var found: Set<CurrencyCode> = []
-        for codes in lists {
-            for code in codes {
-                let index = Int(code.ordinal)
-                guard !seen[index] else { continue }
-                seen[index] = true
-                found.insert(code)
-            }
-        }
-        return found
-    }
-
     /// The English ISO 4217 name (or, for the Crown Dependencies' pounds, which ISO 4217 does not
     /// list but pegs give, their usual name), or `nil` for a code neither knows.
     public var name: String? { Self.iso4217[rawValue]?.name ?? Self.otherNames[rawValue] }

@@ -92,6 +92,22 @@ public struct DayTable: Hashable, Sendable {
         public subscript(index: Int) -> CurrencyCode { storage.code(at: index) }
     }
 
+    /// The currencies with a rate in any of `tables`, each marked in a table of every three-letter
+    /// code (26³ flags) rather than hashed: a history's half a million values take one pass.
+    public static func currencies(in tables: [DayTable]) -> Set<CurrencyCode> {
+        var seen = [Bool](repeating: false, count: 26 * 26 * 26)
+        var found: Set<CurrencyCode> = []
+        for table in tables {
+            for index in 0..<table.count {
+                let ordinal = table.storage.ordinal(at: index)
+                guard !seen[Int(ordinal)] else { continue }
+                seen[Int(ordinal)] = true
+                found.insert(CurrencyCode(ordinal: ordinal))
+            }
+        }
+        return found
+    }
+
     /// How many currencies have a rate.
     public var count: Int { storage.count }
 

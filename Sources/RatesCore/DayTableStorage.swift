@@ -94,24 +94,29 @@ struct DayTableStorage: @unchecked Sendable {
         }
     }
 
+    /// The counts, read through a pointer: reading `header` itself checks exclusive access at run
+    /// time, which cost a start more than the reads it guarded.
+    private var counts: Counts { buffer.withUnsafeMutablePointerToHeader { $0.pointee } }
+
     /// How many values the table holds.
-    var count: Int { Int(buffer.header.values) }
+    var count: Int { Int(counts.values) }
 
     /// How many sources the table names.
-    var sourceCount: Int { Int(buffer.header.sources) }
+    var sourceCount: Int { Int(counts.sources) }
 
     private func load<Integer: FixedWidthInteger>(_: Integer.Type, at offset: Int) -> Integer {
         buffer.withUnsafeMutablePointerToElements { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Integer.self) }
     }
 
     /// The currency at `index`.
-    func code(at index: Int) -> CurrencyCode {
-        CurrencyCode(ordinal: load(UInt16.self, at: Regions(buffer.header).codes + index * 2))
-    }
+    func code(at index: Int) -> CurrencyCode { CurrencyCode(ordinal: ordinal(at: index)) }
+
+    /// The ordinal of the currency at `index` (``CurrencyCode/ordinal``).
+    func ordinal(at index: Int) -> UInt16 { load(UInt16.self, at: Regions(counts).codes + index * 2) }
 
     /// The place of the first value whose currency is not before `code` (`count` when none is).
     func partitionPoint(of code: CurrencyCode) -> Int {
-        let start = Regions(buffer.header).codes
+        let start = Regions(counts).codes
         let ordinal = code.ordinal
         var low = 0
         var high = count
@@ -124,22 +129,22 @@ struct DayTableStorage: @unchecked Sendable {
 
     /// The significand at `index`.
     func significand(at index: Int) -> UInt64 {
-        let held = load(UInt32.self, at: Regions(buffer.header).significands + index * 4)
+        let held = load(UInt32.self, at: Regions(counts).significands + index * 4)
         guard UInt64(held) >= Self.longSignificand else { return UInt64(held) }
         return load(UInt64.self, at: Int(UInt64(held) - Self.longSignificand) * 8)
     }
 
     /// The decimal exponent at `index`.
-    func exponent(at index: Int) -> Int8 { load(Int8.self, at: Regions(buffer.header).exponents + index) }
+    func exponent(at index: Int) -> Int8 { load(Int8.self, at: Regions(counts).exponents + index) }
 
     /// The source position at `index`: 0 for the ECB of the table's day, else the source's number from one.
     func position(at index: Int) -> Int {
-        sourceCount == 0 ? 0 : Int(load(UInt16.self, at: Regions(buffer.header).positions + index * 2))
+        sourceCount == 0 ? 0 : Int(load(UInt16.self, at: Regions(counts).positions + index * 2))
     }
 
     /// The source numbered `number` (from one).
     func source(numbered number: Int) -> RateSource {
-        let regions = Regions(buffer.header)
+        let regions = Regions(counts)
         let start = number == 1 ? 0 : Int(load(UInt32.self, at: regions.letterEnds + (number - 2) * 4))
         let end = Int(load(UInt32.self, at: regions.letterEnds + (number - 1) * 4))
         let provider = buffer.withUnsafeMutablePointerToElements { words in
@@ -151,8 +156,8 @@ struct DayTableStorage: @unchecked Sendable {
     /// Whether both hold the same values and sources.
     func holdsTheSame(as other: DayTableStorage) -> Bool {
         guard buffer !== other.buffer else { return true }
-        let counts = buffer.header
-        let otherCounts = other.buffer.header
+        let counts = self.counts
+        let otherCounts = other.counts
         guard counts.values == otherCounts.values, counts.sources == otherCounts.sources,
               counts.longSignificands == otherCounts.longSignificands, counts.letters == otherCounts.letters
         else { return false }
@@ -166,7 +171,7 @@ struct DayTableStorage: @unchecked Sendable {
 
     /// Feeds the values and sources to `hasher`.
     func hash(into hasher: inout Hasher) {
-        let length = Regions(buffer.header).end
+        let length = Regions(counts).end
         buffer.withUnsafeMutablePointerToElements { hasher.combine(bytes: UnsafeRawBufferPointer(start: $0, count: length)) }
     }
 }

@@ -23,7 +23,7 @@ public final class RatesSnapshot: Sendable {
         self.version = version
         self.days = days
         self.base = base
-        self.currencies = days.isEmpty ? [] : CurrencyCode.distinct(days.map(\.codes)).union([base])
+        self.currencies = days.isEmpty ? [] : DayTable.currencies(in: days).union([base])
         self.etag = "\"\(epoch)-\(version)\""
         self.gzipEtag = "\"\(epoch)-\(version)-gzip\""
     }

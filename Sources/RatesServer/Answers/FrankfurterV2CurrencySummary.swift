@@ -16,7 +16,8 @@ struct FrankfurterV2CurrencySummary {
         var summaries: [CurrencyCode: FrankfurterV2CurrencySummary] = [:]
         var everyProvider: Set<String> = []
         for publication in snapshot.days {
-            for (index, code) in publication.codes.enumerated() {
+            for index in 0..<publication.count {
+                let code = publication.codes[index]
                 let provider = publication.source(at: index).provider
                 if var summary = summaries[code] {
                     summary.lastDay = publication.day
