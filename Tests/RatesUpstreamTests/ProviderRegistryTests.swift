@@ -41,18 +41,29 @@ struct ProviderRegistryTests {
         #expect(chosen.off.map(\.reason) == [.apiKeyMissing(provider: "FRED"), .unknownProvider("NOPE")])
     }
 
-    @Test("docs/PROVIDERS.md has one row per source of the registry, by key")
+    @Test("docs/PROVIDERS.md has one row per source of the registry, with its name, pivot, country and time zone as the registry declares them")
     func documentedProviders() throws {
         let document = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/PROVIDERS.md"), encoding: .utf8)
         let table = try #require(document.components(separatedBy: "<!-- providers:begin -->").last?.components(separatedBy: "<!-- providers:end -->").first)
-        // Each row's first cell, the header's ("key") and the separator's left out.
-        let documented = table.split(separator: "\n").compactMap { line -> String? in
+        // Each row's cells, the header's ("key") and the separator's left out.
+        let rows = table.split(separator: "\n").compactMap { line -> [String]? in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count > 2, let key = cells.dropFirst().first, ProviderKey.isWellFormed(key) else { return nil }
-            return key
+            guard cells.count > 6, ProviderKey.isWellFormed(cells[1]) else { return nil }
+            return Array(cells.dropFirst())
         }
+        let documented = rows.map { $0[0] }
         #expect(documented.count == Set(documented).count, "a key documented twice")
         #expect(Set(documented) == Set(ProviderRegistry.keys), "add or remove the rows of docs/PROVIDERS.md's table to match ProviderRegistry.entries")
+        for row in rows {
+            guard let identity = ProviderRegistry.entries.first(where: { $0.key == row[0] })?.identity else { continue }
+            #expect(
+                [row[1], row[2], row[3]] == [identity.name, identity.pivot.rawValue, identity.country ?? "—"],
+                "\(row[0])'s name, pivot and country as ProviderRegistry.entries declares them")
+            // A source whose history has ended says "none" and may name no zone.
+            #expect(
+                row[4].hasPrefix(identity.schedule.timeZone + ",") || row[4].hasPrefix("none"),
+                "\(row[0])'s schedule starts with its time zone, \(identity.schedule.timeZone)")
+        }
     }
 
     @Test("docs/PROVIDERS.md lists the declared pegs as FixedParity.pegs has them: currency, anchor, rate, day and authority")
