@@ -32,6 +32,10 @@ extension PostgresRatesDatabase {
                 runs.append(run)
             }
             guard let merged else { return runs }
+            // Written once the merge has returned, unlike SQLite's run by run: the statements' work is
+            // PostgreSQL's own process, on the cores the merge uses, and importing every recording
+            // (`rates-relay import --archive … --db postgres://…`) took 15.6 s run by run against
+            // 12.9 – 14.4 s gathered, for 30 MB less peak memory.
             let all = try merged.all()
             try Self.apply(all.days, tables: all.tables, run: &runs[runs.count - 1], statements)
             runs = QuoteBatch.sharingOutcome(runs, of: batches)
