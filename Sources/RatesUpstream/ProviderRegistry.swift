@@ -48,8 +48,9 @@ public enum ProviderRegistry {
         /// Who the source is and how its figures are taken.
         public let identity: ProviderIdentity
         /// The adapter with its default endpoints, no API key and the system clock: what reading
-        /// files (an import) needs. Made once with the entry.
-        public let adapter: any RatesProvider
+        /// files (an import) needs. Made when asked for, so that a start, which reads every row,
+        /// runs no adapter's code (each brings its neighbouring code into memory with it).
+        public var adapter: any RatesProvider { identity.adapterType.init(source: ProviderSource(identity: identity)) }
 
         /// ``ProviderIdentity/key``.
         public var key: String { identity.key }
@@ -64,15 +65,10 @@ public enum ProviderRegistry {
         /// ``ProviderIdentity/publishesInParts``.
         public var publishesInParts: Bool { identity.publishesInParts }
 
-        /// The entry of `identity`, its adapter made.
-        init(_ identity: ProviderIdentity) {
-            self.identity = identity
-            adapter = identity.adapterType.init(source: ProviderSource(identity: identity))
-        }
     }
 
     /// Every source, tier by tier, in the order of precedence within each (also the order of listing and fetching).
-    public static let entries = rows.map(Entry.init)
+    public static let entries = rows.map { Entry(identity: $0) }
 
     /// The table: one ``ProviderIdentity`` a source, in the order of ``entries``.
     private static let rows: [ProviderIdentity] = [
