@@ -1,5 +1,6 @@
 /// A day table's values packed in one allocation, so that a history of thousands of days costs
-/// about nine bytes a value and one block a day, not five arrays a day (docs/MEASUREMENTS.md#memory).
+/// about nine bytes a value and one block a day, not five arrays a day
+/// (docs/MEASUREMENTS.md#the-aggregator-with-every-provider).
 ///
 /// Regions, each of its count of fixed-width integers, in this order so that every one is aligned:
 /// - the significands of 2^31 or more, eight bytes each (about one value in ten: long published figures);
@@ -27,14 +28,14 @@ struct DayTableStorage: @unchecked Sendable {
     private static let longSignificand: UInt64 = 1 << 31
 
     /// A table of `codes` in order, each with its significand, exponent and source position (all as
-    /// many; `positions` empty when `sources` is), and the `sources` positions number from one.
+    /// many; `positions` empty when `sources` is), and the `sources` that positions number from one.
     static func make(
         codes: [CurrencyCode], significands: [UInt64], exponents: [Int8], sources: [RateSource], positions: [UInt16]
     ) -> DayTableStorage {
-        let long = significands.filter { $0 >= longSignificand }
+        let long = significands.reduce(0) { $0 + ($1 >= longSignificand ? 1 : 0) }
         let letters = sources.reduce(0) { $0 + $1.provider.utf8.count }
         let counts = Counts(
-            values: Int32(codes.count), sources: Int32(sources.count), longSignificands: Int32(long.count), letters: Int32(letters))
+            values: Int32(codes.count), sources: Int32(sources.count), longSignificands: Int32(long), letters: Int32(letters))
         let regions = Regions(counts)
         let buffer = ManagedBuffer<Counts, UInt64>.create(minimumCapacity: (regions.end + 7) / 8) { _ in counts }
         buffer.withUnsafeMutablePointerToElements { words in
