@@ -64,7 +64,6 @@ public enum ProviderRegistry {
         public var pivot: CurrencyCode { identity.pivot }
         /// ``ProviderIdentity/publishesInParts``.
         public var publishesInParts: Bool { identity.publishesInParts }
-
     }
 
     /// Every source, tier by tier, in the order of precedence within each (also the order of listing and fetching).
