@@ -1,5 +1,5 @@
 /// A day table's values packed in one allocation, so that a history of thousands of days costs
-/// about nine bytes a value and one block a day, not five arrays a day
+/// about eight bytes a value and one block a day, not five arrays a day
 /// (docs/MEASUREMENTS.md#the-aggregator-with-every-provider).
 ///
 /// Regions, each of its count of fixed-width integers, in this order so that every one is aligned:
@@ -7,7 +7,8 @@
 /// - every value's significand, four bytes: itself when below 2^31, else 2^31 + its place among the long ones;
 /// - each source's day number, four bytes, and the end of its provider's letters, four bytes;
 /// - every value's currency as its ordinal (``CurrencyCode/ordinal``), two bytes;
-/// - every value's source position (as ``DayTable`` numbers them), two bytes, only when the day names sources;
+/// - every value's source position (as ``DayTable`` numbers them), only when the day names sources: one
+///   byte when it names fewer than 256 (nearly every day), else two;
 /// - every value's decimal exponent, one byte;
 /// - the sources' provider keys, their ASCII letters one after another.
 ///
@@ -37,6 +38,7 @@ struct DayTableStorage: @unchecked Sendable {
         let counts = Counts(
             values: Int32(codes.count), sources: Int32(sources.count), longSignificands: Int32(long), letters: Int32(letters))
         let regions = Regions(counts)
+        let narrowPositions = regions.positionWidth == 1
         let buffer = ManagedBuffer<Counts, UInt64>.create(minimumCapacity: (regions.end + 7) / 8) { _ in counts }
         buffer.withUnsafeMutablePointerToElements { words in
             let raw = UnsafeMutableRawPointer(words)
@@ -55,7 +57,11 @@ struct DayTableStorage: @unchecked Sendable {
                 raw.storeBytes(of: exponents[index], toByteOffset: regions.exponents + index, as: Int8.self)
             }
             for (index, position) in positions.enumerated() {
-                raw.storeBytes(of: position, toByteOffset: regions.positions + index * 2, as: UInt16.self)
+                if narrowPositions {
+                    raw.storeBytes(of: UInt8(position), toByteOffset: regions.positions + index, as: UInt8.self)
+                } else {
+                    raw.storeBytes(of: position, toByteOffset: regions.positions + index * 2, as: UInt16.self)
+                }
             }
             var letterEnd = 0
             for (index, source) in sources.enumerated() {
@@ -77,6 +83,8 @@ struct DayTableStorage: @unchecked Sendable {
         let letterEnds: Int
         let codes: Int
         let positions: Int
+        /// Bytes a source position takes: 0 when the day names no source.
+        let positionWidth: Int
         let exponents: Int
         let letters: Int
         let end: Int
@@ -89,7 +97,8 @@ struct DayTableStorage: @unchecked Sendable {
             letterEnds = sourceDays + sources * 4
             codes = letterEnds + sources * 4
             positions = codes + values * 2
-            exponents = positions + (sources > 0 ? values * 2 : 0)
+            positionWidth = sources == 0 ? 0 : sources < 256 ? 1 : 2
+            exponents = positions + values * positionWidth
             letters = exponents + values
             end = letters + Int(counts.letters)
         }
@@ -140,7 +149,12 @@ struct DayTableStorage: @unchecked Sendable {
 
     /// The source position at `index`: 0 for the ECB of the table's day, else the source's number from one.
     func position(at index: Int) -> Int {
-        sourceCount == 0 ? 0 : Int(load(UInt16.self, at: Regions(counts).positions + index * 2))
+        let regions = Regions(counts)
+        switch regions.positionWidth {
+        case 0: return 0
+        case 1: return Int(load(UInt8.self, at: regions.positions + index))
+        default: return Int(load(UInt16.self, at: regions.positions + index * 2))
+        }
     }
 
     /// The source numbered `number` (from one).
