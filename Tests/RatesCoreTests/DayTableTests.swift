@@ -63,6 +63,25 @@ struct DayTableTests {
         #expect(Set([table, DayTable(day: day, rates: rates, sources: sources)]).count == 1, "equal tables hash alike")
     }
 
+    @Test("a day of 255 distinct sources and one of 256 each keep every value's source, read back and stored alike")
+    func sourcesAroundOneByte() throws {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for sourceCount in [255, 256] {
+            let entries = (0..<sourceCount).map { number in
+                DayTable.Entry(
+                    code: code("Y\(letters[number / 26])\(letters[number % 26])"), text: Substring("\(number + 1).5"),
+                    source: RateSource(provider: "P\(number)", day: day.adding(days: -number)))
+            }
+            let table = DayTable(day: day, entries: entries)
+            #expect(table.count == sourceCount)
+            for entry in entries {
+                let index = try #require(table.index(of: entry.code))
+                #expect(table.source(at: index) == entry.source && table.rate(at: index).description == String(entry.text))
+            }
+            #expect(DayTable(day: day, encoded: table.encoded) == table)
+        }
+    }
+
     @Test("a text that is not a rate is left out of the table")
     func invalidTextLeftOut() {
         let table = DayTable(day: day, rates: [code("USD"): "1.1702", code("GBP"): "0,8338", code("JPY"): "-1"])
