@@ -11,7 +11,9 @@ extension DayTable {
     public func derivingPegs(_ pegs: [FixedParity] = FixedParity.pegs, base: CurrencyCode = .euro) -> DayTable {
         // Most days of a long history are the ECB's own figures, with no source named: nothing to do.
         guard base == .euro, storage.sourceCount > 0 else { return self }
-        let providers = codes.indices.map { storage.position(at: $0) == 0 ? nil : source(at: $0).provider }
+        // Each source's provider read once (a day has a few dozen), then each value's by its position.
+        let sourceProviders = (0...storage.sourceCount).map { $0 == 0 ? nil : storage.source(numbered: $0).provider }
+        let providers = codes.indices.map { sourceProviders[storage.position(at: $0)] }
         let isPeg = providers.map { $0 == FixedParity.pegProvider }
         let speaks = codes.indices.contains { !isPeg[$0] && providers[$0].map { $0 != ProviderKey.ecb } == true }
         var derived: [(code: CurrencyCode, value: ExactDecimal, source: RateSource)] = []
