@@ -272,11 +272,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Writes an answer's end with `writing`, then closes the connection if it is to end once answered.
     private func finish(context: ChannelHandlerContext, writing: (EventLoopPromise<Void>?) -> Void, promise: EventLoopPromise<Void>?) {
-        guard closeWhenAnswered, pending == 0 else { return writing(promise) }
+        writing(promise)
         // Closed once the answer is on the wire: closing now would drop what the socket has not taken yet.
-        let written = promise ?? context.eventLoop.makePromise()
-        writing(written)
-        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        if closeWhenAnswered, pending == 0 { closeOnceWritten(context: context) }
     }
 
     // MARK: - Event streams
