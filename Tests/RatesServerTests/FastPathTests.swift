@@ -54,6 +54,12 @@ final class RawConnection: Sendable {
         guard sent == bytes.count else { throw Failure(description: "sent \(sent) of \(bytes.count) bytes") }
     }
 
+    /// The `Content-Length` an answer's head gives, or `nil` when it gives none.
+    static func contentLength(inHead head: some StringProtocol) -> Int? {
+        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+    }
+
     /// Ends this side of the connection (a half-close): the server reads the end of its requests
     /// and can still answer them.
     func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
@@ -87,8 +93,7 @@ final class RawConnection: Sendable {
             received.append(byte)
         }
         let head = String(decoding: received, as: UTF8.self)
-        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        let length = Self.contentLength(inHead: head) ?? 0
         var body = [UInt8](repeating: 0, count: length)
         var read = 0
         while read < length {
@@ -277,7 +282,7 @@ struct FastPathTests {
                     return connection.readToEnd()
                 }
                 let parts = text.components(separatedBy: "\r\n\r\n")
-                let length = parts[0].split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length: ") }.map { Int($0.dropFirst(16)) }
+                let length = RawConnection.contentLength(inHead: parts[0])
                 #expect(text.contains(" 200 OK\r\n") && text.contains("\"USD\":"), "\(text.prefix(300))")
                 #expect(closed, "\(request)")
                 #expect(length != nil || request.contains("HTTP/1.0"), "an HTTP/1.1 answer says its length")
@@ -311,7 +316,7 @@ struct FastPathTests {
                 #expect(answers.count == request.components(separatedBy: "GET ").count - 1, "\(text.prefix(300))")
                 if let last = answers.last {
                     let parts = last.components(separatedBy: "\r\n\r\n")
-                    let length = parts[0].split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length: ") }.map { Int($0.dropFirst(16)) }
+                    let length = RawConnection.contentLength(inHead: parts[0])
                     let body = parts.dropFirst().joined(separator: "\r\n\r\n")
                     #expect(length.map { body.utf8.count == $0 } ?? body.hasSuffix("\r\n0\r\n\r\n"), "the whole body arrived: \(request)")
                 }
