@@ -15,12 +15,10 @@ import RatesCore
 /// - Ranges: one request per span of at most 90 days (the API answers about four months at most); the newest publication is asked for as the last
 ///   seven days up to today. The history goes back to 1986-01-02; an answer with days before 1999-01-04 (the ECU among their currencies) is rejected,
 ///   as for every source.
-public struct AMCMProvider: RatesProvider {
+public struct AMCMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.spans(latestDays: 7, today: today(), maxDays: 90).map { first, last in

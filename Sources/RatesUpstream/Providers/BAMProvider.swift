@@ -14,12 +14,10 @@ import RatesCore
 /// - Schedule: Africa/Casablanca, Monday to Friday, usually out by 15:00 local time, dated the day they apply to.
 /// - Ranges: one request per weekday of the range, each for the bank's 12:30 fixing; the newest publication is asked for as the weekdays of the last
 ///   seven days up to today. The history starts on 1999-01-04.
-public struct BAMProvider: RatesProvider {
+public struct BAMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The withdrawn code under which the bank quotes the new ouguiya.
     static let mislabelled: Set<String> = ["MRO"]

@@ -11,15 +11,14 @@ import RatesCore
 ///   Friday's rate under their own dates and are skipped: the publications are Monday to Friday.
 /// - Schedule: every working day (America/Guatemala); the bank announces a day's reference rate the evening before, so it is looked for from 08:00.
 /// - Ranges: one `TipoCambioRango` request per range; the newest publication is the last 7 days by the source's clock (``RatesProvider/today()``).
-public struct BANGUATProvider: RatesProvider {
+///   A range of a weekend alone answers its days, each repeating Friday's rate: no publication (``EmptyAnswerIsNoPublication``).
+public struct BANGUATProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
 
     static let serviceNamespace = "http://www.banguat.gob.gt/variables/ws/"
     static let dollar = CurrencyCode("USD")!
-    /// A range of a weekend alone answers its days, each repeating Friday's rate: no publication.
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }

@@ -15,12 +15,10 @@ import RatesCore
 ///   holiday): one publication, dated Saturday, carried forward over the rest.
 /// - Ranges: one request for any range (`vigenciadesde` within it, both included); the newest publication is asked for as the seven days before
 ///   tomorrow through tomorrow. The history starts on 2000-01-03.
-public struct BANREPProvider: RatesProvider {
+public struct BANREPProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let dollar = CurrencyCode("USD")!
 

@@ -12,12 +12,10 @@ import RatesCore
 ///   or days before the series starts) comes without its `datos`: no figure of that currency; an answer with no figure at all is no publication.
 /// - Schedule: America/Mexico_City, Monday to Friday; the FIX is determined at 12:00 and out about 12:30 local time.
 /// - History: the FIX from 1991-11-12 (``historyStart``), the other series from their own first days.
-public struct BANXICOProvider: RatesProvider {
+public struct BANXICOProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The series read, in request order, and their currencies.
     public static let series: KeyValuePairs = ["SF43718": "USD", "SF46410": "EUR", "SF46407": "GBP", "SF46406": "JPY", "SF60632": "CAD"]

@@ -13,12 +13,10 @@ import RatesCore
 ///   `5.19980`), ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. (Frankfurter stores the selling rate, the figure Brazilian contracts cite as
 ///   "PTAX"; the two differ by half the spread, about 0.006 %.) The `paridade*` fields (the currency against USD) are not read.
 /// - Schedule: America/Sao_Paulo, Monday to Friday, the closing bulletin about 13:10 local time.
-public struct BCBProvider: RatesProvider {
+public struct BCBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies with a PTAX rate (the Bank's type A and B currencies), in request order.
     public static let currencies = ["AUD", "CAD", "CHF", "DKK", "EUR", "GBP", "JPY", "NOK", "SEK", "USD"]

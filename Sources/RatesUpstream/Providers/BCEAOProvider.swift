@@ -24,12 +24,10 @@ import RatesCore
 ///   (UTC+0), usually by 10:00; a table is dated the day it is published for.
 /// - Ranges: one request per Sunday–Friday of the range (the endpoint answers one day). The newest
 ///   publication is asked for as today's and the two days' before it.
-public struct BCEAOProvider: RatesProvider {
+public struct BCEAOProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The French names the bank gives the currencies it quotes, and their codes.
     static let currencyNames: [String: String] = [

@@ -12,12 +12,10 @@ import RatesCore
 ///   out, to be read on their own day, since a figure is served from the day it is dated.
 /// - Ranges: one `RecuperaTC_Mes` request per calendar month the range touches; each answer holds its month's days, also those outside the range. The
 ///   newest publication is the current month's answer (by the source's clock, ``RatesProvider/today()``).
-public struct BCNProvider: RatesProvider {
+public struct BCNProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let serviceNamespace = "http://servicios.bcn.gob.ni/"
     static let dollar = CurrencyCode("USD")!

@@ -15,12 +15,10 @@ import RatesCore
 ///   dated the day it is for.
 /// - Ranges: one request per currency and calendar year of the range; the newest publication is asked for as the years of the last seven days (one
 ///   year but in the first week of January).
-public struct BCPProvider: RatesProvider {
+public struct BCPProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies asked for, in request order.
     public static let currencies = [

@@ -17,12 +17,10 @@ import RatesCore
 ///   lists but does not quote that day.
 /// - Schedule: America/Argentina/Buenos_Aires, Monday to Friday, usually out by 13:00 local time, dated the day the quotations are for.
 /// - Ranges: one request per weekday of the range; for the newest publication, the weekdays of the last seven days to today. History from 2000-01-03.
-public struct BCRAProvider: RatesProvider {
+public struct BCRAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.days(latestDays: 7, today: today(), on: PublicationSchedule.workingDays).map { day in

@@ -15,12 +15,10 @@ import RatesCore
 /// - Schedule: America/Lima, Monday to Friday, the day's close out by about 17:00; the series start on 1997-01-02 (``historyStart``): an answer
 ///   reaching back to 1997 is read whole.
 /// - Ranges: one request for the whole range; the newest publication is asked for as the last seven days up to today.
-public struct BCRPProvider: RatesProvider {
+public struct BCRPProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let dollar = CurrencyCode("USD")!
     static let months = Day.ProviderFormat.monthAbbreviations.map { $0 == "Sep" ? "Set" : $0 }

@@ -14,12 +14,10 @@ import RatesCore
 ///   rates: no publication.
 /// - Ranges: one request per weekday of the range (the endpoint answers one day); the newest publication is asked for as today's and the two days'
 ///   before it.
-public struct BCTProvider: RatesProvider {
+public struct BCTProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let header = ["Monnaie", "Sigle", "Unité", "Valeur"]
     static let heading = "Cours Moyens des Devises Cotées en dinar tunisien sur le Marché des Changes interbancaire"

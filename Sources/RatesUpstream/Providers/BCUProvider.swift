@@ -23,12 +23,10 @@ import RatesCore
 ///   currency as its subject; the newest publication is asked as the last 7 days (by the source's
 ///   clock, ``RatesProvider/today()``). A range without a working day answers `status` 1 without
 ///   rows: no publication.
-public struct BCUProvider: RatesProvider {
+public struct BCUProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// One currency the bank quotes: its number, its ISO code and what `CodigoISO` says for it.
     public struct Currency: Sendable {

@@ -14,12 +14,10 @@ import RatesCore
 /// - Schedule: Europe/Rome, Monday to Friday, after the ECB's concertation; out by about 17:00 local time.
 /// - Requests: one day per request, as the endpoint answers: each weekday of a range; the newest publication is today's (Rome), or Friday's on a
 ///   weekend.
-public struct BDIProvider: RatesProvider {
+public struct BDIProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let perEuroConvention = "Foreign currency amount for 1 Euro."
     static let header = ["Country", "Currency", "ISO Code", "UIC Code", "Rate", "Rate convention", "Reference date (CET)"]

@@ -19,12 +19,10 @@ import RatesCore
 ///   2018-01-02.
 /// - Ranges: one request per currency and 365 days; the newest publication is asked for as the last
 ///   seven days up to today.
-public struct BFMProvider: RatesProvider {
+public struct BFMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The route's address (`…/wp-json/bfm/cours_mid_en_ar_filter`).
     var endpoint: String { baseURL + "/admin/wp-json/bfm/cours_mid_en_ar_filter" }

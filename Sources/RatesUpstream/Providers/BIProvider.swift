@@ -25,12 +25,10 @@ import RatesCore
 /// - Ranges: one search per currency for the whole range. Without the page's state (``requests(for:)``, what
 ///   an import reads files as), one post without a currency stands for them: each answer names its currency. A
 ///   `GET` is answered with the latest table, a post with a search's.
-public struct BIProvider: RatesProvider {
+public struct BIProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The page's URL.
     var pageURL: String { baseURL + "/en/statistik/informasi-kurs/transaksi-bi/default.aspx" }

@@ -33,12 +33,10 @@ import RatesCore
 ///   a month appear some weeks after its end.
 /// - Ranges: one request for the months from the range's first day through its last; the newest
 ///   publication is asked for as the last four months.
-public struct BISProvider: RatesProvider {
+public struct BISProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// What is read of an economy's rows listed under one code: from and through which months
     /// (`YYYY-MM`, both included; `nil`: no bound), and as which currency (`nil`: the code itself).

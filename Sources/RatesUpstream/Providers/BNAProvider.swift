@@ -20,12 +20,10 @@ import RatesCore
 /// - Schedule: Africa/Luanda, Monday to Friday, usually out by 16:00 local time, dated the day they apply to.
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven days up to today. The history starts on
 ///   2000-01-01.
-public struct BNAProvider: RatesProvider {
+public struct BNAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies asked for without the bank's list: the list of May 2026 less what is skipped.
     public static let currencies = [

@@ -15,12 +15,10 @@ import RatesCore
 /// - Schedule: Asia/Kuala_Lumpur, Monday to Friday, the 09:00 session's rates available by about noon.
 ///
 /// The bank writes the special drawing right `SDR`; it is stored as ISO 4217's `XDR`.
-public struct BNMProvider: RatesProvider {
+public struct BNMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     var endpoint: String { baseURL + "/exchange-rate" }
 

@@ -16,12 +16,10 @@ import RatesCore
 ///   apply to.
 /// - Ranges: one request per currency for any range; the newest publication is asked for as the last seven days up to today. The history starts on
 ///   2012-01-02.
-public struct BNRRWProvider: RatesProvider {
+public struct BNRRWProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies the bank quotes, in request order.
     public static let currencies = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "ZAR", "AED", "SAR", "KES", "UGX", "TZS", "BIF"]

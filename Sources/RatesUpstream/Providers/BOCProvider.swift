@@ -13,12 +13,10 @@ import RatesCore
 ///
 /// A series the group lists but does not observe on a day (in 2026 the ringgit, the baht and the
 /// dong) is simply absent from that day's observation: there is no figure to read.
-public struct BOCProvider: RatesProvider {
+public struct BOCProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The group's observations endpoint.
     var endpoint: String { baseURL + "/observations/group/FX_RATES_DAILY/json" }

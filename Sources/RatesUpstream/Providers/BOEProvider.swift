@@ -12,12 +12,10 @@ import RatesCore
 /// - Quote convention: units of the currency per 1 GBP, ``RatesCore/PublishedQuote/Direction/unitsPerPivot``.
 /// - Skipped: an empty cell (no figure for that series on that day).
 /// - Schedule: Europe/London, Monday to Friday, rates at 16:00 local time, published about 16:30.
-public struct BOEProvider: RatesProvider {
+public struct BOEProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The daily spot series (`XUDL…`, units of currency per 1 GBP) and their currencies, in request order.
     public static let series: KeyValuePairs<String, String> = [

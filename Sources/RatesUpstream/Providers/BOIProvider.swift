@@ -9,12 +9,10 @@ import RatesCore
 /// - Quote convention: ILS per 10^`UNIT_MULT` units of `BASE_CURRENCY` (JPY per 100, LBP per 10),
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``. Only `DATA_TYPE` `OF00` (the representative rate) is read.
 /// - Schedule: Asia/Jerusalem, Monday to Friday, published about 15:30 local time.
-public struct BOIProvider: RatesProvider {
+public struct BOIProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let columns = ["BASE_CURRENCY", "COUNTER_CURRENCY", "UNIT_MULT", "TIME_PERIOD", "OBS_VALUE", "DATA_TYPE"]
 

@@ -26,12 +26,10 @@ import RatesCore
 ///   Irish banks, no currency of their own; `GREAT BRITAIN POUND` is GBP) is skipped.
 /// - Schedule: America/Jamaica, Monday to Friday, usually by 13:00; a row is dated the day it is for.
 /// - Ranges: the one request gives what the table shows; a fetch keeps the days it asked for.
-public struct BOJAProvider: RatesProvider {
+public struct BOJAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let header = ["Date", "Currency", "DMD & TT", "Notes", "Coins", "DMD, TT & Cash"]
 

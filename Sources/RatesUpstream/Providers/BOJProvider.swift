@@ -13,12 +13,10 @@ import RatesCore
 ///   quotation is rejected rather than read upside down. The series start on 1998-01-05 (``historyStart``); a 1998 answer is read like any other.
 /// - Skipped: `null`, no figure that day (weekends, Japanese holidays: the API lists every day); nulls only (no business day yet): no publication.
 /// - Schedule: Asia/Tokyo, Monday to Friday; a business day's 17:00 rates are in the API the next business morning, about 09:30 local time.
-public struct BOJProvider: RatesProvider {
+public struct BOJProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The series read (database FM08), in request order: id, currency, direction and the `UNIT` text the API gives.
     public static let series: [(id: String, currency: String, direction: PublishedQuote.Direction, unit: String)] = [

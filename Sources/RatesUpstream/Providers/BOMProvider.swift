@@ -13,12 +13,10 @@ import RatesCore
 ///   currency without a rate that day) is left out; any other figure that is not a decimal rejects the answer.
 /// - Schedule: Asia/Ulaanbaatar, Monday to Friday, usually out by 10:00 local time, dated the day they apply to.
 /// - Ranges: one request for any range; the newest publication is asked for as the last seven days up to today. The history starts on 2001-01-02.
-public struct BOMProvider: RatesProvider {
+public struct BOMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The members that are metals, skipped.
     static let metals: Set<String> = ["XAU", "XAG"]

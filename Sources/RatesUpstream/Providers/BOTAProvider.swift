@@ -21,12 +21,10 @@ import RatesCore
 /// - Schedule: Africa/Dar_es_Salaam (UTC+3), every day, by about 11:00; a figure is dated the day it applies to.
 /// - Ranges: one post for the whole range (`dateFrom`, `dateTo` both included); the newest publication is asked
 ///   for as the last seven days up to today.
-public struct BOTAProvider: RatesProvider {
+public struct BOTAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The page's URL.
     var pageURL: String { baseURL + "/ExchangeRate/previous_rates" }

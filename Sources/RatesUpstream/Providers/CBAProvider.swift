@@ -22,12 +22,10 @@ import RatesCore
 ///   rates, none for weekends and holidays. A range without any such day (a weekend, the New Year
 ///   holidays of 1–7 January) is answered with a `diffgram` without `DocumentElement` (or one without
 ///   rows): no publication.
-public struct CBAProvider: RatesProvider {
+public struct CBAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies a range request names: those the bank quotes (2026), metals left out.
     public static let currencies = [

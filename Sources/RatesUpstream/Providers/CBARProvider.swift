@@ -17,12 +17,10 @@ import RatesCore
 /// - Schedule: Azerbaijani working days (Asia/Baku); a bulletin is in force from its date, looked for from 10:00 that day.
 /// - Ranges: one request per Monday–Friday in the range (from 2006-01-01 on); the newest publication is the file of today (by the source's clock,
 ///   ``RatesProvider/today()``), which on a weekend is Friday's bulletin.
-public struct CBARProvider: RatesProvider {
+public struct CBARProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The first day of the new manat (AZN): bulletins before it are in old manats.
     public static let redenomination = Day(year: 2006, month: 1, day: 1)!

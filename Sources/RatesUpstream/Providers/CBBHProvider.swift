@@ -22,12 +22,10 @@ import RatesCore
 /// - Schedule: Europe/Sarajevo, lists set Monday to Friday by about 16:00 for the next day (dated Tuesday to Saturday; Saturday's holds through
 ///   Monday).
 /// - Ranges: one period request per 366 days; the newest publication is asked for as the list in force tomorrow (the daily request).
-public struct CBBHProvider: RatesProvider {
+public struct CBBHProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The service's address (`…/CurrencyExchange`).
     var endpoint: String { baseURL + "/CurrencyExchange" }

@@ -20,12 +20,10 @@ import RatesCore
 ///   day it applies to.
 /// - Ranges: one post per year of the range (the recording shows 9 days; the form states no limit); the newest
 ///   publication is asked for as the last seven days up to today. History from 2024-03-01.
-public struct CBEProvider: RatesProvider {
+public struct CBEProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The page whose form is posted.
     static let pagePath = "/en/economic-research/statistics/cbe-exchange-rates/historical-data"

@@ -22,12 +22,10 @@ import RatesCore
 ///   the form states no limit, and its page gives 2008-01-02 as the first day it answers); the newest publication is
 ///   asked for as the last seven days up to today. Without the form (``requests(for:)``, what `rates-relay import`
 ///   reads files as), one post names no currency, and an answer is read as the currency its table names.
-public struct CBKKWProvider: RatesProvider {
+public struct CBKKWProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The lookup's folder, `…/monetary-policy/market-operations/exchange-rates`.
     var folderURL: String { baseURL + "/en/monetary-policy/market-operations/exchange-rates" }

@@ -10,12 +10,10 @@ import RatesCore
 ///   their exact midpoint (``RatesCore/RateText/midpoint(_:_:)``: 182.0819 and 183.9653 give 183.0236).
 /// - Schedule: Africa/Monrovia (UTC), Monday to Saturday, usually by 13:00; a row is dated the day it is for.
 /// - Ranges: the newest publication is the first page; a range, the pages back to its first day, counting at least two weeks a page (200 at most).
-public struct CBLLRProvider: RatesProvider {
+public struct CBLLRProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let liberianDollar = CurrencyCode("LRD")!
 

@@ -18,12 +18,10 @@ import RatesCore
 /// - Day: the `timestamp` (Unix seconds) as a day in Myanmar time (UTC+06:30).
 /// - Schedule: Asia/Yangon, Monday to Friday, the day's table out by about 10:30.
 /// - Ranges: one `history` request per Monday to Friday in the range; the API has no range query.
-public struct CBMProvider: RatesProvider {
+public struct CBMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies the bank quotes per 100 units.
     static let perHundred: Set<String> = ["IDR", "JPY", "KHR", "KRW", "LAK", "VND"]

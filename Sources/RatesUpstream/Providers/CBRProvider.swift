@@ -32,12 +32,10 @@ import RatesCore
 ///   own days, which are not the tables' days, so the bank publishes in parts
 ///   (``publishesInParts``): a table adds to its day's figures, and a currency the bank stops
 ///   quoting leaves the merge when its last figure passes the carry-forward limit.
-public struct CBRProvider: RatesProvider {
+public struct CBRProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The weekdays the bank's tables are dated: Tuesday to Saturday.
     static let tableWeekdays: Set<Int> = [2, 3, 4, 5, 6]

@@ -17,12 +17,10 @@ import RatesCore
 /// - Schedule: Asia/Colombo (UTC+5:30), Monday to Friday, by about 09:30; a figure is dated the day it applies to.
 /// - Ranges: one post for the whole range (`txtStart`, `txtEnd` both included); the newest publication is the last seven days up to today. Without
 ///   the form (``requests(for:)``, what an import reads files as), the post names no currency; an answer names each table's currency itself.
-public struct CBSLProvider: RatesProvider {
+public struct CBSLProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The lookup's folder, `…/cbsl_custom/exrates`.
     var folderURL: String { baseURL + "/cbsl_custom/exrates" }

@@ -17,12 +17,10 @@ import RatesCore
 ///   strays far from the market (9.30865 TTD per EUR on 2026-04-30, when its dollar average and the ECB's dollar gave 7.8817).
 /// - Schedule: America/Port_of_Spain, Monday to Friday, the day's rates out by about 16:00; a row's day is its `famedate`.
 /// - Ranges: one request for the years the range spans, a fetch keeping the range's days; the newest publication is the last seven days up to today.
-public struct CBTTProvider: RatesProvider {
+public struct CBTTProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// Column prefixes and their ISO 4217 codes, in the answer's order.
     static let columns = [

@@ -11,12 +11,10 @@ import RatesCore
 /// - Day: `Date`, written `DD.MM.YYYY`. The archive goes back to 1994-07-01 (``historyStart``, the som's
 ///   first day); a day it has no rates for is answered `[]`, no publication.
 /// - Schedule: Asia/Tashkent, Monday to Friday, usually out by about 14:00.
-public struct CBUProvider: RatesProvider {
+public struct CBUProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     var endpoint: String { baseURL + "/json/" }
 

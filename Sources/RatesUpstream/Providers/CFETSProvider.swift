@@ -12,12 +12,10 @@ import RatesCore
 /// - Schedule: Asia/Shanghai, Monday to Friday, the parity announced at 09:15; a publication's day is the record's `date`.
 /// - Ranges: one request per 50 days at most, so that its answer fits on one page (the endpoint takes no more than 50 a page); the newest publication
 ///   is asked for as the last seven days up to today. A page of a longer span, as a file, reads as the days it holds.
-public struct CFETSProvider: RatesProvider {
+public struct CFETSProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let pageSize = 50

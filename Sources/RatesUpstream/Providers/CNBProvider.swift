@@ -20,12 +20,10 @@ import RatesCore
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits``.
 /// - History: the fixing goes back to 1991-01-01 (``historyStart``), in both the text and the yearly JSON.
 /// - Schedule: Europe/Prague, Monday to Friday, published after 14:30 local time.
-public struct CNBProvider: RatesProvider {
+public struct CNBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The text file of the newest fixing, in the table's folder.
     var textURL: String { baseURL + "/denni_kurz.txt" }

@@ -17,12 +17,10 @@ import RatesCore
 /// - Schedule: Asia/Kabul, Saturday to Thursday, usually by 09:30; the rates are dated the day they are for.
 /// - Ranges: one request per Saturday–Thursday of the range (the page answers one day); the newest publication is asked for as today's and the two
 ///   days' before it.
-public struct DABProvider: RatesProvider {
+public struct DABProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The weekdays with rates: Saturday to Thursday.
     static let publicationWeekdays: Set<Int> = [6, 7, 1, 2, 3, 4]

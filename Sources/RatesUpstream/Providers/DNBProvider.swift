@@ -12,12 +12,10 @@ import RatesCore
 ///   ``PublishedQuote/Direction/pivotPerUnits``, unit 100.
 /// - History: DNVALD's daily rates go back to 1977-01-03 (``historyStart``); a range from before 1999 is answered in full.
 /// - Schedule: Danish banking days (Europe/Copenhagen), about 16:00.
-public struct DNBProvider: RatesProvider {
+public struct DNBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The latest rates' URL, on the bank's host.
     var latestURL: String { baseURL + "/api/currencyratesxml?lang=en" }

@@ -13,12 +13,10 @@ import RatesCore
 /// - Quote convention: INR per N units of the currency as `subProdName` says (`INR / 1 USD`, `INR / 100 JPY`, `INR / 10000 IDR`),
 ///   ``RatesCore/PublishedQuote/Direction/pivotPerUnits`` with `unit` N. A `subProdName` of any other form is a layout error.
 /// - Schedule: Asia/Kolkata, Monday to Friday except Indian holidays, published about 13:30 local time.
-public struct FBILProvider: RatesProvider {
+public struct FBILProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard let span = window.span(latestDays: 7, today: today()) else { return [] }

@@ -15,12 +15,10 @@ import RatesCore
 /// - History: the series start on 1971-01-04 (``historyStart``; the euro's on 1999-01-04); a request without `observation_start` answers a series'
 ///   whole history.
 /// - Schedule: America/New_York, weekly on Mondays about 16:15 local time (the daily figures of the week before).
-public struct FREDProvider: RatesProvider {
+public struct FREDProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The H.10 daily series, in request order: series id, currency, and which way round the series is quoted.
     public static let series: [(id: String, currency: String, direction: PublishedQuote.Direction)] =

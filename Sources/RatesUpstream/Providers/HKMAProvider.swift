@@ -14,12 +14,10 @@ import RatesCore
 /// - Skipped: the `neeri_*` fields (effective exchange rate indices, not currencies) and `null` fields: the legacy currencies after they ceased, the
 ///   euro before it began, the SDR on days the IMF has no rate. A record with no currency's figure (only indices, or nothing) is no publication for
 ///   its day, and a page without records (a range the bulletin does not cover yet) is none at all.
-public struct HKMAProvider: RatesProvider {
+public struct HKMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     var endpoint: String { baseURL + "/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily" }
 

@@ -17,12 +17,10 @@ import RatesCore
 ///   gives one figure as published, its euro row: the kuna, `srednji_tecaj` HRK per `jedinica` EUR (``PublishedQuote/Direction/unitsPerPivot``, unit
 ///   `jedinica`). Its other rows are figures against the kuna, which this source's pivot cannot express without arithmetic: they are checked (code,
 ///   unit, decimal) and left out. A kuna list without a euro row (before 1999) gives nothing: no publication.
-public struct HNBProvider: RatesProvider {
+public struct HNBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let url = "\(baseURL)/tecajn-eur/v3"

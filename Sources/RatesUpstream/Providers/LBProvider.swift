@@ -15,12 +15,10 @@ import RatesCore
 /// - Ranges: one request per Monday–Friday in the range, within 1994-04-01 (``historyStart``, the first table the service holds) through ``lastDay``;
 ///   an answer without `<FxRate>` (a day the service holds no table for) is no publication. With nothing stored, a fetch asks for the litas' last
 ///   `backfillDays` days (its last table when that is 0); once that table is stored, for the days after it, which make no request.
-public struct LBProvider: RatesProvider {
+public struct LBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public static let lastDay = Day(year: 2014, month: 12, day: 31)!
 

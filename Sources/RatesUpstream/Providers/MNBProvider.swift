@@ -8,12 +8,10 @@ import RatesCore
 ///   lists the 32 the bank quotes. A range without a working day (holidays only) answers an empty `<MNBExchangeRates />`: no publication.
 /// - Quote convention: forints for `unit` units of the currency (100 for IDR, JPY, KRW), decimal comma: ``PublishedQuote/Direction/pivotPerUnits``.
 /// - Schedule: Hungarian working days (Europe/Budapest), usually by 12:00.
-public struct MNBProvider: RatesProvider {
+public struct MNBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies a range request names: those the bank quotes (2026).
     public static let currencies = [

@@ -13,12 +13,10 @@ import RatesCore
 /// - Schedule: Africa/Addis_Ababa, Monday to Friday, the day's rates out by about 13:00. Rates since the birr floated are asked for (from
 ///   2024-10-01).
 /// - Ranges: one request per Monday to Friday in the range; the newest publication is asked for as the last seven days' working days up to today.
-public struct NBEProvider: RatesProvider {
+public struct NBEProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.days(latestDays: 6, today: today(), on: PublicationSchedule.workingDays).map { day in

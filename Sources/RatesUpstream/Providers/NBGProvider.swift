@@ -16,12 +16,10 @@ import RatesCore
 /// - Schedule: Asia/Tbilisi, Monday to Friday, set by about 17:15.
 /// - History: from 1995-10-14 (``historyStart``). For a day without rates (before that, or one the bank has no
 ///   set for) the API answers an empty list: no publication.
-public struct NBGProvider: RatesProvider {
+public struct NBGProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     var endpoint: String { baseURL + "/currencies/" }
 

@@ -14,12 +14,10 @@ import RatesCore
 /// - Schedule: Moldovan working days (Europe/Chisinau); a day's table is looked for from 16:00.
 /// - Ranges: one request per Monday–Friday in the range; the newest publication is today's table (by the source's clock, ``RatesProvider/today()``).
 ///   A table is read under the date it states.
-public struct NBMProvider: RatesProvider, NoPublicationStatus {
+public struct NBMProvider: RatesProvider, NoPublicationStatus, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.days(latest: today(), on: schedule.weekdays).flatMap { day in

@@ -16,12 +16,10 @@ import RatesCore
 ///   IDs, and an answer holding such a day is rejected.
 /// - Skipped, as not publications: Saturdays and Sundays, whose official rates repeat Friday's. So an answer for a weekend day (`.latest` fetched on
 ///   a Saturday), or an empty list, is no publication.
-public struct NBRBProvider: RatesProvider {
+public struct NBRBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The currencies of the daily list by `Cur_ID`, with their scale: what a `dynamics` row, which names neither, is.
     public static let currencies: [Int: (code: CurrencyCode, scale: Int)] = ([

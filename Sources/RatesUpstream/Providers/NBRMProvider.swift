@@ -15,12 +15,10 @@ import RatesCore
 ///   usually out by 12:00; the service's lists go back to 1993-01-01 (``historyStart``).
 /// - Ranges: one request per 90 days (the span the bank's own tools ask for); the newest publication is
 ///   asked for as the last week through tomorrow.
-public struct NBRMProvider: RatesProvider {
+public struct NBRMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The service's address (`…/KLServiceNOV/GetExchangeRate`).
     var endpoint: String { baseURL + "/KLServiceNOV/GetExchangeRate" }

@@ -13,12 +13,10 @@ import RatesCore
 /// - Day: each entry's `date`; the bank publishes every day's rates just after midnight, set the day before.
 /// - Schedule: Asia/Kathmandu, every day, usually read by 11:45; the API's rates go back to 2010-01-01.
 /// - Ranges: one request per 100 days; the newest publication is asked for as the last seven days up to today.
-public struct NRBProvider: RatesProvider {
+public struct NRBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The API's address (`…/api/forex/v1/rates`).
     var endpoint: String { baseURL + "/api/forex/v1/rates" }

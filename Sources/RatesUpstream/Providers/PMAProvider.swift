@@ -27,12 +27,10 @@ import RatesCore
 /// - Ranges: one post per year of the range (`from` and `to` both included; the form states no limit); the newest
 ///   publication is asked for as the last seven days up to today. Without the form (``requests(for:)``, what
 ///   `rates-relay import` reads files as), the post carries the days alone.
-public struct PMAProvider: RatesProvider {
+public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The form's address, where it is also posted.
     var formURL: String { baseURL + "/ar/webtools/currency/export" }

@@ -14,12 +14,10 @@ import RatesCore
 ///   Irish pound, withdrawn in 2002, whose figure is no market's). The SDR comes as `XDR` and is kept.
 /// - Schedule: Africa/Blantyre, Monday to Friday, usually by 16:00; a figure is dated the day it is for.
 /// - Ranges: one request for the whole range; the newest publication is asked for as the last seven days.
-public struct RBMProvider: RatesProvider {
+public struct RBMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     static let header = ["Currency", "Buying", "Middle", "Selling", "Date"]
     /// Codes in the table that are no current currency (see the quote convention).

@@ -15,12 +15,10 @@ import RatesCore
 ///
 /// Skipped: `SEKETT`, the group's "SEK per 1 SEK" series, always 1, and an observation whose `value` is
 /// `null`. An empty list (a range of holidays) is no publication.
-public struct RBProvider: RatesProvider {
+public struct RBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         window.requests(latest: [ProviderRequest(url: "\(baseURL)/Observations/Latest/ByGroup/130")]) { first, last in

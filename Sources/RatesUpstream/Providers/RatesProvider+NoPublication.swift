@@ -28,3 +28,14 @@ extension RatesProvider {
 
 /// The bank answers 404 for a working day without a bulletin (a Turkish holiday), as its adapter documents.
 extension TCMBProvider: NoPublicationStatus {}
+
+/// A provider whose answer of a layout it knows but without a day (a span of weekends and holidays)
+/// means no publication for that request rather than an empty answer (``UpstreamDataError/empty``).
+///
+/// A provider opts in by conforming (`public struct BOCProvider: RatesProvider, EmptyAnswerIsNoPublication`).
+public protocol EmptyAnswerIsNoPublication: RatesProvider {}
+
+extension EmptyAnswerIsNoPublication {
+    /// `true`: an answer without a day is no publication.
+    public var emptyAnswerIsNoPublication: Bool { true }
+}

@@ -16,12 +16,10 @@ import RatesCore
 /// - Day: `Period`. A range without observations (a holiday) is an empty array: no publication.
 /// - Schedule: Africa/Johannesburg, Monday to Friday, the 10:30 rates out by about 11:00; the series are read from 2000-01-01.
 /// - Ranges: one request per series covering the whole range; the newest publication is asked for as the last seven days up to today.
-public struct SARBProvider: RatesProvider {
+public struct SARBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// One series: its code, currency, title and direction.
     struct Series: Sendable {

@@ -16,12 +16,10 @@ import RatesCore
 /// - Schedule: Icelandic working days (Atlantic/Reykjavik), about 11:00.
 /// - Requests: two per window, one per group (``ProviderRequest/subject`` `"9"` and `"7"`); the latest is the last seven days to today in Reykjavik
 ///   by the system clock. History from 1981-01-01 (``historyStart``), the króna's redenomination.
-public struct SBIProvider: RatesProvider {
+public struct SBIProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The mid-rate series read, by group and series ID: the code of the currency today (or when it was withdrawn).
     public static let seriesCurrencies: [String: [String: CurrencyCode]] = [

@@ -27,12 +27,10 @@ import RatesCore
 ///   publication day.
 /// - Ranges: one request per Monday–Friday in the range. A holiday has no file: the bank answers
 ///   404 there. History from 1996-04-16 (``historyStart``).
-public struct TCMBProvider: RatesProvider {
+public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The first day of the new lira: bulletins before it quote old lira, 1,000,000 to the new one.
     public static let newLira = Day(year: 2005, month: 1, day: 1)!

@@ -36,12 +36,10 @@ import RatesCore
 /// - Ranges: one request filtered on the effective date (`filter=effective_date:gte:FIRST,effective_date:lte:LAST`);
 ///   the newest publication is asked for as every row of the last 183 days' record dates
 ///   (`filter=record_date:gte:…`): the last two quarters and their amendments.
-public struct USTProvider: RatesProvider {
+public struct USTProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public let source: ProviderSource
 
     public init(source: ProviderSource) { self.source = source }
-
-    public let emptyAnswerIsNoPublication = true
 
     /// The Treasury's country-currency descriptions whose code never changed, and the ISO 4217 codes they are.
     public static let codes: [String: String] = [
