@@ -59,6 +59,8 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// The euro, base currency of the ECB's reference rates.
     public static let euro = CurrencyCode("EUR")!
+    /// The US dollar, the pivot of many sources and the merge's first bridge currency.
+    public static let usDollar = CurrencyCode("USD")!
 
     /// The English ISO 4217 name (or, for the Crown Dependencies' pounds, which ISO 4217 does not
     /// list but pegs give, their usual name), or `nil` for a code neither knows.

@@ -91,8 +91,7 @@ extension ProviderDay {
     func bridge(to ecb: ProviderDay) -> (PublishedQuote, PublishedQuote)? {
         let ecbQuotes = Dictionary(ecb.quotes.map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
         let shared = quotes.filter { $0.currency != .euro && $0.currency != pivot && ecbQuotes[$0.currency] != nil }
-        let usd = CurrencyCode("USD")!
-        guard let chosen = shared.first(where: { $0.currency == usd }) ?? shared.min(by: { $0.currency < $1.currency }) else { return nil }
+        guard let chosen = shared.first(where: { $0.currency == .usDollar }) ?? shared.min(by: { $0.currency < $1.currency }) else { return nil }
         return (chosen, ecbQuotes[chosen.currency]!)
     }
 }

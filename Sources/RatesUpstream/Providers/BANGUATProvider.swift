@@ -18,7 +18,6 @@ public struct BANGUATProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public init(source: ProviderSource) { self.source = source }
 
     static let serviceNamespace = "http://www.banguat.gob.gt/variables/ws/"
-    static let dollar = CurrencyCode("USD")!
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
@@ -48,9 +47,9 @@ public struct BANGUATProvider: RatesProvider, EmptyAnswerIsNoPublication {
             guard currency == "2" else {
                 throw .layout("<Var> of \(day) is for currency \(UpstreamDataError.quoted(currency)), expected 2 (the dollar)")
             }
-            let selling = try PublishedText.rate(XMLFields.text(row, "venta", in: "<Var> of \(day)"), currency: Self.dollar, day: day)
-            let buying = try PublishedText.rate(XMLFields.text(row, "compra", in: "<Var> of \(day)"), currency: Self.dollar, day: day)
-            let quote = try PublishedQuote.midpoint(buying: buying, selling: selling, of: Self.dollar, direction: .pivotPerUnits, day: day)
+            let selling = try PublishedText.rate(XMLFields.text(row, "venta", in: "<Var> of \(day)"), currency: .usDollar, day: day)
+            let buying = try PublishedText.rate(XMLFields.text(row, "compra", in: "<Var> of \(day)"), currency: .usDollar, day: day)
+            let quote = try PublishedQuote.midpoint(buying: buying, selling: selling, of: .usDollar, direction: .pivotPerUnits, day: day)
             guard day.isoWeekday <= 5 else { continue }
             publications.append(ProviderPublication(day: day, quotes: [quote]))
         }

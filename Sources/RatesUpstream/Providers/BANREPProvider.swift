@@ -20,8 +20,6 @@ public struct BANREPProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     public init(source: ProviderSource) { self.source = source }
 
-    static let dollar = CurrencyCode("USD")!
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today().adding(days: 1)) else { return [] }
         let bound = { (day: Day) in "%27\(day.text(.iso))T00:00:00.000%27" }
@@ -40,8 +38,8 @@ public struct BANREPProvider: RatesProvider, EmptyAnswerIsNoPublication {
             let unit = try record.field("unidad", of: "the TRM of \(from)").string("the unit of the TRM of \(from)")
             guard unit == pivot.rawValue else { throw .layout("the TRM of \(from) is in \(UpstreamDataError.quoted(unit)), not COP") }
             let value = try record.field("valor", of: "the TRM of \(from)").string("the TRM of \(from)")
-            guard RateText.isValid(value) else { throw .invalidRate(currency: Self.dollar, day: from, text: value) }
-            return ProviderPublication(day: from, currency: Self.dollar, value: value, direction: .pivotPerUnits)
+            guard RateText.isValid(value) else { throw .invalidRate(currency: .usDollar, day: from, text: value) }
+            return ProviderPublication(day: from, currency: .usDollar, value: value, direction: .pivotPerUnits)
         }
     }
 }

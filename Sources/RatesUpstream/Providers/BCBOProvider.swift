@@ -135,7 +135,6 @@ public struct BCBOProvider: RatesProvider {
     /// The dollar's midpoint on each day of a year's file.
     private func readYear(_ sheet: BIFFSheet) throws(UpstreamDataError) -> [ProviderPublication] {
         func layout(_ text: String) -> UpstreamDataError { .layout("sheet \(sheet.name): \(text)") }
-        let usd = CurrencyCode("USD")!
         guard let year = Int(sheet.name.dropFirst("COTIZACIONES OFICIALES ".count)), sheet["A2"]?.text == "AÑO \(year)" else {
             throw layout("cell A2 does not name the sheet's year")
         }
@@ -175,9 +174,9 @@ public struct BCBOProvider: RatesProvider {
                     let midpoint = RateText.midpoint(sellText, buyText)
                 else {
                     let shown = [sell, buy].map { $0?.decimalText ?? $0?.text ?? "none" }
-                    throw .invalidRate(currency: usd, day: day, text: shown.joined(separator: " / "))
+                    throw .invalidRate(currency: .usDollar, day: day, text: shown.joined(separator: " / "))
                 }
-                publications.append(ProviderPublication(day: day, currency: usd, value: midpoint, direction: .pivotPerUnits))
+                publications.append(ProviderPublication(day: day, currency: .usDollar, value: midpoint, direction: .pivotPerUnits))
             }
         }
         return publications

@@ -90,7 +90,6 @@ public struct BCCRProvider: RatesProvider {
         guard let buyingSeries, let sellingSeries else {
             throw .layout("the table lacks the buying (317) or the selling (318) row")
         }
-        let dollar = CurrencyCode("USD")!
         var publications: [ProviderPublication] = []
         for column in columns.dropFirst() {
             let field = try column.field("field", of: "a column").string("a column's \"field\"")
@@ -105,8 +104,8 @@ public struct BCCRProvider: RatesProvider {
             case (nil, nil):
                 continue
             case (let buy?, let sell?):
-                let middle = try PublishedText.midpoint(buying: buy, selling: sell, currency: dollar, day: day)
-                publications.append(ProviderPublication(day: day, currency: dollar, value: middle, direction: .pivotPerUnits))
+                let middle = try PublishedText.midpoint(buying: buy, selling: sell, currency: .usDollar, day: day)
+                publications.append(ProviderPublication(day: day, currency: .usDollar, value: middle, direction: .pivotPerUnits))
             default:
                 throw .layout("\(day) has a buying or a selling rate, not both")
             }
@@ -122,11 +121,10 @@ public struct BCCRProvider: RatesProvider {
         if english?.isNoFigure ?? true, spanish?.isNoFigure ?? true {
             return nil
         }
-        let dollar = CurrencyCode("USD")!
         guard let englishText = english?.stringValue, let spanishText = spanish?.stringValue else {
-            throw .invalidRate(currency: dollar, day: day, text: english?.shown ?? spanish?.shown ?? "")
+            throw .invalidRate(currency: .usDollar, day: day, text: english?.shown ?? spanish?.shown ?? "")
         }
-        guard RateText.isValid(englishText) else { throw .invalidRate(currency: dollar, day: day, text: englishText) }
+        guard RateText.isValid(englishText) else { throw .invalidRate(currency: .usDollar, day: day, text: englishText) }
         guard spanishText.filter(\.isNumber) == englishText.filter(\.isNumber), spanishText.contains(",") == englishText.contains(".") else {
             throw .layout("\(field) of \(day) reads \(UpstreamDataError.quoted(englishText)) in English but \(UpstreamDataError.quoted(spanishText)) in Spanish")
         }

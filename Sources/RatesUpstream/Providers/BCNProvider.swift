@@ -18,7 +18,6 @@ public struct BCNProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public init(source: ProviderSource) { self.source = source }
 
     static let serviceNamespace = "http://servicios.bcn.gob.ni/"
-    static let dollar = CurrencyCode("USD")!
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 0, today: today()) else { return [] }
@@ -49,9 +48,9 @@ public struct BCNProvider: RatesProvider, EmptyAnswerIsNoPublication {
                     throw .layout("\(place) has <\(name)>\(UpstreamDataError.quoted(text))</\(name)>, expected \(expected)")
                 }
             }
-            let value = try PublishedText.rate(XMLFields.text(row, "Valor", in: place), currency: Self.dollar, day: day)
+            let value = try PublishedText.rate(XMLFields.text(row, "Valor", in: place), currency: .usDollar, day: day)
             guard day <= today() else { continue }  // set in advance: read on its own day
-            publications.append(ProviderPublication(day: day, currency: Self.dollar, value: value, direction: .pivotPerUnits))
+            publications.append(ProviderPublication(day: day, currency: .usDollar, value: value, direction: .pivotPerUnits))
         }
         return publications
     }

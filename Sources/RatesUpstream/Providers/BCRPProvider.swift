@@ -20,7 +20,6 @@ public struct BCRPProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     public init(source: ProviderSource) { self.source = source }
 
-    static let dollar = CurrencyCode("USD")!
     static let months = Day.ProviderFormat.monthAbbreviations.map { $0 == "Sep" ? "Set" : $0 }
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
@@ -42,8 +41,8 @@ public struct BCRPProvider: RatesProvider, EmptyAnswerIsNoPublication {
             guard values.count == 2 else { throw .layout("\(day) has \(values.count) values, not a buying and a selling rate") }
             if values.allSatisfy({ $0 == .string("n.d.") }) { return nil }
             guard let buying = values[0].publishedDecimal, let selling = values[1].publishedDecimal, let middle = RateText.midpoint(buying, selling)
-            else { throw .invalidRate(currency: Self.dollar, day: day, text: values.map(\.shown).joined(separator: " / ")) }
-            return ProviderPublication(day: day, currency: Self.dollar, value: middle, direction: .pivotPerUnits)
+            else { throw .invalidRate(currency: .usDollar, day: day, text: values.map(\.shown).joined(separator: " / ")) }
+            return ProviderPublication(day: day, currency: .usDollar, value: middle, direction: .pivotPerUnits)
         }.compactMap { $0 }
     }
 

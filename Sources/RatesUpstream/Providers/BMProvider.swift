@@ -113,7 +113,7 @@ public struct BMProvider: IndexPageProvider {
             }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
-        guard quotes.contains(where: { $0.currency.rawValue == "USD" }) else { throw .layout("the bulletin has no dollar row (Estados Unidos)") }
+        guard quotes.contains(where: { $0.currency == .usDollar }) else { throw .layout("the bulletin has no dollar row (Estados Unidos)") }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 

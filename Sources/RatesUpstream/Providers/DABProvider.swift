@@ -62,7 +62,7 @@ public struct DABProvider: RatesProvider, EmptyAnswerIsNoPublication {
             guard let value = RateText.midpoint(cells[3], cells[4]) else { throw .invalidRate(currency: currency, day: day, text: cells[3]) }
             quotes.append(PublishedQuote(currency: currency, value: value, unit: name.unit, direction: .pivotPerUnits))
         }
-        guard quotes.contains(where: { $0.currency == CurrencyCode("USD")! }) else { throw .layout("no US dollar row in the table of \(day)") }
+        guard quotes.contains(where: { $0.currency == .usDollar }) else { throw .layout("no US dollar row in the table of \(day)") }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 

@@ -18,8 +18,6 @@ public struct MMAProvider: RatesProvider {
 
     public init(source: ProviderSource) { self.source = source }
 
-    static let dollar = CurrencyCode("USD")!
-
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         [ProviderRequest(url: baseURL + "/JSON/referencerates.json?v=" + today().text(.compact))]
     }
@@ -31,12 +29,12 @@ public struct MMAProvider: RatesProvider {
             let what = "row \(index + 1)"
             let day = try Self.day(try row.string("Date", of: what))
             let value = try row.field("Rate", of: "\(day)")
-            guard let rate = value.publishedDecimal else { throw .invalidRate(currency: Self.dollar, day: day, text: value.shown) }
+            guard let rate = value.publishedDecimal else { throw .invalidRate(currency: .usDollar, day: day, text: value.shown) }
             if let earlier = rates[day], earlier != rate { throw .duplicateDay(day) }
             rates[day] = rate
         }
         return rates.map { day, rate in
-            ProviderPublication(day: day, currency: Self.dollar, value: rate, direction: .pivotPerUnits)
+            ProviderPublication(day: day, currency: .usDollar, value: rate, direction: .pivotPerUnits)
         }
     }
 

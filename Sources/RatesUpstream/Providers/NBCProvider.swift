@@ -64,9 +64,8 @@ public struct NBCProvider: RatesProvider {
             throw .layout("no single cell \"Official Exchange Rate : … KHR / USD\" on \(day)")
         }
         let dollarText = String(official[0].dropFirst("Official Exchange Rate : ".count).dropLast(" KHR / USD".count))
-        let dollar = CurrencyCode("USD")!
-        let dollarValue = try GroupedDecimal.rate(dollarText, of: dollar, day: day, decimalMark: ".", groupMark: ",")
-        var quotes = [PublishedQuote(currency: dollar, value: dollarValue, unit: 1, direction: .pivotPerUnits)]
+        let dollarValue = try GroupedDecimal.rate(dollarText, of: .usDollar, day: day, decimalMark: ".", groupMark: ",")
+        var quotes = [PublishedQuote(currency: .usDollar, value: dollarValue, unit: 1, direction: .pivotPerUnits)]
         let (table, rows) = try page.table(withHeader: Self.header)
         guard table.tag.hasClass("tbl-responsive") else { throw .layout("the rates table is not class=\"tbl-responsive\"") }
         for row in rows {

@@ -37,8 +37,6 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// The sheet's header row: date, pair, buying, selling, middle.
     static let header = ["التاريخ", "العملة", "الشراء", "البيع", "الوسطي"]
-    /// The pivot every pair kept names.
-    static let dollar = CurrencyCode("USD")!
     /// The metals' codes, skipped: the answer states no unit for them.
     static let metals: Set<String> = ["XAU", "XAG", "XPT", "XPD"]
 
@@ -96,12 +94,12 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 throw .invalidCurrencyCode(pairCell.words ?? "\(pairCell.value)", day: day)
             }
             // Crosses against another currency than the dollar, and the metals, are skipped (see the doc comment).
-            guard base == Self.dollar || quoted == Self.dollar else { continue }
-            let code = base == Self.dollar ? quoted : base
+            guard base == .usDollar || quoted == .usDollar else { continue }
+            let code = base == .usDollar ? quoted : base
             if Self.metals.contains(code.rawValue) { continue }
             guard code.name != nil else { throw .invalidCurrencyCode(code.rawValue, day: day) }
             let value = try Self.figure(row, currency: code, day: day)
-            let direction: PublishedQuote.Direction = base == Self.dollar ? .unitsPerPivot : .pivotPerUnits
+            let direction: PublishedQuote.Direction = base == .usDollar ? .unitsPerPivot : .pivotPerUnits
             figures.append((day, PublishedQuote(currency: code, value: value, unit: 1, direction: direction)))
         }
         return figures
