@@ -55,12 +55,9 @@ public struct BOTAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     /// The form post of `window`'s days.
     func post(_ window: FetchWindow, token: String, cookie: String?) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        var headers = FormBody.contentType
-        if let cookie { headers["Cookie"] = cookie }
-        let body = FormBody.encode([
+        return [.formPost(url: pageURL, cookie: cookie, fields: [
             (Self.tokenField, token), ("dateFrom", first.text(.monthDayYear(separator: "/"))), ("dateTo", last.text(.monthDayYear(separator: "/"))),
-        ])
-        return [ProviderRequest(url: pageURL, method: .post, headers: headers, body: body)]
+        ])]
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

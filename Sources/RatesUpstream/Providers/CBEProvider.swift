@@ -69,14 +69,12 @@ public struct CBEProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// The form posts of `window`'s days, one per year, with the hidden `fields` (name and value, in the form's order).
     func posts(_ window: FetchWindow, fields: [(name: String, value: String)], cookie: String?) -> [ProviderRequest] {
-        var headers = FormBody.contentType
-        if let cookie { headers["Cookie"] = cookie }
-        return window.spans(latestDays: 7, today: today(), maxDays: 366).map { span in
-            let body = FormBody.encode(
-                fields
+        window.spans(latestDays: 7, today: today(), maxDays: 366).map { span in
+            .formPost(
+                url: baseURL + Self.formPath, cookie: cookie,
+                fields: fields
                     + [("FromDateRaw", span.first.text(.dayMonthYear(separator: "/"))), ("ToDateRaw", span.last.text(.dayMonthYear(separator: "/")))]
                     + Self.currencies.map { ("SelectedSelectOptions", $0.key) } + [("SubmitAction", "2")])
-            return ProviderRequest(url: baseURL + Self.formPath, method: .post, headers: headers, body: body)
         }
     }
 

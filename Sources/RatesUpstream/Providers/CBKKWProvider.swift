@@ -94,13 +94,10 @@ public struct CBKKWProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// The post of one currency's option (`USD:128735`) for `first` through `last`.
     func post(formID: String, option: String, first: Day, last: Day, cookie: String?) -> ProviderRequest {
-        var headers = FormBody.contentType
-        if let cookie { headers["Cookie"] = cookie }
-        let body = FormBody.encode([
+        .formPost(url: postURL, cookie: cookie, fields: [
             ("formId", formID), ("selCurrency", option),
             ("txtDateFrom", first.text(.dayMonthYear(separator: "/"))), ("txtDateTo", last.text(.dayMonthYear(separator: "/"))),
         ])
-        return ProviderRequest(url: postURL, method: .post, headers: headers, body: body)
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -48,7 +48,7 @@ public struct CBSLProvider: RatesProvider, EmptyAnswerIsNoPublication {
             ("lookupPage", "lookup_daily_exchange_rates.php"), ("rangeType", "dates"), ("txtStart", first.description), ("txtEnd", last.description),
         ]
         fields += currencies.map { (name: "chk_cur[]", value: $0) } + [(name: "submit_button", value: "Submit")]
-        return [ProviderRequest(url: folderURL + "/exrates_results.php", method: .post, headers: FormBody.contentType, body: FormBody.encode(fields))]
+        return [.formPost(url: folderURL + "/exrates_results.php", fields: fields)]
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

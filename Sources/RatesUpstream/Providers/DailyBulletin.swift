@@ -58,12 +58,8 @@ enum DailyBulletin {
     /// The requests for `window` among the bulletins an index lists (`bulletins`: each day's address):
     /// the newest one for `.latest`, each one of the range's days for a range (none for a range without one).
     static func requests(for window: FetchWindow, bulletins: [Day: String]) -> [ProviderRequest] {
-        switch window {
-        case .latest:
-            guard let newest = bulletins.keys.max() else { return [] }
-            return [ProviderRequest(url: bulletins[newest]!)]
-        case .range(let first, let last):
-            return bulletins.keys.filter { $0 >= first && $0 <= last }.sorted().map { ProviderRequest(url: bulletins[$0]!) }
+        window.requests(latest: bulletins.keys.max().map { [ProviderRequest(url: bulletins[$0]!)] } ?? []) { first, last in
+            bulletins.keys.filter { $0 >= first && $0 <= last }.sorted().map { ProviderRequest(url: bulletins[$0]!) }
         }
     }
 }

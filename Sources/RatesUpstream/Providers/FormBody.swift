@@ -31,3 +31,13 @@ enum FormBody {
     /// `0`–`9`, `A`–`F` as bytes.
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
+
+extension ProviderRequest {
+    /// A form post: `fields` in order, encoded as a ``FormBody``, posted to `url` with ``FormBody/contentType`` and
+    /// the `Cookie` header `cookie` (the form page's session) when there is one.
+    static func formPost(url: String, cookie: String? = nil, fields: [(name: String, value: String)]) -> ProviderRequest {
+        var headers = FormBody.contentType
+        if let cookie { headers["Cookie"] = cookie }
+        return ProviderRequest(url: url, method: .post, headers: headers, body: FormBody.encode(fields))
+    }
+}

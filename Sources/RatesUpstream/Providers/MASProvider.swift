@@ -98,8 +98,7 @@ public struct MASProvider: RatesProvider {
             (Self.field + "FrequencyDropDownList", "D"),
             (Self.field + "DownloadButton", "Download"),
         ]
-        let fields = state + form + checkBoxes.map { (name: $0, value: "on") }
-        return [ProviderRequest(url: pageURL, method: .post, headers: FormBody.contentType, body: FormBody.encode(fields))]
+        return [.formPost(url: pageURL, fields: state + form + checkBoxes.map { (name: $0, value: "on") })]
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

@@ -63,11 +63,8 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// The form posts of `window`'s days, one per year, with the hidden `fields` (name and value, in the form's order).
     func posts(_ window: FetchWindow, fields: [(name: String, value: String)], cookie: String?) -> [ProviderRequest] {
-        var headers = FormBody.contentType
-        if let cookie { headers["Cookie"] = cookie }
-        return window.spans(latestDays: 7, today: today(), maxDays: 366).map { span in
-            let body = FormBody.encode(fields + [("from", span.first.text(.iso)), ("to", span.last.text(.iso))])
-            return ProviderRequest(url: formURL, method: .post, headers: headers, body: body)
+        window.spans(latestDays: 7, today: today(), maxDays: 366).map { span in
+            .formPost(url: formURL, cookie: cookie, fields: fields + [("from", span.first.text(.iso)), ("to", span.last.text(.iso))])
         }
     }
 
