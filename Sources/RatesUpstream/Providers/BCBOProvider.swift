@@ -63,15 +63,11 @@ public struct BCBOProvider: RatesProvider {
         guard workbook.sheets.count == 1, let sheet = try workbook.sheet(named: workbook.sheets[0].name) else {
             throw .layout("the workbook has \(workbook.sheets.count) sheets, expected one")
         }
-        let publications: [ProviderPublication]
-        if sheet.name == Self.dailySheet {
-            publications = [try readDailyTable(sheet)]
-        } else if sheet.name.hasPrefix("COTIZACIONES OFICIALES ") {
-            publications = try readYear(sheet)
-        } else {
+        if sheet.name == Self.dailySheet { return [try readDailyTable(sheet)] }
+        guard sheet.name.hasPrefix("COTIZACIONES OFICIALES ") else {
             throw .layout("a sheet named \(UpstreamDataError.quoted(sheet.name)), neither a day's table nor a year's rates")
         }
-        return publications
+        return try readYear(sheet)
     }
 
     // MARK: - The day's table

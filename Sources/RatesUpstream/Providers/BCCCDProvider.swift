@@ -37,14 +37,9 @@ public struct BCCCDProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let publications: [ProviderPublication]
-        if let subject = request.subject {
-            guard let day = Day(subject, .iso) else { throw .layout("the request names no day: \(subject)") }
-            publications = [ProviderPublication(day: day, quotes: try dayPage(body, day: day))]
-        } else {
-            publications = try payload(body)
-        }
-        return publications
+        guard let subject = request.subject else { return try payload(body) }
+        guard let day = Day(subject, .iso) else { throw .layout("the request names no day: \(subject)") }
+        return [ProviderPublication(day: day, quotes: try dayPage(body, day: day))]
     }
 
     /// The averages of one day's page.
@@ -57,16 +52,14 @@ public struct BCCCDProvider: RatesProvider {
         guard !terms.isEmpty, terms.count == figures.count else {
             throw .layout("\(terms.count) terms <dt> and \(figures.count) figures <dd>: not a list of rates")
         }
-        var quotes: [PublishedQuote] = []
-        for (term, figure) in zip(terms, figures) {
+        return try zip(terms, figures).map { term, figure throws(UpstreamDataError) in
             let suffix = " (cours moyen)"
             guard term.hasSuffix(suffix), let currency = CurrencyCode(String(term.dropLast(suffix.count))) else {
                 throw .layout("the term \(UpstreamDataError.quoted(term)) is not \"XXX (cours moyen)\"")
             }
             guard let value = ProviderValidation.rateText(figure) else { throw .invalidRate(currency: currency, day: day, text: figure) }
-            quotes.append(PublishedQuote(currency: currency, value: value, direction: .pivotPerUnits))
+            return PublishedQuote(currency: currency, value: value, direction: .pivotPerUnits)
         }
-        return quotes
     }
 
     /// The days of every `"history"` object in the payload.

@@ -35,9 +35,7 @@ public struct BCCProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        guard let subject = request.subject, Self.currencies.contains(subject) else {
-            throw .layout("the request names none of the bank's currencies: \(request.subject ?? "none")")
-        }
+        let subject = try request.subjectCurrency(among: Self.currencies, none: "none of the bank's currencies").rawValue
         let direction: PublishedQuote.Direction = Self.quotedPerPeso.contains(subject) ? .unitsPerPivot : .pivotPerUnits
         let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []

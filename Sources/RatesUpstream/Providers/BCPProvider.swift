@@ -64,9 +64,7 @@ public struct BCPProvider: RatesProvider, EmptyAnswerIsNoPublication {
             }
             for month in 1...12 where cells[month] != "ND" {
                 guard let day = Day(year: year, month: month, day: index + 1) else { throw .invalidDay("\(year)-\(month)-\(index + 1)") }
-                guard let value = GroupedDecimal.rateText(cells[month], decimalMark: ",", groupMark: ".") else {
-                    throw .invalidRate(currency: currency, day: day, text: cells[month])
-                }
+                let value = try GroupedDecimal.rate(cells[month], of: currency, day: day, decimalMark: ",", groupMark: ".")
                 let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
                 publications.append(ProviderPublication(day: day, quotes: [quote]))
             }

@@ -39,15 +39,12 @@ public struct BCTProvider: RatesProvider, EmptyAnswerIsNoPublication {
         guard page.texts(of: "h3").first == Self.heading else { throw .layout("the first heading is not \(UpstreamDataError.quoted(Self.heading))") }
         guard let dated = page.texts(of: "h5").first(where: { $0.hasPrefix("Journée du ") }) else { throw .layout("no \"Journée du …\" heading") }
         let day = try Day(parsing: dated.dropFirst("Journée du ".count), .dayMonthYear(separator: "/"))
-        var quotes: [PublishedQuote] = []
-        for row in try page.table(withHeader: Self.header, first: true).rows {
+        let quotes = try page.table(withHeader: Self.header, first: true).rows.map { row throws(UpstreamDataError) in
             let cells = try row.texts(count: 4, day: day)
             let currency = try PublishedText.currency(cells[1], day: day)
             let unit = try PublishedText.unit(cells[2], of: currency, day: day)
-            guard let value = GroupedDecimal.rateText(cells[3], decimalMark: ",") else {
-                throw .invalidRate(currency: currency, day: day, text: cells[3])
-            }
-            quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
+            let value = try GroupedDecimal.rate(cells[3], of: currency, day: day, decimalMark: ",")
+            return PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits)
         }
         return [ProviderPublication(day: day, quotes: quotes)]
     }

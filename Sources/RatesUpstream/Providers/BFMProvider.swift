@@ -73,8 +73,7 @@ public struct BFMProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let rates = try data.field("coursMid", of: "\"data\".\"data\"")
         if rates == .array([]) { return [] }
         let chart = data["grapheData"].flatMap { try? $0.members("") } ?? []
-        var publications: [ProviderPublication] = []
-        for member in try rates.members("\"coursMid\"") {
+        return try rates.members("\"coursMid\"").map { member throws(UpstreamDataError) in
             let day = try Day(parsing: member.key, .iso)
             let quote = try PublishedQuote.reading(code: subject, value: member.value, direction: .pivotPerUnits, day: day)
             if let dotted = chart.first(where: { $0.key == member.key })?.value,
@@ -82,9 +81,8 @@ public struct BFMProvider: RatesProvider, EmptyAnswerIsNoPublication {
             {
                 throw .invalidRate(currency: currency, day: day, text: "\(member.value.shown) (the chart: \(dotted.shown))")
             }
-            publications.append(ProviderPublication(day: day, quotes: [quote]))
+            return ProviderPublication(day: day, quotes: [quote])
         }
-        return publications
     }
 
     // MARK: - Import

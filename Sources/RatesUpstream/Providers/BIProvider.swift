@@ -119,11 +119,10 @@ public struct BIProvider: RatesProvider, EmptyAnswerIsNoPublication {
         }
         let parts = update.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, let day = HTMLText.day(day: parts[0], month: parts[1], year: parts[2]) else { throw .invalidDay(update) }
-        var quotes: [PublishedQuote] = []
-        for row in rows {
+        let quotes = try rows.map { row throws(UpstreamDataError) in
             let cells = try row.texts(count: Self.latestHeader.count)
             guard let code = CurrencyCode(cells[0]), code.name != nil else { throw .invalidCurrencyCode(cells[0], day: day) }
-            quotes.append(try quote(code, unit: cells[1], selling: cells[2], buying: cells[3], day: day))
+            return try quote(code, unit: cells[1], selling: cells[2], buying: cells[3], day: day)
         }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
@@ -144,16 +143,14 @@ public struct BIProvider: RatesProvider, EmptyAnswerIsNoPublication {
             return []
         }
         let (_, rows) = try page.table(withHeader: Self.searchHeader)
-        var publications: [ProviderPublication] = []
-        for row in rows {
+        return try rows.map { row throws(UpstreamDataError) in
             let cells = try row.texts(count: Self.searchHeader.count)
             let dayParts = cells[3].split(separator: " ", omittingEmptySubsequences: false)
             guard dayParts.count == 3, let day = HTMLText.day(day: dayParts[0], month: dayParts[1], year: dayParts[2]) else { throw .invalidDay(cells[3]) }
             guard let code = CurrencyCode(codeText), code.name != nil else { throw .invalidCurrencyCode(codeText, day: day) }
             let unit = cells[0].hasSuffix(".00") ? String(cells[0].dropLast(3)) : cells[0]
-            publications.append(ProviderPublication(day: day, quotes: [try quote(code, unit: unit, selling: cells[1], buying: cells[2], day: day)]))
+            return ProviderPublication(day: day, quotes: [try quote(code, unit: unit, selling: cells[1], buying: cells[2], day: day)])
         }
-        return publications
     }
 
     /// The exact midpoint of a row's selling and buying rates, per `unit` units.

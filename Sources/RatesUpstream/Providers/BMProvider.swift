@@ -108,9 +108,7 @@ public struct BMProvider: IndexPageProvider {
                 throw .layout("the row of \(currency) has \(figures.count) figures, not COMPRA, VENDA and MÉDIA")
             }
             guard let unit else { throw .layout("the row of \(currency) comes before any table's heading (Meticais por … Unidade de Moeda)") }
-            guard let value = GroupedDecimal.rateText(figures[2], decimalMark: ",", groupMark: ".") else {
-                throw .invalidRate(currency: currency, day: day, text: figures[2])
-            }
+            let value = try GroupedDecimal.rate(figures[2], of: currency, day: day, decimalMark: ",", groupMark: ".")
             quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
         guard quotes.contains(where: { $0.currency == .usDollar }) else { throw .layout("the bulletin has no dollar row (Estados Unidos)") }

@@ -40,15 +40,13 @@ public struct BNRProvider: RatesProvider {
         guard origin == pivot.rawValue else {
             throw .layout("<OrigCurrency> is \(UpstreamDataError.quoted(origin)), expected RON")
         }
-        var publications: [ProviderPublication] = []
-        for cube in content.children("Cube") {
+        return try content.children("Cube").map { cube throws(UpstreamDataError) in
             try XMLFields.expectOnly(["Rate"], in: cube)
             let day = try Day(parsing: XMLFields.attribute(cube, "date", in: "<Cube>"), .iso)
             let quotes = try XMLFields.quotes(
                 cube.children, code: .attribute("currency"), unit: .optionalAttribute("multiplier", absent: "1"), rate: .text, day: day, pivot: pivot,
                 skipped: [Self.gold])
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        return publications
     }
 }

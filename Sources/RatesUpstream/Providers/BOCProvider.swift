@@ -29,25 +29,20 @@ public struct BOCProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// Reads `{"observations": [{"d": "2026-03-12", "FXUSDCAD": {"v": "1.3706"}, …}, …]}`.
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        var publications: [ProviderPublication] = []
-        for (index, observation) in try document.field("observations", of: "the answer")
-            .array("\"observations\"").enumerated()
-        {
+        let observations = try ProviderJSON(answer: body).field("observations", of: "the answer").array("\"observations\"")
+        // A range without a business day (a weekend, 25–26 December): no observations, no publication.
+        return try observations.enumerated().map { index, observation throws(UpstreamDataError) in
             let what = "observation \(index + 1)"
             let day = try Day(parsing: observation.string("d", of: what), .iso)
-            var quotes: [PublishedQuote] = []
-            for member in try observation.members(what) where member.key != "d" {
+            let quotes = try observation.members(what).filter { $0.key != "d" }.map { member throws(UpstreamDataError) -> PublishedQuote in
                 let series = Array(member.key.utf8)
                 guard series.count == 8, member.key.hasPrefix("FX"), member.key.hasSuffix("CAD") else {
                     throw .layout("\(what) (\(day)) has series \(UpstreamDataError.quoted(member.key)), not FXxxxCAD")
                 }
                 let value = try member.value.field("v", of: "\(member.key) on \(day)")
-                quotes.append(try .reading(code: String(decoding: series[2..<5], as: UTF8.self), value: value, direction: .pivotPerUnits, day: day))
+                return try .reading(code: String(decoding: series[2..<5], as: UTF8.self), value: value, direction: .pivotPerUnits, day: day)
             }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        // A range without a business day (a weekend, 25–26 December): no observations, no publication.
-        return publications
     }
 }

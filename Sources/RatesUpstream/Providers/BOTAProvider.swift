@@ -74,7 +74,6 @@ public struct BOTAProvider: RatesProvider, EmptyAnswerIsNoPublication {
             days[day, default: []].append(PublishedQuote(currency: code, value: value, unit: 1, direction: .pivotPerUnits))
         }
         // The table's header without rows: no figures for the range.
-        if rows.isEmpty { return [] }
         return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 

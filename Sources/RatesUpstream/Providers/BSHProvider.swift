@@ -107,8 +107,7 @@ public struct BSHProvider: IndexPageProvider {
             guard let (code, unit) = try currency(label, in: sheet) else { continue }
             for (column, day) in days {
                 guard let cell = row[column + 1] else { continue }
-                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: cell.text ?? "\(cell.value)") }
-                let value = try PublishedText.rate(decimal, currency: code, day: day)
+                let value = try cell.rate(of: code, day: day)
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
             }
         }

@@ -33,9 +33,6 @@ public struct CBAProvider: RatesProvider, EmptyAnswerIsNoPublication {
         "KGS", "KZT", "RUB", "UAH", "UZS", "BYN", "TJS", "GEL", "HKD", "NZD",
     ]
 
-    /// Gold and silver, drams per gram: not currencies.
-    static let metals: Set<String> = ["XAU", "XAG", "XPT", "XPD"]
-
     static let serviceNamespace = "http://www.cba.am/"
 
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
@@ -64,10 +61,7 @@ public struct CBAProvider: RatesProvider, EmptyAnswerIsNoPublication {
             let day = try Self.day(XMLFields.text(result, "CurrentDate", in: "<ExchangeRatesLatestResult>"))
             let rates = try only("Rates", in: result)
             try XMLFields.expectOnly(["ExchangeRate"], in: rates)
-            var quotes: [PublishedQuote] = []
-            for row in rates.children {
-                if let figure = try quote(row, day: day) { quotes.append(figure) }
-            }
+            let quotes = try rates.children.map { row throws(UpstreamDataError) in try quote(row, day: day) }.compactMap { $0 }
             return [ProviderPublication(day: day, quotes: quotes)]
         case "ExchangeRatesByDateRangeByISOResponse":
             let result = try only("ExchangeRatesByDateRangeByISOResult", in: response)
@@ -81,7 +75,6 @@ public struct CBAProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 let day = try Self.day(XMLFields.text(row, "RateDate", in: "<ExchangeRatesByRange>"))
                 if let figure = try quote(row, day: day) { days[day, default: []].append(figure) }
             }
-            if table.children.isEmpty { return [] }
             return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
         default:
             throw .layout("<\(response.qualifiedName)> is not an answer of the exchange-rate service")
@@ -100,7 +93,7 @@ public struct CBAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     /// One row's quote (`ISO`, `Amount`, `Rate`); `nil` for a metal or the dram itself.
     func quote(_ row: XMLReader.Element, day: Day) throws(UpstreamDataError) -> PublishedQuote? {
         let figure = try XMLFields.quote(row, code: .child("ISO"), unit: .child("Amount"), rate: .child("Rate"), day: day)
-        guard !Self.metals.contains(figure.currency.rawValue), figure.currency != pivot else { return nil }
+        guard !PreciousMetal.codes.contains(figure.currency), figure.currency != pivot else { return nil }
         return figure
     }
 

@@ -82,15 +82,14 @@ public struct CBEProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let workbook = try XLSXWorkbook(body)
         guard workbook.sheets.count == 1 else { throw .layout("the workbook has \(workbook.sheets.count) sheets, expected one") }
         let sheet = try workbook.sheet(workbook.sheets[0])
-        func layout(_ text: String) -> UpstreamDataError { .layout(text) }
         // A title row, then the header.
         guard let header = sheet.rows.first(where: { $0.cells.map { $0.text ?? "" } == Self.header }), header.cells.map(\.column) == [0, 1, 2, 3] else {
-            throw layout("no header row Date | Currency | Buy | Sell")
+            throw .layout("no header row Date | Currency | Buy | Sell")
         }
         var days: [Day: [PublishedQuote]] = [:]
         for row in sheet.rows where row.number > header.number {
             guard row.cells.map(\.column) == [0, 1, 2, 3], let serial = row[0]?.number, let name = row[1]?.text else {
-                throw layout("row \(row.number) is not a date, a currency and two figures")
+                throw .layout("row \(row.number) is not a date, a currency and two figures")
             }
             let day = try workbook.day(serial: serial)
             guard let currency = Self.byName[name], let code = CurrencyCode(currency.code) else { throw .invalidCurrencyCode(name, day: day) }

@@ -41,8 +41,7 @@ public struct CBMProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let field = try document.field("rates", of: "the answer")
         if field == .array([]) { return [] }
         let rates = try field.members("\"rates\"")
-        var quotes: [PublishedQuote] = []
-        for rate in rates where rate.key != pivot.rawValue {
+        let quotes = try rates.filter { $0.key != pivot.rawValue }.map { rate throws(UpstreamDataError) in
             let unit = Self.perHundred.contains(rate.key) ? 100 : 1
             guard let currency = CurrencyCode(rate.key) else { throw .invalidCurrencyCode(rate.key, day: day) }
             let value = if case .string(let text) = rate.value {
@@ -51,7 +50,7 @@ public struct CBMProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 rate.value.publishedDecimal
             }
             guard let value else { throw .invalidRate(currency: currency, day: day, text: rate.value.shown) }
-            quotes.append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
+            return PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits)
         }
         return [ProviderPublication(day: day, quotes: quotes)]
     }

@@ -121,8 +121,7 @@ public struct CBSProvider: LinkedFileProvider {
                 if cell.words?.lowercased() == "n/a" { continue }
                 let rowDay = if let known = day ?? textDay { known } else { try workbook.day(serial: serial ?? "") }
                 day = rowDay
-                guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: rowDay, text: cell.text ?? "\(cell.value)") }
-                quotes.append(PublishedQuote(currency: code, value: try PublishedText.rate(decimal, currency: code, day: rowDay), direction: .unitsPerPivot))
+                quotes.append(PublishedQuote(currency: code, value: try cell.rate(of: code, day: rowDay), direction: .unitsPerPivot))
             }
             if let day, !quotes.isEmpty { dated.append(ProviderPublication(day: day, quotes: quotes)) }
         }

@@ -51,8 +51,7 @@ public struct CBSSCProvider: RatesProvider {
     /// The publications of the day's JSON: one per element of `car`.
     private func readDay(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let days = try ProviderJSON(answer: body).field("car", of: "the answer").array("\"car\"")
-        var publications: [ProviderPublication] = []
-        for (index, element) in days.enumerated() {
+        return try days.enumerated().map { index, element throws(UpstreamDataError) in
             let what = "element \(index + 1) of \"car\""
             let dayText = try element.string("currentDate", of: what)
             let day = try Day(parsing: dayText, .dayMonthNameYear(separator: "-"))
@@ -69,9 +68,8 @@ public struct CBSSCProvider: RatesProvider {
                 let value = try PublishedText.rate(text, currency: code, day: day)
                 quotes.append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        return publications
     }
 
     // MARK: - The workbook

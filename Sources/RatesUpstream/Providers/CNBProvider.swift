@@ -39,8 +39,7 @@ public struct CNBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let publications = request.url.contains("/exrates/daily-year") ? try parseYear(body) : [try parseText(body)]
-        return publications
+        request.url.contains("/exrates/daily-year") ? try parseYear(body) : [try parseText(body)]
     }
 
     // MARK: - denni_kurz.txt

@@ -81,15 +81,8 @@ public struct MASProvider: RatesProvider {
 
     /// The form post that downloads `window`'s months as CSV.
     func download(_ window: FetchWindow, state: [(name: String, value: String)], checkBoxes: [String]) -> [ProviderRequest] {
-        let (first, last): (Day, Day)
-        switch window {
-        case .latest:
-            last = today()
-            first = last.monthStart.adding(days: -1)
-        case .range(let from, let through):
-            guard from <= through else { return [] }
-            (first, last) = (from, through)
-        }
+        let today = today()
+        guard case let (first, last)? = window.map(latest: (today.monthStart.adding(days: -1), today), range: { ($0, $1) }) else { return [] }
         let form: [(name: String, value: String)] = [
             (Self.field + "StartYearDropDownList", String(first.parts.year)),
             (Self.field + "EndYearDropDownList", String(last.parts.year)),
@@ -129,10 +122,8 @@ public struct MASProvider: RatesProvider {
         // The rows end at a blank line; the footnotes after it end the answer, and a cut answer lacks them: checked
         // before any row is read, so that a cut inside a row is reported as a cut.
         let end = lines[(headerIndex + 1)...].firstIndex(where: { DelimitedText.isBlank($0) }) ?? lines.count
-        var footnotes: [String] = []
-        for line in lines[end...] where !DelimitedText.isBlank(line) {
-            let fields = try DelimitedText.fields(line, separator: ",")
-            footnotes.append(fields.joined(separator: ","))
+        let footnotes = try lines[end...].filter { !DelimitedText.isBlank($0) }.map { line throws(UpstreamDataError) in
+            try DelimitedText.fields(line, separator: ",").joined(separator: ",")
         }
         guard footnotes.contains(Self.dailyFootnote) else {
             throw .layout("no footnote \"\(Self.dailyFootnote)\" after the rows: the answer is cut")

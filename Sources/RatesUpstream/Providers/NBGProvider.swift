@@ -31,13 +31,11 @@ public struct NBGProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// Reads `[{"date":"2026-02-28T00:00:00.000Z","currencies":[{"code":"AED","quantity":10,"rate":7.2853,"validFromDate":"2026-02-28T00:00:00.000Z",…}]}]`.
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        var publications: [ProviderPublication] = []
-        for (index, entry) in try ProviderJSON(answer: body).array("the answer").enumerated() {
+        try ProviderJSON(answer: body).array("the answer").enumerated().map { index, entry throws(UpstreamDataError) in
             let what = "entry \(index + 1)"
             let dayText = try entry.string("date", of: what)
             let day = try Day(parsing: dayText, .midnightTimestamp)
-            var quotes: [PublishedQuote] = []
-            for currency in try entry.field("currencies", of: what).array("\(what)'s \"currencies\"") {
+            let quotes = try entry.field("currencies", of: what).array("\(what)'s \"currencies\"").map { currency throws(UpstreamDataError) in
                 let code = try currency.field("code", of: "a currency of \(what)").string("a currency's \"code\"")
                 let validFrom = try currency.field("validFromDate", of: "currency \(code)").string("\(code)'s \"validFromDate\"")
                 let validFromDay = try Day(parsing: validFrom, .midnightTimestamp)
@@ -47,10 +45,9 @@ public struct NBGProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 }
                 let quantity = try currency.field("quantity", of: "currency \(code)").integer("\(code)'s \"quantity\"")
                 let rate = try currency.field("rate", of: "currency \(code)")
-                quotes.append(try .reading(code: code, value: rate, unit: quantity, direction: .pivotPerUnits, day: day))
+                return try PublishedQuote.reading(code: code, value: rate, unit: quantity, direction: .pivotPerUnits, day: day)
             }
-            publications.append(ProviderPublication(day: day, quotes: quotes))
+            return ProviderPublication(day: day, quotes: quotes)
         }
-        return publications
     }
 }

@@ -110,14 +110,12 @@ public struct NBKRProvider: RatesProvider {
         }
         guard let dates = Self.marked(Self.dateMark, in: text), let values = Self.marked(Self.valueMark, in: text), dates.count == values.count
         else { throw .layout("the history page's date and value cells do not pair up") }
-        var publications: [ProviderPublication] = []
-        for (dateText, valueText) in zip(dates, values) {
+        return try zip(dates, values).map { dateText, valueText throws(UpstreamDataError) in
             let day = try Day(parsing: String(dateText), .dayMonthYear(separator: "."))
             let value = try PublishedText.rate(String(valueText), currency: currency.code, day: day)
             let quote = PublishedQuote(currency: currency.code, value: value, unit: currency.nominal, direction: .pivotPerUnits)
-            publications.append(ProviderPublication(day: day, quotes: [quote]))
+            return ProviderPublication(day: day, quotes: [quote])
         }
-        return publications
     }
 
     /// Files as `rates-relay import` reads them: a history page named for its request (`…valuta_id=15.html`)

@@ -46,7 +46,6 @@ public struct NBRMProvider: RatesProvider, EmptyAnswerIsNoPublication {
             guard code != pivot.rawValue else { continue }
             days[day, default: []].append(try .reading(code: code, value: value, unit: unit, direction: .pivotPerUnits, day: day))
         }
-        guard !rows.isEmpty else { return [] }
         return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }
 }

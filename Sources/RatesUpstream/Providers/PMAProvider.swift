@@ -37,8 +37,6 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// The sheet's header row: date, pair, buying, selling, middle.
     static let header = ["التاريخ", "العملة", "الشراء", "البيع", "الوسطي"]
-    /// The metals' codes, skipped: the answer states no unit for them.
-    static let metals: Set<String> = ["XAU", "XAG", "XPT", "XPD"]
 
     public func sessionRequest(for window: FetchWindow) -> ProviderRequest? {
         ProviderRequest(url: formURL)
@@ -93,7 +91,7 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
             // Crosses against another currency than the dollar, and the metals, are skipped (see the doc comment).
             guard base == .usDollar || quoted == .usDollar else { continue }
             let code = base == .usDollar ? quoted : base
-            if Self.metals.contains(code.rawValue) { continue }
+            if PreciousMetal.codes.contains(code) { continue }
             guard code.name != nil else { throw .invalidCurrencyCode(code.rawValue, day: day) }
             let value = try Self.figure(row, currency: code, day: day)
             let direction: PublishedQuote.Direction = base == .usDollar ? .unitsPerPivot : .pivotPerUnits

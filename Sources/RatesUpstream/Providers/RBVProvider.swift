@@ -73,7 +73,6 @@ public struct RBVProvider: RatesProvider {
     /// The rows (by index) of the longest run of `days`, in their order, that is strictly descending: the list
     /// with the fewest rows left out as out of its order (the earliest such run when several are as long).
     static func newestFirst(_ days: [Day]) -> Set<Int> {
-        guard !days.isEmpty else { return [] }
         // length[i]: the longest descending run ending at row i; previous[i]: the row before it in that run.
         var length = [Int](repeating: 1, count: days.count)
         var previous = [Int?](repeating: nil, count: days.count)

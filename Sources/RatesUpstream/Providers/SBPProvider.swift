@@ -119,8 +119,7 @@ public struct SBPProvider: RatesProvider {
                     guard typed.contains(where: \.isNumber) else { continue }  // "-", "n.a.": no figure that day
                     value = try PublishedText.rate(typed, currency: code, day: day)
                 } else {
-                    guard let decimal = cell.decimalText else { throw .invalidRate(currency: code, day: day, text: "\(cell.value)") }
-                    value = try PublishedText.rate(decimal, currency: code, day: day)
+                    value = try cell.rate(of: code, day: day)
                 }
                 quotes[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
             }

@@ -112,7 +112,6 @@ public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
             }
             if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
         }
-        if publications.isEmpty { return [] }  // days without a bulletin only
-        return publications
+        return publications  // none for days without a bulletin only
     }
 }

@@ -167,13 +167,10 @@ public struct USTProvider: RatesProvider, EmptyAnswerIsNoPublication {
         var quotes: [Day: [(quote: PublishedQuote, former: Bool)]] = [:]
         for (index, row) in try document.field("data", of: "the answer").array("\"data\"").enumerated() {
             let what = "row \(index + 1)"
-            func text(_ name: String) throws(UpstreamDataError) -> String {
-                try row.field(name, of: what).string("\(what)'s \"\(name)\"")
-            }
-            _ = try Day(parsing: text("record_date"), .iso)
-            let day = try Day(parsing: text("effective_date"), .iso)
-            let description = try text("country_currency_desc")
-            let value = try text("exchange_rate")
+            _ = try Day(parsing: row.string("record_date", of: what), .iso)
+            let day = try Day(parsing: row.string("effective_date", of: what), .iso)
+            let description = try row.string("country_currency_desc", of: what)
+            let value = try row.string("exchange_rate", of: what)
             guard let currency = Self.currency(described: description, on: day) else { continue }
             guard RateText.isValid(value) else { throw .invalidRate(currency: currency, day: day, text: value) }
             guard currency != pivot else { continue }
