@@ -104,7 +104,7 @@ final class PDFFile {
     }
 
     /// A zlib stream (RFC 1950) inflated: its two-byte header checked and stripped, the deflate data
-    /// inflated by ``ECBHistoryFile/inflate(_:expectedSize:member:named:)``, bounded by what is left of
+    /// inflated by ``ZIPArchive/inflate(_:expectedSize:member:named:)``, bounded by what is left of
     /// ``maxInflatedBytes`` and by ``maxStreamBytes``.
     private func inflate(_ data: [UInt8], what: String) throws(UpstreamDataError) -> [UInt8] {
         guard data.count >= 2, data[0] & 0x0F == 8, data[0] >> 4 <= 7, (Int(data[0]) << 8 | Int(data[1])) % 31 == 0, data[1] & 0x20 == 0 else {
@@ -114,7 +114,7 @@ final class PDFFile {
         guard budget > 0 else { throw .layout("PDF: the streams inflate to more than \(Self.maxInflatedBytes) bytes") }
         let output: Data
         do {
-            output = try ECBHistoryFile.inflate(Data(data[2...]), expectedSize: budget, member: what, named: "the PDF")
+            output = try ZIPArchive.inflate(Data(data[2...]), expectedSize: budget, member: what, named: "the PDF")
         } catch {
             throw .layout("PDF: \(what) does not inflate (\(error))")
         }
