@@ -64,11 +64,7 @@ public struct XLSXSheet: Worksheet, Sendable {
                     }
                     switch reader.localName {
                     case "v": stored = try reader.readText()
-                    case "is":
-                        var element = XMLReader.Element(
-                            localName: "is", qualifiedName: reader.qualifiedName, namespaceURI: reader.namespaceURI, attributes: [], text: "", children: [])
-                        element.children = try Self.children(&reader)
-                        inline = try XLSXWorkbook.richText(element)
+                    case "is": inline = try XLSXWorkbook.richText(XMLReader.Element(reading: &reader))
                     default: try reader.skipElement()
                     }
                 }
@@ -100,29 +96,6 @@ public struct XLSXSheet: Worksheet, Sendable {
         }
         if let rowNumber, !cells.isEmpty { rows.append(XLSXRow(number: rowNumber, cells: cells)) }
         self.rows = rows
-    }
-
-    /// The child elements of the element just started, read whole (its end tag consumed).
-    private static func children(_ reader: inout XMLReader) throws(UpstreamDataError) -> [XMLReader.Element] {
-        let depth = reader.depth
-        var stack: [XMLReader.Element] = []
-        var children: [XMLReader.Element] = []
-        while let event = try reader.next() {
-            switch event {
-            case .startElement:
-                stack.append(
-                    XMLReader.Element(
-                        localName: reader.localName, qualifiedName: reader.qualifiedName, namespaceURI: reader.namespaceURI,
-                        attributes: reader.attributes, text: "", children: []))
-            case .text:
-                if !stack.isEmpty { stack[stack.count - 1].text += reader.text }
-            case .endElement:
-                if reader.depth == depth { return children }
-                let element = stack.removeLast()
-                if stack.isEmpty { children.append(element) } else { stack[stack.count - 1].children.append(element) }
-            }
-        }
-        return children
     }
 }
 
