@@ -135,11 +135,13 @@ public struct XLSXCell: WorksheetCell {
     /// without `INF`/`NaN`: optional sign, digits with an optional fraction, an optional exponent.
     static func plainDecimal(_ text: String) -> String? {
         var bytes = Array(text.utf8)[...]
-        var negative = false
-        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-            negative = sign == UInt8(ascii: "-")
+        // Drops a leading sign; whether it is `-`.
+        func dropSign() -> Bool {
+            guard let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") else { return false }
             bytes = bytes.dropFirst()
+            return sign == UInt8(ascii: "-")
         }
+        let negative = dropSign()
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         let integer = bytes.prefix(while: isDigit)
         bytes = bytes.dropFirst(integer.count)
@@ -153,11 +155,7 @@ public struct XLSXCell: WorksheetCell {
         var exponent = 0
         if let marker = bytes.first, marker == UInt8(ascii: "E") || marker == UInt8(ascii: "e") {
             bytes = bytes.dropFirst()
-            var exponentNegative = false
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-                exponentNegative = sign == UInt8(ascii: "-")
-                bytes = bytes.dropFirst()
-            }
+            let exponentNegative = dropSign()
             let digits = bytes.prefix(while: isDigit)
             guard !digits.isEmpty, digits.count <= 3 else { return nil }
             bytes = bytes.dropFirst(digits.count)
