@@ -279,10 +279,7 @@ public enum ProviderFetchResult: Sendable {
     case fetched([ProviderPublication], validators: ProviderValidators)
 
     /// The publications, or `nil` when not modified.
-    public var publications: [ProviderPublication]? {
-        if case .fetched(let publications, _) = self { return publications }
-        return nil
-    }
+    public var publications: [ProviderPublication]? { if case .fetched(let publications, _) = self { publications } else { nil } }
 }
 
 /// The validators of a fetch's good answers, by request URL: what makes the next fetch of the same

@@ -98,12 +98,10 @@ public enum ProviderFile {
         var candidates: [ProviderRequest] = []
         var seen = Set<ProviderRequest>()
         for request in requests {
-            var withSubject = request
-            withSubject.subject = subject
-            var withoutSubject = request
-            withoutSubject.subject = nil
-            for candidate in subject == nil ? [withoutSubject, request] : [withSubject] where seen.insert(candidate).inserted {
-                candidates.append(candidate)
+            for candidateSubject in subject == nil ? [nil, request.subject] : [subject] {
+                var candidate = request
+                candidate.subject = candidateSubject
+                if seen.insert(candidate).inserted { candidates.append(candidate) }
             }
         }
         return candidates

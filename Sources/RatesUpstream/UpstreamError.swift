@@ -20,10 +20,7 @@ public enum UpstreamError: Error, Sendable, CustomStringConvertible {
     }
 
     /// How long the provider asked us to wait before trying again, in seconds.
-    public var retryAfter: Double? {
-        if case .httpStatus(_, let retryAfter) = self { return retryAfter }
-        return nil
-    }
+    public var retryAfter: Double? { if case .httpStatus(_, let retryAfter) = self { retryAfter } else { nil } }
 
     public var description: String {
         switch self {

@@ -74,10 +74,7 @@ struct HTMLDocument: Sendable {
 
     /// The start tags named `name` (lower case), in page order.
     func startTags(_ name: String) -> [HTMLTag] {
-        tokens.compactMap { token in
-            if case .start(let tag) = token, tag.name == name { return tag }
-            return nil
-        }
+        tokens.compactMap { if case .start(let tag) = $0, tag.name == name { tag } else { nil } }
     }
 
     /// The text of each element named `name` (`h2`, `p`, `font`), tags inside it stripped and white space
@@ -111,14 +108,8 @@ struct HTMLDocument: Sendable {
 /// A start tag: its name and attributes, names in lower case, values with character references decoded.
 struct HTMLTag: Equatable, Sendable {
     var name: String
-    var attributes: [String: String]
-    var selfClosing: Bool
-
-    init(name: String, attributes: [String: String] = [:], selfClosing: Bool = false) {
-        self.name = name
-        self.attributes = attributes
-        self.selfClosing = selfClosing
-    }
+    var attributes: [String: String] = [:]
+    var selfClosing = false
 
     /// The attribute `name`, if the tag has it.
     subscript(_ name: String) -> String? { attributes[name] }

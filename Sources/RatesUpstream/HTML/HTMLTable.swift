@@ -65,6 +65,7 @@ struct HTMLTable: Equatable, Sendable {
     /// The state of the tables open while the tokens are read.
     private struct Builder {
         struct Open {
+            /// How many tables of the page opened before this one.
             var order: Int
             var table: HTMLTable
             var section: Section = .body
@@ -87,36 +88,33 @@ struct HTMLTable: Equatable, Sendable {
 
         var open: [Open] = []
         var finished: [(order: Int, table: HTMLTable)] = []
-        var count = 0
 
         mutating func read(_ token: HTMLDocument.Token) {
+            if case .start(let tag) = token, tag.name == "table" {
+                // A table inside a cell breaks the cell's text; the table is one of its own.
+                if !open.isEmpty { open[open.count - 1].cell?.text += " " }
+                open.append(Open(order: finished.count + open.count, table: HTMLTable(tag: tag, rows: [])))
+                return
+            }
+            // Outside a table, only a table's start counts; outside a cell, text and other tags do not.
+            guard !open.isEmpty else { return }
             switch token {
             case .start(let tag):
                 switch tag.name {
-                case "table":
-                    // A table inside a cell breaks the cell's text; the table is one of its own.
-                    if !open.isEmpty, open[open.count - 1].cell != nil { open[open.count - 1].cell?.text += " " }
-                    open.append(Open(order: count, table: HTMLTable(tag: tag, rows: [])))
-                    count += 1
                 case "thead", "tbody", "tfoot":
-                    guard !open.isEmpty else { return }
                     open[open.count - 1].closeRow()
                     open[open.count - 1].section = tag.name == "thead" ? .head : tag.name == "tfoot" ? .foot : .body
                 case "tr":
-                    guard !open.isEmpty else { return }
                     open[open.count - 1].closeRow()
                     open[open.count - 1].row = Row(cells: [], section: open[open.count - 1].section, tag: tag)
                 case "td", "th":
-                    guard !open.isEmpty else { return }
                     open[open.count - 1].closeCell()
                     open[open.count - 1].cell = ("", tag.name == "th", tag, [])
                 default:
-                    guard !open.isEmpty, open[open.count - 1].cell != nil else { return }
                     if HTMLTag.breaksText.contains(tag.name) { open[open.count - 1].cell?.text += " " }
                     open[open.count - 1].cell?.inner.append(tag)
                 }
             case .end(let name):
-                guard !open.isEmpty else { return }
                 switch name {
                 case "table":
                     var table = open.removeLast()
@@ -130,10 +128,9 @@ struct HTMLTable: Equatable, Sendable {
                 case "td", "th":
                     open[open.count - 1].closeCell()
                 default:
-                    if HTMLTag.breaksText.contains(name), open[open.count - 1].cell != nil { open[open.count - 1].cell?.text += " " }
+                    if HTMLTag.breaksText.contains(name) { open[open.count - 1].cell?.text += " " }
                 }
             case .text(let text):
-                guard !open.isEmpty, open[open.count - 1].cell != nil else { return }
                 open[open.count - 1].cell?.text += text
             }
         }

@@ -97,11 +97,7 @@ enum HTMLText {
             ["september", "sep", "sept", "septembre", "septiembre", "set"], ["october", "oct", "octobre", "octubre"],
             ["november", "nov", "novembre", "noviembre"], ["december", "dec", "décembre", "decembre", "dic", "diciembre"],
         ]
-        var numbers: [String: Int] = [:]
-        for (index, month) in names.enumerated() {
-            for name in month { numbers[name] = index + 1 }
-        }
-        return numbers
+        return Dictionary(uniqueKeysWithValues: names.enumerated().flatMap { index, month in month.map { ($0, index + 1) } })
     }()
 
     /// English weekday names, Monday first (ISO order).

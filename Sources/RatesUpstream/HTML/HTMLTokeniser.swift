@@ -29,7 +29,7 @@ struct HTMLTokeniser {
             let next = scalars[index + 1]
             if next == "!" {
                 flush()
-                if starts(with: "<!--") {
+                if scalars[index...].starts(with: "<!--".unicodeScalars) {
                     try skip(past: "-->", from: index + 4, what: "a comment")
                 } else {
                     try skip(past: ">", from: index + 2, what: "a <! declaration")
@@ -144,16 +144,8 @@ struct HTMLTokeniser {
 
     /// Moves past the first `end` at or after `start`.
     private mutating func skip(past end: String, from start: Int, what: String) throws(UpstreamDataError) {
-        let pattern = Array(end.unicodeScalars)
-        var position = start
-        while position + pattern.count <= scalars.count {
-            if scalars[position..<position + pattern.count].elementsEqual(pattern) {
-                index = position + pattern.count
-                return
-            }
-            position += 1
-        }
-        throw notClosed(what)
+        guard start <= scalars.count, let found = scalars[start...].firstRange(of: Array(end.unicodeScalars)) else { throw notClosed(what) }
+        index = found.upperBound
     }
 
     /// Moves past the content of a `<script>` or `<style>` and its end tag.
@@ -175,11 +167,6 @@ struct HTMLTokeniser {
 
     private mutating func skipWhitespace() {
         while index < scalars.count, Self.isWhitespace(scalars[index]) { index += 1 }
-    }
-
-    private func starts(with prefix: String) -> Bool {
-        let pattern = Array(prefix.unicodeScalars)
-        return index + pattern.count <= scalars.count && scalars[index..<index + pattern.count].elementsEqual(pattern)
     }
 
     private func notClosed(_ what: String) -> UpstreamDataError {

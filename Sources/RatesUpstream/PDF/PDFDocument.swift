@@ -94,8 +94,6 @@ public struct PDFPage: Sendable, Equatable {
     /// Every run of text, as shown.
     public var runs: [PDFTextRun]
 
-    public init(runs: [PDFTextRun]) { self.runs = runs }
-
     /// The page's text as rows, top to bottom: runs whose baselines are within `tolerance` points of the
     /// row's first (highest) run, ordered left to right; runs of white space only are left out. How an
     /// adapter reads a table: a row of cells.
@@ -129,14 +127,6 @@ public struct PDFTextRun: Sendable, Equatable {
     public var width: Double
     /// The size of its text on the page, in points.
     public var fontSize: Double
-
-    public init(text: String, x: Double, y: Double, width: Double, fontSize: Double) {
-        self.text = text
-        self.x = x
-        self.y = y
-        self.width = width
-        self.fontSize = fontSize
-    }
 }
 
 /// A row of a page: runs on about the same baseline, left to right (``PDFPage/rows(tolerance:)``).

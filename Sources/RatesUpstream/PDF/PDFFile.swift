@@ -33,20 +33,12 @@ final class PDFFile {
 
     /// Whether `bytes` start as a PDF file does (`%PDF-` within the first 1024 bytes).
     static func isPDF(_ bytes: [UInt8]) -> Bool {
-        let marker = Array("%PDF-".utf8)
-        let head = bytes.prefix(1024)
-        guard head.count >= marker.count else { return false }
-        return (0...(head.count - marker.count)).contains { head[$0..<($0 + marker.count)].elementsEqual(marker) }
+        find("%PDF-", in: Array(bytes.prefix(1024)), from: 0) != nil
     }
 
     /// Whether `%%EOF` is among the last 2048 bytes: a file cut short has none there.
     static func endsWithEOF(_ bytes: [UInt8]) -> Bool {
-        let marker = Array("%%EOF".utf8)
-        let tail = bytes.suffix(2048)
-        guard tail.count >= marker.count else { return false }
-        return stride(from: tail.endIndex - marker.count, through: tail.startIndex, by: -1).contains {
-            tail[$0..<($0 + marker.count)].elementsEqual(marker)
-        }
+        find("%%EOF", in: Array(bytes.suffix(2048)), from: 0) != nil
     }
 
     // MARK: - Objects
@@ -104,7 +96,7 @@ final class PDFFile {
     }
 
     /// A zlib stream (RFC 1950) inflated: its two-byte header checked and stripped, the deflate data
-    /// inflated by ``ECBHistoryFile/inflate(_:expectedSize:member:named:)``, bounded by what is left of
+    /// inflated by ``ZIPArchive/inflate(_:expectedSize:member:named:)``, bounded by what is left of
     /// ``maxInflatedBytes`` and by ``maxStreamBytes``.
     private func inflate(_ data: [UInt8], what: String) throws(UpstreamDataError) -> [UInt8] {
         guard data.count >= 2, data[0] & 0x0F == 8, data[0] >> 4 <= 7, (Int(data[0]) << 8 | Int(data[1])) % 31 == 0, data[1] & 0x20 == 0 else {
@@ -114,7 +106,7 @@ final class PDFFile {
         guard budget > 0 else { throw .layout("PDF: the streams inflate to more than \(Self.maxInflatedBytes) bytes") }
         let output: Data
         do {
-            output = try ECBHistoryFile.inflate(Data(data[2...]), expectedSize: budget, member: what, named: "the PDF")
+            output = try ZIPArchive.inflate(Data(data[2...]), expectedSize: budget, member: what, named: "the PDF")
         } catch {
             throw .layout("PDF: \(what) does not inflate (\(error))")
         }
@@ -150,14 +142,10 @@ final class PDFFile {
         }
         // An indirect /Length is known once every object is: the stream is its length when `endstream` follows it.
         for stream in streams {
-            guard let length = resolve(stream.dictionary["Length"]).integer else { continue }
-            guard length >= 0, length <= bytes.count - stream.start else {
-                throw .layout("PDF: the /Length of object \(stream.reference)'s stream runs past the end of the file")
-            }
-            let end = stream.start + length
-            var after = end
-            while after < bytes.count, PDFSyntax.isWhitespace(bytes[after]) { after += 1 }
-            if Self.matches("endstream", in: bytes, at: after) { objects[stream.reference.number] = .stream(stream.dictionary, stream.start..<end) }
+            guard let length = resolve(stream.dictionary["Length"]).integer,
+                let (range, _) = try streamRange(length: length, start: stream.start, reference: stream.reference)
+            else { continue }
+            objects[stream.reference.number] = .stream(stream.dictionary, range)
         }
         // The classic trailers (`trailer << … >>`), with the cross-reference streams', in file order.
         var search = 0
@@ -182,13 +170,8 @@ final class PDFFile {
     private func streamRange(of dictionary: [String: PDFObject], reference: PDFReference, start: Int) throws(UpstreamDataError)
         -> (Range<Int>, Int)
     {
-        if case .integer(let length)? = dictionary["Length"] {
-            guard length >= 0, length <= bytes.count - start else {
-                throw .layout("PDF: the /Length of object \(reference)'s stream runs past the end of the file")
-            }
-            var after = start + length
-            while after < bytes.count, PDFSyntax.isWhitespace(bytes[after]) { after += 1 }
-            if Self.matches("endstream", in: bytes, at: after) { return (start..<(start + length), after + 9) }
+        if case .integer(let length)? = dictionary["Length"], let found = try streamRange(length: length, start: start, reference: reference) {
+            return found
         }
         guard let endstream = Self.find("endstream", in: bytes, from: start) else {
             throw .layout("PDF: object \(reference)'s stream has no endstream")
@@ -197,6 +180,17 @@ final class PDFFile {
         if end > start, bytes[end - 1] == 0x0A { end -= 1 }
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
         return (start..<end, endstream + 9)
+    }
+
+    /// A stream's data of `length` bytes from `start` and where scanning goes on, when `endstream` follows
+    /// it (after white space); `nil` otherwise.
+    private func streamRange(length: Int, start: Int, reference: PDFReference) throws(UpstreamDataError) -> (Range<Int>, Int)? {
+        guard length >= 0, length <= bytes.count - start else {
+            throw .layout("PDF: the /Length of object \(reference)'s stream runs past the end of the file")
+        }
+        var after = start + length
+        while after < bytes.count, PDFSyntax.isWhitespace(bytes[after]) { after += 1 }
+        return Self.matches("endstream", in: bytes, at: after) ? (start..<(start + length), after + 9) : nil
     }
 
     /// The next `N G obj` at or after `position`: its reference and where its body starts.

@@ -17,11 +17,13 @@ struct PDFFont {
     /// A font with StandardEncoding and estimated widths: what text in a font the page does not name is read with.
     static let fallback = PDFFont(characters: PDFEncoding.standard, widths: Array(repeating: 500, count: 256))
 
-    init(characters: [String], widths: [Double]) {
-        self.characters = characters
-        self.widths = widths
+    /// The text of `codes`.
+    func text(_ codes: [UInt8]) -> String {
+        codes.map { characters[Int($0)] }.joined()
     }
+}
 
+extension PDFFont {
     init(_ dictionary: [String: PDFObject], in file: PDFFile) {
         let baseFont = file.resolve(dictionary["BaseFont"]).name ?? ""
         let descriptor = file.dictionary(dictionary["FontDescriptor"])
@@ -51,11 +53,6 @@ struct PDFFont {
         }
         self.init(characters: characters, widths: widths)
     }
-
-    /// The text of `codes`.
-    func text(_ codes: [UInt8]) -> String {
-        codes.map { characters[Int($0)] }.joined()
-    }
 }
 
 /// The one-byte encodings of simple fonts (ISO 32000-1, Annex D) and the glyph names `/Differences` use.
@@ -76,17 +73,9 @@ enum PDFEncoding {
         return table
     }()
 
-    /// WinAnsiEncoding (Windows code page 1252): ASCII, Latin-1 above 0xA0, and its own 0x80–0x9F.
-    static let winAnsi: [String] = {
-        var table = ascii
-        for code in 0xA0...0xFF { table[code] = String(UnicodeScalar(UInt8(code))) }
-        let windows: [String] = [
-            "€", "", "‚", "ƒ", "„", "…", "†", "‡", "ˆ", "‰", "Š", "‹", "Œ", "", "Ž", "",
-            "", "‘", "’", "“", "”", "•", "–", "—", "˜", "™", "š", "›", "œ", "", "ž", "Ÿ",
-        ]
-        for (offset, character) in windows.enumerated() { table[0x80 + offset] = character }
-        return table
-    }()
+    /// WinAnsiEncoding (Windows code page 1252): ASCII, Latin-1 above 0xA0, and its own 0x80–0x9F; the upper
+    /// half is ``XMLEncoding/windows1252UpperHalf``, nothing where it leaves a code undefined.
+    static let winAnsi: [String] = ascii[..<0x80] + XMLEncoding.windows1252UpperHalf.map { $0 == 0 ? "" : String(decoding: [$0], as: UTF16.self) }
 
     /// Printable ASCII, with tab, line feed and carriage return as white space; nothing elsewhere.
     private static let ascii: [String] = (0..<256).map { code in

@@ -197,8 +197,7 @@ struct PDFSyntax {
         if text.hasPrefix(".") { text = "0" + text }
         if text.hasSuffix(".") { text += "0" }
         guard let magnitude = Double(text), magnitude.isFinite else { return nil }
-        let value = negative ? -magnitude : magnitude
-        return .real(value)
+        return .real(negative ? -magnitude : magnitude)
     }
 
     /// A literal string, `(` … `)`, balanced parentheses and escapes read (7.3.4.2).
@@ -258,18 +257,20 @@ struct PDFSyntax {
         let start = position
         position += 1
         var out: [UInt8] = []
-        var high: UInt8?
+        var high: UInt32?
         while position < end {
             let byte = bytes[position]
             position += 1
             if byte == UInt8(ascii: ">") {
-                if let high { out.append(high << 4) }
+                if let high { out.append(UInt8(high << 4)) }
                 return out
             }
             if Self.isWhitespace(byte) { continue }
-            guard let digit = Self.hexDigit(byte) else { throw Self.malformed("a hexadecimal string with \(UpstreamDataError.quoted(String(UnicodeScalar(byte))))", at: position - 1) }
+            guard let digit = byte.digitValue(radix: 16) else {
+                throw Self.malformed("a hexadecimal string with \(UpstreamDataError.quoted(String(UnicodeScalar(byte))))", at: position - 1)
+            }
             if let value = high {
-                out.append(value << 4 | digit)
+                out.append(UInt8(value << 4 | digit))
                 high = nil
             } else {
                 high = digit
@@ -279,22 +280,15 @@ struct PDFSyntax {
         throw Self.malformed("a hexadecimal string that does not end", at: start)
     }
 
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     /// A name's characters after its slash, `#xx` escapes undone.
     private mutating func nameText() throws(UpstreamDataError) -> String {
         var out: [UInt8] = []
         while position < end, Self.isRegular(bytes[position]) {
             let byte = bytes[position]
-            if byte == UInt8(ascii: "#"), position + 2 < end, let high = Self.hexDigit(bytes[position + 1]), let low = Self.hexDigit(bytes[position + 2]) {
-                out.append(high << 4 | low)
+            if byte == UInt8(ascii: "#"), position + 2 < end, let high = bytes[position + 1].digitValue(radix: 16),
+                let low = bytes[position + 2].digitValue(radix: 16)
+            {
+                out.append(UInt8(high << 4 | low))
                 position += 3
             } else {
                 out.append(byte)

@@ -37,7 +37,7 @@ public enum ECBCSV {
     static func parse(buffer bytes: UnsafeBufferPointer<UInt8>) throws(UpstreamDataError) -> RatesBatch {
         let comma = UInt8(ascii: ",")
         var lines = Lines(bytes: bytes)
-        guard bytes.contains(where: { !isWhitespace($0) }), let header = lines.next() else { throw .empty }
+        guard bytes.contains(where: { !$0.isXMLWhitespace }), let header = lines.next() else { throw .empty }
 
         // Header: Date, then one currency per column; the last column may be unnamed.
         let names = fields(of: header.range, in: bytes, separator: comma)
@@ -142,9 +142,5 @@ public enum ECBCSV {
 
     static func text(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
     }
 }

@@ -135,18 +135,10 @@ public struct BIFFSheet: Worksheet, Sendable {
         }
 
         cells.sort { ($0.row, $0.column) < ($1.row, $1.column) }
-        var rows: [BIFFRow] = []
-        for (index, cell) in cells.enumerated() {
-            if index > 0, cells[index - 1].row == cell.row, cells[index - 1].column == cell.column {
-                throw layout("cell \(cell.reference) is given a value twice")
-            }
-            if rows.last?.number == cell.row {
-                rows[rows.count - 1].cells.append(cell)
-            } else {
-                rows.append(BIFFRow(number: cell.row, cells: [cell]))
-            }
+        for (earlier, cell) in zip(cells, cells.dropFirst()) where (earlier.row, earlier.column) == (cell.row, cell.column) {
+            throw layout("cell \(cell.reference) is given a value twice")
         }
-        self.rows = rows
+        rows = Dictionary(grouping: cells, by: \.row).sorted { $0.key < $1.key }.map { BIFFRow(number: $0.key, cells: $0.value) }
     }
 
     /// The value of a BOOLERR record or of a formula's cached boolean or error.

@@ -66,14 +66,15 @@ struct CompoundFile {
         let sectorCount = max(0, (bytes.count - sectorSize + sectorSize - 1) / sectorSize)
         let entriesPerSector = sectorSize / 4
         var owners = [String?](repeating: nil, count: sectorCount)
-        func claim(_ sector: Int, for owner: String) throws(UpstreamDataError) {
+        // Every sector read is claimed for its owner, and read whole, or (a stream's, `whole` false) as far as the file holds it.
+        func claim(_ sector: Int, for owner: String, whole: Bool = true) throws(UpstreamDataError) -> ArraySlice<UInt8> {
             if let other = owners[sector] { throw damaged("gives sector \(sector) both to \(other) and to \(owner)") }
             owners[sector] = owner
-        }
-        func whole(_ sector: Int, of what: String) throws(UpstreamDataError) -> ArraySlice<UInt8> {
             let start = (sector + 1) * sectorSize
-            guard start + sectorSize <= bytes.count else { throw damaged("is cut short: it ends inside sector \(sector), part of \(what)") }
-            return bytes[start..<start + sectorSize]
+            guard !whole || start + sectorSize <= bytes.count else {
+                throw damaged("is cut short: it ends inside sector \(sector), part of \(owner)")
+            }
+            return bytes[start..<min(start + sectorSize, bytes.count)]
         }
 
         // The FAT: its sectors are listed by the header (109 at most) and then by the DIFAT chain.
@@ -89,8 +90,7 @@ struct CompoundFile {
             guard difatSeen < difatSectorCount, Int(difatSector) < sectorCount else {
                 throw damaged("lists \(fatSectors.count) of its \(fatSectorCount) FAT sectors: its DIFAT chain ends or points past the file")
             }
-            try claim(Int(difatSector), for: "the DIFAT")
-            let sector = try whole(Int(difatSector), of: "the DIFAT")
+            let sector = try claim(Int(difatSector), for: "the DIFAT")
             let listed = min(entriesPerSector - 1, fatSectorCount - fatSectors.count)
             fatSectors += (0..<listed).map { Self.uint32(sector, sector.startIndex + 4 * $0) }
             difatSector = Self.uint32(sector, sector.startIndex + 4 * (entriesPerSector - 1))
@@ -100,8 +100,7 @@ struct CompoundFile {
         fat.reserveCapacity(fatSectorCount * entriesPerSector)
         for sector in fatSectors {
             guard Int(sector) < sectorCount else { throw damaged("lists FAT sector \(sector), past its \(sectorCount) sectors") }
-            try claim(Int(sector), for: "the FAT")
-            let data = try whole(Int(sector), of: "the FAT")
+            let data = try claim(Int(sector), for: "the FAT")
             fat += (0..<entriesPerSector).map { Self.uint32(data, data.startIndex + 4 * $0) }
         }
 
@@ -109,8 +108,7 @@ struct CompoundFile {
         let directorySectors = try Self.chain(from: Self.uint32(bytes, 48), in: fat, limit: sectorCount, sectors: nil, of: "the directory", damaged)
         var directory: [UInt8] = []
         for sector in directorySectors {
-            try claim(sector, for: "the directory")
-            directory += try whole(sector, of: "the directory")
+            directory += try claim(sector, for: "the directory")
         }
         var entries: [DirectoryEntry] = []
         for index in 0..<directory.count / 128 {
@@ -121,16 +119,11 @@ struct CompoundFile {
         // The mini stream (the root entry's stream, in regular sectors) and the mini FAT that chains its mini sectors.
         let miniStream = try Self.read(
             from: root.start, size: root.size, in: fat, limit: sectorCount, sectorSize: sectorSize, of: "the mini stream",
-            bytes: { sector throws(UpstreamDataError) in
-                try claim(sector, for: "the mini stream")
-                let start = (sector + 1) * sectorSize
-                return bytes[start..<min(start + sectorSize, bytes.count)]
-            }, damaged)
+            bytes: { sector throws(UpstreamDataError) in try claim(sector, for: "the mini stream", whole: false) }, damaged)
         var miniFAT: [UInt32] = []
         if Self.uint32(bytes, 64) > 0 {
             for sector in try Self.chain(from: Self.uint32(bytes, 60), in: fat, limit: sectorCount, sectors: nil, of: "the mini FAT", damaged) {
-                try claim(sector, for: "the mini FAT")
-                let data = try whole(sector, of: "the mini FAT")
+                let data = try claim(sector, for: "the mini FAT")
                 miniFAT += (0..<entriesPerSector).map { Self.uint32(data, data.startIndex + 4 * $0) }
             }
         }
@@ -169,11 +162,7 @@ struct CompoundFile {
             } else {
                 data = try Self.read(
                     from: entry.start, size: entry.size, in: fat, limit: sectorCount, sectorSize: sectorSize, of: what,
-                    bytes: { sector throws(UpstreamDataError) in
-                        try claim(sector, for: what)
-                        let start = (sector + 1) * sectorSize
-                        return bytes[start..<min(start + sectorSize, bytes.count)]
-                    }, damaged)
+                    bytes: { sector throws(UpstreamDataError) in try claim(sector, for: what, whole: false) }, damaged)
             }
             streams.append((entry.name, data))
         }

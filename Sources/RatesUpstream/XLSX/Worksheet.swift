@@ -29,19 +29,13 @@ extension WorksheetCell {
     public var reference: String { XLSXCell.reference(column: column, row: row) }
 
     /// The text of a string cell; `nil` for any other.
-    public var text: String? {
-        if case .text(let text) = value { return text }
-        return nil
-    }
+    public var text: String? { if case .text(let text) = value { text } else { nil } }
 
     /// ``text`` with each run of white space (line breaks too) made one space and none at either end.
     var words: String? { text.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } }
 
     /// The stored number of a number cell; `nil` for any other.
-    public var number: Number? {
-        if case .number(let number) = value { return number }
-        return nil
-    }
+    public var number: Number? { if case .number(let number) = value { number } else { nil } }
 }
 
 /// One row of a sheet: the cells in it that hold a value, in column order.

@@ -64,11 +64,7 @@ public struct XLSXSheet: Worksheet, Sendable {
                     }
                     switch reader.localName {
                     case "v": stored = try reader.readText()
-                    case "is":
-                        var element = XMLReader.Element(
-                            localName: "is", qualifiedName: reader.qualifiedName, namespaceURI: reader.namespaceURI, attributes: [], text: "", children: [])
-                        element.children = try Self.children(&reader)
-                        inline = try XLSXWorkbook.richText(element)
+                    case "is": inline = try XLSXWorkbook.richText(XMLReader.Element(reading: &reader))
                     default: try reader.skipElement()
                     }
                 }
@@ -100,29 +96,6 @@ public struct XLSXSheet: Worksheet, Sendable {
         }
         if let rowNumber, !cells.isEmpty { rows.append(XLSXRow(number: rowNumber, cells: cells)) }
         self.rows = rows
-    }
-
-    /// The child elements of the element just started, read whole (its end tag consumed).
-    private static func children(_ reader: inout XMLReader) throws(UpstreamDataError) -> [XMLReader.Element] {
-        let depth = reader.depth
-        var stack: [XMLReader.Element] = []
-        var children: [XMLReader.Element] = []
-        while let event = try reader.next() {
-            switch event {
-            case .startElement:
-                stack.append(
-                    XMLReader.Element(
-                        localName: reader.localName, qualifiedName: reader.qualifiedName, namespaceURI: reader.namespaceURI,
-                        attributes: reader.attributes, text: "", children: []))
-            case .text:
-                if !stack.isEmpty { stack[stack.count - 1].text += reader.text }
-            case .endElement:
-                if reader.depth == depth { return children }
-                let element = stack.removeLast()
-                if stack.isEmpty { children.append(element) } else { stack[stack.count - 1].children.append(element) }
-            }
-        }
-        return children
     }
 }
 
@@ -162,11 +135,13 @@ public struct XLSXCell: WorksheetCell {
     /// without `INF`/`NaN`: optional sign, digits with an optional fraction, an optional exponent.
     static func plainDecimal(_ text: String) -> String? {
         var bytes = Array(text.utf8)[...]
-        var negative = false
-        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-            negative = sign == UInt8(ascii: "-")
+        // Drops a leading sign; whether it is `-`.
+        func dropSign() -> Bool {
+            guard let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") else { return false }
             bytes = bytes.dropFirst()
+            return sign == UInt8(ascii: "-")
         }
+        let negative = dropSign()
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         let integer = bytes.prefix(while: isDigit)
         bytes = bytes.dropFirst(integer.count)
@@ -180,11 +155,7 @@ public struct XLSXCell: WorksheetCell {
         var exponent = 0
         if let marker = bytes.first, marker == UInt8(ascii: "E") || marker == UInt8(ascii: "e") {
             bytes = bytes.dropFirst()
-            var exponentNegative = false
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-                exponentNegative = sign == UInt8(ascii: "-")
-                bytes = bytes.dropFirst()
-            }
+            let exponentNegative = dropSign()
             let digits = bytes.prefix(while: isDigit)
             guard !digits.isEmpty, digits.count <= 3 else { return nil }
             bytes = bytes.dropFirst(digits.count)

@@ -85,11 +85,8 @@ public struct XLSXWorkbook: Sendable {
         }
         self.sheets = sheets
 
-        if let path = relationships.first(where: { $0.type.hasSuffix("/sharedStrings") })?.target {
-            sharedStrings = try Self.sharedStrings(archive.data(path))
-        } else {
-            sharedStrings = []
-        }
+        let sharedStringsPath = relationships.first(where: { $0.type.hasSuffix("/sharedStrings") })?.target
+        sharedStrings = try sharedStringsPath.map(archive.data).map(Self.sharedStrings) ?? []
     }
 
     /// The sheet named `name` (exactly as on its tab), read whole; `nil` when there is none.

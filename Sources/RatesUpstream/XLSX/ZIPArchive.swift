@@ -1,7 +1,8 @@
 import Foundation
 import ZIPFoundation
 
-/// The members of a zip archive held in memory, read strictly: what an XLSX workbook is packed in.
+/// The members of a zip archive held in memory, read strictly: what an XLSX workbook and the ECB's
+/// history file (``ECBHistoryFile``) are packed in.
 ///
 /// Only the central directory is trusted for the list of members; each member's local header must
 /// be where the directory says and name the same path, and its data must inflate to the stated
@@ -11,10 +12,11 @@ import ZIPFoundation
 /// deflate. Workbooks use none of them.
 ///
 /// ZIPFoundation's `Archive` is not used on the bytes: its in-memory archives trap on some damaged
-/// directories (0.9.20), which a fetched body must never do. Its raw inflater is
-/// (``ECBHistoryFile/inflate(_:expectedSize:member:named:)``), fed exactly the member's bytes.
+/// directories (0.9.20, `Archive.MemoryFile.readData`), which a fetched body must never do. Its raw
+/// inflater is (``inflate(_:expectedSize:member:named:)``), fed exactly the member's bytes.
 struct ZIPArchive {
-    /// Largest member inflated, in bytes (the biggest workbook sheet recorded is 3.6 MB).
+    /// Largest member inflated, in bytes (the biggest workbook sheet recorded is 3.6 MB, the ECB's
+    /// 2026 history CSV about 2 MB).
     static let maxMemberBytes = 64 << 20
 
     /// One member, as the central directory lists it.
@@ -154,13 +156,52 @@ struct ZIPArchive {
         let data: Data
         switch member.method {
         case 0: data = stored
-        case 8: data = try ECBHistoryFile.inflate(stored, expectedSize: member.uncompressedSize, member: path, named: "the \(name)")
+        case 8: data = try Self.inflate(stored, expectedSize: member.uncompressedSize, member: path, named: "the \(name)")
         default: throw .unreadableArchive("\(path) in the \(name) uses compression method \(member.method); expected deflate or none")
         }
         guard data.count == member.uncompressedSize, data.crc32(checksum: 0) == member.crc32 else {
             throw .unreadableArchive("\(path) in the \(name) is damaged: its size or CRC-32 does not match")
         }
         return [UInt8](data)
+    }
+
+    /// Inflates a raw deflate stream, feeding the inflater exactly `compressed` and nothing more.
+    ///
+    /// `Archive.extract` is not used: in ZIPFoundation 0.9.20 on Linux it loops forever when a
+    /// damaged stream does not end within the member's bytes, and it does not compare the CRC-32
+    /// when extracting to a closure. Here the provider throws instead of running dry.
+    static func inflate(_ compressed: Data, expectedSize: Int, member: String, named name: String) throws(UpstreamDataError) -> Data {
+        struct StreamDoesNotEnd: Error {}
+        struct TooLarge: Error {}
+        var data = Data()
+        // `expectedSize` is a ZIP member's stated size, or a PDF stream's bound: room for a deflate
+        // stream's usual ratio at most, so that a bound is not taken whole for every small stream.
+        data.reserveCapacity(min(expectedSize, compressed.count * 16))
+        do {
+            _ = try Data.decompress(
+                size: Int64(compressed.count), bufferSize: 64 << 10, skipCRC32: true,
+                provider: { position, size in
+                    let start = Int(position)
+                    guard start >= 0, start < compressed.count else { throw StreamDoesNotEnd() }
+                    let base = compressed.startIndex
+                    var chunk = Data(compressed[(base + start)..<(base + min(start + size, compressed.count))])
+                    // ZIPFoundation tells zlib every chunk is `size` long: pad the last one, so a
+                    // damaged stream reads our zeros rather than memory past the chunk.
+                    if chunk.count < size { chunk.append(Data(count: size - chunk.count)) }
+                    return chunk
+                },
+                consumer: { output in
+                    guard data.count + output.count <= expectedSize else { throw TooLarge() }
+                    data.append(output)
+                })
+        } catch is StreamDoesNotEnd {
+            throw .unreadableArchive("\(member) in \(name) is damaged: its deflate stream does not end within the member")
+        } catch is TooLarge {
+            throw .unreadableArchive("\(member) in \(name) is damaged: it inflates to more than its stated \(expectedSize) bytes")
+        } catch {
+            throw .unreadableArchive("cannot inflate \(member) in \(name) (\(error))")
+        }
+        return data
     }
 
     private static func uint16(_ bytes: [UInt8], _ offset: Int) -> Int {

@@ -10,41 +10,21 @@ extension XMLReader {
     /// Replaces the document by its UTF-8 text: bytes below 0x80 are ASCII, the others the
     /// characters `upperHalf` gives (see ``XMLEncoding/upperHalf``).
     mutating func decode(_ upperHalf: [UInt16], from encoding: XMLEncoding) throws(UpstreamDataError) {
-        var length = 0
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(count + count / 2)
         for index in 0..<count {
             let byte = bytes[index]
             guard byte >= 0x80 else {
-                length += 1
+                decoded.append(byte)
                 continue
             }
-            let scalar = upperHalf[Int(byte - 0x80)]
-            guard scalar != 0 else { throw malformed("byte 0x\(hex(byte)), which \(encoding.rawValue) does not define", at: index) }
-            length += scalar < 0x800 ? 2 : 3
-        }
-        let decoded = Storage(count: length)
-        let target = decoded.bytes
-        var end = 0
-        for index in 0..<count {
-            let byte = bytes[index]
-            guard byte >= 0x80 else {
-                target.initializeElement(at: end, to: byte)
-                end += 1
-                continue
+            guard let scalar = Unicode.Scalar(upperHalf[Int(byte - 0x80)]), scalar.value != 0 else {
+                throw malformed("byte 0x\(hex(byte)), which \(encoding.rawValue) does not define", at: index)
             }
-            let scalar = upperHalf[Int(byte - 0x80)]
-            if scalar < 0x800 {
-                target.initializeElement(at: end, to: UInt8(0xC0 | scalar >> 6))
-                target.initializeElement(at: end + 1, to: UInt8(0x80 | scalar & 0x3F))
-                end += 2
-            } else {
-                target.initializeElement(at: end, to: UInt8(0xE0 | scalar >> 12))
-                target.initializeElement(at: end + 1, to: UInt8(0x80 | scalar >> 6 & 0x3F))
-                target.initializeElement(at: end + 2, to: UInt8(0x80 | scalar & 0x3F))
-                end += 3
-            }
+            decoded.append(contentsOf: scalar.utf8)
         }
-        storage = decoded
-        bytes = UnsafeBufferPointer(decoded.bytes)
+        storage = Storage(copying: decoded)
+        bytes = UnsafeBufferPointer(storage.bytes)
     }
 
     /// Checks the whole document is UTF-8 made of characters XML 1.0 allows.

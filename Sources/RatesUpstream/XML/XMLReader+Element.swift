@@ -64,12 +64,24 @@ extension XMLReader.Element {
     ///   `UpstreamDataError.unexpectedDocument` for elements nested deeper than ``maxDepth``.
     public init(parsing data: some Collection<UInt8>, root: String? = nil) throws(UpstreamDataError) {
         var reader = try XMLReader(data, root: root)
+        _ = try reader.next()
+        try self.init(reading: &reader)
+        // What follows the root element's end is checked too: the document ends here.
+        _ = try reader.next()
+    }
+
+    /// Reads the element just started (the last event is `.startElement`) whole, up to and including
+    /// its end tag; the reader's next event is what follows it.
+    ///
+    /// - Throws: What ``XMLReader/next()`` throws, and `UpstreamDataError.unexpectedDocument` for
+    ///   elements nested deeper than ``maxDepth`` in the document.
+    init(reading reader: inout XMLReader) throws(UpstreamDataError) {
         var open: [Self] = []
-        var rootElement: Self?
-        while let event = try reader.next() {
+        // The element just started, then every event up to its end.
+        while let event = try open.isEmpty ? reader.event : reader.next() {
             switch event {
             case .startElement:
-                guard open.count < Self.maxDepth else {
+                guard reader.depth <= Self.maxDepth else {
                     throw .unexpectedDocument("elements nested more than \(Self.maxDepth) deep at \(reader.location)")
                 }
                 open.append(
@@ -80,15 +92,14 @@ extension XMLReader.Element {
                 open[open.count - 1].text += reader.text
             case .endElement:
                 let element = open.removeLast()
-                if open.isEmpty {
-                    rootElement = element
-                } else {
-                    open[open.count - 1].children.append(element)
+                guard !open.isEmpty else {
+                    self = element
+                    return
                 }
+                open[open.count - 1].children.append(element)
             }
         }
-        // `next()` returns nil only after the root element's end, so there is a root.
-        guard let rootElement else { throw .malformedXML("no root element") }
-        self = rootElement
+        // `next()` returns nil only after the root element's end, so an element was started and has ended.
+        throw .malformedXML("no root element")
     }
 }

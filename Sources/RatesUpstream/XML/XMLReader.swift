@@ -410,11 +410,6 @@ extension XMLReader {
     final class Storage {
         let bytes: UnsafeMutableBufferPointer<UInt8>
 
-        /// A buffer of `count` bytes, all of which the caller initializes.
-        init(count: Int) {
-            bytes = .allocate(capacity: count)
-        }
-
         init(copying data: some Collection<UInt8>) {
             bytes = .allocate(capacity: data.count)
             _ = bytes.initialize(fromContentsOf: data)
