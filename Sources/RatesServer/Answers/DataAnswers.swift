@@ -4,10 +4,10 @@ import RatesCore
 import RatesIngest
 
 /// Builds the answers of the data routes from a snapshot and a request target: the one place they
-/// are made, for the router (``RatesController``, ``FrankfurterV2Controller``) and the fast path
-/// (``FastPath``) alike. One file per API: ours under `/v1` (`DataAnswers+V1.swift`), Frankfurter's
-/// v1 (`+FrankfurterV1`), Frankfurter's v2 (`+FrankfurterV2`) and exchangerate.host's
-/// (`+ExchangerateHost`); this one holds what they share.
+/// are made, for the router (``RatesController``) and the fast path (``FastPath``) alike. One file
+/// per API: ours under `/v1` (`DataAnswers+V1.swift`), Frankfurter's v1 (`+FrankfurterV1`),
+/// Frankfurter's v2 (`+FrankfurterV2`) and exchangerate.host's (`+ExchangerateHost`); this one holds
+/// what they share.
 ///
 /// Building is synchronous and touches no lock: the snapshot is immutable and the arithmetic is
 /// integer (``RatesCore/ExactDecimal``). Bad input throws the ``Problem`` the client gets. The two
