@@ -96,7 +96,7 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
     router.add(middleware: RequestMetricsMiddleware(metrics: parts.metrics))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: CORSPolicyMiddleware(policy: CORSPolicy(configuration)))
-    router.add(middleware: ProblemMiddleware(knownPaths: Route.knownPaths))
+    router.add(middleware: ProblemMiddleware())
     router.add(middleware: AccessMiddleware(
         maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes, apiKeys: configuration.apiKeys,
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
