@@ -107,7 +107,7 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
         cachePolicy: parts.cachePolicy, answers: parts.answers, role: parts.role, permits: parts.permits).endpoints)
     router.addRoutes(
         SyncController(
-            store: parts.store, state: parts.state, cache: parts.cache, events: parts.state.events, schedule: schedule, configuration: configuration,
+            store: parts.store, state: parts.state, cache: parts.cache, schedule: schedule, configuration: configuration,
             metrics: parts.metrics, cachePolicy: parts.cachePolicy, catchUp: { _ = try? ingestor.catchUp() }
         ).endpoints)
     router.addRoutes(ProvidersController<RatesRequestContext>(

@@ -17,7 +17,6 @@ struct SyncController<Context: RequestContext>: Sendable {
     let store: RatesStore
     let state: ServerState
     let cache: ResponseCache
-    let events: PublicationEvents
     let schedule: PublicationSchedule
     let configuration: ServerConfiguration
     let metrics: ServerMetrics?
@@ -132,13 +131,13 @@ struct SyncController<Context: RequestContext>: Sendable {
     /// which ends on graceful shutdown through a handler, not a task of its own.
     func eventStream() throws(Problem) -> Response {
         // Subscribed before saying so: a client that has read ": connected" misses no later publication.
-        guard let publications = events.stream(limit: configuration.maxEventSubscribers) else {
+        guard let publications = state.events.stream(limit: configuration.maxEventSubscribers) else {
             metrics?.recordRefusal(busy: false)
             throw Problem(
                 .busy, "This server streams events to as many clients as it is configured for; poll /v1/sync meanwhile and retry later.",
                 headers: [.retryAfter: "60"])
         }
-        let events = events
+        let events = state.events
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: EventStreamFrames.opening))
             try await withGracefulShutdownHandler {
