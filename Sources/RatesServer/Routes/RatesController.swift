@@ -156,7 +156,9 @@ struct RatesController<Context: RequestContext>: Sendable {
         do {
             let built = try answers.built(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness, format: format)
             if let streamed = built.streamed {
-                let head = PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, streaming: built, freshness: freshness, policy: cachePolicy)
+                let empty = built.entry(body: ByteBuffer())
+                let head = PreparedAnswer(
+                    ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, entry: empty, freshness: freshness, policy: cachePolicy, streaming: true)
                 return streamed.response(head: head, permit: permit)
             }
             let entry = cache.insert(try built.entry(), for: key, generation: freshness.generation, gzip: acceptsGzip)
