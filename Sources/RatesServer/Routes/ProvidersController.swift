@@ -153,7 +153,7 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         json.field("needsAPIKey", bool: provider.needsAPIKey)
         json.field("schedule") { json in
             json.field("timeZone", string: schedule.timeZone)
-            json.field("weekdays", numbers: schedule.weekdays.sorted().map(String.init))
+            json.field("weekdays", integers: schedule.weekdays.sorted())
             json.field("expectedTime", string: String(format: "%02d:%02d", schedule.expectedMinute / 60, schedule.expectedMinute % 60))
             json.field("cadence", string: schedule.cadence.rawValue)
         }
