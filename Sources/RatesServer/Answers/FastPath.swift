@@ -206,15 +206,16 @@ final class FastPath: Sendable {
         }
     }
 
-    /// A data route's answer to `target` (whose path is `path`), built and stored; `nil` for other routes, long time
-    /// series and requests the route refuses (the application answers those).
+    /// A data route's answer to `target` (whose path is `path`), built and stored, its cache miss
+    /// counted; `nil` for other routes, long time series and requests the route refuses (the application answers those).
     private func built(for target: String, path: Substring, snapshot: RatesSnapshot, freshness: Freshness, gzip: Bool) -> ResponseCache.Entry? {
         guard let (route, parameter) = DataAnswers.route(ofPath: path) else { return nil }
         let query = QueryParameters(target: target)
         guard answers.isCheap(route, parameter: parameter, query: query),
               let entry = try? answers.entry(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness)
         else { return nil }
-        return cache.store(entry, for: target, generation: freshness.generation, gzip: gzip)
+        cache.metrics?.recordCacheLookup(hit: false)
+        return cache.insert(entry, for: target, generation: freshness.generation, gzip: gzip)
     }
 }
 
