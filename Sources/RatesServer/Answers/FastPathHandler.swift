@@ -203,12 +203,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if pending == 0, let encoderContext, let answer = fastPath?.answer(to: request, allocator: context.channel.allocator) {
                 answeredHere = true
                 // Head and body as two buffers, which the socket takes in one vectored write: the body is not copied.
-                if let body = answer.body {
-                    encoderContext.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
-                    encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(body)), promise: nil)
-                } else {
-                    encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
-                }
+                encoderContext.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
+                if let body = answer.body { encoderContext.write(NIOAny(IOData.byteBuffer(body)), promise: nil) }
+                encoderContext.flush()
                 return
             }
             if let start = startRequestLoop {
