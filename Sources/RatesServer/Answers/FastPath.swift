@@ -27,8 +27,7 @@ final class FastPath: Sendable {
     let metrics: ServerMetrics
     let cors: CORSPolicy
     let maxURILength: Int
-    /// Where `/v1/events` subscribers register, and how many may.
-    let events: PublicationEvents
+    /// How many `/v1/events` subscribers may register (at the state's ``ServerState/events``).
     let maxEventSubscribers: Int
     private let dates = HTTPDateCache()
     private let recentAnswers: RecentAnswers
@@ -46,7 +45,6 @@ final class FastPath: Sendable {
         self.metrics = metrics
         self.cors = cors
         maxURILength = configuration.maxURILength
-        events = state.events
         maxEventSubscribers = configuration.maxEventSubscribers
     }
 

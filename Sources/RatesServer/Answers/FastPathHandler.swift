@@ -297,7 +297,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             })
         // Subscribed before saying so: a client that has read ": connected" misses no later publication.
-        guard let id = fastPath.events.subscribe(limit: fastPath.maxEventSubscribers, subscriber) else { return false }
+        guard let id = fastPath.state.events.subscribe(limit: fastPath.maxEventSubscribers, subscriber) else { return false }
         eventStream = id
         reading = false
         // An event stream is never idle: its keep-alives find a client that stopped reading.
@@ -336,7 +336,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func leaveEventStream() {
         guard let id = eventStream else { return }
         eventStream = nil
-        fastPath?.events.unsubscribe(id)
+        fastPath?.state.events.unsubscribe(id)
     }
 
     private func cancelIdleCheck() {

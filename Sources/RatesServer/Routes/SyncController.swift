@@ -90,7 +90,7 @@ struct SyncController<Context: RequestContext>: Sendable {
             }
             var json = SyncPageWriter(
                 epoch: snapshot.epoch, reset: reset, snapshot: snapshot, expectedLatestDate: freshness.expected, stale: freshness.isStale,
-                nextUpdateAfter: nextUpdateAfter())
+                nextUpdateAfter: schedule.expectedTime(of: schedule.nextPublication(after: configuration.now())))
             switch position {
             case nil, .snapshot?:
                 let afterDay: Day? = if case .snapshot(let day)? = position { day } else { nil }
@@ -113,11 +113,6 @@ struct SyncController<Context: RequestContext>: Sendable {
         } catch {
             throw Problem.unreadable("The database")
         }
-    }
-
-    /// When the next publication is expected.
-    func nextUpdateAfter() -> Date {
-        schedule.expectedTime(of: schedule.nextPublication(after: configuration.now()))
     }
 
     // MARK: - Events
@@ -189,6 +184,7 @@ struct SyncPageWriter {
     let expectedLatestDate: Day
     /// The server's verdict on its data, for the SDK's status.
     let stale: Bool
+    /// When the next publication is expected.
     let nextUpdateAfter: Date
 
     mutating func write(cursor: SyncCursor, more: Bool, upserts: [DailyRates], deletes: [Day: [CurrencyCode]]) -> ByteBuffer {
