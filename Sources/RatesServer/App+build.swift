@@ -96,25 +96,23 @@ func buildRouter(_ parts: ServerParts, configuration: ServerConfiguration) -> Ro
     router.add(middleware: RequestMetricsMiddleware(metrics: parts.metrics))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: CORSPolicyMiddleware(policy: CORSPolicy(configuration)))
-    router.add(middleware: ProblemMiddleware(knownPaths: Route.knownPaths))
+    router.add(middleware: ProblemMiddleware())
     router.add(middleware: AccessMiddleware(
         maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes, apiKeys: configuration.apiKeys,
         rateLimiter: configuration.rateLimit.map { RateLimiter(rate: $0, burst: configuration.rateLimitBurst) }))
     let schedule = ProviderRegistry.referenceSchedule
     let ingestor = parts.ingestor
-    let ratesController = RatesController<RatesRequestContext>(
-        state: parts.state, cache: parts.cache, schedule: schedule, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
-        cachePolicy: parts.cachePolicy, answers: parts.answers, role: parts.role, permits: parts.permits)
-    router.addRoutes(ratesController.endpoints)
+    router.addRoutes(RatesController<RatesRequestContext>(
+        state: parts.state, cache: parts.cache, configuration: configuration, openAPIDocument: OpenAPIDocument.bytes,
+        cachePolicy: parts.cachePolicy, answers: parts.answers, role: parts.role, permits: parts.permits).endpoints)
     router.addRoutes(
         SyncController(
-            store: parts.store, state: parts.state, cache: parts.cache, events: parts.state.events, schedule: schedule, configuration: configuration,
+            store: parts.store, state: parts.state, cache: parts.cache, schedule: schedule, configuration: configuration,
             metrics: parts.metrics, cachePolicy: parts.cachePolicy, catchUp: { _ = try? ingestor.catchUp() }
         ).endpoints)
-    let providersController = ProvidersController<RatesRequestContext>(
-        store: parts.store, quotes: ProviderQuotes(store: parts.store, policy: ingestor.mergePolicy), state: parts.state, configuration: configuration, fetched: Set(parts.sources.map(\.coordinator.provider)))
-    router.addRoutes(providersController.endpoints)
-    router.addRoutes(FrankfurterV2Controller(rates: ratesController, providers: providersController).endpoints)
+    router.addRoutes(ProvidersController<RatesRequestContext>(
+        store: parts.store, quotes: ProviderQuotes(store: parts.store, policy: ingestor.mergePolicy), state: parts.state,
+        configuration: configuration, fetched: Set(parts.sources.map(\.coordinator.provider))).endpoints)
     router.addRoutes(MetricsController(metrics: parts.metrics, state: parts.state, schedule: schedule, configuration: configuration).endpoints)
     router.addRoutes(AdminController(token: configuration.adminToken, coordinators: parts.coordinators, refreshWait: configuration.adminRefreshWait).endpoints)
     router.addRoutes(WebController(assets: WebAssets.bundled).endpoints)

@@ -69,10 +69,12 @@ public final class ServerMetrics: Sendable {
 
     /// A registry with every metric that has no labels to vary already present (at zero).
     public init() {
-        cacheHits = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "hit")])
-        cacheMisses = registry.makeCounter(descriptor: Self.cacheLookups, labels: [("result", "miss")])
-        syncPages = registry.makeCounter(descriptor: Self.syncResponses, labels: [("result", "page")])
-        syncNotModified = registry.makeCounter(descriptor: Self.syncResponses, labels: [("result", "not_modified")])
+        let cacheLookups = Self.named("response_cache_lookups", unit: "total", help: "Lookups of prepared answers: hits, and misses that built one.")
+        cacheHits = registry.makeCounter(descriptor: cacheLookups, labels: [("result", "hit")])
+        cacheMisses = registry.makeCounter(descriptor: cacheLookups, labels: [("result", "miss")])
+        let syncResponses = Self.named("sync_responses", unit: "total", help: "Answers to /v1/sync: pages sent, and 304s to up-to-date clients.")
+        syncPages = registry.makeCounter(descriptor: syncResponses, labels: [("result", "page")])
+        syncNotModified = registry.makeCounter(descriptor: syncResponses, labels: [("result", "not_modified")])
         lastSuccessfulFetch = registry.makeGauge(descriptor: Self.named(
             "last_successful_fetch_timestamp", unit: "seconds", help: "Unix time of the last successful upstream fetch of any source (0: none yet)."))
         latestPublication = registry.makeGauge(descriptor: Self.named(
@@ -83,8 +85,9 @@ public final class ServerMetrics: Sendable {
             "event_streams", unit: "", help: "GET /v1/events streams open now (clients listening for publications)."))
         heavyAnswers = registry.makeGauge(descriptor: Self.named(
             "heavy_answers", unit: "", help: "Heavy answers (long ranges, answers from the providers' quotes) being built or streamed now."))
-        busyRefusals = registry.makeCounter(descriptor: Self.refusals, labels: [("reason", "busy")])
-        eventStreamRefusals = registry.makeCounter(descriptor: Self.refusals, labels: [("reason", "event_streams")])
+        let refusals = Self.named("refusals", unit: "total", help: "Requests refused for want of room, with 503 and Retry-After: by reason.")
+        busyRefusals = registry.makeCounter(descriptor: refusals, labels: [("reason", "busy")])
+        eventStreamRefusals = registry.makeCounter(descriptor: refusals, labels: [("reason", "event_streams")])
         for outcome in FetchRun.Outcome.allCases { _ = fetches(outcome) }
     }
 
@@ -100,9 +103,11 @@ public final class ServerMetrics: Sendable {
         let key = RequestKey(route: route, method: method, status: status)
         return requestHandles.withLock { handles in
             if let known = handles[key] { return known }
+            let requests = Self.named("requests", subsystem: "http", unit: "total", help: "HTTP requests answered, by route, method and status.")
+            let duration = Self.named("request_duration", subsystem: "http", unit: "seconds", help: "Time to answer a request, by route.")
             let made = RequestRecorder(
-                count: registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]),
-                duration: registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.latencyBuckets))
+                count: registry.makeCounter(descriptor: requests, labels: [("route", route), ("method", method), ("status", String(status))]),
+                duration: registry.makeDurationHistogram(descriptor: duration, labels: [("route", route)], buckets: Self.latencyBuckets))
             handles[key] = made
             return made
         }
@@ -124,7 +129,8 @@ public final class ServerMetrics: Sendable {
     func recordSync(notModified: Bool) { (notModified ? syncNotModified : syncPages).increment() }
 
     private func fetches(_ outcome: FetchRun.Outcome) -> Counter {
-        registry.makeCounter(descriptor: Self.upstreamFetches, labels: [("outcome", Self.snakeCase(outcome.rawValue))])
+        let descriptor = Self.named("upstream_fetches", unit: "total", help: "Upstream fetches, by outcome.")
+        return registry.makeCounter(descriptor: descriptor, labels: [("outcome", Self.snakeCase(outcome.rawValue))])
     }
 
     // MARK: - Exposition
@@ -140,37 +146,16 @@ public final class ServerMetrics: Sendable {
         }
         eventStreams.set(Double(state.events.subscriberCount))
         let excluded = Dictionary(grouping: state.consensusExclusions, by: \.provider)
+        let exclusions = Self.named(
+            "consensus_exclusions", unit: "",
+            help: "Values left out of the merge for being more than the consensus threshold from the median of the providers, by provider.")
         for key in ProviderRegistry.keys {
-            registry.makeGauge(descriptor: Self.consensusExclusions, labels: [("provider", key)]).set(Double(excluded[key]?.count ?? 0))
+            registry.makeGauge(descriptor: exclusions, labels: [("provider", key)]).set(Double(excluded[key]?.count ?? 0))
         }
         return ByteBuffer(bytes: registry.emitToBuffer())
     }
 
     // MARK: - Names
-
-    private static var requests: MetricNameDescriptor {
-        named("requests", subsystem: "http", unit: "total", help: "HTTP requests answered, by route, method and status.")
-    }
-    private static var requestDuration: MetricNameDescriptor {
-        named("request_duration", subsystem: "http", unit: "seconds", help: "Time to answer a request, by route.")
-    }
-    private static var upstreamFetches: MetricNameDescriptor {
-        named("upstream_fetches", unit: "total", help: "Upstream fetches, by outcome.")
-    }
-    private static var syncResponses: MetricNameDescriptor {
-        named("sync_responses", unit: "total", help: "Answers to /v1/sync: pages sent, and 304s to up-to-date clients.")
-    }
-    private static var consensusExclusions: MetricNameDescriptor {
-        named(
-            "consensus_exclusions", unit: "",
-            help: "Values left out of the merge for being more than the consensus threshold from the median of the providers, by provider.")
-    }
-    private static var refusals: MetricNameDescriptor {
-        named("refusals", unit: "total", help: "Requests refused for want of room, with 503 and Retry-After: by reason.")
-    }
-    private static var cacheLookups: MetricNameDescriptor {
-        named("response_cache_lookups", unit: "total", help: "Lookups of prepared answers: hits, and misses that built one.")
-    }
 
     /// A metric of the server's namespace, `rates_relay`.
     private static func named(_ name: String, subsystem: String? = nil, unit: String, help: String) -> MetricNameDescriptor {

@@ -39,9 +39,6 @@ final class AnswerPermits: Sendable {
         return Permit(pool: self)
     }
 
-    /// Heavy answers in progress.
-    var inProgress: Int { inUse.withLock { $0 } }
-
     fileprivate func release() {
         let remaining = inUse.withLock { count in
             count -= 1

@@ -10,26 +10,19 @@ import RatesIngest
 /// As on Frankfurter's routes at the root, `symbols` without data on the days asked are left out
 /// rather than refused (and the base is not listed in its own rates); an unknown base is a 404.
 extension DataAnswers {
-    /// The first and last days of `/timeseries` and `/fluctuation` (``QueryParameters/exchangerateSpan(today:)``).
-    func exchangerateSpan(_ query: QueryParameters) throws(Problem) -> (start: Day, end: Day) {
-        try query.exchangerateSpan(today: configuration.today)
-    }
-
     /// `/timeseries?start_date=&end_date=`: every calendar day of the span, as exchangerate.host
     /// listed them, each with the rates of the publication on or before it (a weekend has Friday's);
     /// days before the first publication are left out.
     func exchangerateTimeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
         let style = try ExchangerateHostStyle(query, historical: false)
-        let (start, end) = try exchangerateSpan(query)
+        let (start, end) = try query.exchangerateSpan(today: configuration.today)
         let (base, symbols, amount) = try query.baseSymbolsAmount(defaultBase: snapshot.base)
         let days: [(day: Day, table: CrossRates)] = (start.dayNumber...end.dayNumber).compactMap { number in
             let day = Day(dayNumber: number)
             return snapshot.publication(onOrBefore: day).map { (day, snapshot.crossRates($0)) }
         }
         guard let last = days.last else { throw beforeData(end, parameter: "end_date", snapshot: snapshot) }
-        let isAvailable = { (code: CurrencyCode) in
-            days.contains { $0.table.contains(code) }
-        }
+        let isAvailable = { (code: CurrencyCode) in days.contains { $0.table.contains(code) } }
         let listed = try listedSymbols(
             symbols, base: base, lenient: true, within: "between \(start) and \(last.day)", snapshot: snapshot, isAvailable: isAvailable)
         return JSONWriter.object { json in
@@ -56,7 +49,7 @@ extension DataAnswers {
     /// as a fraction, rounded half away from zero to 6 decimal places, or to `places`).
     func exchangerateFluctuation(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> ByteBuffer {
         let style = try ExchangerateHostStyle(query, historical: false)
-        let (start, end) = try exchangerateSpan(query)
+        let (start, end) = try query.exchangerateSpan(today: configuration.today)
         let (base, symbols, amount) = try query.baseSymbolsAmount(defaultBase: snapshot.base)
         guard let first = snapshot.publication(onOrBefore: start) else { throw beforeData(start, parameter: "start_date", snapshot: snapshot) }
         guard let last = snapshot.publication(onOrBefore: end) else { throw beforeData(end, parameter: "end_date", snapshot: snapshot) }

@@ -47,15 +47,6 @@ extension DataAnswers {
         return Built(body: body, route: route, format: format)
     }
 
-    /// Whether `query` on a v2 rates route covers a few dozen publications at most (the event loop
-    /// may build it); with `group`, every publication of the range counts, as its means read them all.
-    func isCheapFrankfurterV2(_ query: QueryParameters) -> Bool {
-        guard let v2 = try? FrankfurterV2Query(query, allowed: FrankfurterV2Query.ratesParameters, today: configuration.today),
-              case .range(let start, let end) = v2.dates
-        else { return true }
-        return end.dayNumber - start.dayNumber <= Self.eventLoopSeriesDays
-    }
-
     /// `snapshot`, or with `providers=` the dataset of the providers named that this server has,
     /// over the days the query needs (none: no rates, as v2 answers).
     func frankfurterV2Dataset(_ query: FrankfurterV2Query, snapshot: RatesSnapshot) throws(Problem) -> RatesSnapshot {

@@ -7,7 +7,8 @@ import RatesIngest
 /// `convert` and `currencies` too, with their reading of `symbols` (`lenient`) and their
 /// members (`style`).
 extension DataAnswers {
-    /// The rates of the publication on (or before) `date`, or of the newest one without it (`/v1/latest`).
+    /// The rates of the publication on (or before) `date`, or of the newest one without it (`/v1/latest`),
+    /// and the newer publication it lacks, if any (the answer says `"stale": true`, `"expectedDate"`).
     /// `freshness` is `nil` for a dataset of some providers only: it is not checked against the reference schedule.
     /// `lenient`: as Frankfurter's routes answer (``frankfurterSymbols(_:base:isAvailable:)``).
     /// `style`: exchangerate.host's members and `places` (``ExchangerateHostStyle``), on the root route both APIs share.
@@ -22,10 +23,31 @@ extension DataAnswers {
         let overdue = freshness.flatMap {
             overduePublication(after: publication, through: min(requested ?? $0.expected, $0.expected), freshness: $0, snapshot: snapshot)
         }
-        return try ratesBody(
-            publication, requested: requested, base: base, symbols: symbols, amount: amount, overdue: overdue, sources: sources,
-            snapshot: snapshot, lenient: lenient, style: style)
+        let table = snapshot.crossRates(publication)
+        let listed = try listedSymbols(
+            symbols, base: base, lenient: lenient, within: "on \(publication.day)", snapshot: snapshot, isAvailable: table.contains)
+        let valueSources = try sources?.sources(of: [base] + (listed ?? Array(publication.codes)), in: publication)
+        let body = JSONWriter.object { json in
+            style?.writeMembers(into: &json)
+            json.field("amount", number: amount)
+            json.field("base", string: base.rawValue)
+            json.field("date", string: publication.day.description)
+            if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
+            if let overdue {
+                json.field("stale", bool: true)
+                json.field("expectedDate", string: overdue.description)
+            }
+            json.field("rates") { json in
+                table.forEachRate(base: base, symbols: listed) { code, rate in
+                    let value = rate.scaled(by: amount).exact
+                    json.field(code, number: style?.rounded(value) ?? value)
+                }
+            }
+            valueSources?.write(to: &json)
+        }
+        return (body, overdue)
     }
+
 
     func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> SegmentedBody {
         guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }

@@ -4,10 +4,10 @@ import RatesCore
 import RatesIngest
 
 /// Builds the answers of the data routes from a snapshot and a request target: the one place they
-/// are made, for the router (``RatesController``, ``FrankfurterV2Controller``) and the fast path
-/// (``FastPath``) alike. One file per API: ours under `/v1` (`DataAnswers+V1.swift`), Frankfurter's
-/// v1 (`+FrankfurterV1`), Frankfurter's v2 (`+FrankfurterV2`) and exchangerate.host's
-/// (`+ExchangerateHost`); this one holds what they share.
+/// are made, for the router (``RatesController``) and the fast path (``FastPath``) alike. One file
+/// per API: ours under `/v1` (`DataAnswers+V1.swift`), Frankfurter's v1 (`+FrankfurterV1`),
+/// Frankfurter's v2 (`+FrankfurterV2`) and exchangerate.host's (`+ExchangerateHost`); this one holds
+/// what they share.
 ///
 /// Building is synchronous and touches no lock: the snapshot is immutable and the arithmetic is
 /// integer (``RatesCore/ExactDecimal``). Bad input throws the ``Problem`` the client gets. The two
@@ -127,17 +127,22 @@ struct DataAnswers: Sendable {
     /// Whether building `route`'s answer for `query` (and the path's `parameter`) takes a few
     /// microseconds, so the event loop may do it: every data route, except a time series over more
     /// than ``eventLoopSeriesDays`` days and answers that read the store (`providers=`, `expand=`).
+    /// On a v2 rates route with `group`, every publication of the range counts, as its means read them all.
     func isCheap(_ route: Route, parameter: Substring?, query: QueryParameters) -> Bool {
         guard !query.has("providers"), !query.has("expand") else { return false }
         let span: (start: Day, end: Day)
         switch route {
-        case .v2Rates, .v2RatesCSV: return isCheapFrankfurterV2(query)
+        case .v2Rates, .v2RatesCSV:
+            guard let v2 = try? FrankfurterV2Query(query, allowed: FrankfurterV2Query.ratesParameters, today: configuration.today),
+                  case .range(let start, let end) = v2.dates
+            else { return true }
+            span = (start, end)
         case .v2Currencies: return false
         case .timeseries:
             guard let start = try? query.day("start") else { return false }
             span = (start, (try? query.day("end")) ?? configuration.today)
         case .exchangerateTimeseries:
-            guard let days = try? exchangerateSpan(query) else { return false }
+            guard let days = try? query.exchangerateSpan(today: configuration.today) else { return false }
             span = days
         case .frankfurterDates, .legacyDates:
             guard case .range(let start, let end)? = try? FrankfurterDates(parameter ?? "", today: configuration.today) else { return true }
@@ -174,7 +179,7 @@ struct DataAnswers: Sendable {
             let start = try? query.day("start"), end = (try? query.day("end")) ?? today
             days = start.flatMap { $0 <= end ? $0...end : nil }
         case .exchangerateTimeseries, .exchangerateFluctuation:
-            days = (try? exchangerateSpan(query)).map { $0.start...$0.end }
+            days = (try? query.exchangerateSpan(today: today)).map { $0.start...$0.end }
         default: days = today...today
         }
         guard let days, days.upperBound <= today else { return nil }
@@ -277,37 +282,6 @@ struct DataAnswers: Sendable {
             throw Problem(.dateBeforeData, "No rates before \(snapshot.firstDay?.description ?? "the first publication").", parameter: parameter)
         }
         return publication
-    }
-
-    /// A rates answer; `overdue` names the newer publication it lacks (`"stale": true`, `"expectedDate"`).
-    func ratesBody(
-        _ publication: DayTable, requested: Day?, base: CurrencyCode, symbols: [CurrencyCode]?, amount: ExactDecimal, overdue: Day?,
-        sources: SourceLookup? = nil, snapshot: RatesSnapshot, lenient: Bool = false, style: ExchangerateHostStyle? = nil
-    ) throws(Problem) -> (ByteBuffer, Day?) {
-        let table = snapshot.crossRates(publication)
-        let symbols = try listedSymbols(
-            symbols, base: base, lenient: lenient, within: "on \(publication.day)", snapshot: snapshot, isAvailable: table.contains)
-        let valueSources = try sources?.sources(of: [base] + (symbols ?? Array(publication.codes)), in: publication)
-        var json = JSONWriter()
-        json.object { json in
-            style?.writeMembers(into: &json)
-            json.field("amount", number: amount)
-            json.field("base", string: base.rawValue)
-            json.field("date", string: publication.day.description)
-            if let requested, requested != publication.day { json.field("requestedDate", string: requested.description) }
-            if let overdue {
-                json.field("stale", bool: true)
-                json.field("expectedDate", string: overdue.description)
-            }
-            json.field("rates") { json in
-                table.forEachRate(base: base, symbols: symbols) { code, rate in
-                    let value = rate.scaled(by: amount).exact
-                    json.field(code, number: style?.rounded(value) ?? value)
-                }
-            }
-            valueSources?.write(to: &json)
-        }
-        return (json.buffer, overdue)
     }
 
     /// The symbols an answer lists: as asked, or (`lenient`) as Frankfurter's routes read them

@@ -27,8 +27,7 @@ final class FastPath: Sendable {
     let metrics: ServerMetrics
     let cors: CORSPolicy
     let maxURILength: Int
-    /// Where `/v1/events` subscribers register, and how many may.
-    let events: PublicationEvents
+    /// How many `/v1/events` subscribers may register (at the state's ``ServerState/events``).
     let maxEventSubscribers: Int
     private let dates = HTTPDateCache()
     private let recentAnswers: RecentAnswers
@@ -46,7 +45,6 @@ final class FastPath: Sendable {
         self.metrics = metrics
         self.cors = cors
         maxURILength = configuration.maxURILength
-        events = state.events
         maxEventSubscribers = configuration.maxEventSubscribers
     }
 
@@ -206,15 +204,16 @@ final class FastPath: Sendable {
         }
     }
 
-    /// A data route's answer to `target` (whose path is `path`), built and stored; `nil` for other routes, long time
-    /// series and requests the route refuses (the application answers those).
+    /// A data route's answer to `target` (whose path is `path`), built and stored, its cache miss
+    /// counted; `nil` for other routes, long time series and requests the route refuses (the application answers those).
     private func built(for target: String, path: Substring, snapshot: RatesSnapshot, freshness: Freshness, gzip: Bool) -> ResponseCache.Entry? {
         guard let (route, parameter) = DataAnswers.route(ofPath: path) else { return nil }
         let query = QueryParameters(target: target)
         guard answers.isCheap(route, parameter: parameter, query: query),
               let entry = try? answers.entry(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness)
         else { return nil }
-        return cache.store(entry, for: target, generation: freshness.generation, gzip: gzip)
+        cache.metrics?.recordCacheLookup(hit: false)
+        return cache.insert(entry, for: target, generation: freshness.generation, gzip: gzip)
     }
 }
 

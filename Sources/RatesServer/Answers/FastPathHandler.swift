@@ -203,12 +203,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if pending == 0, let encoderContext, let answer = fastPath?.answer(to: request, allocator: context.channel.allocator) {
                 answeredHere = true
                 // Head and body as two buffers, which the socket takes in one vectored write: the body is not copied.
-                if let body = answer.body {
-                    encoderContext.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
-                    encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(body)), promise: nil)
-                } else {
-                    encoderContext.writeAndFlush(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
-                }
+                encoderContext.write(NIOAny(IOData.byteBuffer(answer.head)), promise: nil)
+                if let body = answer.body { encoderContext.write(NIOAny(IOData.byteBuffer(body)), promise: nil) }
+                encoderContext.flush()
                 return
             }
             if let start = startRequestLoop {
@@ -300,7 +297,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             })
         // Subscribed before saying so: a client that has read ": connected" misses no later publication.
-        guard let id = fastPath.events.subscribe(limit: fastPath.maxEventSubscribers, subscriber) else { return false }
+        guard let id = fastPath.state.events.subscribe(limit: fastPath.maxEventSubscribers, subscriber) else { return false }
         eventStream = id
         reading = false
         // An event stream is never idle: its keep-alives find a client that stopped reading.
@@ -339,7 +336,7 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func leaveEventStream() {
         guard let id = eventStream else { return }
         eventStream = nil
-        fastPath?.events.unsubscribe(id)
+        fastPath?.state.events.unsubscribe(id)
     }
 
     private func cancelIdleCheck() {

@@ -16,17 +16,13 @@ struct FrankfurterV2CurrencySummary {
         var summaries: [CurrencyCode: FrankfurterV2CurrencySummary] = [:]
         var everyProvider: Set<String> = []
         for publication in snapshot.days {
+            let day = publication.day
             for index in 0..<publication.count {
                 let code = publication.codes[index]
                 let provider = publication.source(at: index).provider
-                if var summary = summaries[code] {
-                    summary.lastDay = publication.day
-                    if !summary.providers.contains(provider) { summary.providers.insert(provider) }
-                    summaries[code] = summary
-                } else {
-                    summaries[code] = FrankfurterV2CurrencySummary(firstDay: publication.day, lastDay: publication.day, providers: [provider])
-                }
-                if !everyProvider.contains(provider) { everyProvider.insert(provider) }
+                summaries[code, default: FrankfurterV2CurrencySummary(firstDay: day, lastDay: day, providers: [])].providers.insert(provider)
+                summaries[code]?.lastDay = day
+                everyProvider.insert(provider)
             }
         }
         if let first = snapshot.firstDay, let last = snapshot.latest?.day {

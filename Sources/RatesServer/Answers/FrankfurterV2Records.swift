@@ -92,16 +92,13 @@ struct FrankfurterV2Records: Sendable {
         }
     }
 
-    /// The first record, if any, and the publication it is of.
+    /// The first record, if any, and the publication it is of (`/v2/rate`'s one record).
     var first: (record: Record, publication: DayTable)? {
-        for publication in publications {
-            let table = snapshot.crossRates(publication)
-            guard table.contains(base) else { continue }
-            for quote in quotes ?? table.currencies.sorted() {
-                if let rate = table.rate(from: base, to: quote) { return (Record(day: publication.day, base: base, quote: quote, rate: rate.exact), publication) }
-            }
+        var first: (record: Record, publication: DayTable)?
+        forEachRecord(of: publications) { record, publication in
+            if first == nil { first = (record, publication) }
         }
-        return nil
+        return first
     }
 
     /// Calls `body` with each record of `publications`, in order, and the publication it is of.
@@ -128,22 +125,19 @@ struct FrankfurterV2Records: Sendable {
         case .ndjson: ("", "", 61)
         case .csv: ("date,base,quote,rate\n", "", 30)
         }
-        if let periods {
-            return SegmentedBody(
-                opening: ByteBuffer(string: opening), closing: ByteBuffer(string: closing), segmentCount: SegmentedBody.segments(of: periods.count),
-                segment: { index, continuing in
-                    source.segment(SegmentedBody.slice(periods, segment: index), format: format, continuing: continuing, expanded: expanded)
-                },
-                estimatedBytes: periods.count * (quotes?.count ?? 32) * (expanded ? bytesPerRecord * 2 : bytesPerRecord))
-        }
         return SegmentedBody(
-            opening: ByteBuffer(string: opening), closing: ByteBuffer(string: closing), segmentCount: SegmentedBody.segments(of: publications.count),
+            opening: ByteBuffer(string: opening), closing: ByteBuffer(string: closing),
+            segmentCount: SegmentedBody.segments(of: periods?.count ?? publications.count),
             segment: { index, continuing throws(Problem) in
+                if let periods = source.periods {
+                    return source.segment(SegmentedBody.slice(periods, segment: index), format: format, continuing: continuing, expanded: expanded)
+                }
                 let publications = SegmentedBody.slice(source.publications, segment: index)
                 let weighed = try weighing?(publications)
                 return source.segment(publications, format: format, continuing: continuing, weighed: weighed)
             },
-            estimatedBytes: records * (weighing == nil ? bytesPerRecord : bytesPerRecord * 5))
+            estimatedBytes: periods.map { $0.count * (quotes?.count ?? 32) * (expanded ? bytesPerRecord * 2 : bytesPerRecord) }
+                ?? records * (weighing == nil ? bytesPerRecord : bytesPerRecord * 5))
     }
 
     /// The records of `publications` in `format`, after records written before when `continuing`;

@@ -6,14 +6,12 @@ import RatesCore
 /// Rates are decimals published as text; writing the text as the JSON number keeps every
 /// digit, which a round trip through `Double` would not.
 struct JSONWriter {
-    private(set) var buffer = ByteBufferAllocator().buffer(capacity: 256)
-    private var needsComma = false
+    private(set) var buffer: ByteBuffer
+    private var needsComma: Bool
 
-    init() {}
-
-    /// A writer of members or elements that follow others written before (`continuing`: a comma
-    /// comes first), without the braces around them: one segment of a ``SegmentedBody``.
-    init(continuing: Bool, capacity: Int = 256) {
+    /// A writer of a document; with `continuing`, of members or elements that follow others written
+    /// before (a comma comes first), without the braces around them: one segment of a ``SegmentedBody``.
+    init(continuing: Bool = false, capacity: Int = 256) {
         buffer = ByteBufferAllocator().buffer(capacity: capacity)
         needsComma = continuing
     }
@@ -35,11 +33,14 @@ struct JSONWriter {
         return json.buffer
     }
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
-        buffer.writeStaticString("{")
+    mutating func object(_ body: (inout JSONWriter) -> Void) { enclosed("{", "}", body) }
+
+    /// What `body` writes between `opening` and `closing`: an object's members or an array's elements.
+    private mutating func enclosed(_ opening: StaticString, _ closing: StaticString, _ body: (inout JSONWriter) -> Void) {
+        buffer.writeStaticString(opening)
         needsComma = false
         body(&self)
-        buffer.writeStaticString("}")
+        buffer.writeStaticString(closing)
         needsComma = true
     }
 
@@ -91,12 +92,6 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// A field whose value is an array of numbers, each given as valid JSON number text.
-    mutating func field(_ key: String, numbers values: [String]) {
-        writeKey(key)
-        writeArray(values) { $0.buffer.writeString($1) }
-    }
-
     /// A field whose value is an array of what `element` writes for each of `values` (an ``object(_:)`` each, usually).
     mutating func field<Element>(_ key: String, array values: [Element], _ element: (inout JSONWriter, Element) -> Void) {
         writeKey(key)
@@ -104,13 +99,7 @@ struct JSONWriter {
     }
 
     /// A top-level array of what `body` writes, each element with ``element(_:)``.
-    mutating func array(_ body: (inout JSONWriter) -> Void) {
-        buffer.writeStaticString("[")
-        needsComma = false
-        body(&self)
-        buffer.writeStaticString("]")
-        needsComma = true
-    }
+    mutating func array(_ body: (inout JSONWriter) -> Void) { enclosed("[", "]", body) }
 
     /// An object as the next element of an ``array(_:)``.
     mutating func element(_ body: (inout JSONWriter) -> Void) {
@@ -121,7 +110,8 @@ struct JSONWriter {
     /// An exact decimal as a JSON number, its digits written straight into the buffer.
     mutating func field(_ key: String, number value: ExactDecimal) {
         writeKey(key)
-        write(value)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: value.plainTextCapacity) { value.writePlainText(into: $0) }
+        needsComma = true
     }
 
     /// A currency's value: the code as the key, the exact decimal as the number.
@@ -146,11 +136,6 @@ struct JSONWriter {
             position += 6
             return position + value.writePlainText(into: UnsafeMutableRawBufferPointer(rebasing: bytes[position...]))
         }
-        needsComma = true
-    }
-
-    private mutating func write(_ value: ExactDecimal) {
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: value.plainTextCapacity) { value.writePlainText(into: $0) }
         needsComma = true
     }
 

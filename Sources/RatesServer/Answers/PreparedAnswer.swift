@@ -50,26 +50,20 @@ struct PreparedAnswer {
     /// `Cache-Control` by `policy`, its stale notice, its route's media type. The application's routes and the fast path both answer this way.
     /// An answer in a format other than JSON has tags of its own (the format in them), so a tag of
     /// one format never makes a 304 for another.
-    init(ifNoneMatch: String?, acceptsGzip: Bool, entry: ResponseCache.Entry, freshness: Freshness, policy: CacheControlPolicy) {
+    ///
+    /// With `streaming`, the head of a streamed answer (``SegmentedBody``, whose `entry` here has an
+    /// empty body): the tags, caching and media type the same answer prepared whole would have,
+    /// gzip-compressed as it is written when the client accepts it.
+    init(
+        ifNoneMatch: String?, acceptsGzip: Bool, entry: ResponseCache.Entry, freshness: Freshness, policy: CacheControlPolicy, streaming: Bool = false
+    ) {
         self.init(
-            ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: entry.body, gzipped: entry.gzipped, isCompressible: entry.isCompressible,
-            etag: Self.tag(freshness.etag, entry.format), gzipEtag: Self.tag(freshness.gzipEtag, entry.format),
-            cacheControl: policy.value(for: entry.caching, freshness: freshness), staleNotice: entry.staleNotice)
+            ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: entry.body, gzipped: streaming && acceptsGzip ? ByteBuffer() : entry.gzipped,
+            isCompressible: streaming || entry.isCompressible, etag: Self.tag(freshness.etag, entry.format),
+            gzipEtag: Self.tag(freshness.gzipEtag, entry.format), cacheControl: policy.value(for: entry.caching, freshness: freshness),
+            staleNotice: entry.staleNotice)
         contentType = entry.contentType
         variesByAccept = entry.route.negotiatesFormat
-    }
-
-    /// The head of a streamed answer (``SegmentedBody``, whose `body` here is empty): the tags,
-    /// caching and media type the same answer prepared whole would have, gzip-compressed as it is
-    /// written when the client accepts it.
-    init(ifNoneMatch: String?, acceptsGzip: Bool, streaming built: DataAnswers.Built, freshness: Freshness, policy: CacheControlPolicy) {
-        let empty = built.entry(body: ByteBuffer())
-        self.init(
-            ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, body: empty.body, gzipped: acceptsGzip ? ByteBuffer() : nil, isCompressible: true,
-            etag: Self.tag(freshness.etag, empty.format), gzipEtag: Self.tag(freshness.gzipEtag, empty.format),
-            cacheControl: policy.value(for: empty.caching, freshness: freshness), staleNotice: empty.staleNotice)
-        contentType = empty.contentType
-        variesByAccept = empty.route.negotiatesFormat
     }
 
     /// The tag of an answer in `format`: the dataset's `etag`, with the format in it when not JSON.

@@ -152,17 +152,29 @@ public struct Problem: Error, Sendable, Equatable {
         }
     }
 
-    /// The problem as Frankfurter answers on its own routes: `{"message": …}`, `"not found"` for a
-    /// 404, 422 for input it cannot use (where we say 400).
-    var frankfurterResponse: Response {
-        response(frankfurterStatus, body: JSONWriter.object { json in json.field("message", string: frankfurterMessage) })
+    /// The problem as `route` answers it: on our routes ``response``; on another API's, as that API
+    /// answers, with Frankfurter's statuses (422 for input it cannot use, where we say 400, else ours)
+    /// and `message` (`"not found"` for a 404, else the detail):
+    /// - Frankfurter v1's routes (``Route/isCompatibility``): `{"message": …}`.
+    /// - Frankfurter v2's (``Route/isFrankfurterV2``): `{"status": …, "message": …}`.
+    /// - The root routes both legacy APIs' clients read (``Route/answersExchangerateHost``): Frankfurter's
+    ///   `message`, and exchangerate.host's `"success": false` with the `error` object its later clients
+    ///   read (`code`: the status, `type`: the problem kind, `info`: what went wrong).
+    func response(for route: Route) -> Response {
+        guard route.isCompatibility || route.isFrankfurterV2 else { return response }
+        let status = kind.status == .badRequest ? HTTPResponse.Status.unprocessableContent : kind.status
+        return response(status, body: JSONWriter.object { json in
+            if route.answersExchangerateHost { json.field("success", bool: false) }
+            if route.isFrankfurterV2 { json.field("status", number: String(status.code)) }
+            json.field("message", string: kind.status == .notFound ? "not found" : detail)
+            guard route.answersExchangerateHost else { return }
+            json.field("error") { json in
+                json.field("code", number: String(status.code))
+                json.field("type", string: kind.rawValue)
+                json.field("info", string: detail)
+            }
+        })
     }
-
-    /// The status Frankfurter answers: 422 for input it cannot use (where we say 400), else ours.
-    var frankfurterStatus: HTTPResponse.Status { kind.status == .badRequest ? .unprocessableContent : kind.status }
-
-    /// Frankfurter's `message`: `"not found"` for a 404, else the detail.
-    var frankfurterMessage: String { kind.status == .notFound ? "not found" : detail }
 
     /// The complete response.
     public var response: Response {

@@ -108,9 +108,9 @@ final class ResponseCache: Sendable {
 
     /// The answer stored for `key` in `generation`, if it was prepared, with its gzip form when `gzip`.
     ///
-    /// For the fast path: a hit counts as a lookup; a miss does not, since the request goes on
-    /// to ``store(_:for:generation:gzip:)`` or ``entry(for:generation:gzip:build:)``, which count
-    /// it. Each request counts once.
+    /// For the fast path: a hit counts as a lookup; a miss does not, since what builds the answer
+    /// then counts it (``entry(for:generation:gzip:build:)`` does, and so do the fast path and the
+    /// routes before they ``insert(_:for:generation:gzip:)`` it). Each request counts once.
     func cached(for key: String, generation: Int64, gzip: Bool) -> Entry? {
         guard let entry = storage.withLock({ $0.lookup(key, generation: generation) }) else { return nil }
         metrics?.recordCacheLookup(hit: true)
@@ -122,19 +122,9 @@ final class ResponseCache: Sendable {
     ///
     /// - Throws: Whatever `build` throws; nothing is stored then.
     func entry<Failure: Error>(for key: String, generation: Int64, gzip: Bool, build: () throws(Failure) -> Entry) throws(Failure) -> Entry {
-        let stored = storage.withLock { $0.lookup(key, generation: generation) }
-        metrics?.recordCacheLookup(hit: stored != nil)
-        if let stored { return gzip ? withGzipForm(stored, key: key, generation: generation) : stored }
-        let entry = gzip ? try build().compressed() : try build()
-        storage.withLock { $0.insert(key, entry, generation: generation) }
-        return entry
-    }
-
-    /// Stores `entry`, built by the fast path after ``cached(for:generation:gzip:)`` missed, and
-    /// counts that miss; returns it with its gzip form when `gzip`.
-    func store(_ entry: Entry, for key: String, generation: Int64, gzip: Bool) -> Entry {
+        if let stored = cached(for: key, generation: generation, gzip: gzip) { return stored }
         metrics?.recordCacheLookup(hit: false)
-        return insert(entry, for: key, generation: generation, gzip: gzip)
+        return insert(try build(), for: key, generation: generation, gzip: gzip)
     }
 
     /// Stores `entry` for `key` in `generation`, a miss counted already; returns it with its gzip form when `gzip`.
@@ -209,10 +199,6 @@ extension ResponseCache {
         var hand = 0
         var bytes = 0
 
-        init(capacity: Int) {
-            self.capacity = capacity
-        }
-
         mutating func lookup(_ target: String, generation: Int64) -> Entry? {
             guard generation == self.generation, let slot = index[Key(target)] else { return nil }
             slots[slot]!.referenced = true
@@ -242,11 +228,6 @@ extension ResponseCache {
                 bytes += entry.cost
             }
             while bytes > capacity, index.count > 1 { evictOne() }
-        }
-
-        private init(capacity: Int, generation: Int64) {
-            self.capacity = capacity
-            self.generation = generation
         }
 
         /// Evicts the first entry the hand finds unused since its last pass, clearing bits as it goes.

@@ -80,8 +80,17 @@ struct SegmentedBody: Sendable {
         let compressed = head.isCompressed
         return Response(status: .ok, headers: head.headers, body: ResponseBody { writer in
             defer { permit?.release() }
-            let output = StreamedOutput(compressed: compressed)
-            try output.start()
+            // The bytes go out as they are, or through one gzip stream.
+            let compressor = compressed ? CompressionAlgorithm.gzip().compressor : nil
+            try compressor?.startStream()
+            /// `bytes` ready to send; with `last`, the end of the gzip stream too.
+            func encoded(_ bytes: inout ByteBuffer, last: Bool) throws -> ByteBuffer {
+                guard let compressor else { return bytes }
+                // A sync flush per chunk: the client can decompress everything sent so far.
+                let encoded = try bytes.compressStream(with: compressor, flush: last ? .finish : .sync)
+                if last { try compressor.finishStream() }
+                return encoded
+            }
             var pending = body.opening
             var continuing = false
             for index in 0..<body.segmentCount {
@@ -92,35 +101,13 @@ struct SegmentedBody: Sendable {
                 continuing = made.continuing
                 pending.writeImmutableBuffer(made.bytes)
                 if pending.readableBytes >= Self.flushBytes {
-                    try await writer.write(output.encoded(&pending, last: false))
+                    try await writer.write(encoded(&pending, last: false))
                     pending = ByteBufferAllocator().buffer(capacity: Self.flushBytes + Self.flushBytes / 4)
                 }
             }
             pending.writeImmutableBuffer(body.closing)
-            try await writer.write(output.encoded(&pending, last: true))
+            try await writer.write(encoded(&pending, last: true))
             try await writer.finish(nil)
         })
-    }
-}
-
-/// The bytes of a streamed answer as they go out: as they are, or through one gzip stream.
-private struct StreamedOutput {
-    let compressor: (any NIOCompressor)?
-
-    init(compressed: Bool) {
-        compressor = compressed ? CompressionAlgorithm.gzip().compressor : nil
-    }
-
-    func start() throws {
-        try compressor?.startStream()
-    }
-
-    /// `bytes` ready to send; with `last`, the end of the gzip stream too.
-    func encoded(_ bytes: inout ByteBuffer, last: Bool) throws -> ByteBuffer {
-        guard let compressor else { return bytes }
-        // A sync flush per chunk: the client can decompress everything sent so far.
-        let encoded = try bytes.compressStream(with: compressor, flush: last ? .finish : .sync)
-        if last { try compressor.finishStream() }
-        return encoded
     }
 }

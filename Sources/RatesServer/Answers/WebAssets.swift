@@ -53,10 +53,16 @@ struct WebAssets: Sendable {
         return assets
     }()
 
-    init(files: [String: File]) {
-        self.files = files
-    }
+    /// Media types by file extension; files of other kinds are not served.
+    static let mediaTypes = [
+        "html": "text/html; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "svg": "image/svg+xml",
+    ]
+}
 
+extension WebAssets {
     /// Reads and prepares every file in `directory` with a known media type.
     ///
     /// - Throws: When the directory or a file cannot be read.
@@ -70,12 +76,4 @@ struct WebAssets: Sendable {
         }
         self.files = files
     }
-
-    /// Media types by file extension; files of other kinds are not served.
-    static let mediaTypes = [
-        "html": "text/html; charset=utf-8",
-        "js": "text/javascript; charset=utf-8",
-        "css": "text/css; charset=utf-8",
-        "svg": "image/svg+xml",
-    ]
 }

@@ -70,10 +70,7 @@ extension ServerConfiguration {
         self.init()
         let settings = SettingsReader(config: config)
         host = try await settings.string(.host) ?? host
-        if let port = try await settings.int(.port) {
-            guard (0...65535).contains(port) else { throw Self.invalid(.port, "must be from 0 to 65535; got \(port)") }
-            self.port = port
-        }
+        port = try await settings.int(.port, in: 0...65535, "must be from 0 to 65535") ?? port
         if let location = try await settings.string(.db) {
             database = location
         } else if let url = try await settings.string(.databaseURL) {
@@ -122,10 +119,7 @@ extension ServerConfiguration {
             guard rate > 0, rate.isFinite else { throw Self.invalid(.rateLimit, "must be a number of requests per second above 0; got \(rate)") }
             rateLimit = rate
         }
-        if let burst = try await settings.int(.rateLimitBurst) {
-            guard burst >= 1 else { throw Self.invalid(.rateLimitBurst, "must be at least 1; got \(burst)") }
-            rateLimitBurst = burst
-        }
+        rateLimitBurst = try await settings.int(.rateLimitBurst, in: 1..., "must be at least 1") ?? rateLimitBurst
         if let keys = try await settings.stringArray(.providers) {
             // The reference source (the ECB) is always fetched: naming it changes nothing.
             providers = keys.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
@@ -141,30 +135,16 @@ extension ServerConfiguration {
             guard parts.count == 2, !parts[1].isEmpty else { throw Self.invalid(.providersAPIKeys, "must be KEY=apikey pairs such as FRED=abc123") }
             providerAPIKeys[parts[0].uppercased()] = parts[1]
         }
-        if let seconds = try await settings.int(.providersMaxInterval) {
-            guard seconds >= 60 else { throw Self.invalid(.providersMaxInterval, "must be at least 60 seconds; got \(seconds)") }
+        if let seconds = try await settings.int(.providersMaxInterval, in: 60..., "must be at least 60 seconds") {
             providerMaxInterval = .seconds(seconds)
         }
-        if let days = try await settings.int(.providersBackfillDays) {
-            guard (0...36_525).contains(days) else { throw Self.invalid(.providersBackfillDays, "must be 0 (none) to 36525 days; got \(days)") }
-            providerBackfillDays = days
-        }
-        if let bytes = try await settings.int(.answersCacheBytes) {
-            guard bytes >= 0 else { throw Self.invalid(.answersCacheBytes, "must be 0 (keep no answers) or more bytes; got \(bytes)") }
-            answerCacheBytes = bytes
-        }
-        if let count = try await settings.int(.answersHeavyConcurrency) {
-            guard count >= 1 else { throw Self.invalid(.answersHeavyConcurrency, "must be at least 1; got \(count)") }
-            heavyAnswerConcurrency = count
-        }
-        if let values = try await settings.int(.answersMaxValues) {
-            guard values >= 1 else { throw Self.invalid(.answersMaxValues, "must be at least 1; got \(values)") }
-            maxAnswerValues = values
-        }
-        if let count = try await settings.int(.eventsMaxSubscribers) {
-            guard count >= 0 else { throw Self.invalid(.eventsMaxSubscribers, "must be 0 (no event streams) or more; got \(count)") }
-            maxEventSubscribers = count
-        }
+        providerBackfillDays = try await settings.int(.providersBackfillDays, in: 0...36_525, "must be 0 (none) to 36525 days")
+            ?? providerBackfillDays
+        answerCacheBytes = try await settings.int(.answersCacheBytes, in: 0..., "must be 0 (keep no answers) or more bytes") ?? answerCacheBytes
+        heavyAnswerConcurrency = try await settings.int(.answersHeavyConcurrency, in: 1..., "must be at least 1") ?? heavyAnswerConcurrency
+        maxAnswerValues = try await settings.int(.answersMaxValues, in: 1..., "must be at least 1") ?? maxAnswerValues
+        maxEventSubscribers = try await settings.int(.eventsMaxSubscribers, in: 0..., "must be 0 (no event streams) or more")
+            ?? maxEventSubscribers
         if let level = try await settings.string(.logLevel) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw Self.invalid(.logLevel, "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")); got '\(level)'")
@@ -188,6 +168,14 @@ extension ServerConfiguration {
 
         func int(_ key: Key) async throws(InvalidSetting) -> Int? {
             try await read(key) { try await config.fetchInt(forKey: key.configKey, isSecret: key.isSecret) }
+        }
+
+        /// `key`'s integer, when set, once `range` holds it; else an ``InvalidSetting`` saying what it
+        /// `must` be and what it got.
+        func int(_ key: Key, in range: some RangeExpression<Int>, _ must: String) async throws(InvalidSetting) -> Int? {
+            guard let value = try await int(key) else { return nil }
+            guard range.contains(value) else { throw ServerConfiguration.invalid(key, "\(must); got \(value)") }
+            return value
         }
 
         func double(_ key: Key) async throws(InvalidSetting) -> Double? {

@@ -106,9 +106,7 @@ public struct ServerConfiguration: Sendable {
 extension ServerConfiguration {
     /// The latest day any client may ask for: today in the earliest time zone (UTC+14).
     var today: Day { Day(containing: now(), utcOffset: 14 * 3600) }
-}
 
-extension ServerConfiguration {
     /// What the fetches of the enabled sources need to know. `upstreamURL` is the ECB's directory
     /// (the setting `upstream.url`, kept for configurations written before `upstream` took one per source).
     public var fetchSettings: FetchSettings {

@@ -4,11 +4,9 @@ import Logging
 /// Turns every error into an `application/problem+json` answer, so clients never see another error format.
 ///
 /// `Problem`s pass through as they are; the framework's errors (unknown route, bad request)
-/// keep their status; anything else is logged and answered 500, which no input should reach.
+/// keep their status (a 404 for a known path turns into 405 with `Allow`: ``Route/allowedMethods(for:)``);
+/// anything else is logged and answered 500, which no input should reach.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Turns a 404 for a known path into 405 with `Allow`.
-    let knownPaths: KnownPaths
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -19,7 +17,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             case .notFound:
                 // 405 only when the path takes other methods: a route the router did not reach (a
                 // trailing slash) may match a pattern that takes this very method.
-                if let allowed = knownPaths.allowed(for: request.uri.path), !allowed.contains(request.method) {
+                if let allowed = Route.allowedMethods(for: request.uri.path), !allowed.contains(request.method) {
                     let allow = allowed.map(\.rawValue).joined(separator: ", ")
                     return Problem(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path); use \(allow).", headers: [.allow: allow])
                         .response

@@ -17,9 +17,10 @@ struct AdminController<Context: RequestContext>: Sendable {
         return routes
     }
 
-    /// Fetches every provider the server fetches, or those `providers=` names, and answers with
-    /// the outcome of a fetch of each that started after the request arrived (see `FetchCoordinator.refresh()`):
-    /// all of them together at the top level, each provider's under `providers`.
+    /// Fetches every provider the server fetches, or those `providers=` names (``QueryParameters/providers()``;
+    /// naming one the server does not fetch is a problem), and answers with the outcome of a fetch
+    /// of each that started after the request arrived (see `FetchCoordinator.refresh()`): all of
+    /// them together at the top level, each provider's under `providers`.
     ///
     /// It waits `refreshWait` at most: when some fetch is still running then, the answer is
     /// `202 Accepted` (`outcome: accepted`, those providers' `outcome: fetching`), the fetches go on,
@@ -27,7 +28,14 @@ struct AdminController<Context: RequestContext>: Sendable {
     /// when one is pending) shows how they end.
     func refresh(_ request: Request) async throws(Problem) -> Response {
         try authorize(request)
-        let keys = try QueryParameters(request: request).providers(among: coordinators.keys)
+        let named = try QueryParameters(request: request).providers()
+        let fetched = coordinators.keys
+        if let other = named?.sorted().first(where: { !fetched.contains($0) }) {
+            throw .invalid(
+                "providers", "'providers' names \(other), which this server does not fetch; it fetches \(fetched.joined(separator: ", ")).")
+        }
+        // The keys named, in the order of the server's providers.
+        let keys = named.map { named in fetched.filter(named.contains) }
         let refresh = await coordinators.refresh(keys, answeringWithin: refreshWait)
         let accepted = !refresh.pending.isEmpty
         let body = JSONWriter.object { json in

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import RatesCore
 import RatesIngest
 import RatesStore
@@ -10,6 +11,10 @@ import RatesUpstream
 ///
 /// Health changes with every fetch, not only with the dataset, so answers are `no-cache` with an
 /// entity tag of their bytes (like `/v1/status`): a client revalidates and gets 304 while nothing changed.
+///
+/// Frankfurter v2's `/v2/providers` is `/v1/providers`' registry and holdings in v2's shape, `no-cache`
+/// with a tag of its bytes as that one is (and `/v2/providers/{key}` one of them), errors in v2's
+/// shape (``Problem/response(for:)``).
 struct ProvidersController<Context: RequestContext>: Sendable {
     let store: RatesStore
     /// The providers' quotes, for the rank each has earned per currency.
@@ -33,6 +38,18 @@ struct ProvidersController<Context: RequestContext>: Sendable {
                 throw Problem(.notFound, "'\(key.prefix(20))' is not a provider key; GET /v1/providers lists them.")
             }
             return try await store.offloaded { try answer(request, keys: [entry.key], single: true) }
+        }
+        for route in [Route.v2Providers, .v2Provider] {
+            routes.on(route) { request, context in
+                let key = context.parameters.get("key")
+                return try await store.offloaded {
+                    do throws(Problem) {
+                        return try frankfurterV2Answer(request, key: key)
+                    } catch {
+                        return error.response(for: route)
+                    }
+                }
+            }
         }
         return routes
     }
@@ -59,6 +76,44 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         } catch {
             throw Problem.unreadable("The providers' records")
         }
+    }
+
+    /// `/v2/providers`: each provider holding rates, by key, as v2 describes it: `rate_type` is the
+    /// figure it contributes; we hold no links, so `data_url` and `terms_url` are `null`; `currencies`
+    /// are those of its newest publication. With `key` (any letter case), that provider's object alone;
+    /// 404 when no provider of that key holds rates.
+    func frankfurterV2Answer(_ request: Request, key: String?) throws(Problem) -> Response {
+        let holdings = try holdings()
+        let now = configuration.now()
+        func write(_ key: String, _ held: RatesStore.ProviderHoldings, _ provider: ProviderIdentity, into json: inout JSONWriter) {
+            json.field("key", string: key)
+            json.field("name", string: provider.name)
+            json.field("country_code", optionalString: provider.country)
+            json.field("rate_type", string: provider.rateType)
+            json.field("pivot_currency", string: provider.pivot.rawValue)
+            json.field("data_url", optionalString: nil)
+            json.field("terms_url", optionalString: nil)
+            json.field("start_date", string: held.firstDay.description)
+            json.field("end_date", string: held.latestDay.description)
+            json.field("publishes_missed", number: String(provider.schedule.publicationsDue(after: held.latestDay, asOf: now)))
+            json.field("publish_cadence", string: provider.schedule.cadence.rawValue)
+            json.field("currencies", strings: held.latestCurrencies.map(\.rawValue))
+        }
+        let body: ByteBuffer
+        if let key {
+            guard let provider = ProviderRegistry.entry(key.uppercased())?.identity, let held = holdings[provider.key] else {
+                throw Problem(.notFound, "No provider holding rates has the key '\(key.prefix(20))'.")
+            }
+            body = JSONWriter.object { write(provider.key, held, provider, into: &$0) }
+        } else {
+            body = JSONWriter.array { json in
+                for key in ProviderRegistry.keys.sorted() {
+                    guard let held = holdings[key], let provider = ProviderRegistry.entry(key)?.identity else { continue }
+                    json.element { write(key, held, provider, into: &$0) }
+                }
+            }
+        }
+        return PreparedAnswer(requestHeaders: request.headers, uncachedBody: body).response
     }
 
     /// The rank `key` has earned for each currency on its own newest publication day: measured once
@@ -98,7 +153,7 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         json.field("needsAPIKey", bool: provider.needsAPIKey)
         json.field("schedule") { json in
             json.field("timeZone", string: schedule.timeZone)
-            json.field("weekdays", numbers: schedule.weekdays.sorted().map(String.init))
+            json.field("weekdays", integers: schedule.weekdays.sorted())
             json.field("expectedTime", string: String(format: "%02d:%02d", schedule.expectedMinute / 60, schedule.expectedMinute % 60))
             json.field("cadence", string: schedule.cadence.rawValue)
         }

@@ -11,10 +11,17 @@ import RatesUpstream
 /// Data answers are built from the current `RatesSnapshot`, stored per request target and
 /// generation in the `ResponseCache`, and carry the `ETag` of the data and its freshness (304 on
 /// `If-None-Match`) and a `Cache-Control` that expires at the next expected publication.
+///
+/// Frankfurter's APIs and exchangerate.host's answer here too, each route's errors in its API's
+/// shape (``Problem/response(for:)``): Frankfurter's v2 API under `/v2`, for its existing clients
+/// (change the base URL only), has its data routes here: `/v2/rates` (and `/v2/rates.csv`),
+/// `/v2/rate/{base}/{quote}`, `/v2/currencies`, `/v2/currency/{code}` and `/v2/providers/{key}/rates`
+/// (which is `/v2/rates?providers={key}`), prepared answers like ours, built by
+/// ``DataAnswers/frankfurterV2Answer(_:parameter:query:snapshot:format:)``; its `/v2/providers`
+/// routes are ``ProvidersController``'s.
 struct RatesController<Context: RequestContext>: Sendable {
     let state: ServerState
     let cache: ResponseCache
-    let schedule: PublicationSchedule
     let configuration: ServerConfiguration
     let openAPIDocument: ByteBuffer
     let cachePolicy: CacheControlPolicy
@@ -26,21 +33,14 @@ struct RatesController<Context: RequestContext>: Sendable {
 
     var endpoints: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        for route in [Route.latest, .timeseries, .convert, .currencies] {
-            routes.on(route) { request, _ in try await answering(request) { try dataResponse(request, route: route) } }
-        }
-        routes.on(.rates) { request, context in
-            let date = context.parameters.get("date")?[...] ?? ""
-            return try await answering(request) { try dataResponse(request, route: .rates, parameter: date) }
-        }
-        for route in [Route.frankfurterDates, .legacyDates] {
+        // Every data route, `/v2/providers/{key}/rates` too (built by DataAnswers, never on the fast path); its
+        // path parameters as one, joined by `/` (`/v2/rate/EUR/USD` gives `EUR/USD`), as the fast path reads them.
+        for route in Route.allCases where DataAnswers.routes.contains(route) || route == .v2ProviderRates {
+            let names = route.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
             routes.on(route) { request, context in
-                let dates = context.parameters.get("dates")?[...]
-                return try await answering(request) { try compatibilityResponse(request, route: route, parameter: dates) }
+                let parameter = names.isEmpty ? nil : names.map { context.parameters.get($0) ?? "" }.joined(separator: "/")[...]
+                return try await answering(request) { try answer(request, route: route, parameter: parameter) }
             }
-        }
-        for route in [Route.legacyLatest, .legacyCurrencies, .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols] {
-            routes.on(route) { request, _ in try await answering(request) { try compatibilityResponse(request, route: route) } }
         }
         routes.on(.status) { request, _ in status(request) }
         routes.on(.health) { _, _ in jsonResponse(status: .ok) { $0.field("status", string: "ok") } }
@@ -156,7 +156,9 @@ struct RatesController<Context: RequestContext>: Sendable {
         do {
             let built = try answers.built(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness, format: format)
             if let streamed = built.streamed {
-                let head = PreparedAnswer(ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, streaming: built, freshness: freshness, policy: cachePolicy)
+                let empty = built.entry(body: ByteBuffer())
+                let head = PreparedAnswer(
+                    ifNoneMatch: ifNoneMatch, acceptsGzip: acceptsGzip, entry: empty, freshness: freshness, policy: cachePolicy, streaming: true)
                 return streamed.response(head: head, permit: permit)
             }
             let entry = cache.insert(try built.entry(), for: key, generation: freshness.generation, gzip: acceptsGzip)
@@ -168,17 +170,17 @@ struct RatesController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// A compatibility route's answer, its errors in Frankfurter's shape, or at the root in the shape
-    /// both Frankfurter's and exchangerate.host's clients read (``Problem/legacyRootResponse``). A path
-    /// segment not written as dates is not one of Frankfurter's routes: that is our 404 problem, as for any unknown path.
-    func compatibilityResponse(_ request: Request, route: Route, parameter: Substring? = nil) throws(Problem) -> Response {
-        if let parameter, !DataAnswers.isFrankfurterDates(parameter) {
+    /// A data route's answer (``dataResponse(_:route:parameter:)``), another API's errors in its shape
+    /// (``Problem/response(for:)``). A path segment not written as dates is not one of Frankfurter's
+    /// routes: that is our 404 problem, as for any unknown path.
+    func answer(_ request: Request, route: Route, parameter: Substring?) throws(Problem) -> Response {
+        if route == .frankfurterDates || route == .legacyDates, let parameter, !DataAnswers.isFrankfurterDates(parameter) {
             throw Problem.noEndpoint(request.method, request.uri.path)
         }
         do {
             return try dataResponse(request, route: route, parameter: parameter)
-        } catch {
-            return route.answersExchangerateHost ? error.legacyRootResponse : error.frankfurterResponse
+        } catch where route.isCompatibility || route.isFrankfurterV2 {
+            return error.response(for: route)
         }
     }
 

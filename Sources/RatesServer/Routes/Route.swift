@@ -3,7 +3,7 @@ import Hummingbird
 /// Every route the server answers, declared once.
 ///
 /// The router registers each at its ``path`` with its ``method``; the 405 answers
-/// (``KnownPaths``), the `route` label of the request metrics (the application's and the fast
+/// (``allowedMethods(for:)``), the `route` label of the request metrics (the application's and the fast
 /// path's alike), the prepared-answer cache and the fast path's recognition of data paths
 /// (``RouteTable``, built once from the paths) all derive from this table, so a route cannot be
 /// known to one of them and missing from another, or counted under two names.
@@ -55,12 +55,7 @@ enum Route: String, CaseIterable, Sendable {
 
     /// Whether the route is for operators, not for clients' pages: the admin endpoints, the probes
     /// and the metrics. API keys, rate limits and CORS leave them out.
-    var isOperator: Bool {
-        switch self {
-        case .adminRefresh, .health, .readiness, .metrics: true
-        default: false
-        }
-    }
+    var isOperator: Bool { [.adminRefresh, .health, .readiness, .metrics].contains(self) }
 
     /// The folder of our API's routes (`/v1/`): where API keys and rate limits apply.
     static let apiFolder = folder(of: .latest)
@@ -77,12 +72,7 @@ enum Route: String, CaseIterable, Sendable {
     }
 
     /// The method the route takes (`HEAD` is answered wherever `GET` is).
-    var method: HTTPRequest.Method {
-        switch self {
-        case .adminRefresh: .post
-        default: .get
-        }
-    }
+    var method: HTTPRequest.Method { self == .adminRefresh ? .post : .get }
 
     /// How long clients may keep its answers prepared per dataset version; `nil` for routes whose
     /// answers are not (the web page's files are prepared once at start-up: ``WebAssets``).
@@ -101,29 +91,24 @@ enum Route: String, CaseIterable, Sendable {
 
     /// Whether the route answers in another API's shape (Frankfurter's, exchangerate.host's), errors
     /// included: `{"message": …}`, and at the root also `"success": false` (``answersExchangerateHost``).
-    var isCompatibility: Bool {
-        switch self {
-        case .frankfurterDates, .legacyLatest, .legacyCurrencies, .legacyDates: true
-        case .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols: true
-        default: false
-        }
+    var isCompatibility: Bool { answersExchangerateHost || [.frankfurterDates, .legacyCurrencies].contains(self) }
+
+    /// Whether exchangerate.host's clients call this route: its own (`/convert`, `/timeseries`,
+    /// `/fluctuation`, `/symbols`) and the root routes it shared with Frankfurter's old host
+    /// (`/latest`, `/{date}`). Their errors carry both APIs' members (``Problem/response(for:)``).
+    var answersExchangerateHost: Bool {
+        [.legacyLatest, .legacyDates, .exchangerateConvert, .exchangerateTimeseries, .exchangerateFluctuation, .exchangerateSymbols].contains(self)
     }
 
-    /// Whether the route is Frankfurter v2's, errors included: `{"status": …, "message": …}`, 422 for input it cannot use.
-    var isFrankfurterV2: Bool {
-        switch self {
-        case .v2Rates, .v2RatesCSV, .v2Rate, .v2Currencies, .v2Currency, .v2Providers, .v2Provider, .v2ProviderRates: true
-        default: false
-        }
-    }
+    /// Whether the route is Frankfurter v2's (its path is under `/v2/`), errors included: `{"status": …, "message": …}`,
+    /// 422 for input it cannot use.
+    var isFrankfurterV2: Bool { path.hasPrefix("/v2/") }
 
     /// Whether the route answers in the format `Accept` prefers (``AnswerFormat``): v2's rates.
     var negotiatesFormat: Bool { self == .v2Rates || self == .v2ProviderRates }
 
     /// The media type of the route's prepared answers (in JSON, for a route that ``negotiatesFormat``).
-    var contentType: String {
-        self == .v2RatesCSV ? "text/csv; charset=utf-8" : "application/json"
-    }
+    var contentType: String { (self == .v2RatesCSV ? AnswerFormat.csv : .json).contentType }
 
     /// `path` as the router matches it: empty segments dropped (`//v1//latest` is `/v1/latest`).
     ///
@@ -144,9 +129,17 @@ enum Route: String, CaseIterable, Sendable {
         return previous == UInt8(ascii: "/") && path.utf8.count > 1
     }
 
-    /// The routes' paths with their methods, for 405 answers.
-    static var knownPaths: KnownPaths {
-        KnownPaths(methods: Dictionary(grouping: allCases, by: \.path).mapValues { $0.map(\.method) })
+    /// The methods `path` takes, `HEAD` added wherever `GET` is, or `nil` when no route's pattern
+    /// matches it (`{name}` matches one segment): a known path called with any other method — `PUT`,
+    /// `TRACE`, `QUERY`, anything — answers 405 with `Allow` rather than 404, which would tell a
+    /// client the path is wrong when only the method is.
+    static func allowedMethods(for path: String) -> [HTTPRequest.Method]? {
+        let segments = path.split(separator: "/")
+        let route = allCases.first { route in
+            let parts = route.path.split(separator: "/")
+            return parts.count == segments.count && zip(parts, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }
+        return route.map { $0.method == .get ? [.get, .head] : [$0.method] }
     }
 }
 

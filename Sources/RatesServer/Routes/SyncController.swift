@@ -17,7 +17,6 @@ struct SyncController<Context: RequestContext>: Sendable {
     let store: RatesStore
     let state: ServerState
     let cache: ResponseCache
-    let events: PublicationEvents
     let schedule: PublicationSchedule
     let configuration: ServerConfiguration
     let metrics: ServerMetrics?
@@ -91,7 +90,7 @@ struct SyncController<Context: RequestContext>: Sendable {
             }
             var json = SyncPageWriter(
                 epoch: snapshot.epoch, reset: reset, snapshot: snapshot, expectedLatestDate: freshness.expected, stale: freshness.isStale,
-                nextUpdateAfter: nextUpdateAfter())
+                nextUpdateAfter: schedule.expectedTime(of: schedule.nextPublication(after: configuration.now())))
             switch position {
             case nil, .snapshot?:
                 let afterDay: Day? = if case .snapshot(let day)? = position { day } else { nil }
@@ -116,11 +115,6 @@ struct SyncController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// When the next publication is expected.
-    func nextUpdateAfter() -> Date {
-        schedule.expectedTime(of: schedule.nextPublication(after: configuration.now()))
-    }
-
     // MARK: - Events
 
     /// `text/event-stream`: a `publication` event per new dataset version, keep-alive comments in
@@ -132,13 +126,13 @@ struct SyncController<Context: RequestContext>: Sendable {
     /// which ends on graceful shutdown through a handler, not a task of its own.
     func eventStream() throws(Problem) -> Response {
         // Subscribed before saying so: a client that has read ": connected" misses no later publication.
-        guard let publications = events.stream(limit: configuration.maxEventSubscribers) else {
+        guard let publications = state.events.stream(limit: configuration.maxEventSubscribers) else {
             metrics?.recordRefusal(busy: false)
             throw Problem(
                 .busy, "This server streams events to as many clients as it is configured for; poll /v1/sync meanwhile and retry later.",
                 headers: [.retryAfter: "60"])
         }
-        let events = events
+        let events = state.events
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: EventStreamFrames.opening))
             try await withGracefulShutdownHandler {
@@ -190,6 +184,7 @@ struct SyncPageWriter {
     let expectedLatestDate: Day
     /// The server's verdict on its data, for the SDK's status.
     let stale: Bool
+    /// When the next publication is expected.
     let nextUpdateAfter: Date
 
     mutating func write(cursor: SyncCursor, more: Bool, upserts: [DailyRates], deletes: [Day: [CurrencyCode]]) -> ByteBuffer {
