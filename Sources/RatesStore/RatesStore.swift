@@ -172,9 +172,6 @@ public final class RatesStore: Sendable {
     /// next read opens one). PostgreSQL keeps its caches in its own processes: nothing to give back.
     public func releaseMemory() { database.releaseMemory() }
 
-    /// The newest stored day, or `nil` when the database holds no rates.
-    public func latestDay() throws -> Day? { try database.latestDay() }
-
     /// Every change logged after `sequence`, oldest first: what an in-memory copy at `sequence` lacks.
     public func changeLog(after sequence: Int64) throws -> [ChangeLogEntry] { try database.changeLog(after: sequence) }
 
@@ -285,7 +282,6 @@ protocol RatesDatabase: Sendable {
     func prune(before day: Day, now: Date) throws -> FetchRun
     func snapshot() throws -> StoredRates
     func version() throws -> Int64
-    func latestDay() throws -> Day?
     func changeLog(after sequence: Int64) throws -> [ChangeLogEntry]
     func changes(after sequence: Int64, through version: Int64, from: Day?, limit: Int) throws -> ChangePage
     func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage

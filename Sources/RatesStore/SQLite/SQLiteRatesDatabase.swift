@@ -404,10 +404,6 @@ extension SQLiteRatesDatabase {
         try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0 }
     }
 
-    func latestDay() throws -> Day? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
-    }
-
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun? {
         try database.read { db in
             var request = FetchRun.all()
