@@ -74,11 +74,7 @@ enum EventStreamConnection {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            if let error {
-                continuation.finish(throwing: error)
-            } else {
-                continuation.finish()
-            }
+            continuation.finish(throwing: error)
             session.finishTasksAndInvalidate()
         }
     }

@@ -263,35 +263,10 @@ final class RatesCache: Sendable {
     /// Every publication from `start` through `end`, in day order.
     func publications(from start: Day, through end: Day) throws(RatesClientError) -> [Publication] {
         try read { db in
-            let base = try Self.base(db)
-            var result: [Publication] = []
-            var day: String?
-            var rates: [CurrencyCode: String] = [:]
-            var sources: [CurrencyCode: RateSource] = [:]
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT day, currency, value, provider, providerDay FROM rate WHERE day BETWEEN ? AND ? ORDER BY day",
                 arguments: [start.description, end.description])
-            func flush() {
-                guard let day, let parsed = Day(day) else { return }
-                let table = DayTable(day: parsed, rates: rates, sources: sources).derivingPegs(base: base)
-                result.append(Publication(day: parsed, rates: CrossRates(providerBase: base, table: table)))
-            }
-            while let row = try rows.next() {
-                let rowDay: String = row[0]
-                if rowDay != day {
-                    flush()
-                    day = rowDay
-                    rates = [:]
-                    sources = [:]
-                }
-                guard let code = CurrencyCode(row[1] as String) else { continue }
-                rates[code] = row[2]
-                if let provider = row[3] as String?, let providerDay = (row[4] as String?).flatMap(Day.init) ?? Day(rowDay) {
-                    sources[code] = RateSource(provider: provider, day: providerDay)
-                }
-            }
-            flush()
-            return result
+            return try Self.publications(rows, base: Self.base(db))
         }
     }
 
@@ -309,22 +284,41 @@ final class RatesCache: Sendable {
         return try publication(on: day, db)
     }
 
-    static func publication(on day: Day, _ db: Database) throws -> Publication {
-        let base = try base(db)
+    static func publication(on day: Day, _ db: Database) throws -> Publication? {
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT day, currency, value, provider, providerDay FROM rate WHERE day = ?"), arguments: [day.description])
+        let sourcesKnown = try Bool.fetchOne(db.cachedStatement(sql: "SELECT sourcesKnown FROM syncState WHERE id = 1")) ?? true
+        return try publications(rows, base: base(db), sourcesKnown: sourcesKnown).first
+    }
+
+    /// The publications of `rows` (day, currency, value, provider, providerDay), grouped by day in
+    /// the order the days come, their pegs derived; a row whose day is not a valid day is left out.
+    static func publications(_ rows: RowCursor, base: CurrencyCode, sourcesKnown: Bool = true) throws -> [Publication] {
+        var result: [Publication] = []
+        var dayText: String?
+        var day: Day?
         var rates: [CurrencyCode: String] = [:]
         var sources: [CurrencyCode: RateSource] = [:]
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT currency, value, provider, providerDay FROM rate WHERE day = ?"), arguments: [day.description])
-        while let row = try rows.next() {
-            guard let code = CurrencyCode(row[0] as String) else { continue }
-            rates[code] = row[1]
-            // NULL: the ECB's figure of that very day, the table's default.
-            if let provider = row[2] as String? { sources[code] = RateSource(provider: provider, day: (row[3] as String?).flatMap(Day.init) ?? day) }
+        func flush() {
+            guard let day else { return }
+            let table = DayTable(day: day, rates: rates, sources: sources).derivingPegs(base: base)
+            result.append(Publication(day: day, rates: CrossRates(providerBase: base, table: table), sourcesKnown: sourcesKnown))
         }
-        let sourcesKnown = try Bool.fetchOne(db.cachedStatement(sql: "SELECT sourcesKnown FROM syncState WHERE id = 1")) ?? true
-        return Publication(
-            day: day, rates: CrossRates(providerBase: base, table: DayTable(day: day, rates: rates, sources: sources).derivingPegs(base: base)),
-            sourcesKnown: sourcesKnown)
+        while let row = try rows.next() {
+            let rowDay: String = row[0]
+            if rowDay != dayText {
+                flush()
+                (dayText, day) = (rowDay, Day(rowDay))
+                rates = [:]
+                sources = [:]
+            }
+            guard let day, let code = CurrencyCode(row[1] as String) else { continue }
+            rates[code] = row[2]
+            // NULL: the ECB's figure of that very day, the table's default.
+            if let provider = row[3] as String? { sources[code] = RateSource(provider: provider, day: (row[4] as String?).flatMap(Day.init) ?? day) }
+        }
+        flush()
+        return result
     }
 
     // MARK: - Memory

@@ -111,10 +111,8 @@ extension RatesClient {
                         failures = 0
                     case .retry(let advice):
                         retry = advice
-                    case .event(let event) where event.type == "publication":
-                        onPublication()
-                    case .event:
-                        break
+                    case .event(let event):
+                        if event.type == "publication" { onPublication() }
                     }
                 }
             } catch EventStreamError.status(let status) where (400..<500).contains(status) {

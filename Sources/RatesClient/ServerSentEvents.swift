@@ -34,11 +34,8 @@ struct ServerSentEventParser: Sendable {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\n"):
-                if afterCR {
-                    afterCR = false   // the LF of a CRLF whose CR ended the line
-                } else {
-                    endLine(into: &events)
-                }
+                if !afterCR { endLine(into: &events) }   // else the LF of a CRLF whose CR ended the line
+                afterCR = false
             case UInt8(ascii: "\r"):
                 afterCR = true
                 endLine(into: &events)
@@ -65,16 +62,11 @@ struct ServerSentEventParser: Sendable {
             commentCount += 1
             return
         }
-        let field: Substring
-        var value: Substring
-        if let colon = text.firstIndex(of: ":") {
-            field = text[..<colon]
-            value = text[text.index(after: colon)...]
-            if value.hasPrefix(" ") { value = value.dropFirst() }
-        } else {
-            field = text[...]
-            value = ""
-        }
+        // A line without a colon is a field with an empty value.
+        let colon = text.firstIndex(of: ":") ?? text.endIndex
+        let field = text[..<colon]
+        var value = colon == text.endIndex ? "" : text[text.index(after: colon)...]
+        if value.hasPrefix(" ") { value = value.dropFirst() }
         switch field {
         case "event":
             eventType = String(value)

@@ -139,15 +139,9 @@ actor SyncEngine {
                 reason = .unreachable(detail: HTTPTransport.describe(error, url: request.url ?? configuration.server))
             }
             guard attempt + 1 < policy.maxAttempts else { break }
-            let delay: Duration
-            if let retryAfter {
-                // Never come back sooner than asked; rather than block the caller for long, report offline.
-                guard retryAfter <= policy.maxDelay else { break }
-                delay = retryAfter
-            } else {
-                delay = policy.delay(afterAttempt: attempt, using: &generator)
-            }
-            try await Task.sleep(for: delay)
+            // Never come back sooner than asked; rather than block the caller for long, report offline.
+            if let retryAfter, retryAfter > policy.maxDelay { break }
+            try await Task.sleep(for: retryAfter ?? policy.delay(afterAttempt: attempt, using: &generator))
         }
         return .offline(reason)
     }

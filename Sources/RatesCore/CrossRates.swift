@@ -88,9 +88,9 @@ public struct CrossRates: Sendable {
         return ExactDecimal.quotient(toRate, fromRate).map(RateValue.computed)
     }
 
-    /// Calls `body` with each currency a table for `base` lists
-    /// (``RatesRules/listedCurrencies(base:symbols:available:)``) and its rate, in order, without
-    /// building the list. Check ``RatesRules/firstMissing(base:symbols:isAvailable:)`` first.
+    /// Calls `body` with each currency a table for `base` lists (exactly `symbols`, in the order given,
+    /// when given, else every currency with a rate but `base`, in code order) and its rate, in order,
+    /// without building the list. Check ``RatesRules/firstMissing(base:symbols:isAvailable:)`` first.
     public func forEachRate(base: CurrencyCode, symbols: [CurrencyCode]?, _ body: (CurrencyCode, RateValue) throws -> Void) rethrows {
         if let symbols {
             for code in symbols {

@@ -40,12 +40,7 @@ extension DayTable {
         }
         rows.sort { $0.code < $1.code }
         var sources: [RateSource] = []
-        let positions = rows.map { row -> UInt16 in
-            guard let source = row.source else { return 0 }
-            if let position = sources.firstIndex(of: source) { return UInt16(position + 1) }
-            sources.append(source)
-            return UInt16(sources.count)
-        }
+        let positions = rows.map { Self.position(of: $0.source, in: &sources) }
         return DayTable(
             day: day, codes: rows.map(\.code), significands: rows.map(\.significand), exponents: rows.map(\.exponent), sources: sources,
             positions: sources.isEmpty ? [] : positions)

@@ -56,20 +56,20 @@ public struct DayTable: Hashable, Sendable {
             codes.append(entry.code)
             significands.append(significand)
             exponents.append(exponent)
-            guard let source = entry.source else {
-                positions.append(0)
-                continue
-            }
-            if let position = sources.firstIndex(of: source) {
-                positions.append(UInt16(position + 1))
-            } else {
-                sources.append(source)
-                positions.append(UInt16(sources.count))
-            }
+            positions.append(Self.position(of: entry.source, in: &sources))
         }
         self.init(
             day: day, codes: codes, significands: significands, exponents: exponents, sources: sources,
             positions: sources.isEmpty ? [] : positions)
+    }
+
+    /// The position of `source` among `sources`, numbered from one in the order first met (appended
+    /// when not there yet); 0 for `nil`, the ECB of the table's day.
+    static func position(of source: RateSource?, in sources: inout [RateSource]) -> UInt16 {
+        guard let source else { return 0 }
+        if let position = sources.firstIndex(of: source) { return UInt16(position + 1) }
+        sources.append(source)
+        return UInt16(sources.count)
     }
 
     /// The table of its parts: `codes` in order, each with its significand, exponent and source

@@ -211,12 +211,8 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
             return (dividend / scaled, dividend % scaled, scaled)
         }
         // dividend·10^shift < divisor·10^19 < 2^124, built in at most two multiplications.
-        var wide: (high: UInt64, low: UInt64.Magnitude)
-        if shift <= 19 {
-            wide = dividend.multipliedFullWidth(by: powerOfTen(shift))
-        } else {
-            wide = (dividend * powerOfTen(shift - 19)).multipliedFullWidth(by: powerOfTen(19))
-        }
+        let wide = shift <= 19
+            ? dividend.multipliedFullWidth(by: powerOfTen(shift)) : (dividend * powerOfTen(shift - 19)).multipliedFullWidth(by: powerOfTen(19))
         let (quotient, remainder) = divisor.dividingFullWidth(wide)
         return (quotient, remainder, divisor)
     }

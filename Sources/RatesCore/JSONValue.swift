@@ -268,20 +268,10 @@ extension JSONValue {
 
         mutating func hex4() throws(SyntaxError) -> UInt32 {
             guard bytes.count - index >= 4 else { throw failure("the document ends inside a \\u escape") }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[index]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw failure("an invalid \\u escape")
-                }
-                value = value << 4 | UInt32(digit)
-                index += 1
-            }
-            return value
+            let end = index + 4
+            while index < end, "0123456789abcdefABCDEF".utf8.contains(bytes[index]) { index += 1 }
+            guard index == end else { throw failure("an invalid \\u escape") }
+            return UInt32(String(decoding: bytes[(end - 4)..<end], as: UTF8.self), radix: 16)!
         }
 
         /// A number's literal text: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

@@ -109,8 +109,7 @@ public struct PublicationSchedule: Hashable, Sendable {
         return publicationDays(after: max(latest, through.adding(days: -366)), through: through).count
     }
 
-    /// The publisher's local day at `date`.
-    /// The day `date` falls on in the publisher's time zone.
+    /// The publisher's local day at `date`: the day it falls on in the publisher's time zone.
     public func localDay(containing date: Date) -> Day {
         Day(containing: date, utcOffset: zone.secondsFromGMT(for: date))
     }

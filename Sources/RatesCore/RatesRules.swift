@@ -57,12 +57,6 @@ public enum RatesRules {
         }
     }
 
-    /// The currencies a table for `base` lists: exactly `symbols` (in the order given) when
-    /// given, else every currency with a rate but `base`, in code order.
-    public static func listedCurrencies(base: CurrencyCode, symbols: [CurrencyCode]?, available: Set<CurrencyCode>) -> [CurrencyCode] {
-        symbols ?? available.filter { $0 != base }.sorted()
-    }
-
     /// The first of `base` and then `symbols` that has no rate, or `nil` when all have one.
     public static func firstMissing(base: CurrencyCode, symbols: [CurrencyCode]?, isAvailable: (CurrencyCode) -> Bool) -> CurrencyCode? {
         if !isAvailable(base) { return base }
@@ -71,7 +65,7 @@ public enum RatesRules {
 }
 
 extension CrossRates {
-    /// The rates of a table for `base`: each listed currency (``RatesRules/listedCurrencies(base:symbols:available:)``)
+    /// The rates of a table for `base`: each currency it lists (``forEachRate(base:symbols:_:)``)
     /// with its rate, in order. Check ``RatesRules/firstMissing(base:symbols:isAvailable:)`` first.
     public func table(base: CurrencyCode, symbols: [CurrencyCode]?) -> [(code: CurrencyCode, rate: RateValue)] {
         var rates: [(code: CurrencyCode, rate: RateValue)] = []

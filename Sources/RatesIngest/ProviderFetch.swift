@@ -61,6 +61,7 @@ public final class ProviderFetch: UpstreamFetch {
         let today = Day(containing: started)
         let (ingestor, store) = (ingestor, ingestor.store)
         // Store calls wait for the database off the tasks the process shares (RatesStore.offloaded).
+        func record(_ finished: FetchRun) async throws -> FetchRun { try await store.offloaded { try store.record(finished) } }
         let stored = (try? await store.offloaded { try store.latestPublication(of: key) }) ?? nil
         let window = window(stored: stored?.day, now: started)
         var run = FetchRun(startedAt: started, source: .upstream, provider: key, file: Self.describe(window, of: client.provider), outcome: .failed)
@@ -77,14 +78,12 @@ public final class ProviderFetch: UpstreamFetch {
                 validators.withLock { $0 = sent }
                 run.httpStatus = 304
                 run.outcome = .notModified
-                let finished = run
-                run = try await store.offloaded { try store.record(finished) }
+                run = try await record(run)
             case .fetched(let publications, let next):
                 (run.etag, run.lastModified) = next.single ?? (nil, nil)
                 if publications.isEmpty {
                     run.outcome = .unchanged
-                    let finished = run
-                    run = try await store.offloaded { try store.record(finished) }
+                    run = try await record(run)
                 } else {
                     if let maxMove = client.provider.maxRateMove {
                         try ProviderValidation.checkContinuity(publications, after: stored, maxMove: maxMove)
@@ -111,8 +110,7 @@ public final class ProviderFetch: UpstreamFetch {
             retryAfter = (error as? UpstreamError)?.retryAfter
             run.detail = "\(error)"
             run.finishedAt = now()
-            let failed = run
-            let recorded = (try? await store.offloaded { try store.record(failed) }) ?? run
+            let recorded = (try? await record(run)) ?? run
             ingestor.state.updateProviderStatus(key) { $0.lastRun = recorded }
             logger.warning("fetch failed", metadata: ["rates.outcome": "\(run.outcome.rawValue)", "rates.reason": "\(error)"])
             run = recorded

@@ -21,24 +21,9 @@ extension RatesSnapshot {
             touched[change.day]!.rates[change.currency] = change.value
             touched[change.day]!.sources[change.currency] = change.source
         }
-        // Merge the untouched days with the touched ones, both ascending.
+        // The untouched days and the rebuilt ones, in day order.
         let rebuilt = touched.values.filter { !$0.rates.isEmpty }.map { DayTable(day: $0.day, rates: $0.rates, sources: $0.sources).derivingPegs(base: base) }
-            .sorted { $0.day < $1.day }
-        var merged: [DayTable] = []
-        merged.reserveCapacity(days.count + rebuilt.count)
-        var next = rebuilt.makeIterator()
-        var pending = next.next()
-        for daily in days where touched[daily.day] == nil {
-            while let candidate = pending, candidate.day < daily.day {
-                merged.append(candidate)
-                pending = next.next()
-            }
-            merged.append(daily)
-        }
-        while let candidate = pending {
-            merged.append(candidate)
-            pending = next.next()
-        }
+        let merged = (days.filter { touched[$0.day] == nil } + rebuilt).sorted { $0.day < $1.day }
         return RatesSnapshot(epoch: epoch, version: version, days: merged, base: base)
     }
 

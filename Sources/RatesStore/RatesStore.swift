@@ -172,9 +172,6 @@ public final class RatesStore: Sendable {
     /// next read opens one). PostgreSQL keeps its caches in its own processes: nothing to give back.
     public func releaseMemory() { database.releaseMemory() }
 
-    /// The newest stored day, or `nil` when the database holds no rates.
-    public func latestDay() throws -> Day? { try database.latestDay() }
-
     /// Every change logged after `sequence`, oldest first: what an in-memory copy at `sequence` lacks.
     public func changeLog(after sequence: Int64) throws -> [ChangeLogEntry] { try database.changeLog(after: sequence) }
 
@@ -200,7 +197,8 @@ public final class RatesStore: Sendable {
     /// to page through it and whatever is ingested meanwhile. A page always ends at a day
     /// boundary, so it may hold up to one day more than `limit` values.
     public func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage {
-        try database.state(asOf: version, after: afterDay, from: from, limit: limit)
+        let lowerBound = max(afterDay.map { $0.adding(days: 1) } ?? Day(dayNumber: .min / 2), from ?? Day(dayNumber: .min / 2))
+        return try database.state(asOf: version, from: afterDay == nil && from == nil ? "" : lowerBound.description, limit: limit)
     }
 
     /// The lowest sequence number a cursor may hold: changes at or below it may have been compacted away.
@@ -285,10 +283,10 @@ protocol RatesDatabase: Sendable {
     func prune(before day: Day, now: Date) throws -> FetchRun
     func snapshot() throws -> StoredRates
     func version() throws -> Int64
-    func latestDay() throws -> Day?
     func changeLog(after sequence: Int64) throws -> [ChangeLogEntry]
     func changes(after sequence: Int64, through version: Int64, from: Day?, limit: Int) throws -> ChangePage
-    func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage
+    /// `lower`: the first day of the page as text, or empty for none.
+    func state(asOf version: Int64, from lower: String, limit: Int) throws -> StatePage
     func retentionFloor() throws -> Int64
     /// The newest run, of `source` and `provider` when given; `successful`: one that got good data.
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun?

@@ -30,10 +30,8 @@ extension PostgresRatesDatabase {
         }
     }
 
-    func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage {
+    func state(asOf version: Int64, from lower: String, limit: Int) throws -> StatePage {
         try session.transaction(readOnly: true) { statements in
-            let lowerBound = max(afterDay.map { $0.adding(days: 1) } ?? Day(dayNumber: .min / 2), from ?? Day(dayNumber: .min / 2))
-            let lower = afterDay == nil && from == nil ? "" : lowerBound.description
             // Nearly always nothing was logged after `version`, and the rate table is that state itself.
             let pinned = try statements.value("SELECT EXISTS (SELECT 1 FROM change WHERE seq > \(version))", as: Bool.self) ?? false
             // $1: version, $2: the lowest day, $3: the last day or the offset.

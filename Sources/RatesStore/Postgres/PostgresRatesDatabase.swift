@@ -215,10 +215,6 @@ extension PostgresRatesDatabase {
     func version() throws -> Int64 {
         try session.withConnection(Self.lastSequence)
     }
-
-    func latestDay() throws -> Day? {
-        try session.withConnection { try $0.value("SELECT MAX(day) FROM rate", as: String.self) }.flatMap(Day.init)
-    }
 }
 
 // MARK: - Fetch runs

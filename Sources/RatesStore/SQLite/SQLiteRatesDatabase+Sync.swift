@@ -34,10 +34,8 @@ extension SQLiteRatesDatabase {
         return entries
     }
 
-    func state(asOf version: Int64, after afterDay: Day?, from: Day?, limit: Int) throws -> StatePage {
+    func state(asOf version: Int64, from lower: String, limit: Int) throws -> StatePage {
         try database.read { db in
-            let lowerBound = max(afterDay.map { $0.adding(days: 1) } ?? Day(dayNumber: .min / 2), from ?? Day(dayNumber: .min / 2))
-            let lower = afterDay == nil && from == nil ? "" : lowerBound.description
             // Nearly always nothing was logged after `version`, and the rate table is that state itself.
             let pinned = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM change WHERE seq > ?)", arguments: [version]) ?? false
             let source =

@@ -260,23 +260,29 @@ extension SQLiteRatesDatabase {
         let change = try SQLiteRowInsert(
             db, sql: "INSERT INTO change (day, currency, value, provider, providerDay, fetchRunId) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         change.bind(run, at: 6)
-        for daily in batch.days {
-            change.bind(daily.day.description, at: 1)
-            for (currency, value) in daily.rates.sorted(by: { $0.key < $1.key }) {
-                let source = IngestDocuments.rowSource(of: currency, in: daily, batch: batch)
-                change.bind(currency.rawValue, at: 2)
-                change.bind(value, at: 3)
-                change.bind(source.provider, at: 4)
-                change.bind(source.providerDay, at: 5)
-                try change.insertRow()
-            }
-        }
+        try insertValues(of: batch, with: change)
         try db.execute(
             sql: """
                 INSERT INTO rate (day, currency, value, provider, providerDay, seq)
                     SELECT day, currency, value, provider, providerDay, seq FROM change WHERE seq > ?
                 """,
             arguments: [before])
+    }
+
+    /// Inserts each value of `batch` through `insert`, whose parameters 1 to 5 are the day, currency,
+    /// value, provider and provider's day: day by day, each day's currencies in code order.
+    private static func insertValues(of batch: RatesBatch, with insert: SQLiteRowInsert) throws {
+        for daily in batch.days {
+            insert.bind(daily.day.description, at: 1)
+            for (currency, value) in daily.rates.sorted(by: { $0.key < $1.key }) {
+                let source = IngestDocuments.rowSource(of: currency, in: daily, batch: batch)
+                insert.bind(currency.rawValue, at: 2)
+                insert.bind(value, at: 3)
+                insert.bind(source.provider, at: 4)
+                insert.bind(source.providerDay, at: 5)
+                try insert.insertRow()
+            }
+        }
     }
 
     /// The batch's rows put in a temporary table (one prepared insert each), which set operations
@@ -292,17 +298,7 @@ extension SQLiteRatesDatabase {
                 """)
         let incoming = try SQLiteRowInsert(
             db, sql: "INSERT INTO temp.incoming (day, currency, value, provider, providerDay) VALUES (?1, ?2, ?3, ?4, ?5)")
-        for daily in batch.days {
-            incoming.bind(daily.day.description, at: 1)
-            for (currency, value) in daily.rates {
-                let source = IngestDocuments.rowSource(of: currency, in: daily, batch: batch)
-                incoming.bind(currency.rawValue, at: 2)
-                incoming.bind(value, at: 3)
-                incoming.bind(source.provider, at: 4)
-                incoming.bind(source.providerDay, at: 5)
-                try incoming.insertRow()
-            }
-        }
+        try insertValues(of: batch, with: incoming)
         try db.execute(
             sql: """
                 -- New and changed values, and values that now come from another provider or day.
@@ -402,10 +398,6 @@ extension SQLiteRatesDatabase {
 
     func version() throws -> Int64 {
         try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change") ?? 0 }
-    }
-
-    func latestDay() throws -> Day? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT MAX(day) FROM rate").flatMap(Day.init) }
     }
 
     func lastRun(source: FetchRun.Source?, provider: String?, successful: Bool) throws -> FetchRun? {
