@@ -85,14 +85,11 @@ public enum ProviderRegistry {
             NBPProvider.self, "NBP", "National Bank of Poland", country: "PL", .europe, issues: ["PLN"], pivot: "PLN",
             rateType: "average rate", schedule: PublicationSchedule(timeZone: "Europe/Warsaw", expectedMinute: 12 * 60 + 15),
             baseURL: "https://api.nbp.pl/api/exchangerates", publishesInParts: true),
-        // The first day of the bank's fixing history.
         ProviderIdentity(
             CNBProvider.self, "CNB", "Czech National Bank", country: "CZ", .europe, issues: ["CZK"], pivot: "CZK",
             rateType: "exchange rate fixing", schedule: PublicationSchedule(timeZone: "Europe/Prague", expectedMinute: 14 * 60 + 30),
             baseURL: "https://www.cnb.cz/cs/financni-trhy/devizovy-trh/kurzy-devizoveho-trhu/kurzy-devizoveho-trhu",
             historyStart: Day(year: 1991, month: 1, day: 1)!),
-        // Working days, about 16:00 Copenhagen time.
-        // The first day of DNVALD's daily rates.
         ProviderIdentity(
             DNBProvider.self, "DNB", "Danmarks Nationalbank", country: "DK", .europe, issues: ["DKK"], pivot: "DKK",
             rateType: "indicative rate", schedule: PublicationSchedule(timeZone: "Europe/Copenhagen", expectedMinute: 16 * 60),
@@ -100,23 +97,18 @@ public enum ProviderRegistry {
         ProviderIdentity(
             NBProvider.self, "NB", "Norges Bank", country: "NO", .europe, issues: ["NOK"], pivot: "NOK", rateType: "middle rate",
             schedule: PublicationSchedule(timeZone: "Europe/Oslo", expectedMinute: 16 * 60), baseURL: "https://data.norges-bank.no/api"),
-        // The first day of the group's series.
         ProviderIdentity(
             RBProvider.self, "RB", "Sveriges Riksbank", country: "SE", .europe, issues: ["SEK"], pivot: "SEK", rateType: "indicative rate",
             schedule: PublicationSchedule(timeZone: "Europe/Stockholm", expectedMinute: 16 * 60 + 15),
             baseURL: "https://api.riksbank.se/swea/v1", historyStart: Day(year: 1993, month: 1, day: 4)!),
-        // Working days, by 12:00 Budapest time.
         ProviderIdentity(
             MNBProvider.self, "MNB", "Magyar Nemzeti Bank", country: "HU", .europe, issues: ["HUF"], pivot: "HUF",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Europe/Budapest", expectedMinute: 12 * 60),
             baseURL: "http://www.mnb.hu/arfolyamok.asmx"),
-        // Working days, about 13:15 Bucharest time.
         ProviderIdentity(
             BNRProvider.self, "BNR", "National Bank of Romania", country: "RO", .europe, issues: ["RON"], pivot: "RON",
             schedule: PublicationSchedule(timeZone: "Europe/Bucharest", expectedMinute: 13 * 60 + 15),
             baseURL: "https://curs.bnr.ro"),
-        // Working days, about 11:00 Reykjavik time.
-        // The first day of group 9's series: the new króna of 1981.
         ProviderIdentity(
             SBIProvider.self, "SBI", "Central Bank of Iceland", country: "IS", .europe, issues: ["ISK"], pivot: "ISK",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Atlantic/Reykjavik", expectedMinute: 11 * 60),
@@ -125,25 +117,19 @@ public enum ProviderRegistry {
             NBUProvider.self, "NBU", "National Bank of Ukraine", country: "UA", .europe, issues: ["UAH"], pivot: "UAH",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Europe/Kyiv", expectedMinute: 15 * 60 + 30),
             baseURL: "https://bank.gov.ua"),
-        // The first day of the redenominated rouble.
         ProviderIdentity(
             NBRBProvider.self, "NBRB", "National Bank of the Republic of Belarus", country: "BY", .europe, issues: ["BYN"], pivot: "BYN",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Europe/Minsk", expectedMinute: 12 * 60),
             baseURL: "https://api.nbrb.by/exrates", historyStart: Day(year: 2016, month: 7, day: 1)!),
-        // Working days, by 13:00 Moscow time (the figures carry the next calendar day's date).
-        // The metal prices' days and the tables' days differ: each adds to its day's figures.
         ProviderIdentity(
             CBRProvider.self, "CBR", "Bank of Russia", country: "RU", .europe, issues: ["RUB"], pivot: "RUB", rateType: "official rate",
             schedule: PublicationSchedule(timeZone: "Europe/Moscow", expectedMinute: 13 * 60), baseURL: "https://www.cbr.ru",
             publishesInParts: true),
-        // Working days, 15:30 Istanbul time.
-        // The first bulletin of the archive.
         ProviderIdentity(
             TCMBProvider.self, "TCMB", "Central Bank of the Republic of Türkiye", country: "TR", .europe, issues: ["TRY"], pivot: "TRY",
             rateType: "midpoint of the indicative buying and selling rates",
             schedule: PublicationSchedule(timeZone: "Europe/Istanbul", expectedMinute: 15 * 60 + 30),
             baseURL: "https://www.tcmb.gov.tr/kurlar", historyStart: Day(year: 1996, month: 4, day: 16)!),
-        // The first day of the bank's series.
         ProviderIdentity(
             NBGProvider.self, "NBG", "National Bank of Georgia", country: "GE", .europe, issues: ["GEL"], pivot: "GEL",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Asia/Tbilisi", expectedMinute: 17 * 60 + 15),
@@ -152,40 +138,31 @@ public enum ProviderRegistry {
             BOEProvider.self, "BOE", "Bank of England", country: "GB", .europe, issues: ["GBP"], pivot: "GBP", rateType: "spot rate",
             schedule: PublicationSchedule(timeZone: "Europe/London", expectedMinute: 16 * 60 + 30),
             baseURL: "https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp"),
-        // Every day, by 12:00 Skopje time.
-        // The service's first list.
         ProviderIdentity(
             NBRMProvider.self, "NBRM", "National Bank of the Republic of North Macedonia", country: "MK", .europe, issues: ["MKD"],
             pivot: "MKD", rateType: "middle rate",
             schedule: PublicationSchedule(timeZone: "Europe/Skopje", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 12 * 60),
             baseURL: "https://www.nbrm.mk", historyStart: Day(year: 1993, month: 1, day: 1)!),
-        // Working days, by 16:00 Sarajevo time (the lists carry the next day's date).
-        // The bank's opening, from which the convertible mark was at par with the Deutsche mark.
         ProviderIdentity(
             CBBHProvider.self, "CBBH", "Central Bank of Bosnia and Herzegovina", country: "BA", .europe, issues: ["BAM"], pivot: "BAM",
             rateType: "middle rate", schedule: PublicationSchedule(timeZone: "Europe/Sarajevo", expectedMinute: 16 * 60),
             baseURL: "https://www.cbbh.ba", historyStart: Day(year: 1997, month: 8, day: 11)!),
-        // Working days, by 18:00 Sofia time.
         ProviderIdentity(
             BNBProvider.self, "BNB", "Bulgarian National Bank", country: "BG", .europe, issues: ["BGN"], pivot: "BGN",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Europe/Sofia", expectedMinute: 18 * 60),
             baseURL: "https://www.bnb.bg"),
-        // Working days, from 16:00 Chișinău time.
         ProviderIdentity(
             NBMProvider.self, "NBM", "National Bank of Moldova", country: "MD", .europe, issues: ["MDL"], pivot: "MDL",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Europe/Chisinau", expectedMinute: 16 * 60),
             baseURL: "https://www.bnm.md"),
-        // Working days, about 12:15 Tirana time.
         ProviderIdentity(
             BSHProvider.self, "BSH", "Bank of Albania", country: "AL", .europe, issues: ["ALL"], pivot: "ALL",
             rateType: "official exchange rate", schedule: PublicationSchedule(timeZone: "Europe/Tirane", expectedMinute: 12 * 60 + 15),
             baseURL: "https://www.bankofalbania.org"),
-        // Working days, by 13:00 Zagreb time.
         ProviderIdentity(
             HNBProvider.self, "HNB", "Croatian National Bank", country: "HR", .europe, issues: ["HRK"], pivot: "EUR",
             rateType: "middle rate", schedule: PublicationSchedule(timeZone: "Europe/Zagreb", expectedMinute: 13 * 60),
             baseURL: "https://api.hnb.hr"),
-        // The FIX's first day.
         ProviderIdentity(
             BANXICOProvider.self, "BANXICO", "Banco de México", country: "MX", .elsewhere, issues: ["MXN"], pivot: "MXN",
             rateType: "FIX rate", schedule: PublicationSchedule(timeZone: "America/Mexico_City", expectedMinute: 12 * 60 + 30),
@@ -214,7 +191,6 @@ public enum ProviderRegistry {
             rateType: "commercial banks' average middle rate",
             schedule: PublicationSchedule(timeZone: "Asia/Bangkok", expectedMinute: 18 * 60), baseURL: "https://gateway.api.bot.or.th",
             needsAPIKey: true),
-        // The first day of the archive.
         ProviderIdentity(
             CBUProvider.self, "CBU", "Central Bank of Uzbekistan", country: "UZ", .elsewhere, issues: ["UZS"], pivot: "UZS",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Asia/Tashkent", expectedMinute: 14 * 60),
@@ -223,12 +199,10 @@ public enum ProviderRegistry {
             FBILProvider.self, "FBIL", "Financial Benchmarks India", country: "IN", .elsewhere, issues: ["INR"], pivot: "INR",
             schedule: PublicationSchedule(timeZone: "Asia/Kolkata", expectedMinute: 13 * 60 + 30),
             baseURL: "https://www.fbil.org.in/wasdm/refrates/fetchfiltered"),
-        // The first day of the HKMA's daily series.
         ProviderIdentity(
             HKMAProvider.self, "HKMA", "Hong Kong Monetary Authority", country: "HK", .elsewhere, issues: ["HKD"], pivot: "HKD",
             rateType: "market rate", schedule: PublicationSchedule(timeZone: "Asia/Hong_Kong", expectedMinute: 11 * 60, cadence: .monthly),
             baseURL: "https://api.hkma.gov.hk/public", historyStart: Day(year: 1981, month: 1, day: 2)!),
-        // Working days, by 15:30 Almaty time.
         ProviderIdentity(
             NBKProvider.self, "NBK", "National Bank of Kazakhstan", country: "KZ", .elsewhere, issues: ["KZT"], pivot: "KZT",
             rateType: "official (market) rate", schedule: PublicationSchedule(timeZone: "Asia/Almaty", expectedMinute: 15 * 60 + 30),
@@ -237,48 +211,39 @@ public enum ProviderRegistry {
             RBAProvider.self, "RBA", "Reserve Bank of Australia", country: "AU", .elsewhere, issues: ["AUD"], pivot: "AUD",
             rateType: "indicative rate", schedule: PublicationSchedule(timeZone: "Australia/Sydney", expectedMinute: 16 * 60 + 30),
             baseURL: "https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv"),
-        // Working days, by 11:00 Macau time.
         ProviderIdentity(
             AMCMProvider.self, "AMCM", "Monetary Authority of Macao", country: "MO", .elsewhere, issues: ["MOP"], pivot: "MOP",
             rateType: "interbank middle rate", schedule: PublicationSchedule(timeZone: "Asia/Macau", expectedMinute: 11 * 60),
             baseURL: "https://www.amcm.gov.mo"),
-        // Working days, by 15:00 Casablanca time.
         ProviderIdentity(
             BAMProvider.self, "BAM", "Bank Al-Maghrib", country: "MA", .elsewhere, issues: ["MAD"], pivot: "MAD",
             rateType: "transfer rate", schedule: PublicationSchedule(timeZone: "Africa/Casablanca", expectedMinute: 15 * 60),
             baseURL: "https://api.centralbankofmorocco.ma", needsAPIKey: true),
-        // Working days, by 18:00 Bogotá time (the rate carries the next calendar day's date).
         ProviderIdentity(
             BANREPProvider.self, "BANREP", "Banco de la República", country: "CO", .elsewhere, issues: ["COP"], pivot: "COP",
             rateType: "representative market rate", schedule: PublicationSchedule(timeZone: "America/Bogota", expectedMinute: 18 * 60),
             baseURL: "https://www.datos.gov.co/resource/32sa-8pi3.json"),
-        // Every day, from 00:00 Havana time.
         ProviderIdentity(
             BCCProvider.self, "BCC", "Banco Central de Cuba", country: "CU", .elsewhere, issues: ["CUP"], pivot: "CUP",
             rateType: "informal market rate",
             schedule: PublicationSchedule(timeZone: "America/Havana", weekdays: Set(1...7), expectedMinute: 0),
             baseURL: "https://api.bc.gob.cu/v1/tasas-de-cambio"),
-        // Working days, by 13:00 Santiago time.
         ProviderIdentity(
             BCCHProvider.self, "BCCH", "Banco Central de Chile", country: "CL", .elsewhere, issues: ["CLP"], pivot: "CLP",
             rateType: "observed rate", schedule: PublicationSchedule(timeZone: "America/Santiago", expectedMinute: 13 * 60),
             baseURL: "https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx", needsAPIKey: true),
-        // Working days, by 13:00 Buenos Aires time.
         ProviderIdentity(
             BCRAProvider.self, "BCRA", "Banco Central de la República Argentina", country: "AR", .elsewhere, issues: ["ARS"], pivot: "ARS",
             schedule: PublicationSchedule(timeZone: "America/Argentina/Buenos_Aires", expectedMinute: 13 * 60),
             baseURL: "https://api.bcra.gob.ar/estadisticascambiarias/v1.0"),
-        // Working days, by 16:00 Luanda time.
         ProviderIdentity(
             BNAProvider.self, "BNA", "Banco Nacional de Angola", country: "AO", .elsewhere, issues: ["AOA"], pivot: "AOA",
             schedule: PublicationSchedule(timeZone: "Africa/Luanda", expectedMinute: 16 * 60),
             baseURL: "https://www.bna.ao/service/rest/taxas"),
-        // Working days, by 16:00 Kigali time.
         ProviderIdentity(
             BNRRWProvider.self, "BNRRW", "National Bank of Rwanda", country: "RW", .elsewhere, issues: ["RWF"], pivot: "RWF",
             schedule: PublicationSchedule(timeZone: "Africa/Kigali", expectedMinute: 16 * 60),
             baseURL: "https://fxrates.bnr.rw/currency_history/"),
-        // Working days, by 10:00 Ulaanbaatar time.
         ProviderIdentity(
             BOMProvider.self, "BOM", "Bank of Mongolia", country: "MN", .elsewhere, issues: ["MNT"], pivot: "MNT",
             rateType: "statutory reference rate", schedule: PublicationSchedule(timeZone: "Asia/Ulaanbaatar", expectedMinute: 10 * 60),
@@ -288,127 +253,101 @@ public enum ProviderRegistry {
             CBGProvider.self, "CBG", "Central Bank of The Gambia", country: "GM", .elsewhere, issues: ["GMD"], pivot: "GMD",
             rateType: "indicative rate", schedule: PublicationSchedule(timeZone: "Africa/Banjul", expectedMinute: 11 * 60),
             baseURL: "https://www.cbg.gm/ajax/indicative-exchange-rates"),
-        // Monday to Friday, by 10:30 Yangon time.
         ProviderIdentity(
             CBMProvider.self, "CBM", "Central Bank of Myanmar", country: "MM", .elsewhere, issues: ["MMK"], pivot: "MMK",
             schedule: PublicationSchedule(timeZone: "Asia/Yangon", expectedMinute: 10 * 60 + 30),
             baseURL: "https://forex.cbm.gov.mm"),
-        // Monday to Friday, by 16:00 Lagos time.
         ProviderIdentity(
             CBNProvider.self, "CBN", "Central Bank of Nigeria", country: "NG", .elsewhere, issues: ["NGN"], pivot: "NGN",
             rateType: "official exchange rate", schedule: PublicationSchedule(timeZone: "Africa/Lagos", expectedMinute: 16 * 60),
             baseURL: "https://www.cbn.gov.ng"),
-        // Sunday to Thursday, by 08:00 Malé time.
         ProviderIdentity(
             MMAProvider.self, "MMA", "Maldives Monetary Authority", country: "MV", .elsewhere, issues: ["MVR"], pivot: "MVR",
             schedule: PublicationSchedule(timeZone: "Indian/Maldives", weekdays: [7, 1, 2, 3, 4], expectedMinute: 8 * 60),
             baseURL: "https://www.mma.gov.mv"),
-        // Monday to Friday, by 13:00 Addis Ababa time.
         ProviderIdentity(
             NBEProvider.self, "NBE", "National Bank of Ethiopia", country: "ET", .elsewhere, issues: ["ETB"], pivot: "ETB",
             rateType: "weighted average", schedule: PublicationSchedule(timeZone: "Africa/Addis_Ababa", expectedMinute: 13 * 60),
             baseURL: "https://api.nbe.gov.et"),
-        // Every day, by 11:45 Kathmandu time.
         ProviderIdentity(
             NRBProvider.self, "NRB", "Nepal Rastra Bank", country: "NP", .elsewhere, issues: ["NPR"], pivot: "NPR",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "Asia/Kathmandu", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 11 * 60 + 45),
             baseURL: "https://www.nrb.org.np"),
-        // Monday to Friday, by 11:00 Johannesburg time.
         ProviderIdentity(
             SARBProvider.self, "SARB", "South African Reserve Bank", country: "ZA", .elsewhere, issues: ["ZAR"], pivot: "ZAR",
             rateType: "weighted average", schedule: PublicationSchedule(timeZone: "Africa/Johannesburg", expectedMinute: 11 * 60),
             baseURL: "https://custom.resbank.co.za"),
-        // Monday to Friday, by 17:00 Lima time.
-        // The series' first day.
         ProviderIdentity(
             BCRPProvider.self, "BCRP", "Banco Central de Reserva del Perú", country: "PE", .elsewhere, issues: ["PEN"], pivot: "PEN",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "America/Lima", expectedMinute: 17 * 60), baseURL: "https://estadisticas.bcrp.gob.pe",
             historyStart: Day(year: 1997, month: 1, day: 2)!),
-        // Monday to Friday, by 16:00 Port of Spain time.
-        // The first day of the bank's published series (it starts in 1991).
         ProviderIdentity(
             CBTTProvider.self, "CBTT", "Central Bank of Trinidad and Tobago", country: "TT", .elsewhere, issues: ["TTD"], pivot: "TTD",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "America/Port_of_Spain", expectedMinute: 16 * 60),
             baseURL: "https://www.central-bank.org.tt", historyStart: Day(year: 1991, month: 1, day: 1)!, bridgesThroughECB: true),
-        // Monday to Friday, by 13:00 Antananarivo time.
         ProviderIdentity(
             BFMProvider.self, "BFM", "Banky Foiben'i Madagasikara", country: "MG", .elsewhere, issues: ["MGA"], pivot: "MGA",
             schedule: PublicationSchedule(timeZone: "Indian/Antananarivo", expectedMinute: 13 * 60),
             baseURL: "https://www.banky-foibe.mg"),
-        // Monday to Friday, at 09:15 Beijing time.
         ProviderIdentity(
             CFETSProvider.self, "CFETS", "China Foreign Exchange Trade System", country: "CN", .elsewhere, issues: ["CNY"], pivot: "CNY",
             rateType: "central parity rate", schedule: PublicationSchedule(timeZone: "Asia/Shanghai", expectedMinute: 9 * 60 + 15),
             baseURL: "https://www.chinamoney.com.cn"),
-        // Working days, by 16:00 Yerevan time.
         ProviderIdentity(
             CBAProvider.self, "CBA", "Central Bank of Armenia", country: "AM", .elsewhere, issues: ["AMD"], pivot: "AMD",
             rateType: "average rate", schedule: PublicationSchedule(timeZone: "Asia/Yerevan", expectedMinute: 16 * 60),
             baseURL: "https://api.cba.am/exchangerates.asmx"),
-        // Monday to Friday, looked for from 08:00 Guatemala time.
         ProviderIdentity(
             BANGUATProvider.self, "BANGUAT", "Banco de Guatemala", country: "GT", .elsewhere, issues: ["GTQ"], pivot: "GTQ",
             schedule: PublicationSchedule(timeZone: "America/Guatemala", expectedMinute: 8 * 60),
             baseURL: "https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx"),
-        // Every day, looked for from 08:00 Managua time.
         ProviderIdentity(
             BCNProvider.self, "BCN", "Banco Central de Nicaragua", country: "NI", .elsewhere, issues: ["NIO"], pivot: "NIO",
             rateType: "official rate",
             schedule: PublicationSchedule(timeZone: "America/Managua", weekdays: Set(1...7), expectedMinute: 8 * 60),
             baseURL: "https://servicios.bcn.gob.ni/Tc_Servicio/ServicioTC.asmx"),
-        // Working days, by 12:00 Montevideo time.
         ProviderIdentity(
             BCUProvider.self, "BCU", "Banco Central del Uruguay", country: "UY", .elsewhere, issues: ["UYU"], pivot: "UYU",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "America/Montevideo", expectedMinute: 12 * 60),
             baseURL: "https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones"),
-        // Monday to Saturday, from 10:00 Ashgabat time.
         ProviderIdentity(
             CBTProvider.self, "CBT", "Central Bank of Turkmenistan", country: "TM", .elsewhere, issues: ["TMT"], pivot: "TMT",
             rateType: "official rate",
             schedule: PublicationSchedule(timeZone: "Asia/Ashgabat", weekdays: Set(1...6), expectedMinute: 10 * 60),
             baseURL: "https://cbt.tm"),
-        // Working days, from 10:00 Baku time.
         ProviderIdentity(
             CBARProvider.self, "CBAR", "Central Bank of the Republic of Azerbaijan", country: "AZ", .elsewhere, issues: ["AZN"],
             pivot: "AZN", rateType: "official rate", schedule: PublicationSchedule(timeZone: "Asia/Baku", expectedMinute: 10 * 60),
             baseURL: "https://www.cbar.az"),
-        // Every day, from 09:00 Dushanbe time.
         ProviderIdentity(
             NBTProvider.self, "NBT", "National Bank of Tajikistan", country: "TJ", .elsewhere, issues: ["TJS"], pivot: "TJS",
             rateType: "official rate",
             schedule: PublicationSchedule(timeZone: "Asia/Dushanbe", weekdays: Set(1...7), expectedMinute: 9 * 60),
             baseURL: "https://www.nbt.tj"),
-        // Working days, from 14:00 Bishkek time.
-        // The first day of the history page.
         ProviderIdentity(
             NBKRProvider.self, "NBKR", "National Bank of the Kyrgyz Republic", country: "KG", .elsewhere, issues: ["KGS"], pivot: "KGS",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Asia/Bishkek", expectedMinute: 14 * 60),
             baseURL: "https://www.nbkr.kg", historyStart: Day(year: 1999, month: 1, day: 1)!, publishesInParts: true),
-        // Working days, by 16:00 in Asunción.
         ProviderIdentity(
             BCPProvider.self, "BCP", "Central Bank of Paraguay", country: "PY", .elsewhere, issues: ["PYG"], pivot: "PYG",
             rateType: "interbank reference rate", schedule: PublicationSchedule(timeZone: "America/Asuncion", expectedMinute: 16 * 60),
             baseURL: "https://www.bcp.gov.py"),
-        // Working days, by 11:00 in Nairobi.
         ProviderIdentity(
             CBKProvider.self, "CBK", "Central Bank of Kenya", country: "KE", .elsewhere, issues: ["KES"], pivot: "KES",
             rateType: "indicative rate", schedule: PublicationSchedule(timeZone: "Africa/Nairobi", expectedMinute: 11 * 60),
             baseURL: "https://www.centralbank.go.ke"),
-        // Working days, by 08:00 in Port Vila.
         ProviderIdentity(
             RBVProvider.self, "RBV", "Reserve Bank of Vanuatu", country: "VU", .elsewhere, issues: ["VUV"], pivot: "VUV",
             schedule: PublicationSchedule(timeZone: "Pacific/Efate", expectedMinute: 8 * 60),
             baseURL: "https://www.rbv.gov.vu"),
-        // Working days, by 16:00 in Phnom Penh.
         ProviderIdentity(
             NBCProvider.self, "NBC", "National Bank of Cambodia", country: "KH", .elsewhere, issues: ["KHR"], pivot: "KHR",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Asia/Phnom_Penh", expectedMinute: 16 * 60),
             baseURL: "https://www.nbc.gov.kh"),
-        // Monday to Saturday, by 13:00 in Monrovia.
         ProviderIdentity(
             CBLLRProvider.self, "CBLLR", "Central Bank of Liberia", country: "LR", .elsewhere, issues: ["LRD"], pivot: "USD",
             rateType: "midpoint of the published buying and selling rates",
@@ -446,132 +385,107 @@ public enum ProviderRegistry {
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "Asia/Baghdad", weekdays: [7, 1, 2, 3, 4], expectedMinute: 13 * 60),
             baseURL: "https://cbi.iq"),
-        // Every day, by about 11:00 Dar es Salaam time.
         ProviderIdentity(
             BOTAProvider.self, "BOTA", "Bank of Tanzania", country: "TZ", .elsewhere, issues: ["TZS"], pivot: "TZS",
             rateType: "indicative rate",
             schedule: PublicationSchedule(timeZone: "Africa/Dar_es_Salaam", weekdays: [1, 2, 3, 4, 5, 6, 7], expectedMinute: 11 * 60),
             baseURL: "https://www.bot.go.tz"),
-        // Sunday to Thursday, by 10:00 Cairo time.
         ProviderIdentity(
             CBEProvider.self, "CBE", "Central Bank of Egypt", country: "EG", .elsewhere, issues: ["EGP"], pivot: "EGP",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "Africa/Cairo", weekdays: [7, 1, 2, 3, 4], expectedMinute: 10 * 60),
             baseURL: "https://www.cbe.org.eg"),
-        // Monday to Friday, by about 09:30 Colombo time.
         ProviderIdentity(
             CBSLProvider.self, "CBSL", "Central Bank of Sri Lanka", country: "LK", .elsewhere, issues: ["LKR"], pivot: "LKR",
             rateType: "indicative rate", schedule: PublicationSchedule(timeZone: "Asia/Colombo", expectedMinute: 9 * 60 + 30),
             baseURL: "https://www.cbsl.gov.lk"),
-        // Monday to Friday, the noon figures out by about 18:00 Singapore time.
-        // The first day of the database's daily exchange rates.
         ProviderIdentity(
             MASProvider.self, "MAS", "Monetary Authority of Singapore", country: "SG", .elsewhere, issues: ["SGD"], pivot: "SGD",
             rateType: "noon rate", schedule: PublicationSchedule(timeZone: "Asia/Singapore", expectedMinute: 18 * 60),
             baseURL: "https://eservices.mas.gov.sg", historyStart: Day(year: 1988, month: 1, day: 1)!),
-        // Monday to Friday, by about 08:00 Jakarta time.
         ProviderIdentity(
             BIProvider.self, "BI", "Bank Indonesia", country: "ID", .elsewhere, issues: ["IDR"], pivot: "IDR",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "Asia/Jakarta", expectedMinute: 8 * 60), baseURL: "https://www.bi.go.id"),
-        // Monday to Friday, by about 10:00 Douala time.
         ProviderIdentity(
             BEACProvider.self, "BEAC", "Banque des États de l'Afrique Centrale", country: nil, .elsewhere, issues: ["XAF"], pivot: "XAF",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "Africa/Douala", expectedMinute: 10 * 60), baseURL: "https://www.beac.int"),
-        // Working days, by 12:00 Gaborone time.
         ProviderIdentity(
             BOBProvider.self, "BOB", "Bank of Botswana", country: "BW", .elsewhere, issues: ["BWP"], pivot: "BWP",
             rateType: "daily exchange rate", schedule: PublicationSchedule(timeZone: "Africa/Gaborone", expectedMinute: 12 * 60),
             baseURL: "https://www.bankofbotswana.bw"),
-        // Monday to Friday, by noon Costa Rica time (the figures are dated the next day).
         ProviderIdentity(
             BCCRProvider.self, "BCCR", "Banco Central de Costa Rica", country: "CR", .elsewhere, issues: ["CRC"], pivot: "CRC",
             rateType: "midpoint of the published buying and selling rates",
             schedule: PublicationSchedule(timeZone: "America/Costa_Rica", expectedMinute: 12 * 60),
             baseURL: "https://apim.bccr.fi.cr/SDDE/api"),
-        // Working days, by 13:00 in Kingston.
         ProviderIdentity(
             BOJAProvider.self, "BOJA", "Bank of Jamaica", country: "JM", .elsewhere, issues: ["JMD"], pivot: "JMD",
             rateType: "midpoint of the published buying and selling counter rates",
             schedule: PublicationSchedule(timeZone: "America/Jamaica", expectedMinute: 13 * 60), baseURL: "https://boj.org.jm"),
-        // Working days, by 16:00 in Blantyre.
         ProviderIdentity(
             RBMProvider.self, "RBM", "Reserve Bank of Malawi", country: "MW", .elsewhere, issues: ["MWK"], pivot: "MWK",
             rateType: "middle rate", schedule: PublicationSchedule(timeZone: "Africa/Blantyre", expectedMinute: 16 * 60),
             baseURL: "https://www.rbm.mw"),
-        // Working days, by 18:00 in Tunis.
         ProviderIdentity(
             BCTProvider.self, "BCT", "Central Bank of Tunisia", country: "TN", .elsewhere, issues: ["TND"], pivot: "TND",
             rateType: "interbank average rate", schedule: PublicationSchedule(timeZone: "Africa/Tunis", expectedMinute: 18 * 60),
             baseURL: "https://www.bct.gov.tn"),
-        // Sunday to Friday, by 10:00 in Dakar.
         ProviderIdentity(
             BCEAOProvider.self, "BCEAO", "Central Bank of West African States", country: nil, .elsewhere, issues: ["XOF"], pivot: "XOF",
             schedule: PublicationSchedule(timeZone: "Africa/Dakar", weekdays: [7, 1, 2, 3, 4, 5], expectedMinute: 10 * 60),
             baseURL: "https://www.bceao.int"),
-        // Saturday to Thursday, by 09:30 in Kabul.
         ProviderIdentity(
             DABProvider.self, "DAB", "Da Afghanistan Bank", country: "AF", .elsewhere, issues: ["AFN"], pivot: "AFN",
             rateType: "midpoint of the published transfer buying and selling rates",
             schedule: PublicationSchedule(timeZone: "Asia/Kabul", weekdays: DABProvider.publicationWeekdays, expectedMinute: 9 * 60 + 30),
             baseURL: "https://www.dab.gov.af"),
-        // Monday to Friday, by 13:00 Beirut time.
         ProviderIdentity(
             BDLProvider.self, "BDL", "Banque du Liban", country: "LB", .elsewhere, issues: ["LBP"], pivot: "LBP",
             rateType: "published mid rate", schedule: PublicationSchedule(timeZone: "Asia/Beirut", expectedMinute: 13 * 60),
             baseURL: "https://www.bdl.gov.lb"),
-        // Monday to Friday, by 08:00 in La Paz.
         ProviderIdentity(
             BCBOProvider.self, "BCBO", "Banco Central de Bolivia", country: "BO", .elsewhere, issues: ["BOB"], pivot: "BOB",
             rateType: "official rate (TCO) of the dollar and indicative rates of the others; before 2008, the midpoint of the dollar's buying and selling rates",
             schedule: PublicationSchedule(timeZone: "America/La_Paz", expectedMinute: 8 * 60), baseURL: "https://www.bcb.gob.bo"),
-        // Monday to Friday, by 12:00 Kinshasa time.
         ProviderIdentity(
             BCCCDProvider.self, "BCCCD", "Banque Centrale du Congo", country: "CD", .elsewhere, issues: ["CDF"], pivot: "CDF",
             rateType: "average rate (cours moyen)", schedule: PublicationSchedule(timeZone: "Africa/Kinshasa", expectedMinute: 12 * 60),
             baseURL: "https://www.bcc.cd/marche-des-changes/cours-de-change"),
-        // Monday to Friday, the day's bulletin out in its evening, Maputo time.
         ProviderIdentity(
             BMProvider.self, "BM", "Banco de Moçambique", country: "MZ", .elsewhere, issues: ["MZN"], pivot: "MZN",
             rateType: "reference rate (taxa média)", schedule: PublicationSchedule(timeZone: "Africa/Maputo", expectedMinute: 17 * 60),
             baseURL: "https://www.bancomoc.mz"),
-        // Monday to Friday, by about 10:00 Bujumbura time.
         ProviderIdentity(
             BRBProvider.self, "BRB", "Banque de la République du Burundi", country: "BI", .elsewhere, issues: ["BIF"], pivot: "BIF",
             rateType: "official rate (cours moyen)", schedule: PublicationSchedule(timeZone: "Africa/Bujumbura", expectedMinute: 10 * 60),
             baseURL: "https://www.brb.bi"),
-        // Monday to Friday, by about 09:00 Manila time: the New York closing of the day before.
         ProviderIdentity(
             BSPProvider.self, "BSP", "Bangko Sentral ng Pilipinas", country: "PH", .elsewhere, issues: ["PHP"], pivot: "PHP",
             rateType: "reference rate (New York closing of the day before)",
             schedule: PublicationSchedule(timeZone: "Asia/Manila", expectedMinute: 9 * 60), baseURL: "https://www.bsp.gov.ph"),
-        // Sunday to Thursday, Hebron time; no time is stated (noon assumed). Issues none: Palestine uses ILS, JOD and USD.
         ProviderIdentity(
             PMAProvider.self, "PMA", "Palestine Monetary Authority", country: "PS", .elsewhere, issues: [], pivot: "USD",
             rateType: "published middle rate",
             schedule: PublicationSchedule(timeZone: "Asia/Hebron", weekdays: [7, 1, 2, 3, 4], expectedMinute: 12 * 60),
             baseURL: "https://wcur.pma.ps"),
-        // Monday to Friday, Mahé time; no time is stated (noon assumed). The first day of the workbook's series.
         ProviderIdentity(
             CBSSCProvider.self, "CBSSC", "Central Bank of Seychelles", country: "SC", .elsewhere, issues: ["SCR"], pivot: "SCR",
             rateType: "mid rate, the average of all authorised dealers",
             schedule: PublicationSchedule(timeZone: "Indian/Mahe", expectedMinute: 12 * 60), baseURL: "https://www.cbs.sc",
             historyStart: Day(year: 2000, month: 1, day: 4)!),
-        // Sunday to Thursday, Kuwait time; no time is stated (noon assumed). The first day the lookup answers.
         ProviderIdentity(
             CBKKWProvider.self, "CBKKW", "Central Bank of Kuwait", country: "KW", .elsewhere, issues: ["KWD"], pivot: "KWD",
             rateType: "exchange rate (fils per unit)",
             schedule: PublicationSchedule(timeZone: "Asia/Kuwait", weekdays: [7, 1, 2, 3, 4], expectedMinute: 12 * 60),
             baseURL: "https://www.cbk.gov.kw", historyStart: Day(year: 2008, month: 1, day: 2)!),
-        // The first day of the H.10 series FRED serves.
         ProviderIdentity(
             FREDProvider.self, "FRED", "Federal Reserve Bank of St. Louis (H.10)", country: "US", .dollarSeries, issues: ["USD"],
             pivot: "USD", rateType: "H.10 noon buying rate",
             schedule: PublicationSchedule(timeZone: "America/New_York", weekdays: [1], expectedMinute: 16 * 60 + 15, cadence: .weekly),
             baseURL: "https://api.stlouisfed.org/fred/series/observations", historyStart: Day(year: 1971, month: 1, day: 4)!,
             needsAPIKey: true),
-        // The first day of the series.
         ProviderIdentity(
             BOJProvider.self, "BOJ", "Bank of Japan", country: "JP", .dollarSeries, issues: ["JPY"], pivot: "USD",
             rateType: "Tokyo market interbank rate", schedule: PublicationSchedule(timeZone: "Asia/Tokyo", expectedMinute: 9 * 60 + 30),
@@ -580,42 +494,32 @@ public enum ProviderRegistry {
             IMFProvider.self, "IMF", "International Monetary Fund", country: nil, .dollarSeries, issues: [], pivot: "USD",
             rateType: "representative rate", schedule: PublicationSchedule(timeZone: "America/New_York", expectedMinute: 14 * 60),
             baseURL: "https://www.imf.org/external/np/fin/data/rms_mth.aspx"),
-        // The first working day of a month, from 16:00 Taipei time.
-        // The first day of the series.
         ProviderIdentity(
             CBCProvider.self, "CBC", "Central Bank of the Republic of China (Taiwan)", country: "TW", .dollarSeries, issues: ["TWD"],
             pivot: "USD", rateType: "interbank spot market closing rate",
             schedule: PublicationSchedule(timeZone: "Asia/Taipei", expectedMinute: 16 * 60, cadence: .monthly),
             baseURL: "https://cpx.cbc.gov.tw", historyStart: Day(year: 1993, month: 1, day: 5)!),
-        // The bank's former schedule: working days, after 14:00 Vilnius time. No table comes after ``lastDay``.
         // The first day of the bank's litas tables.
         ProviderIdentity(
             LBProvider.self, "LB", "Bank of Lithuania", country: "LT", .historical, issues: ["LTL"], pivot: "LTL",
             rateType: "official rate", schedule: PublicationSchedule(timeZone: "Europe/Vilnius", expectedMinute: 14 * 60),
             baseURL: "https://www.lb.lt/webservices/FxRates/FxRates.asmx", historyStart: Day(year: 1994, month: 4, day: 1)!),
-        // No more publications: no weekdays (the fixing was at about 13:00 Frankfurt time).
         // The first day of the Deutsche Mark (the currency reform of 1948).
         ProviderIdentity(
             BBKProvider.self, "BBK", "Deutsche Bundesbank", country: "DE", .historical, issues: ["DEM"], pivot: "DEM",
             rateType: "official Frankfurt fixing (middle rate)",
             schedule: PublicationSchedule(timeZone: "Europe/Berlin", weekdays: [], expectedMinute: 13 * 60),
             baseURL: "https://api.statistiken.bundesbank.de", historyStart: Day(year: 1948, month: 6, day: 21)!),
-        // No more publications: no weekdays.
-        // The first day of the daily series.
         ProviderIdentity(
             BDPProvider.self, "BDP", "Banco de Portugal", country: "PT", .historical, issues: ["PTE"], pivot: "PTE",
             rateType: "historical reference rate",
             schedule: PublicationSchedule(timeZone: "Europe/Lisbon", weekdays: [], expectedMinute: 15 * 60),
             baseURL: "https://bpstat.bportugal.pt", historyStart: Day(year: 1987, month: 1, day: 2)!),
-        // The first of every month, valid from midnight London time.
-        // A month's rates hold through its last day.
         ProviderIdentity(
             HMRCProvider.self, "HMRC", "HM Revenue & Customs", country: "GB", .periodic, issues: [], pivot: "GBP",
             rateType: "monthly exchange rate for customs and VAT",
             schedule: PublicationSchedule(timeZone: "Europe/London", weekdays: Set(1...7), expectedMinute: 0, cadence: .monthly),
             baseURL: "https://www.trade-tariff.service.gov.uk", validityDays: 31),
-        // Checked monthly (the closest the schedule says to quarterly), from noon New York time.
-        // Amendments carry only the currencies they change.
         // A quarter's rates hold until the next quarter's.
         ProviderIdentity(
             USTProvider.self, "UST", "U.S. Department of the Treasury", country: "US", .periodic, issues: [], pivot: "USD",
@@ -623,14 +527,11 @@ public enum ProviderRegistry {
             schedule: PublicationSchedule(timeZone: "America/New_York", expectedMinute: 12 * 60, cadence: .monthly),
             baseURL: "https://api.fiscaldata.treasury.gov", validityDays: 92, publishesInParts: true),
         // The first working day of every month, from noon Basel time.
-        // A month's end-of-period figure stands for the month after it.
         ProviderIdentity(
             BISProvider.self, "BIS", "Bank for International Settlements", country: nil, .periodic, issues: [], pivot: "USD",
             rateType: "end-of-month exchange rate",
             schedule: PublicationSchedule(timeZone: "Europe/Zurich", expectedMinute: 12 * 60, cadence: .monthly),
             baseURL: "https://stats.bis.org", validityDays: 31),
-        // The first of every month, from midnight Brussels time; a month's rates hold through its last day.
-        // The euro's first month: the months before it are per ECU.
         ProviderIdentity(
             INFOREUROProvider.self, "INFOREURO", "European Commission (InforEuro)", country: nil, .periodic, issues: [], pivot: "EUR",
             rateType: "monthly accounting rate",
