@@ -48,7 +48,6 @@ extension DataAnswers {
         return (body, overdue)
     }
 
-
     func timeseries(_ query: QueryParameters, snapshot: RatesSnapshot) throws(Problem) -> SegmentedBody {
         guard let start = try query.day("start") else { throw Problem.invalid("start", "'start' is required: the first date, YYYY-MM-DD.") }
         let today = configuration.today
