@@ -20,7 +20,8 @@ public protocol RatesProvider: Sendable {
     /// ``init(baseURL:apiKey:today:)``).
     init(source: ProviderSource)
     /// Whether an answer without a day (a span of weekends and holidays) means no publication for
-    /// that request rather than an empty answer (``UpstreamDataError/empty``). `false` (the default).
+    /// that request rather than an empty answer (``UpstreamDataError/empty``). `false` (the default);
+    /// `true` for an adapter that conforms to ``EmptyAnswerIsNoPublication``.
     var emptyAnswerIsNoPublication: Bool { get }
     /// What a fetch asks for when the source's newest stored publication is `stored` (`nil`: none)
     /// and publications were missed since (a first start, downtime). The default: with nothing
