@@ -179,17 +179,14 @@ extension PostgresRatesDatabase {
 
     /// The merged days read from the `rate` rows, one line of text per day.
     static func dayTablesFromRows(_ statements: PostgresSession.Statements) throws -> [DayTable] {
-        var days: [DayTable] = []
-        days.reserveCapacity(8_192)
         let lines = try statements.rows(
             PostgresQuery(
                 unsafeSQL:
                     "SELECT day, string_agg(\(IngestDocuments.dayLineEntry(providerDay: "provider_day")), ',') FROM rate GROUP BY day ORDER BY day"))
-        for line in lines {
+        return try lines.compactMap { line in
             let (day, list) = try line.decode((String, String).self)
-            if let daily = IngestDocuments.day(day, list: list) { days.append(daily) }
+            return IngestDocuments.day(day, list: list)
         }
-        return days
     }
 
     /// Writes the day tables of a database whose rows were stored before it kept them.

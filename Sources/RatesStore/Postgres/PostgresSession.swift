@@ -43,10 +43,8 @@ final class PostgresSession: Sendable {
     /// Runs `body` with the connection, connecting first when there is none or it was lost.
     func withConnection<Result: Sendable>(_ body: (Statements) throws -> Result) throws -> Result {
         try connection.withLock { current in
-            if current == nil || current?.isClosed == true {
-                current = try connect()
-            }
-            guard let open = current else { throw PostgresStoreError.unavailable("no connection") }
+            let open = try current.flatMap { $0.isClosed ? nil : $0 } ?? connect()
+            current = open
             return try body(Statements(connection: open, logger: logger))
         }
     }

@@ -17,14 +17,13 @@ extension SQLiteRatesDatabase {
 
     func publication(of provider: String, on day: Day) throws -> ProviderPublication? {
         try database.read { db in
-            var quotes: [PublishedQuote] = []
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT currency, value, unit, direction FROM quote WHERE provider = ? AND day = ? ORDER BY currency",
                 arguments: [provider, day.description])
-            while let row = try rows.next() {
-                guard let currency = CurrencyCode(row[0] as String), let direction = PublishedQuote.Direction(rawValue: row[3]) else { continue }
-                quotes.append(PublishedQuote(currency: currency, value: row[1], unit: row[2], direction: direction))
-            }
+            let quotes = try Array(rows.compactMap { row -> PublishedQuote? in
+                guard let currency = CurrencyCode(row[0] as String), let direction = PublishedQuote.Direction(rawValue: row[3]) else { return nil }
+                return PublishedQuote(currency: currency, value: row[1], unit: row[2], direction: direction)
+            })
             return quotes.isEmpty ? nil : ProviderPublication(day: day, quotes: quotes)
         }
     }

@@ -24,14 +24,9 @@ extension SQLiteRatesDatabase {
 
     /// Change-log rows (`seq, day, currency, value, provider, providerDay`) as entries.
     private static func entries(_ db: Database, sql: String, arguments: StatementArguments) throws -> [ChangeLogEntry] {
-        var entries: [ChangeLogEntry] = []
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() {
-            if let entry = ChangeLogEntry(sequence: row[0], day: row[1], currency: row[2], value: row[3], provider: row[4], providerDay: row[5]) {
-                entries.append(entry)
-            }
-        }
-        return entries
+        try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).compactMap { row in
+            ChangeLogEntry(sequence: row[0], day: row[1], currency: row[2], value: row[3], provider: row[4], providerDay: row[5])
+        })
     }
 
     func state(asOf version: Int64, from lower: String, limit: Int) throws -> StatePage {

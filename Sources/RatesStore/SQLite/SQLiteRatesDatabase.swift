@@ -385,15 +385,10 @@ extension SQLiteRatesDatabase {
 
     /// The merged days read from the `rate` rows, one line of text per day.
     static func dayTablesFromRows(_ db: Database) throws -> [DayTable] {
-        var days: [DayTable] = []
-        days.reserveCapacity(8_192)
         let rows = try Row.fetchCursor(
             db,
             sql: "SELECT day, group_concat(\(IngestDocuments.dayLineEntry(providerDay: "providerDay")), ',') FROM rate GROUP BY day ORDER BY day")
-        while let row = try rows.next() {
-            if let daily = IngestDocuments.day(row[0], list: row[1]) { days.append(daily) }
-        }
-        return days
+        return try Array(rows.compactMap { IngestDocuments.day($0[0], list: $0[1]) }, minimumCapacity: 8_192)
     }
 
     func version() throws -> Int64 {
