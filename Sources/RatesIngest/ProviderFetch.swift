@@ -47,9 +47,8 @@ public final class ProviderFetch: UpstreamFetch {
     /// What a fetch at `now` asks for, given the source's newest stored publication.
     func window(stored: Day?, now: Date) -> FetchWindow {
         let source = client.provider
-        let today = Day(containing: now)
         if let stored, source.schedule.publicationsDue(after: stored, asOf: now) <= 1 { return .latest }
-        return source.catchUp(after: stored, backfillDays: backfillDays, today: today)
+        return source.catchUp(after: stored, backfillDays: backfillDays, today: Day(containing: now))
     }
 
     public func expedite() { client.expedite() }

@@ -183,11 +183,8 @@ public enum RatesMerge {
 
     /// The ECB's publications among `publications`, by day.
     private static func ecbPublications(_ publications: [ProviderDay]) -> [Day: ProviderDay] {
-        var byDay: [Day: ProviderDay] = [:]
-        for publication in publications where publication.provider == ProviderKey.ecb && publication.pivot == .euro {
-            byDay[publication.day] = byDay[publication.day] ?? publication
-        }
-        return byDay
+        let ecb = publications.filter { $0.provider == ProviderKey.ecb && $0.pivot == .euro }
+        return Dictionary(ecb.map { ($0.day, $0) }) { first, _ in first }
     }
 
     /// How far each provider's value of each currency sits from the median of the other providers'
