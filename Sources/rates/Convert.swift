@@ -38,8 +38,7 @@ struct Convert: AsyncParsableCommand {
         print("\(amount.text) \(from) = \(conversion.result.plainText) \(to)")
         print("1 \(from) = \(conversion.rate) \(to)")
         if let sources = Provenance.line(for: [from, to], sources: conversion.sources) { print(sources) }
-        var note = ""
-        if let requested = conversion.requestedDate { note = " (no publication on \(requested))" }
+        let note = conversion.requestedDate.map { " (no publication on \($0))" } ?? ""
         print(Freshness.line(for: status, date: conversion.date) + note)
         Freshness.warnIfBehind(status)
     }

@@ -20,11 +20,7 @@ struct Status: ParsableCommand {
         row("cache:", options.cacheURL.path)
         row("server:", try options.serverURL.absoluteString)
         row("last sync:", status.lastSuccessfulSync.map { "\(Freshness.instant($0)) (\(Freshness.ago($0)))" } ?? "never")
-        if let latest = status.latestDate {
-            row("rates of:", "\(latest)" + (status.firstDate.map { " (history from \($0))" } ?? ""))
-        } else {
-            row("rates of:", "none cached")
-        }
+        row("rates of:", status.latestDate.map { latest in "\(latest)" + (status.firstDate.map { " (history from \($0))" } ?? "") } ?? "none cached")
         if let expected = status.expectedLatestDate { row("expected:", "\(expected) (the newest publication due by now)") }
         row("next update:", status.nextUpdateAfter.map { "after \(Freshness.instant($0))" } ?? "unknown")
         let state: String
