@@ -416,8 +416,6 @@ final class RatesCache: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws(RatesClientError) -> T {
         do {
             return try pool.write(body)
-        } catch let error as RatesClientError {
-            throw error
         } catch {
             throw .cacheUnavailable(path: path, reason: Self.describe(error))
         }

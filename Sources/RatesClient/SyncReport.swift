@@ -57,8 +57,7 @@ public struct SyncReport: Sendable, Hashable {
     /// if !(try await client.sync()).isComplete { scheduleRetry() }
     /// ```
     public var isComplete: Bool {
-        if case .offline = outcome { return false }
-        return true
+        if case .offline = outcome { false } else { true }
     }
 }
 
