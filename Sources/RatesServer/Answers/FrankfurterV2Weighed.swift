@@ -37,20 +37,18 @@ struct FrankfurterV2Weighed {
             values[rate.provider, default: [:]][rate.currency] = rate
         }
         let servedBase = base == .euro ? ExactDecimal.one : publication.rate(of: base)
-        var entries: [Entry] = []
-        for (provider, rates) in values {
-            guard let listedRate = rates[listed] else { continue }
+        let entries = values.compactMap { provider, rates -> Entry? in
+            guard let listedRate = rates[listed] else { return nil }
             let quoteValue = quote == .euro ? ExactDecimal.one : listedRate.value
             let baseValue = base == .euro ? ExactDecimal.one : rates[base]?.value ?? servedBase
-            guard let baseValue else { continue }
+            guard let baseValue else { return nil }
             // Served as a rate of the merged table is: a value held to 18 digits with 8 (``RatesCore/CrossRates/served(_:)``).
             let rate = baseValue == .one ? CrossRates.served(quoteValue).exact : ExactDecimal.quotient(quoteValue, baseValue)
-            guard let rate else { continue }
+            guard let rate else { return nil }
             let excluded = merged.exclusions.contains { $0.rate.provider == provider && $0.rate.currency == listed }
-            entries.append(Entry(provider: provider, day: listedRate.day, rate: rate, excluded: excluded))
+            return Entry(provider: provider, day: listedRate.day, rate: rate, excluded: excluded)
         }
-        entries.sort { ($0.provider == served ? 0 : 1, $0.provider) < ($1.provider == served ? 0 : 1, $1.provider) }
-        return entries
+        return entries.sorted { ($0.provider == served ? 0 : 1, $0.provider) < ($1.provider == served ? 0 : 1, $1.provider) }
     }
 
     /// `"providers":[{"key","date","rate"(,"excluded":true)}, …]`.

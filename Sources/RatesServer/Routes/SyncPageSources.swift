@@ -25,20 +25,12 @@ struct SyncPageSources {
     mutating func add(_ daily: DailyRates, codes: [CurrencyCode]) {
         guard !daily.sources.isEmpty else { return }
         let ecb = RateSource(provider: ProviderKey.ecb, day: daily.day)
-        var indexes: [Int] = []
-        indexes.reserveCapacity(codes.count)
-        for code in codes {
-            guard let source = daily.sources[code], source != ecb else {
-                indexes.append(0)
-                continue
-            }
-            if let position = positions[source] {
-                indexes.append(position)
-            } else {
-                table.append(source)
-                positions[source] = table.count
-                indexes.append(table.count)
-            }
+        let indexes = codes.map { code -> Int in
+            guard let source = daily.sources[code], source != ecb else { return 0 }
+            if let position = positions[source] { return position }
+            table.append(source)
+            positions[source] = table.count
+            return table.count
         }
         if indexes.contains(where: { $0 != 0 }) { days.append((daily.day, indexes)) }
     }
