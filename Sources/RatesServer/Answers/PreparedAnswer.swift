@@ -90,12 +90,8 @@ struct PreparedAnswer {
             return
         }
         status = .ok
-        if sendsGzip, let gzipped {
-            isCompressed = true
-            self.body = gzipped
-        } else {
-            self.body = body
-        }
+        isCompressed = sendsGzip
+        self.body = sendsGzip ? gzipped : body
     }
 
     /// Calls `write` with each header of the answer, in order (framing headers aside).

@@ -106,7 +106,8 @@ final class ResponseCache: Sendable {
     /// The bound, in bytes.
     var capacity: Int { storage.withLock { $0.capacity } }
 
-    /// The answer stored for `key` in `generation`, if it was prepared, with its gzip form when `gzip`.
+    /// The answer stored for `key` in `generation`, if it was prepared, with its gzip form when `gzip`:
+    /// a gzip form missing is made now (outside the lock) and kept.
     ///
     /// For the fast path: a hit counts as a lookup; a miss does not, since what builds the answer
     /// then counts it (``entry(for:generation:gzip:build:)`` does, and so do the fast path and the
@@ -114,7 +115,8 @@ final class ResponseCache: Sendable {
     func cached(for key: String, generation: Int64, gzip: Bool) -> Entry? {
         guard let entry = storage.withLock({ $0.lookup(key, generation: generation) }) else { return nil }
         metrics?.recordCacheLookup(hit: true)
-        return gzip ? withGzipForm(entry, key: key, generation: generation) : entry
+        guard gzip, entry.isCompressible, case .notYet = entry.compression else { return entry }
+        return insert(entry, for: key, generation: generation, gzip: true)
     }
 
     /// The answer stored for `key` in `generation`, building and storing it when missing; with
@@ -150,14 +152,6 @@ final class ResponseCache: Sendable {
     static func key(of request: Request, format: AnswerFormat) -> String {
         // A request target has no space: the format after one cannot be mistaken for another target.
         format == .json ? request.uri.description : request.uri.description + " " + format.rawValue
-    }
-
-    /// `entry` with its gzip form, made now (outside the lock) and kept when it was missing.
-    private func withGzipForm(_ entry: Entry, key: String, generation: Int64) -> Entry {
-        guard entry.isCompressible, case .notYet = entry.compression else { return entry }
-        let compressed = entry.compressed()
-        storage.withLock { $0.insert(key, compressed, generation: generation) }
-        return compressed
     }
 
     /// How many answers and bytes the cache holds (for tests and diagnostics).
