@@ -93,11 +93,6 @@ public final class ServerMetrics: Sendable {
 
     // MARK: - Recording
 
-    /// Counts one answered request and its latency.
-    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        requestRecorder(route: route, method: method, status: status).record(duration: duration)
-    }
-
     /// What counts the answers to `method` requests of `route` with `status`.
     func requestRecorder(route: String, method: String, status: Int) -> RequestRecorder {
         let key = RequestKey(route: route, method: method, status: status)

@@ -30,8 +30,8 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
             }
         }
         if let rateLimiter {
-            // A known key identifies the client across addresses; otherwise its address does.
-            let client = (apiKeys.isEmpty ? nil : key).map { "key:" + $0 } ?? "ip:" + Self.host(of: context)
+            // A known key identifies the client across addresses; otherwise its IP address (without its port) does.
+            let client = (apiKeys.isEmpty ? nil : key).map { "key:" + $0 } ?? "ip:" + (context.remoteAddress?.ipAddress ?? "unknown")
             if let wait = rateLimiter.acquire(for: client) {
                 let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
                 throw Problem(
@@ -65,10 +65,5 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
     static func isGuarded(_ path: String) -> Bool {
         if path.hasPrefix(Route.apiFolder) { return !path.hasPrefix(Route.adminFolder) }
         return DataAnswers.route(ofPath: path[...]) != nil
-    }
-
-    /// The peer's IP address without its port.
-    static func host(of context: Context) -> String {
-        context.remoteAddress?.ipAddress ?? "unknown"
     }
 }

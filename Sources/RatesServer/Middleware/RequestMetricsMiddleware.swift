@@ -10,8 +10,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        metrics.recordRequest(
-            route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: response.status.code, duration: start.duration(to: .now))
+        metrics.requestRecorder(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: response.status.code)
+            .record(duration: start.duration(to: .now))
         return response
     }
 }
