@@ -27,8 +27,7 @@ import RatesUpstream
     /// Builds the answer to `target` (`/v1/rates/2026-10-30?base=USD`); returns its length in
     /// bytes, or -1 when the target is not a data route or the route refuses it.
     public func build(_ target: String) -> Int {
-        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
-        guard let (route, parameter) = DataAnswers.route(ofPath: path),
+        guard let (route, parameter) = DataAnswers.route(ofPath: FastPath.path(of: target)),
               let entry = try? answers.entry(route, parameter: parameter, query: QueryParameters(target: target), snapshot: snapshot, freshness: freshness)
         else { return -1 }
         return entry.body.readableBytes

@@ -116,8 +116,7 @@ final class FastPath: Sendable {
     /// HTTP/1.1 `GET` of `/v1/events` without a body. ``FastPathHandler`` then carries the stream
     /// on the connection itself: a subscriber costs a registration, not a request in the application.
     func isEventStream(_ request: HTTPRequestHead) -> Bool {
-        guard request.method == .GET, request.version == .http1_1 else { return false }
-        guard Self.path(of: request.uri) == Route.events.path else { return false }
+        guard request.method == .GET, request.version == .http1_1, Self.path(of: request.uri) == Route.events.path else { return false }
         let fields = RequestFields(request.headers)
         return fields.isKeepAlive && !fields.hasBody
     }

@@ -135,9 +135,8 @@ extension ServerConfiguration {
             guard parts.count == 2, !parts[1].isEmpty else { throw Self.invalid(.providersAPIKeys, "must be KEY=apikey pairs such as FRED=abc123") }
             providerAPIKeys[parts[0].uppercased()] = parts[1]
         }
-        if let seconds = try await settings.int(.providersMaxInterval, in: 60..., "must be at least 60 seconds") {
-            providerMaxInterval = .seconds(seconds)
-        }
+        providerMaxInterval = try await settings.int(.providersMaxInterval, in: 60..., "must be at least 60 seconds").map { .seconds($0) }
+            ?? providerMaxInterval
         providerBackfillDays = try await settings.int(.providersBackfillDays, in: 0...36_525, "must be 0 (none) to 36525 days")
             ?? providerBackfillDays
         answerCacheBytes = try await settings.int(.answersCacheBytes, in: 0..., "must be 0 (keep no answers) or more bytes") ?? answerCacheBytes

@@ -148,11 +148,9 @@ struct RatesController<Context: RequestContext>: Sendable {
         }
         cache.metrics?.recordCacheLookup(hit: false)
         let query = QueryParameters(request: request)
-        var permit: AnswerPermits.Permit?
-        if !answers.isCheap(route, parameter: parameter, query: query) {
-            guard let granted = permits.acquire() else { throw Problem.busy }
-            permit = granted
-        }
+        let isCheap = answers.isCheap(route, parameter: parameter, query: query)
+        let permit = isCheap ? nil : permits.acquire()
+        guard isCheap || permit != nil else { throw Problem.busy }
         do {
             let built = try answers.built(route, parameter: parameter, query: query, snapshot: snapshot, freshness: freshness, format: format)
             if let streamed = built.streamed {

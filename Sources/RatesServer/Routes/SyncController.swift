@@ -74,20 +74,15 @@ struct SyncController<Context: RequestContext>: Sendable {
     /// committed but not yet reached `snapshot` is invisible here until it has.
     func page(after cursor: SyncCursor?, from requestedFrom: Day?, snapshot: RatesSnapshot, freshness: Freshness) throws(Problem) -> ResponseCache.Entry {
         do {
-            var reset = false
-            var position = cursor?.position
-            var sequence = cursor?.sequence ?? snapshot.version
             let from = cursor?.from ?? requestedFrom
             // A client that holds every change reads nothing (its page is empty: ``RatesStore/changes(after:through:from:limit:)``),
             // not even the retention floor, so it is answered while the database is unreachable too.
             let isUpToDate = cursor?.position == .changes && cursor?.sequence == snapshot.version
-            if let cursor,
-               try cursor.epoch != snapshot.epoch || cursor.sequence > snapshot.version || (!isUpToDate && cursor.sequence < store.retentionFloor())
-            {
-                reset = true
-                position = nil
-                sequence = snapshot.version
-            }
+            let reset = try cursor.map { cursor in
+                try cursor.epoch != snapshot.epoch || cursor.sequence > snapshot.version || (!isUpToDate && cursor.sequence < store.retentionFloor())
+            } ?? false
+            let position = reset ? nil : cursor?.position
+            let sequence = reset ? snapshot.version : cursor?.sequence ?? snapshot.version
             var json = SyncPageWriter(
                 epoch: snapshot.epoch, reset: reset, snapshot: snapshot, expectedLatestDate: freshness.expected, stale: freshness.isStale,
                 nextUpdateAfter: schedule.expectedTime(of: schedule.nextPublication(after: configuration.now())))
@@ -108,8 +103,6 @@ struct SyncController<Context: RequestContext>: Sendable {
                 // A full page of the change log covers a fixed range of an append-only log: it never changes.
                 return ResponseCache.Entry(body: body, route: .sync, caching: page.more ? .immutable : .syncTail)
             }
-        } catch let problem as Problem {
-            throw problem
         } catch {
             throw Problem.unreadable("The database")
         }
