@@ -69,13 +69,8 @@ extension SyncPage {
             func array<Element>(_ readElement: @escaping (JSONValue) -> Element?) -> (JSONValue) -> [Element]? {
                 { value in
                     guard let elements = value.elements else { return nil }
-                    var read: [Element] = []
-                    read.reserveCapacity(elements.count)
-                    for element in elements {
-                        guard let typed = readElement(element) else { return nil }
-                        read.append(typed)
-                    }
-                    return read
+                    let read = elements.compactMap(readElement)
+                    return read.count == elements.count ? read : nil
                 }
             }
             /// An object whose every member `member` reads; `nil` names the member of the wrong type.

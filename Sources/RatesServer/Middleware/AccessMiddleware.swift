@@ -4,7 +4,7 @@ import NIOCore
 
 /// Checks every request before routing: request target length, body size, and for the data
 /// endpoints (`/v1/`, and Frankfurter's at the root) the client's API key (when keys are
-/// configured) and its rate limit.
+/// configured) and its rate limit, per key or else per peer IP address (without its port).
 ///
 /// Operator endpoints (`/v1/admin/`) have their own bearer token and no rate limit; health,
 /// readiness, metrics and the contract are open. Refusals are problems (401, 413, 414, 429) that
@@ -30,7 +30,7 @@ struct AccessMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
             }
         }
         if let rateLimiter {
-            // A known key identifies the client across addresses; otherwise its IP address (without its port) does.
+            // A known key identifies the client across addresses; otherwise its address does.
             let client = (apiKeys.isEmpty ? nil : key).map { "key:" + $0 } ?? "ip:" + (context.remoteAddress?.ipAddress ?? "unknown")
             if let wait = rateLimiter.acquire(for: client) {
                 let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))

@@ -83,9 +83,8 @@ struct FrankfurterV2Query: Sendable {
             return codes[0]
         } ?? .euro
         quotes = try Self.value(query, "quotes").map { text throws(Problem) in
-            var codes: [CurrencyCode] = []
-            for code in try Self.currencies(text, parameter: "quotes") where !codes.contains(code) { codes.append(code) }
-            return codes
+            var seen: Set<CurrencyCode> = []
+            return try Self.currencies(text, parameter: "quotes").filter { seen.insert($0).inserted }
         }
         providers = try Self.providerKeys(query)
         expandsProviders = try Self.value(query, "expand").map { text throws(Problem) in

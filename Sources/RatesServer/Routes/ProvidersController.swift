@@ -123,13 +123,11 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         let snapshot = state.snapshot
         let version = "\(snapshot.epoch)-\(snapshot.version)-\(key)"
         if let kept = standingKept.withLock({ $0 }), kept.version == version { return kept.standing }
-        do {
-            let standing = try quotes.standing(on: day).measures(on: day).filter { $0.provider == key }.map { ($0.currency, $0.measure) }
-            standingKept.withLock { $0 = (version, standing) }
-            return standing
-        } catch {
-            throw Problem.unreadable("The providers' quotes")
+        let standing = try DataAnswers.readingQuotes {
+            try quotes.standing(on: day).measures(on: day).filter { $0.provider == key }.map { ($0.currency, $0.measure) }
         }
+        standingKept.withLock { $0 = (version, standing) }
+        return standing
     }
 
     /// One provider's members.
@@ -141,7 +139,6 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         let status = state.providerStatus[key]
         let lastRun = status?.lastRun
         let schedule = provider.schedule
-        let dateText = { (date: Date?) in date?.formatted(.iso8601) }
         json.field("key", string: key)
         json.field("name", string: provider.name)
         json.field("country", optionalString: provider.country)
@@ -173,8 +170,8 @@ struct ProvidersController<Context: RequestContext>: Sendable {
         } else {
             json.field("lastFetch", number: "null")
         }
-        json.field("lastSuccessfulFetchAt", optionalString: dateText(status?.lastSuccessfulFetchAt))
-        json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(status?.nextFetchAt) : nil)
+        json.field("lastSuccessfulFetchAt", optionalString: status?.lastSuccessfulFetchAt?.formatted(.iso8601))
+        json.field("nextFetchAt", optionalString: configuration.schedule ? status?.nextFetchAt?.formatted(.iso8601) : nil)
         json.field("exclusions", array: exclusions) { json, exclusion in
             json.object { json in ConsensusExclusionWriter.write(exclusion, into: &json) }
         }

@@ -69,7 +69,6 @@ struct RatesController<Context: RequestContext>: Sendable {
         let source = ProviderRegistry.entries[0]
         let fetch = state.providerStatus[source.key] ?? ServerState.ProviderStatus()
         let freshness = cachePolicy.freshness(of: snapshot, confirmed: state.isDataConfirmed)
-        let dateText = { (date: Date?) in date?.formatted(.iso8601) }
         let body = JSONWriter.object { json in
             json.field("source", string: source.key)
             json.field("base", string: snapshot.base.rawValue)
@@ -95,8 +94,8 @@ struct RatesController<Context: RequestContext>: Sendable {
             } else {
                 json.field("lastFetch", number: "null")
             }
-            json.field("lastSuccessfulFetchAt", optionalString: dateText(fetch.lastSuccessfulFetchAt))
-            json.field("nextFetchAt", optionalString: configuration.schedule ? dateText(fetch.nextFetchAt) : nil)
+            json.field("lastSuccessfulFetchAt", optionalString: fetch.lastSuccessfulFetchAt?.formatted(.iso8601))
+            json.field("nextFetchAt", optionalString: configuration.schedule ? fetch.nextFetchAt?.formatted(.iso8601) : nil)
             json.field("fetching", bool: fetch.fetching)
             json.field("refreshesWaiting", number: String(fetch.refreshesWaiting))
             // The newest values the consensus check left out; /v1/providers lists them per provider.
