@@ -15,12 +15,6 @@ extension Day {
     /// source is asked for. Empty when `last` is before `first`.
     public static func months(from first: Day, through last: Day) -> [Day] {
         guard first <= last else { return [] }
-        var months: [Day] = []
-        var month = first.monthStart
-        while month <= last {
-            months.append(month)
-            month = month.addingMonths(1)
-        }
-        return months
+        return Array(sequence(first: first.monthStart) { $0.addingMonths(1) }.prefix { $0 <= last })
     }
 }

@@ -30,7 +30,7 @@ extension DayTable {
         guard !derived.isEmpty || isPeg.contains(true) else { return self }
 
         // The kept values and the derived ones, in code order; no text is written or read.
-        var rows: [(code: CurrencyCode, significand: UInt64, exponent: Int8, source: RateSource?)] = codes.indices.compactMap { index in
+        var rows: [Row] = codes.indices.compactMap { index in
             let origin = storage.position(at: index) == 0 ? nil : source(at: index)
             return isPeg[index] ? nil : (codes[index], storage.significand(at: index), storage.exponent(at: index), origin)
         }
@@ -39,10 +39,6 @@ extension DayTable {
             rows.append((code, significand, exponent, source))
         }
         rows.sort { $0.code < $1.code }
-        var sources: [RateSource] = []
-        let positions = rows.map { Self.position(of: $0.source, in: &sources) }
-        return DayTable(
-            day: day, codes: rows.map(\.code), significands: rows.map(\.significand), exponents: rows.map(\.exponent), sources: sources,
-            positions: sources.isEmpty ? [] : positions)
+        return DayTable(day: day, rows: rows)
     }
 }

@@ -40,26 +40,23 @@ public struct DayTable: Hashable, Sendable {
     /// The table of `entries`, in any order, each currency once; an entry whose text is not a valid
     /// rate (``RateText/isValid(_:)``) is left out, as by ``init(day:rates:sources:)``.
     public init(day: Day, entries: [Entry]) {
-        var codes: [CurrencyCode] = []
-        var significands: [UInt64] = []
-        var exponents: [Int8] = []
-        var sources: [RateSource] = []
-        var positions: [UInt16] = []
-        codes.reserveCapacity(entries.count)
-        significands.reserveCapacity(entries.count)
-        exponents.reserveCapacity(entries.count)
-        positions.reserveCapacity(entries.count)
-        for entry in entries.sorted(by: { $0.code < $1.code }) {
+        self.init(day: day, rows: entries.sorted(by: { $0.code < $1.code }).compactMap { entry in
             guard RateText.isValid(entry.text), let value = ExactDecimal(entry.text), let significand = value.smallSignificand,
                   let exponent = Int8(exactly: value.exponent)
-            else { continue }
-            codes.append(entry.code)
-            significands.append(significand)
-            exponents.append(exponent)
-            positions.append(Self.position(of: entry.source, in: &sources))
-        }
+            else { return nil }
+            return (entry.code, significand, exponent, entry.source)
+        })
+    }
+
+    /// One value of a table as it is stored: its currency, significand, exponent and source (`nil` for the ECB of the table's day).
+    typealias Row = (code: CurrencyCode, significand: UInt64, exponent: Int8, source: RateSource?)
+
+    /// The table of `rows`, in code order, their sources numbered in the order first met (``position(of:in:)``).
+    init(day: Day, rows: [Row]) {
+        var sources: [RateSource] = []
+        let positions = rows.map { Self.position(of: $0.source, in: &sources) }
         self.init(
-            day: day, codes: codes, significands: significands, exponents: exponents, sources: sources,
+            day: day, codes: rows.map(\.code), significands: rows.map(\.significand), exponents: rows.map(\.exponent), sources: sources,
             positions: sources.isEmpty ? [] : positions)
     }
 

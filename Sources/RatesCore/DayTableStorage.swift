@@ -128,13 +128,7 @@ struct DayTableStorage: @unchecked Sendable {
     func partitionPoint(of code: CurrencyCode) -> Int {
         let start = Regions(counts).codes
         let ordinal = code.ordinal
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if load(UInt16.self, at: start + middle * 2) < ordinal { low = middle + 1 } else { high = middle }
-        }
-        return low
+        return (0..<count).partitionPoint { load(UInt16.self, at: start + $0 * 2) < ordinal }
     }
 
     /// The significand at `index`.

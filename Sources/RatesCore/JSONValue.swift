@@ -68,22 +68,13 @@ extension JSONValue {
     public var isNull: Bool { self == .null }
 
     /// The text of a string value; `nil` for any other kind.
-    public var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
+    public var stringValue: String? { if case .string(let text) = self { text } else { nil } }
 
     /// The literal text of a number value (`"24.170"`); `nil` for any other kind.
-    public var numberText: String? {
-        if case .number(let text) = self { return text }
-        return nil
-    }
+    public var numberText: String? { if case .number(let text) = self { text } else { nil } }
 
     /// The elements of an array value; `nil` for any other kind.
-    public var elements: [JSONValue]? {
-        if case .array(let elements) = self { return elements }
-        return nil
-    }
+    public var elements: [JSONValue]? { if case .array(let elements) = self { elements } else { nil } }
 
     /// A short name of the value's kind for error messages.
     public var kind: String {

@@ -34,10 +34,8 @@ public enum ProviderFile {
         _ files: [[UInt8]], provider: any RatesProvider, subjects: [String?] = [], today: Day = Day(containing: Date())
     ) throws(ProviderFileError) -> [ProviderPublication] {
         precondition(subjects.isEmpty || subjects.count == files.count, "one subject per file, or none")
-        var parts: [[ProviderPublication]] = []
-        for (index, file) in files.enumerated() {
-            let candidates = candidates(provider, subject: subjects.isEmpty ? nil : subjects[index], today: today)
-            parts.append(try read(file, as: candidates, provider: provider))
+        let parts = try files.enumerated().map { index, file throws(ProviderFileError) in
+            try read(file, as: candidates(provider, subject: subjects.isEmpty ? nil : subjects[index], today: today), provider: provider)
         }
         let publications: [ProviderPublication]
         do {

@@ -30,19 +30,15 @@ enum HTMLText {
         var result = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
-            guard scalars[index] == "&", let semicolon = scalars[index...].prefix(34).firstIndex(of: ";"), semicolon > index + 1 else {
+            guard scalars[index] == "&", let semicolon = scalars[index...].prefix(34).firstIndex(of: ";"), semicolon > index + 1,
+                let decoded = reference(String(String.UnicodeScalarView(scalars[(index + 1)..<semicolon])))
+            else {
                 result.append(scalars[index])
                 index += 1
                 continue
             }
-            let name = String(String.UnicodeScalarView(scalars[(index + 1)..<semicolon]))
-            if let decoded = reference(name) {
-                result.append(decoded)
-                index = semicolon + 1
-            } else {
-                result.append(scalars[index])
-                index += 1
-            }
+            result.append(decoded)
+            index = semicolon + 1
         }
         return String(result)
     }

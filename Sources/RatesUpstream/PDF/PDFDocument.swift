@@ -34,10 +34,7 @@ public struct PDFDocument: Sendable {
         let file = try PDFFile(bytes)
         var pages: [PDFPage] = []
         for (page, resources) in try Self.pageObjects(of: file) {
-            var fonts: [String: PDFFont] = [:]
-            for (name, font) in file.dictionary(resources?["Font"]) ?? [:] {
-                if let dictionary = file.dictionary(font) { fonts[name] = PDFFont(dictionary, in: file) }
-            }
+            let fonts = (file.dictionary(resources?["Font"]) ?? [:]).compactMapValues { file.dictionary($0).map { PDFFont($0, in: file) } }
             var content: [UInt8] = []
             let contents = page["Contents"]
             let streams = file.resolve(contents).array ?? (contents.map { [$0] } ?? [])

@@ -12,14 +12,9 @@ extension Day {
     /// `first` through `last` cut into consecutive spans of at most `maxDays` days, for a source
     /// that limits how many days one request covers. Empty when `last` is before `first`.
     static func spans(from first: Day, through last: Day, maxDays: Int) -> [(first: Day, last: Day)] {
-        var spans: [(first: Day, last: Day)] = []
-        var start = first
-        while start <= last {
-            let end = min(start.adding(days: maxDays - 1), last)
-            spans.append((start, end))
-            start = end.adding(days: 1)
+        stride(from: first.dayNumber, through: last.dayNumber, by: maxDays).map { start in
+            (Day(dayNumber: start), min(Day(dayNumber: start + maxDays - 1), last))
         }
-        return spans
     }
 
     /// `first` through `last` cut at the ends of calendar years, for a source asked one year per request.

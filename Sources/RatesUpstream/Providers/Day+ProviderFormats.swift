@@ -135,12 +135,8 @@ extension Day {
             guard let split = split(bytes, separator: separator), split.count == widths.count else { return nil }
             fields = split
         }
-        var numbers: [Int] = []
-        for (field, width) in zip(fields, widths) {
-            guard let number = number(field, width: width) else { return nil }
-            numbers.append(number)
-        }
-        return numbers
+        let numbers = zip(fields, widths).compactMap { number($0, width: $1) }
+        return numbers.count == widths.count ? numbers : nil
     }
 
     /// The value of `digits` when they are `width` ASCII digits and nothing else.

@@ -8,19 +8,13 @@ extension FetchWindow {
     /// as given, ``latest`` as the `latestDays` days before `today` through `today`. `nil` for a
     /// range that ends before it starts.
     func span(latestDays: Int, today: Day) -> (first: Day, last: Day)? {
-        switch self {
-        case .latest: return (today.adding(days: -latestDays), today)
-        case .range(let first, let last): return first <= last ? (first, last) : nil
-        }
+        map(latest: (today.adding(days: -latestDays), today)) { ($0, $1) }
     }
 
     /// The days a source that answers one day per request is asked for: `latest` for the newest
     /// publication, and a range's days whose ISO weekday is in `weekdays` (``Day/days(from:through:on:)``).
     func days(latest: Day, on weekdays: Set<Int>) -> [Day] {
-        switch self {
-        case .latest: [latest]
-        case .range(let first, let last): Day.days(from: first, through: last, on: weekdays)
-        }
+        map(latest: [latest]) { Day.days(from: $0, through: $1, on: weekdays) } ?? []
     }
 
     /// The span a fetch asks for (``span(latestDays:today:)``) cut into consecutive spans of at most

@@ -84,36 +84,11 @@ extension JSONValue {
     static let doubleDigits = 15
 
     /// `text` (a valid ``RatesCore/RateText``) unchanged when it has at most 15 significant digits;
-    /// otherwise rounded half up to 15, trailing fraction zeros and a bare point dropped.
+    /// otherwise rounded half up to 15 (``RatesCore/ExactDecimal/rounded(significantDigits:)``), trailing
+    /// fraction zeros and a bare point dropped.
     static func roundedToDoublePrecision(_ text: String) -> String {
-        let halves = text.split(separator: ".", omittingEmptySubsequences: false)
-        var digits = Array((halves[0] + (halves.count == 2 ? halves[1] : "")).utf8).map { Int($0 - UInt8(ascii: "0")) }
-        var point = halves[0].utf8.count
-        guard let first = digits.firstIndex(where: { $0 != 0 }), digits.count - first > doubleDigits else { return text }
-        let cut = first + doubleDigits
-        let roundUp = digits[cut] >= 5
-        for index in cut..<digits.count { digits[index] = 0 }
-        if roundUp {
-            var index = cut - 1
-            while index >= 0 {
-                if digits[index] == 9 {
-                    digits[index] = 0
-                    index -= 1
-                } else {
-                    digits[index] += 1
-                    break
-                }
-            }
-            if index < 0 {
-                digits.insert(1, at: 0)
-                point += 1
-            }
-        }
-        var integer = digits[..<point].drop { $0 == 0 }.map(String.init).joined()
-        if integer.isEmpty { integer = "0" }
-        var fraction = Array(digits[point...])
-        while fraction.last == 0 { fraction.removeLast() }
-        return fraction.isEmpty ? integer : integer + "." + fraction.map(String.init).joined()
+        guard let value = ExactDecimal(text), value.significandDigits > doubleDigits else { return text }
+        return value.rounded(significantDigits: doubleDigits).description
     }
 }
 

@@ -136,21 +136,22 @@ extension RatesProvider {
 
     public func publications(inFiles files: [URL], subjects: [String?], today: Day) throws -> [ProviderPublication] {
         let bodies = try files.map { Array(try Data(contentsOf: $0)) }
+        // The subject each file's name names among `candidates`, or `nil` when no file's names one.
+        func namedSubjects(among candidates: [String]) -> [String?]? {
+            let named = files.map { ProviderFile.subject(named: $0.lastPathComponent, among: candidates) }
+            return named.contains { $0 != nil } ? named : nil
+        }
         // A file that does not say what it answers may be named for it: read so first, which spares a
         // file of one currency's long history a reading under every other currency's request.
-        if subjects.isEmpty {
-            let requested = ProviderFile.subjects(of: self, today: today)
-            let named = files.map { ProviderFile.subject(named: $0.lastPathComponent, among: requested) }
-            if named.contains(where: { $0 != nil }),
-               let publications = try? ProviderFile.read(bodies, provider: self, subjects: named, today: today)
-            {
-                return publications
-            }
+        if subjects.isEmpty, let named = namedSubjects(among: ProviderFile.subjects(of: self, today: today)),
+           let publications = try? ProviderFile.read(bodies, provider: self, subjects: named, today: today)
+        {
+            return publications
         }
         let read = Result { () throws(ProviderFileError) in try ProviderFile.read(bodies, provider: self, subjects: subjects, today: today) }
-        guard subjects.isEmpty, case .failure(.ambiguous(_, let candidates)) = read else { return try read.get() }
-        let named = files.map { ProviderFile.subject(named: $0.lastPathComponent, among: candidates) }
-        guard named.contains(where: { $0 != nil }) else { return try read.get() }
+        guard subjects.isEmpty, case .failure(.ambiguous(_, let candidates)) = read, let named = namedSubjects(among: candidates) else {
+            return try read.get()
+        }
         return try ProviderFile.read(bodies, provider: self, subjects: named, today: today)
     }
 }

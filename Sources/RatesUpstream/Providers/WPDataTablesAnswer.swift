@@ -18,17 +18,12 @@ enum WPDataTablesAnswer {
         guard data.count == filtered || !countsRows else {
             throw .layout("\(data.count) rows where recordsFiltered says \(filtered)")
         }
-        var rows: [[String]] = []
-        rows.reserveCapacity(data.count)
-        for (index, element) in data.enumerated() {
+        return try data.enumerated().map { index, element throws(UpstreamDataError) in
             let cells = try element.array("row \(index + 1)")
             guard cells.count == columns else {
                 throw .layout("row \(index + 1) has \(cells.count) cells, not \(columns)")
             }
-            var row: [String] = []
-            for (column, cell) in cells.enumerated() { row.append(try cell.string("cell \(column + 1) of row \(index + 1)")) }
-            rows.append(row)
+            return try cells.enumerated().map { column, cell throws(UpstreamDataError) in try cell.string("cell \(column + 1) of row \(index + 1)") }
         }
-        return rows
     }
 }

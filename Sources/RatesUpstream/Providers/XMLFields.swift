@@ -63,13 +63,8 @@ enum XMLFields {
         _ elements: [XMLReader.Element], code: Field, unit: Field, rate: Field, day: Day, pivot: CurrencyCode,
         aliases: [String: String] = [:], skipped: Set<CurrencyCode> = []
     ) throws(UpstreamDataError) -> [PublishedQuote] {
-        var quotes: [PublishedQuote] = []
-        for element in elements {
-            let figure = try quote(element, code: code, unit: unit, rate: rate, day: day, aliases: aliases)
-            guard figure.currency != pivot, !skipped.contains(figure.currency) else { continue }
-            quotes.append(figure)
-        }
-        return quotes
+        try elements.map { element throws(UpstreamDataError) in try quote(element, code: code, unit: unit, rate: rate, day: day, aliases: aliases) }
+            .filter { $0.currency != pivot && !skipped.contains($0.currency) }
     }
 
     /// What `element` writes where `field` says.

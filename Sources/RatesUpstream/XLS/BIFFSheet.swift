@@ -183,12 +183,7 @@ public struct BIFFCell: WorksheetCell {
     /// divided by 100. The division is IEEE 754's, correctly rounded, so an integer ×100 form (`57933`
     /// with bit 0: `579.33`) gives the double nearest to its decimal, whose text is that decimal.
     static func number(rk: UInt32) -> Double {
-        let value: Double
-        if rk & 0x02 != 0 {
-            value = Double(Int32(bitPattern: rk) >> 2)
-        } else {
-            value = Double(bitPattern: UInt64(rk & 0xFFFF_FFFC) << 32)
-        }
+        let value = rk & 0x02 != 0 ? Double(Int32(bitPattern: rk) >> 2) : Double(bitPattern: UInt64(rk & 0xFFFF_FFFC) << 32)
         return rk & 0x01 != 0 ? value / 100 : value
     }
 

@@ -106,13 +106,9 @@ struct CompoundFile {
 
         // The directory.
         let directorySectors = try Self.chain(from: Self.uint32(bytes, 48), in: fat, limit: sectorCount, sectors: nil, of: "the directory", damaged)
-        var directory: [UInt8] = []
-        for sector in directorySectors {
-            directory += try claim(sector, for: "the directory")
-        }
-        var entries: [DirectoryEntry] = []
-        for index in 0..<directory.count / 128 {
-            entries.append(try DirectoryEntry(directory[(index * 128)..<(index * 128 + 128)], index: index, version: version, damaged))
+        let directory = Array(try directorySectors.map { sector throws(UpstreamDataError) in try claim(sector, for: "the directory") }.joined())
+        let entries = try (0..<directory.count / 128).map { index throws(UpstreamDataError) in
+            try DirectoryEntry(directory[(index * 128)..<(index * 128 + 128)], index: index, version: version, damaged)
         }
         guard let root = entries.first, root.type == .root else { throw damaged("has no root entry first in its directory") }
 

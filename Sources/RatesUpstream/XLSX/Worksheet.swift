@@ -96,11 +96,7 @@ extension Workbook {
     ///   or `read` throws.
     func everySheet<Element>(_ read: (Sheet) throws(UpstreamDataError) -> [Element]) throws(UpstreamDataError) -> [Element] {
         guard !sheets.isEmpty else { throw .layout("the workbook has no sheet") }
-        var elements: [Element] = []
-        for entry in sheets {
-            elements += try read(sheet(entry))
-        }
-        return elements
+        return Array(try sheets.map { entry throws(UpstreamDataError) in try read(sheet(entry)) }.joined())
     }
 }
 

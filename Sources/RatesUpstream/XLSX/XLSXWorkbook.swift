@@ -171,14 +171,10 @@ public struct XLSXWorkbook: Sendable {
 
     /// The shared string table: each `<si>`'s text, its `<t>` or the `<t>` of its `<r>` runs joined (`<rPh>` phonetic guides left out).
     static func sharedStrings(_ bytes: [UInt8]) throws(UpstreamDataError) -> [String] {
-        let root = try XMLReader.Element(parsing: bytes, root: "sst")
-        var strings: [String] = []
-        strings.reserveCapacity(root.children.count)
-        for item in root.children {
+        try XMLReader.Element(parsing: bytes, root: "sst").children.map { item throws(UpstreamDataError) in
             guard item.localName == "si" else { throw .layout("<\(item.qualifiedName)> in the shared strings") }
-            strings.append(try richText(item))
+            return try richText(item)
         }
-        return strings
     }
 
     /// The text of a `<si>` or `<is>` element: its `<t>`, or its runs' `<t>` joined.

@@ -47,17 +47,9 @@ struct ZIPArchive {
             throw .unreadableArchive("the \(name) is not a zip archive: it does not start with a local file header")
         }
         // The end of central directory record: 22 bytes and a comment of at most 65,535, at the very end.
-        var end: Int?
-        var offset = bytes.count - 22
-        let lowest = max(0, bytes.count - 22 - 0xFFFF)
-        while offset >= lowest {
-            if bytes[offset] == 0x50, bytes[offset + 1] == 0x4B, bytes[offset + 2] == 0x05, bytes[offset + 3] == 0x06,
-                offset + 22 + Self.uint16(bytes, offset + 20) == bytes.count
-            {
-                end = offset
-                break
-            }
-            offset -= 1
+        let end = stride(from: bytes.count - 22, through: max(0, bytes.count - 22 - 0xFFFF), by: -1).first { offset in
+            bytes[offset] == 0x50 && bytes[offset + 1] == 0x4B && bytes[offset + 2] == 0x05 && bytes[offset + 3] == 0x06
+                && offset + 22 + Self.uint16(bytes, offset + 20) == bytes.count
         }
         guard let end else { throw .unreadableArchive("the \(name) is cut short or damaged: no end of central directory record") }
         let disk = Self.uint16(bytes, end + 4)

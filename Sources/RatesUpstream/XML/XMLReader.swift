@@ -352,19 +352,15 @@ public struct XMLReader {
     /// not `.startElement`.
     public func attribute(_ localName: String, namespaceURI: String) -> String? {
         guard event == .startElement else { return nil }
-        for attribute in tagAttributes where attribute.colon != nil && !attribute.isNamespaceDeclaration {
-            if equal(attribute.localName, localName), isNamespace(of: attribute.prefix, namespaceURI) { return value(of: attribute) }
-        }
-        return nil
+        return tagAttributes.first {
+            $0.colon != nil && !$0.isNamespaceDeclaration && equal($0.localName, localName) && isNamespace(of: $0.prefix, namespaceURI)
+        }.map(value(of:))
     }
 
     /// The unprefixed attribute `localName` of the start tag just read, as ranges of ``bytes``.
     func unprefixedAttribute(_ localName: String) -> Attribute? {
         guard event == .startElement else { return nil }
-        for attribute in tagAttributes where attribute.colon == nil && !attribute.isNamespaceDeclaration && equal(attribute.name, localName) {
-            return attribute
-        }
-        return nil
+        return tagAttributes.first { $0.colon == nil && !$0.isNamespaceDeclaration && equal($0.name, localName) }
     }
 
     // MARK: - The current text
