@@ -70,9 +70,7 @@ public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
             if code == Self.specialDrawingRight && selling.isEmpty || code == pivot { continue }
             let buyingRate = try PublishedText.rate(buying, currency: code, day: day)
             let sellingRate = try PublishedText.rate(selling, currency: code, day: day)
-            guard let middle = RateText.midpoint(buyingRate, sellingRate) else {
-                throw .invalidRate(currency: code, day: day, text: buying + " / " + selling)
-            }
+            let middle = try PublishedText.midpoint(buying: buyingRate, selling: sellingRate, currency: code, day: day)
             quotes.append(PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits))
         }
         return [ProviderPublication(day: day, quotes: quotes)]
@@ -81,11 +79,10 @@ public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     /// An EVDS3 answer: one item per calendar day, each currency's buying (`_A_YTL`) and selling (`_S_YTL`) series.
     func parseEVDS(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
-        var publications: [ProviderPublication] = []
-        for (index, item) in try document.field("items", of: "the answer").array("\"items\"").enumerated() {
+        // None for days without a bulletin only.
+        return try document.field("items", of: "the answer").array("\"items\"").enumerated().map { index, item throws(UpstreamDataError) in
             let what = "item \(index + 1)"
-            let dateText = try item.string("Tarih", of: what)
-            let day = try Day(parsing: dateText, .dayMonthYear(separator: "-", padded: false))
+            let day = try Day(parsing: item.string("Tarih", of: what), .dayMonthYear(separator: "-", padded: false))
             var codes: [String] = []
             var series: [String: ProviderJSON] = [:]
             for member in try item.members(what) where member.key != "Tarih" && member.key != "UNIXTIME" {
@@ -110,8 +107,7 @@ public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 else { throw .invalidRate(currency: currency, day: day, text: buying.shown + " / " + selling.shown) }
                 quotes.append(PublishedQuote(currency: currency, value: middle, unit: Self.evdsUnits[currency] ?? 1, direction: .pivotPerUnits))
             }
-            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
-        }
-        return publications  // none for days without a bulletin only
+            return quotes.isEmpty ? nil : ProviderPublication(day: day, quotes: quotes)
+        }.compactMap { $0 }
     }
 }
