@@ -68,8 +68,7 @@ public struct NBKRProvider: RatesProvider {
             throw .layout("<CurrencyRates Name=\(UpstreamDataError.quoted(table))> is neither the daily nor the weekly table")
         }
         let day = try Day(parsing: XMLFields.attribute(root, "Date", in: "<CurrencyRates>"), .dayMonthYear(separator: "."))
-        var quotes: [PublishedQuote] = []
-        for currency in root.children {
+        let quotes = try root.children.map { currency throws(UpstreamDataError) -> PublishedQuote? in
             let text = try XMLFields.attribute(currency, "ISOCode", in: "<Currency> of \(day)")
             let code = try PublishedText.currency(text, day: day)
             let place = "<Currency ISOCode=\"\(code)\"> of \(day)"
@@ -81,9 +80,9 @@ public struct NBKRProvider: RatesProvider {
                 }
             }
             let published = try XMLFields.text(currency, "Value", in: place)
-            guard code != pivot, !Self.withdrawn.contains(text), !published.isEmpty else { continue }
-            quotes.append(try PublishedQuote.reading(published, of: code, unit: unit, direction: .pivotPerUnits, day: day))
-        }
+            guard code != pivot, !Self.withdrawn.contains(text), !published.isEmpty else { return nil }
+            return try PublishedQuote.reading(published, of: code, unit: unit, direction: .pivotPerUnits, day: day)
+        }.compactMap { $0 }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 

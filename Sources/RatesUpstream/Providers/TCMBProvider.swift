@@ -59,20 +59,19 @@ public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
         if let english = root.attribute("Date"), try Day(parsing: english, .monthDayYear(separator: "/", padded: false)) != day {
             throw .layout("<Tarih_Date> is dated \(dateText) and \(english)")
         }
-        var quotes: [PublishedQuote] = []
-        for currency in root.children {
+        let quotes = try root.children.map { currency throws(UpstreamDataError) -> PublishedQuote? in
             let code = try PublishedText.currency(XMLFields.attribute(currency, "CurrencyCode", in: "<Currency> of \(day)"), day: day)
             let place = "<Currency CurrencyCode=\"\(code)\"> of \(day)"
             var unit = try PublishedText.unit(XMLFields.text(currency, "Unit", in: place), of: code, day: day)
             if day < Self.newLira { unit *= 1_000_000 }  // old lira for Unit units: new lira for a million times as many
             let buying = try XMLFields.text(currency, "ForexBuying", in: place)
             let selling = try XMLFields.text(currency, "ForexSelling", in: place)
-            if code == Self.specialDrawingRight && selling.isEmpty || code == pivot { continue }
+            if code == Self.specialDrawingRight && selling.isEmpty || code == pivot { return nil }
             let buyingRate = try PublishedText.rate(buying, currency: code, day: day)
             let sellingRate = try PublishedText.rate(selling, currency: code, day: day)
             let middle = try PublishedText.midpoint(buying: buyingRate, selling: sellingRate, currency: code, day: day)
-            quotes.append(PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits))
-        }
+            return PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits)
+        }.compactMap { $0 }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 
