@@ -47,8 +47,7 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let form = try HTMLDocument(parsing: session.body)
-        let hidden = form.startTags("input").filter { $0["type"]?.lowercased() == "hidden" }
+        let hidden = try HTMLDocument(parsing: session.body).startTags("input").filter { $0["type"]?.lowercased() == "hidden" }
         let fields = hidden.compactMap { tag -> (name: String, value: String)? in
             guard let name = tag["name"], !name.isEmpty else { return nil }
             return (name, tag["value"] ?? "")
