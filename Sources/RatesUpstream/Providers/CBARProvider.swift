@@ -64,8 +64,7 @@ public struct CBARProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     /// The bank metals of a `<ValType Type="Bank metalları">`, manats per troy ounce.
     private func metals(in group: XMLReader.Element, day: Day) throws(UpstreamDataError) -> [PublishedQuote] {
-        var quotes: [PublishedQuote] = []
-        for valute in group.children {
+        try group.children.map { valute throws(UpstreamDataError) -> PublishedQuote? in
             let code = try PublishedText.currency(XMLFields.attribute(valute, "Code", in: "<Valute> of \(day)"), day: day)
             let place = "<Valute Code=\"\(code)\"> of \(day)"
             let nominal = try XMLFields.text(valute, "Nominal", in: place)
@@ -73,9 +72,8 @@ public struct CBARProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 throw .layout("\(place) is a bank metal but not manats per troy ounce of a metal (\(UpstreamDataError.quoted(nominal)))")
             }
             let text = try XMLFields.text(valute, "Value", in: place)
-            guard !text.isEmpty else { continue }
-            quotes.append(PublishedQuote(currency: code, value: try PublishedText.rate(text, currency: code, day: day), direction: .pivotPerUnits))
-        }
-        return quotes
+            guard !text.isEmpty else { return nil }
+            return PublishedQuote(currency: code, value: try PublishedText.rate(text, currency: code, day: day), direction: .pivotPerUnits)
+        }.compactMap { $0 }
     }
 }

@@ -59,8 +59,7 @@ public struct CBBHProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let day = try Day(parsing: try list.string("Date", of: what), .midnightTimestamp)
         let items = try list.field("CurrencyExchangeItems", of: "the list of \(day)").array("the items of \(day)")
         let quotes = try items.enumerated().map { position, item throws(UpstreamDataError) -> PublishedQuote? in
-            let place = "item \(position + 1) of \(day)"
-            let code = try item.string("AlphaCode", of: place)
+            let code = try item.string("AlphaCode", of: "item \(position + 1) of \(day)")
             let units = try item.field("Units", of: "\(code) on \(day)")
             let middle = try item.field("Middle", of: "\(code) on \(day)")
             if Self.notCurrencies.contains(code) || middle.isNoFigure { return nil }

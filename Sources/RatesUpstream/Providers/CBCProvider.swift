@@ -36,13 +36,12 @@ public struct CBCProvider: RatesProvider {
             let cells = try row.array("row \(index + 1)")
             guard cells.count == columns.count + 1 else { throw .layout("row \(index + 1) has \(cells.count) cells, not \(columns.count + 1)") }
             let day = try Day(parsing: cells[0].string("row \(index + 1)'s day"), .compact)
-            var quotes: [PublishedQuote] = []
-            for (column, cell) in zip(columns, cells.dropFirst()) {
+            let quotes = try zip(columns, cells.dropFirst()).map { column, cell throws(UpstreamDataError) -> PublishedQuote? in
                 let text = try cell.string("the \(column.currency) figure of \(day)")
-                guard text != "-" else { continue }
+                guard text != "-" else { return nil }
                 guard RateText.isValid(text) else { throw .invalidRate(currency: column.currency, day: day, text: text) }
-                quotes.append(PublishedQuote(currency: column.currency, value: text, direction: column.direction))
-            }
+                return PublishedQuote(currency: column.currency, value: text, direction: column.direction)
+            }.compactMap { $0 }
             return ProviderPublication(day: day, quotes: quotes)
         }
     }

@@ -55,8 +55,7 @@ public struct CBEProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let page = try HTMLDocument(parsing: session.body)
-        let inputs = page.startTags("input")
+        let inputs = try HTMLDocument(parsing: session.body).startTags("input")
         let fields = try Self.hiddenFields.map { name, _ throws(UpstreamDataError) -> (name: String, value: String) in
             let matches = inputs.filter { $0["name"] == name }
             guard matches.count == 1, let value = matches[0]["value"], !value.isEmpty else {

@@ -86,14 +86,8 @@ public struct CBIProvider: LinkedFileProvider {
                 sell.words?.hasSuffix("2") == false, sell.column == buy.column + 1
             else { throw layout("\(buy.reference) has no Sell column beside it") }
             // The currency's columns: up to the next Buy column, or for the last, its Sell columns.
-            let end: Int
-            if index + 1 < buys.count {
-                end = buys[index + 1].column - 1
-            } else if let second = labels.first(where: { $0.column == sell.column + 1 }), second.words?.hasPrefix("Sell") == true {
-                end = second.column
-            } else {
-                end = sell.column
-            }
+            let second = labels.first { $0.column == sell.column + 1 && $0.words?.hasPrefix("Sell") == true }
+            let end = index + 1 < buys.count ? buys[index + 1].column - 1 : second?.column ?? sell.column
             var found: [String?] = []
             for row in sheet.rows[..<header] {
                 for cell in row.cells where (buy.column...end).contains(cell.column) {
@@ -125,10 +119,7 @@ public struct CBIProvider: LinkedFileProvider {
                     throw .invalidDay(String(format: "%04d-%02d-%02d", year, month, number))
                 }
                 date = day
-                let buying = try PublishedText.rate(buy, currency: group.code, day: day)
-                let selling = try PublishedText.rate(sell, currency: group.code, day: day)
-                guard let middle = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: group.code, day: day, text: buying) }
-                quotes.append(PublishedQuote(currency: group.code, value: middle, direction: .pivotPerUnits))
+                quotes.append(try PublishedQuote.midpoint(buying: buy, selling: sell, of: group.code, direction: .pivotPerUnits, day: day))
             }
             if let date, !quotes.isEmpty { publications.append(ProviderPublication(day: date, quotes: quotes)) }
         }

@@ -101,8 +101,7 @@ public struct CBKKWProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body)
-        let tables = page.tables.filter { table in
+        let tables = try HTMLDocument(parsing: body).tables.filter { table in
             guard let header = table.rows.first?.texts, header.count == 2, header[0] == "Date" else { return false }
             return header[1].hasPrefix("KWD / ")
         }
@@ -113,17 +112,14 @@ public struct CBKKWProvider: RatesProvider, EmptyAnswerIsNoPublication {
         if let asked = request.subject, asked != codeText {
             throw .layout("the table is of \(UpstreamDataError.quoted(codeText)), the answer for \(asked) was asked for")
         }
-        var publications: [ProviderPublication] = []
-        for row in table.rows.dropFirst() {
+        // The table without rows: no rates in the span, or a currency the bank no longer quotes.
+        return try table.rows.dropFirst().map { row throws(UpstreamDataError) -> ProviderPublication? in
             let cells = try row.texts(count: 2)
             let day = try Day(parsing: cells[0], .dayMonthYear(separator: "."))
-            if Self.skipped.contains(codeText) { continue }
+            if Self.skipped.contains(codeText) { return nil }
             guard let code = CurrencyCode(codeText), code.name != nil, code != pivot else { throw .invalidCurrencyCode(codeText, day: day) }
-            let value = try PublishedText.rate(cells[1], currency: code, day: day)
-            let figure = PublishedQuote(currency: code, value: value, unit: Self.unit, direction: .pivotPerUnits)
-            publications.append(ProviderPublication(day: day, quotes: [figure]))
-        }
-        // The table without rows: no rates in the span, or a currency the bank no longer quotes.
-        return publications
+            let figure = try PublishedQuote.reading(cells[1], of: code, unit: Self.unit, direction: .pivotPerUnits, day: day)
+            return ProviderPublication(day: day, quotes: [figure])
+        }.compactMap { $0 }
     }
 }

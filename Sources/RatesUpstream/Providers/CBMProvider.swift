@@ -40,8 +40,7 @@ public struct CBMProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let day = Day(containing: Date(timeIntervalSince1970: TimeInterval(seconds)), utcOffset: Self.utcOffset)
         let field = try document.field("rates", of: "the answer")
         if field == .array([]) { return [] }
-        let rates = try field.members("\"rates\"")
-        let quotes = try rates.filter { $0.key != pivot.rawValue }.map { rate throws(UpstreamDataError) in
+        let quotes = try field.members("\"rates\"").filter { $0.key != pivot.rawValue }.map { rate throws(UpstreamDataError) in
             let unit = Self.perHundred.contains(rate.key) ? 100 : 1
             guard let currency = CurrencyCode(rate.key) else { throw .invalidCurrencyCode(rate.key, day: day) }
             let value = if case .string(let text) = rate.value {

@@ -91,8 +91,8 @@ public struct CBRProvider: RatesProvider, EmptyAnswerIsNoPublication {
         guard let currency = Self.currencyIDs[id].flatMap({ CurrencyCode($0) }) else {
             throw .layout("<ValCurs ID=\"\(id)\">: a currency ID the adapter does not know")
         }
-        var rows: [(day: Day, quote: PublishedQuote)] = []
-        for record in root.children {
+        // A range without a table (the New Year holidays) has no records: nothing published.
+        return ProviderPublication.byDay(try root.children.map { record throws(UpstreamDataError) -> (day: Day, quote: PublishedQuote) in
             let day = try Day(parsing: XMLFields.attribute(record, "Date", in: "a <Record> of \(id)"), .dayMonthYear(separator: "."))
             let recordID = try XMLFields.attribute(record, "Id", in: "the <Record> of \(day)")
             guard recordID == id else {
@@ -100,21 +100,17 @@ public struct CBRProvider: RatesProvider, EmptyAnswerIsNoPublication {
             }
             let place = "the <Record> of \(currency) on \(day)"
             let unit = try PublishedText.unit(XMLFields.text(record, "Nominal", in: place), of: currency, day: day)
-            let value = try PublishedText.rate(XMLFields.text(record, "Value", in: place), currency: currency, day: day)
-            rows.append((day, PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits)))
-        }
-        // A range without a table (the New Year holidays) has no records: nothing published.
-        return ProviderPublication.byDay(rows)
+            return (day, try .reading(XMLFields.text(record, "Value", in: place), of: currency, unit: unit, direction: .pivotPerUnits, day: day))
+        })
     }
 
     /// Reads a `<Metall>` answer: each metal's price per gram on each day, as one per troy ounce.
     private func metalPrices(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let root = try XMLReader.Element(parsing: body, root: "Metall")
         try XMLFields.expectOnly(["Record"], in: root)
-        var rows: [(day: Day, quote: PublishedQuote)] = []
-        for record in root.children {
-            let dayText = try XMLFields.attribute(record, "Date", in: "a <Record>")
-            let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
+        // Days without prices (the New Year holidays) make a `<Metall>` without records: nothing published.
+        return ProviderPublication.byDay(try root.children.map { record throws(UpstreamDataError) -> (day: Day, quote: PublishedQuote) in
+            let day = try Day(parsing: XMLFields.attribute(record, "Date", in: "a <Record>"), .dayMonthYear(separator: "."))
             let codeText = try XMLFields.attribute(record, "Code", in: "a <Record> of \(day)")
             guard let metal = Int(codeText).flatMap({ Self.metals[$0] }) else {
                 throw .layout("a <Record> of \(day) has metal code \(UpstreamDataError.quoted(codeText)), expected 1 to 4")
@@ -122,11 +118,9 @@ public struct CBRProvider: RatesProvider, EmptyAnswerIsNoPublication {
             let place = "the <Record> of \(metal) on \(day)"
             let buying = try PublishedText.rate(XMLFields.text(record, "Buy", in: place), currency: metal, day: day)
             let selling = try PublishedText.rate(XMLFields.text(record, "Sell", in: place), currency: metal, day: day)
-            guard let perGram = RateText.midpoint(buying, selling) else { throw .invalidRate(currency: metal, day: day, text: buying) }
+            let perGram = try PublishedText.midpoint(buying: buying, selling: selling, currency: metal, day: day)
             let perOunce = try PreciousMetal.perTroyOunce(perGram: perGram, of: metal, day: day)
-            rows.append((day, PublishedQuote(currency: metal, value: perOunce, direction: .pivotPerUnits)))
-        }
-        // Days without prices (the New Year holidays) make a `<Metall>` without records: nothing published.
-        return ProviderPublication.byDay(rows)
+            return (day, PublishedQuote(currency: metal, value: perOunce, direction: .pivotPerUnits))
+        })
     }
 }

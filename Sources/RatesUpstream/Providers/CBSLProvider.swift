@@ -44,10 +44,9 @@ public struct CBSLProvider: RatesProvider, EmptyAnswerIsNoPublication {
     /// The form post of `window`'s days for `currencies` (check box values).
     func post(_ window: FetchWindow, currencies: [String]) -> [ProviderRequest] {
         guard case let (first, last)? = window.span(latestDays: 7, today: today()) else { return [] }
-        var fields: [(name: String, value: String)] = [
+        let fields: [(name: String, value: String)] = [
             ("lookupPage", "lookup_daily_exchange_rates.php"), ("rangeType", "dates"), ("txtStart", first.description), ("txtEnd", last.description),
-        ]
-        fields += currencies.map { (name: "chk_cur[]", value: $0) } + [(name: "submit_button", value: "Submit")]
+        ] + currencies.map { (name: "chk_cur[]", value: $0) } + [(name: "submit_button", value: "Submit")]
         return [.formPost(url: folderURL + "/exrates_results.php", fields: fields)]
     }
 

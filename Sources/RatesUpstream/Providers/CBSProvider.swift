@@ -98,16 +98,13 @@ public struct CBSProvider: LinkedFileProvider {
                 continue
             }
             guard let first = row[1] else { continue }  // an average without a label, or the averages' own header
-            var textDay: Day?
-            if let label = first.words {
-                textDay = Self.textDay(label)
-                if textDay == nil {
-                    // A month's name, an average's label, a word (a heading, a note): no day's row.
-                    guard Self.months.contains(label.uppercased()) || Self.isAverage(label) || !label.contains(where: \.isNumber) else {
-                        throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))")
-                    }
-                    continue
+            let textDay = first.words.flatMap(Self.textDay)
+            if let label = first.words, textDay == nil {
+                // A month's name, an average's label, a word (a heading, a note): no day's row.
+                guard Self.months.contains(label.uppercased()) || Self.isAverage(label) || !label.contains(where: \.isNumber) else {
+                    throw layout("row \(row.number) is labelled \(UpstreamDataError.quoted(label))")
                 }
+                continue
             }
             let serial = first.number
             guard textDay != nil || serial != nil else { throw layout("\(first.reference) is not a date") }

@@ -53,8 +53,7 @@ public struct CBSSCProvider: RatesProvider {
         let days = try ProviderJSON(answer: body).field("car", of: "the answer").array("\"car\"")
         return try days.enumerated().map { index, element throws(UpstreamDataError) in
             let what = "element \(index + 1) of \"car\""
-            let dayText = try element.string("currentDate", of: what)
-            let day = try Day(parsing: dayText, .dayMonthNameYear(separator: "-"))
+            let day = try Day(parsing: element.string("currentDate", of: what), .dayMonthNameYear(separator: "-"))
             var quotes: [PublishedQuote] = []
             for member in try element.members(what) where member.key != "currentDate" && member.key != "id" {
                 guard let suffix = Self.figureSuffixes.first(where: member.key.hasSuffix), member.key.utf8.count == 3 + suffix.utf8.count,
@@ -65,8 +64,7 @@ public struct CBSSCProvider: RatesProvider {
                 let text = try member.value.string("\(what)'s \"\(member.key)\"")
                 let mark = text.filter { !$0.isWhitespace }
                 if mark.isEmpty || mark == "-" { continue }  // no figure that day
-                let value = try PublishedText.rate(text, currency: code, day: day)
-                quotes.append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
+                quotes.append(try .reading(text, of: code, direction: .pivotPerUnits, day: day))
             }
             return ProviderPublication(day: day, quotes: quotes)
         }
@@ -93,16 +91,14 @@ public struct CBSSCProvider: RatesProvider {
         guard let header = sheet.rows.first(where: { $0[0]?.words == "Date" }), header[1]?.words == "SCR/\(code)" else {
             throw layout("no header row Date | SCR/\(code)")
         }
-        var figures: [(day: Day, quote: PublishedQuote)] = []
-        for row in sheet.rows where row.number > header.number {
-            guard let figure = row[1], figure.words != "-" else { continue }  // no figure that day
+        return try sheet.rows.filter { $0.number > header.number }.map { row throws(UpstreamDataError) -> (day: Day, quote: PublishedQuote)? in
+            guard let figure = row[1], figure.words != "-" else { return nil }  // no figure that day
             guard let serial = row[0]?.number else { throw layout("row \(row.number) has a figure but no date serial in A") }
             let day = try workbook.day(serial: serial)
             guard let stored = figure.number, let plain = XLSXCell.plainDecimal(stored), RateText.isValid(plain) else {
                 throw .invalidRate(currency: code, day: day, text: figure.text ?? figure.number ?? "\(figure.value)")
             }
-            figures.append((day, PublishedQuote(currency: code, value: ProviderJSON.roundedToDoublePrecision(plain), direction: .pivotPerUnits)))
-        }
-        return figures
+            return (day, PublishedQuote(currency: code, value: ProviderJSON.roundedToDoublePrecision(plain), direction: .pivotPerUnits))
+        }.compactMap { $0 }
     }
 }

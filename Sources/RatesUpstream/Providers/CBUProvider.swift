@@ -29,8 +29,7 @@ public struct CBUProvider: RatesProvider, EmptyAnswerIsNoPublication {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "row \(index + 1)"
-            let dayText = try row.string("Date", of: what)
-            let day = try Day(parsing: dayText, .dayMonthYear(separator: "."))
+            let day = try Day(parsing: row.string("Date", of: what), .dayMonthYear(separator: "."))
             let code = try row.string("Ccy", of: what)
             let nominal = try row.integer("Nominal", of: what)
             let rate = try row.field("Rate", of: what)

@@ -92,15 +92,13 @@ public struct CNBProvider: RatesProvider, EmptyAnswerIsNoPublication {
         guard let unit = Int(amount), unit > 0, amount.allSatisfy(\.isASCII), ProviderValidation.isPowerOfTen(unit) else {
             throw .layout("the amount \(DelimitedText.shown(amount)) of \(code) on \(day) is not 1, 10, 100, …")
         }
-        let value = try PublishedText.rate(rate, currency: code, day: day)
-        return PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits)
+        return try PublishedQuote.reading(rate, of: code, unit: unit, direction: .pivotPerUnits, day: day)
     }
 
     // MARK: - daily-year JSON
 
     func parseYear(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
-        let document = try ProviderJSON(answer: body)
-        guard let items = document["rates"]?.elements else {
+        guard let items = try ProviderJSON(answer: body)["rates"]?.elements else {
             throw .layout("no \"rates\" array at the top level")
         }
         var quotesByDay: [Day: [PublishedQuote]] = [:]

@@ -26,8 +26,7 @@ public struct FBILProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         guard let records = try ProviderJSON(answer: body).elements else { throw .layout("the answer is not a JSON array of rates") }
-        var rows: [(day: Day, quote: PublishedQuote)] = []
-        for record in records where record["rate"] != ProviderJSON.null {
+        return ProviderPublication.byDay(try records.filter { $0["rate"] != ProviderJSON.null }.map { record throws(UpstreamDataError) in
             guard let stamp = record["processRunDate"]?.stringValue, let product = record["subProdName"]?.stringValue,
                 let rate = record["rate"]?.numberText
             else { throw .layout("a rate without the texts processRunDate and subProdName and the number rate") }
@@ -36,9 +35,8 @@ public struct FBILProvider: RatesProvider, EmptyAnswerIsNoPublication {
             let day = try Day(parsing: stamp.prefix(10), .iso)
             let (unit, currency) = try units(of: product, day: day)
             guard RateText.isValid(rate) else { throw .invalidRate(currency: currency, day: day, text: rate) }
-            rows.append((day, PublishedQuote(currency: currency, value: rate, unit: unit, direction: .pivotPerUnits)))
-        }
-        return ProviderPublication.byDay(rows)
+            return (day, PublishedQuote(currency: currency, value: rate, unit: unit, direction: .pivotPerUnits))
+        })
     }
 
     /// The units and currency of `INR / 100 JPY`.

@@ -38,8 +38,7 @@ public struct HKMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
         guard try header.field("success", of: "\"header\"") == .bool(true) else {
             throw .layout("the answer reports failure: \(UpstreamDataError.quoted(header["err_msg"]?.shown ?? "no message"))")
         }
-        var publications: [ProviderPublication] = []
-        for (index, record) in try document.field(at: "result", "records").array("\"records\"").enumerated() {
+        return try document.field(at: "result", "records").array("\"records\"").enumerated().map { index, record throws(UpstreamDataError) in
             let what = "record \(index + 1)"
             let day = try Day(parsing: record.string("end_of_day", of: what), .iso)
             var quotes: [PublishedQuote] = []
@@ -51,8 +50,7 @@ public struct HKMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 if member.value.isNull { continue }
                 quotes.append(try .reading(code: isCode ? member.key.uppercased() : "XDR", value: member.value, direction: .pivotPerUnits, day: day))
             }
-            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
-        }
-        return publications
+            return quotes.isEmpty ? nil : ProviderPublication(day: day, quotes: quotes)
+        }.compactMap { $0 }
     }
 }

@@ -72,8 +72,7 @@ public struct IMFProvider: RatesProvider {
             }
             let fields = try DelimitedText.fields(line, separator: "\t")
             if fields[0] == "Currency" {
-                var days: [Day] = []
-                for text in fields.dropFirst() { days.append(try Day(parsing: Self.trimmed(text), .monthNameDayYear)) }
+                let days = try fields.dropFirst().map { text throws(UpstreamDataError) in try Day(parsing: Self.trimmed(text), .monthNameDayYear) }
                 guard !days.isEmpty else { throw .layout("a block header without days") }
                 blockDays = days
                 publications += days.map { ProviderPublication(day: $0, quotes: []) }

@@ -37,8 +37,7 @@ public struct LBProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let root = try XMLReader.Element(parsing: body, root: "FxRates")
         guard root.namespaceURI == "http://www.lb.lt/WebServices/FxRates" else { throw .layout("<FxRates> is not in the FxRates namespace") }
         try XMLFields.expectOnly(["FxRate"], in: root)
-        var rows: [(day: Day, quote: PublishedQuote)] = []
-        for rate in root.children {
+        return ProviderPublication.byDay(try root.children.map { rate throws(UpstreamDataError) -> (day: Day, quote: PublishedQuote) in
             try XMLFields.expectOnly(["Tp", "Dt", "CcyAmt"], in: rate)
             let day = try Day(parsing: XMLFields.text(rate, "Dt", in: "<FxRate>"), .iso)
             let type = try XMLFields.text(rate, "Tp", in: "<FxRate> of \(day)")
@@ -51,8 +50,7 @@ public struct LBProvider: RatesProvider, EmptyAnswerIsNoPublication {
             guard amounts.count == 2, litasFirst != (amounts[1].code == pivot) else { throw .layout("<FxRate> of \(day) is no LTL pair") }
             let (currency, direction) = litasFirst ? (amounts[1].code, PublishedQuote.Direction.pivotPerUnits) : (amounts[0].code, .unitsPerPivot)
             let unit = try PublishedText.unit(amounts[1].amount, of: currency, day: day)
-            rows.append((day, try .reading(amounts[0].amount, of: currency, unit: unit, direction: direction, day: day)))
-        }
-        return ProviderPublication.byDay(rows)
+            return (day, try .reading(amounts[0].amount, of: currency, unit: unit, direction: direction, day: day))
+        })
     }
 }

@@ -59,21 +59,16 @@ public struct MASProvider: RatesProvider {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let page = try HTMLDocument(parsing: session.body)
-        let inputs = page.startTags("input")
-        var state: [(name: String, value: String)] = []
-        for name in Self.stateFields {
+        let inputs = try HTMLDocument(parsing: session.body).startTags("input")
+        let state = try Self.stateFields.map { name throws(UpstreamDataError) -> (name: String, value: String) in
             let matches = inputs.filter { $0["name"] == name }
             guard matches.count == 1, let value = matches[0]["value"], !value.isEmpty || name != "__VIEWSTATE" else {
                 throw .layout("the page has \(matches.count) \(name) fields with a value, expected one")
             }
-            state.append((name: name, value: value))
+            return (name, value)
         }
-        let checkBoxes = inputs.compactMap { input -> String? in
-            guard input["type"] == "checkbox", let name = input["name"],
-                Self.checkBoxLists.contains(where: { name.hasPrefix(Self.field + $0) })
-            else { return nil }
-            return name
+        let checkBoxes = inputs.filter { $0["type"] == "checkbox" }.compactMap { $0["name"] }.filter { name in
+            Self.checkBoxLists.contains { name.hasPrefix(Self.field + $0) }
         }
         guard !checkBoxes.isEmpty else { throw .layout("the page has no end-of-period currency check boxes") }
         return download(window, state: state, checkBoxes: checkBoxes)
@@ -107,8 +102,7 @@ public struct MASProvider: RatesProvider {
         guard header.count > 3, header[1].isEmpty, header[2].isEmpty else {
             throw .layout("the header \(DelimitedText.shown(lines[headerIndex])) is not End of Period, year, month, day")
         }
-        var columns: [(code: CurrencyCode, unit: Int)] = []
-        for title in header.dropFirst(3) {
+        let columns = try header.dropFirst(3).map { title throws(UpstreamDataError) -> (code: CurrencyCode, unit: Int) in
             guard let kind = Self.titlePrefixes.first(where: { title.hasPrefix($0.prefix) }) else {
                 throw .layout("a column \(DelimitedText.shown(title)), not \"S$ Per Unit of …\" or \"S$ Per 100 Units of …\"")
             }
@@ -116,7 +110,7 @@ public struct MASProvider: RatesProvider {
             guard let code = Self.currencies[String(currency)].flatMap({ CurrencyCode($0) }) else {
                 throw .layout("a column of \(DelimitedText.shown(currency)), a currency the adapter does not know")
             }
-            columns.append((code, kind.unit))
+            return (code, kind.unit)
         }
 
         // The rows end at a blank line; the footnotes after it end the answer, and a cut answer lacks them: checked

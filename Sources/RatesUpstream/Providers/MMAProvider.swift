@@ -26,8 +26,7 @@ public struct MMAProvider: RatesProvider {
         let rows = try ProviderJSON(answer: body).array("the answer")
         var rates: [Day: String] = [:]
         for (index, row) in rows.enumerated() {
-            let what = "row \(index + 1)"
-            let day = try Self.day(try row.string("Date", of: what))
+            let day = try Self.day(try row.string("Date", of: "row \(index + 1)"))
             let value = try row.field("Rate", of: "\(day)")
             guard let rate = value.publishedDecimal else { throw .invalidRate(currency: .usDollar, day: day, text: value.shown) }
             if let earlier = rates[day], earlier != rate { throw .duplicateDay(day) }

@@ -41,8 +41,7 @@ public struct MNBProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let operation = request.subject ?? "GetExchangeRates"
-        let result = try XMLFields.soapResult(of: XMLFields.soapAnswer(body), operation: operation)
+        let result = try XMLFields.soapResult(of: XMLFields.soapAnswer(body), operation: request.subject ?? "GetExchangeRates")
         // The result is a document of its own, sent as escaped text.
         let rates = try XMLReader.Element(parsing: Array(result.text.utf8), root: "MNBExchangeRates")
         try XMLFields.expectOnly(["Day"], in: rates)

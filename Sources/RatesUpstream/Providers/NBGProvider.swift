@@ -38,8 +38,7 @@ public struct NBGProvider: RatesProvider, EmptyAnswerIsNoPublication {
             let quotes = try entry.field("currencies", of: what).array("\(what)'s \"currencies\"").map { currency throws(UpstreamDataError) in
                 let code = try currency.field("code", of: "a currency of \(what)").string("a currency's \"code\"")
                 let validFrom = try currency.field("validFromDate", of: "currency \(code)").string("\(code)'s \"validFromDate\"")
-                let validFromDay = try Day(parsing: validFrom, .midnightTimestamp)
-                guard validFromDay <= day else {
+                guard try Day(parsing: validFrom, .midnightTimestamp) <= day else {
                     throw .layout(
                         "\(code) is valid from \(UpstreamDataError.quoted(validFrom)), after the answer's date \(dayText)")
                 }

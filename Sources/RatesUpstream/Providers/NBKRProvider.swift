@@ -68,8 +68,7 @@ public struct NBKRProvider: RatesProvider {
             throw .layout("<CurrencyRates Name=\(UpstreamDataError.quoted(table))> is neither the daily nor the weekly table")
         }
         let day = try Day(parsing: XMLFields.attribute(root, "Date", in: "<CurrencyRates>"), .dayMonthYear(separator: "."))
-        var quotes: [PublishedQuote] = []
-        for currency in root.children {
+        let quotes = try root.children.map { currency throws(UpstreamDataError) -> PublishedQuote? in
             let text = try XMLFields.attribute(currency, "ISOCode", in: "<Currency> of \(day)")
             let code = try PublishedText.currency(text, day: day)
             let place = "<Currency ISOCode=\"\(code)\"> of \(day)"
@@ -81,10 +80,9 @@ public struct NBKRProvider: RatesProvider {
                 }
             }
             let published = try XMLFields.text(currency, "Value", in: place)
-            guard code != pivot, !Self.withdrawn.contains(text), !published.isEmpty else { continue }
-            let value = try PublishedText.rate(published, currency: code, day: day)
-            quotes.append(PublishedQuote(currency: code, value: value, unit: unit, direction: .pivotPerUnits))
-        }
+            guard code != pivot, !Self.withdrawn.contains(text), !published.isEmpty else { return nil }
+            return try PublishedQuote.reading(published, of: code, unit: unit, direction: .pivotPerUnits, day: day)
+        }.compactMap { $0 }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 
@@ -112,8 +110,7 @@ public struct NBKRProvider: RatesProvider {
         else { throw .layout("the history page's date and value cells do not pair up") }
         return try zip(dates, values).map { dateText, valueText throws(UpstreamDataError) in
             let day = try Day(parsing: String(dateText), .dayMonthYear(separator: "."))
-            let value = try PublishedText.rate(String(valueText), currency: currency.code, day: day)
-            let quote = PublishedQuote(currency: currency.code, value: value, unit: currency.nominal, direction: .pivotPerUnits)
+            let quote = try PublishedQuote.reading(String(valueText), of: currency.code, unit: currency.nominal, direction: .pivotPerUnits, day: day)
             return ProviderPublication(day: day, quotes: [quote])
         }
     }

@@ -35,8 +35,7 @@ public struct NBProvider: RatesProvider {
                 throw .layout("a rate quoted in \(DelimitedText.shown(row[1])), not NOK")
             }
             if Self.indices.contains(base) { continue }
-            let quote = try table.quote(base: base, unitMultiplier: row[2], value: row[4], day: day)
-            quotesByDay[day, default: []].append(quote)
+            quotesByDay[day, default: []].append(try table.quote(base: base, unitMultiplier: row[2], value: row[4], day: day))
         }
         return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
     }

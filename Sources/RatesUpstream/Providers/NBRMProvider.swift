@@ -38,8 +38,7 @@ public struct NBRMProvider: RatesProvider, EmptyAnswerIsNoPublication {
         var days: [Day: [PublishedQuote]] = [:]
         for (index, row) in rows.enumerated() {
             let what = "row \(index + 1)"
-            let datum = try row.string("datum", of: what)
-            let day = try Day(parsing: datum, .midnightTimestamp)
+            let day = try Day(parsing: row.string("datum", of: what), .midnightTimestamp)
             let code = try row.string("oznaka", of: what)
             let unit = try row.field("nomin", of: "\(code) on \(day)").integer("\(code)'s \"nomin\" on \(day)")
             let value = try row.field("sreden", of: "\(code) on \(day)")

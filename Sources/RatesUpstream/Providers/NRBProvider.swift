@@ -37,8 +37,7 @@ public struct NRBProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let pages = try document.field(at: "pagination", "pages").integer("\"pagination\".\"pages\"")
         guard pages <= 1 else { throw .layout("the answer is one of \(pages) pages, not the whole span") }
         return try document.field(at: "data", "payload").array("\"data\".\"payload\"").enumerated().map { index, entry throws(UpstreamDataError) in
-            let what = "day \(index + 1)"
-            let day = try Day(parsing: try entry.string("date", of: what), .iso)
+            let day = try Day(parsing: try entry.string("date", of: "day \(index + 1)"), .iso)
             let rates = try entry.field("rates", of: "\(day)").array("the rates of \(day)")
             let quotes = try rates.enumerated().map { position, rate throws(UpstreamDataError) in
                 let currency = try rate.field("currency", of: "rate \(position + 1) of \(day)")
@@ -47,9 +46,7 @@ public struct NRBProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 let unit = try currency.field("unit", of: "\(code) on \(day)").integer("\(code)'s \"unit\" on \(day)")
                 let buying = try rate.field("buy", of: "\(code) on \(day)")
                 let selling = try rate.field("sell", of: "\(code) on \(day)")
-                guard let buy = buying.publishedDecimal else { throw .invalidRate(currency: currencyCode, day: day, text: buying.shown) }
-                guard let sell = selling.publishedDecimal else { throw .invalidRate(currency: currencyCode, day: day, text: selling.shown) }
-                let middle = try PublishedText.midpoint(buying: buy, selling: sell, currency: currencyCode, day: day)
+                let middle = try PublishedText.midpoint(buying: buying, selling: selling, currency: currencyCode, day: day)
                 return PublishedQuote(currency: currencyCode, value: middle, unit: unit, direction: .pivotPerUnits)
             }
             return ProviderPublication(day: day, quotes: quotes)

@@ -47,8 +47,7 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func requests(for window: FetchWindow, session: ProviderSession) throws(UpstreamDataError) -> [ProviderRequest] {
-        let form = try HTMLDocument(parsing: session.body)
-        let hidden = form.startTags("input").filter { $0["type"]?.lowercased() == "hidden" }
+        let hidden = try HTMLDocument(parsing: session.body).startTags("input").filter { $0["type"]?.lowercased() == "hidden" }
         let fields = hidden.compactMap { tag -> (name: String, value: String)? in
             guard let name = tag["name"], !name.isEmpty else { return nil }
             return (name, tag["value"] ?? "")
@@ -78,8 +77,7 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
         guard let header = sheet.rows.first, header.cells.map(\.column) == [0, 1, 2, 3, 4], header.cells.map({ $0.words ?? "" }) == Self.header else {
             throw layout("the first row is not the header التاريخ | العملة | الشراء | البيع | الوسطي")
         }
-        var figures: [(day: Day, quote: PublishedQuote)] = []
-        for row in sheet.rows.dropFirst() {
+        return try sheet.rows.dropFirst().map { row throws(UpstreamDataError) -> (day: Day, quote: PublishedQuote)? in
             guard let dateCell = row[0], let pairCell = row[1], row.cells.allSatisfy({ $0.column <= 4 }) else {
                 throw layout("row \(row.number) is not a date, a pair and its figures")
             }
@@ -89,15 +87,13 @@ public struct PMAProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 throw .invalidCurrencyCode(pairCell.words ?? "\(pairCell.value)", day: day)
             }
             // Crosses against another currency than the dollar, and the metals, are skipped (see the doc comment).
-            guard base == .usDollar || quoted == .usDollar else { continue }
+            guard base == .usDollar || quoted == .usDollar else { return nil }
             let code = base == .usDollar ? quoted : base
-            if PreciousMetal.codes.contains(code) { continue }
+            if PreciousMetal.codes.contains(code) { return nil }
             guard code.name != nil else { throw .invalidCurrencyCode(code.rawValue, day: day) }
             let value = try Self.figure(row, currency: code, day: day)
-            let direction: PublishedQuote.Direction = base == .usDollar ? .unitsPerPivot : .pivotPerUnits
-            figures.append((day, PublishedQuote(currency: code, value: value, unit: 1, direction: direction)))
-        }
-        return figures
+            return (day, PublishedQuote(currency: code, value: value, unit: 1, direction: base == .usDollar ? .unitsPerPivot : .pivotPerUnits))
+        }.compactMap { $0 }
     }
 
     /// A row's published middle rate; where the row has none, the exact midpoint of its buying and selling rates.

@@ -34,8 +34,7 @@ public struct RBMProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body)
-        let (table, rows) = try page.table(withHeader: Self.header)
+        let (table, rows) = try HTMLDocument(parsing: body).table(withHeader: Self.header)
         guard table.id == "exchange-rates" else { throw .layout("the rates table is not id=\"exchange-rates\"") }
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {

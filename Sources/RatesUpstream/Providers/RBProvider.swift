@@ -32,8 +32,7 @@ public struct RBProvider: RatesProvider, EmptyAnswerIsNoPublication {
         for (index, observation) in try ProviderJSON(answer: body).array("the answer").enumerated() {
             let what = "observation \(index + 1)"
             let series = try observation.string("seriesId", of: what)
-            let dayText = try observation.string("date", of: what)
-            let day = try Day(parsing: dayText, .iso)
+            let day = try Day(parsing: observation.string("date", of: what), .iso)
             let value = try observation.field("value", of: what)
             if series == "SEKETT" || value == .null { continue }
             let letters = Array(series.utf8)

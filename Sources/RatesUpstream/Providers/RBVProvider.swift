@@ -36,8 +36,7 @@ public struct RBVProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body)
-        let (table, rows) = try page.table(withHeader: Self.header)
+        let (table, rows) = try HTMLDocument(parsing: body).table(withHeader: Self.header)
         guard table.id == "list_1_com_fabrik_1" else { throw .layout("the rates table is not id=\"list_1_com_fabrik_1\"") }
         let currencies = Self.header[1...6].map { CurrencyCode($0)! }
         var listed: [ProviderPublication] = []
@@ -52,10 +51,9 @@ public struct RBVProvider: RatesProvider {
             }
             let day = try Self.day(cells[0])
             guard day >= Self.firstDay, day <= tomorrow else { continue }
-            var quotes: [PublishedQuote] = []
-            for (currency, text) in zip(currencies, cells[1...6]) {
+            let quotes = try zip(currencies, cells[1...6]).map { currency, text throws(UpstreamDataError) in
                 guard let value = GroupedDecimal.rateText(text, decimalMark: ".") else { throw .invalidRate(currency: currency, day: day, text: text) }
-                quotes.append(PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits))
+                return PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
             }
             listed.append(ProviderPublication(day: day, quotes: quotes))
         }

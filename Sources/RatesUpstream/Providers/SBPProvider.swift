@@ -82,7 +82,6 @@ public struct SBPProvider: RatesProvider {
         guard sheet.rows[..<header].contains(where: { $0[0]?.words == "Pak Rupees per Currency Unit" }) else {
             throw .layout("the sheet does not say Pak Rupees per Currency Unit above its table")
         }
-        // The days, by column.
         var days: [Int: Day] = [:]
         for cell in sheet.rows[header].cells where cell.column >= 2 {
             guard let serial = cell.number else {

@@ -59,33 +59,29 @@ public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
         if let english = root.attribute("Date"), try Day(parsing: english, .monthDayYear(separator: "/", padded: false)) != day {
             throw .layout("<Tarih_Date> is dated \(dateText) and \(english)")
         }
-        var quotes: [PublishedQuote] = []
-        for currency in root.children {
+        let quotes = try root.children.map { currency throws(UpstreamDataError) -> PublishedQuote? in
             let code = try PublishedText.currency(XMLFields.attribute(currency, "CurrencyCode", in: "<Currency> of \(day)"), day: day)
             let place = "<Currency CurrencyCode=\"\(code)\"> of \(day)"
             var unit = try PublishedText.unit(XMLFields.text(currency, "Unit", in: place), of: code, day: day)
             if day < Self.newLira { unit *= 1_000_000 }  // old lira for Unit units: new lira for a million times as many
             let buying = try XMLFields.text(currency, "ForexBuying", in: place)
             let selling = try XMLFields.text(currency, "ForexSelling", in: place)
-            if code == Self.specialDrawingRight && selling.isEmpty || code == pivot { continue }
+            if code == Self.specialDrawingRight && selling.isEmpty || code == pivot { return nil }
             let buyingRate = try PublishedText.rate(buying, currency: code, day: day)
             let sellingRate = try PublishedText.rate(selling, currency: code, day: day)
-            guard let middle = RateText.midpoint(buyingRate, sellingRate) else {
-                throw .invalidRate(currency: code, day: day, text: buying + " / " + selling)
-            }
-            quotes.append(PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits))
-        }
+            let middle = try PublishedText.midpoint(buying: buyingRate, selling: sellingRate, currency: code, day: day)
+            return PublishedQuote(currency: code, value: middle, unit: unit, direction: .pivotPerUnits)
+        }.compactMap { $0 }
         return [ProviderPublication(day: day, quotes: quotes)]
     }
 
     /// An EVDS3 answer: one item per calendar day, each currency's buying (`_A_YTL`) and selling (`_S_YTL`) series.
     func parseEVDS(_ body: [UInt8]) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
-        var publications: [ProviderPublication] = []
-        for (index, item) in try document.field("items", of: "the answer").array("\"items\"").enumerated() {
+        // None for days without a bulletin only.
+        return try document.field("items", of: "the answer").array("\"items\"").enumerated().map { index, item throws(UpstreamDataError) in
             let what = "item \(index + 1)"
-            let dateText = try item.string("Tarih", of: what)
-            let day = try Day(parsing: dateText, .dayMonthYear(separator: "-", padded: false))
+            let day = try Day(parsing: item.string("Tarih", of: what), .dayMonthYear(separator: "-", padded: false))
             var codes: [String] = []
             var series: [String: ProviderJSON] = [:]
             for member in try item.members(what) where member.key != "Tarih" && member.key != "UNIXTIME" {
@@ -110,8 +106,7 @@ public struct TCMBProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 else { throw .invalidRate(currency: currency, day: day, text: buying.shown + " / " + selling.shown) }
                 quotes.append(PublishedQuote(currency: currency, value: middle, unit: Self.evdsUnits[currency] ?? 1, direction: .pivotPerUnits))
             }
-            if !quotes.isEmpty { publications.append(ProviderPublication(day: day, quotes: quotes)) }
-        }
-        return publications  // none for days without a bulletin only
+            return quotes.isEmpty ? nil : ProviderPublication(day: day, quotes: quotes)
+        }.compactMap { $0 }
     }
 }

@@ -138,10 +138,8 @@ public struct USTProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public static func currency(described description: String, on day: Day) -> CurrencyCode? {
         if let code = codes[description] { return CurrencyCode(code) }
         let iso = day.text(.iso)
-        for span in datedCodes[description] ?? [] where span.from.map({ iso >= $0 }) ?? true && span.until.map({ iso < $0 }) ?? true {
-            return CurrencyCode(span.code)
-        }
-        return nil
+        let span = datedCodes[description]?.first { span in span.from.map { iso >= $0 } ?? true && span.until.map { iso < $0 } ?? true }
+        return span.flatMap { CurrencyCode($0.code) }
     }
 
     /// The dataset's URL.
