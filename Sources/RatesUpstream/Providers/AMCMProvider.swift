@@ -41,7 +41,6 @@ public struct AMCMProvider: RatesProvider, EmptyAnswerIsNoPublication {
             let unit = try Self.unit(record.field("unit", of: "\(code) on \(day)"), of: code, day: day)
             let currency = try PublishedText.currency(code, day: day)
             let mean = try record.string("usdMean", of: "\(code) on \(day)")
-            guard RateText.isValid(mean) else { throw .invalidRate(currency: currency, day: day, text: mean) }
             rows.append((day, PublishedQuote(currency: currency, value: mean, unit: unit, direction: .pivotPerUnits)))
         }
         return ProviderPublication.byDay(rows)

@@ -30,15 +30,12 @@ public struct BANREPProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         try ProviderJSON(answer: body).array("the answer").enumerated().map { index, record throws(UpstreamDataError) in
             let what = "record \(index + 1)"
-            let fromText = try record.field("vigenciadesde", of: what).string("\(what)'s start")
-            let throughText = try record.field("vigenciahasta", of: what).string("\(what)'s end")
-            let from = try Day(parsing: fromText, .midnightTimestamp)
-            let through = try Day(parsing: throughText, .midnightTimestamp)
+            let from = try Day(parsing: record.field("vigenciadesde", of: what).string("\(what)'s start"), .midnightTimestamp)
+            let through = try Day(parsing: record.field("vigenciahasta", of: what).string("\(what)'s end"), .midnightTimestamp)
             guard through >= from else { throw .layout("the TRM of \(from) holds through \(through), before it starts") }
             let unit = try record.field("unidad", of: "the TRM of \(from)").string("the unit of the TRM of \(from)")
             guard unit == pivot.rawValue else { throw .layout("the TRM of \(from) is in \(UpstreamDataError.quoted(unit)), not COP") }
             let value = try record.field("valor", of: "the TRM of \(from)").string("the TRM of \(from)")
-            guard RateText.isValid(value) else { throw .invalidRate(currency: .usDollar, day: from, text: value) }
             return ProviderPublication(day: from, currency: .usDollar, value: value, direction: .pivotPerUnits)
         }
     }

@@ -49,7 +49,6 @@ public struct BANXICOProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 let day = try Day(parsing: dayText, .dayMonthYear(separator: "/"))
                 // "N/E": no figure that day. A figure is read as written: the SIE's decimal point (a comma would group thousands).
                 if text == "N/E" { continue }
-                guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
                 rows.append((day, PublishedQuote(currency: currency, value: text, direction: .pivotPerUnits)))
             }
         }

@@ -69,7 +69,6 @@ public struct BBKProvider: RatesProvider {
             let unit = try self.unit(title: field(fields, "BBK_TITLE"), of: currency)
             let value = field(fields, "OBS_VALUE")
             guard value != "." else { continue }
-            guard RateText.isValid(value) else { throw .invalidRate(currency: currency, day: day, text: value) }
             quotes[day, default: []].append(PublishedQuote(currency: currency, value: value, unit: unit, direction: .pivotPerUnits))
         }
         return quotes.map { ProviderPublication(day: $0.key, quotes: $0.value) }

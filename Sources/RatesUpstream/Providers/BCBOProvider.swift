@@ -85,35 +85,26 @@ public struct BCBOProvider: RatesProvider {
             guard starts.count == 1, sheet.rows[starts[0]].cells.map(\.column) == Array(header.indices) else {
                 throw layout("\(starts.count) header rows \(header.joined(separator: " | ")), expected one")
             }
-            var rows: [BIFFRow] = []
-            var index = starts[0] + 1
-            while index < sheet.rows.count, sheet.rows[index].number == sheet.rows[index - 1].number + 1 {
-                rows.append(sheet.rows[index])
-                index += 1
-            }
-            return rows
+            var end = starts[0] + 1
+            while end < sheet.rows.count, sheet.rows[end].number == sheet.rows[end - 1].number + 1 { end += 1 }
+            return Array(sheet.rows[(starts[0] + 1)..<end])
         }
         /// The figure in column D of a row whose code is in column C.
-        func quote(_ row: BIFFRow, columns: Int) throws(UpstreamDataError) -> PublishedQuote? {
+        func quote(_ row: BIFFRow, columns: Int) throws(UpstreamDataError) -> PublishedQuote {
             guard row.cells.map(\.column) == Array(0..<columns), let code = row[2]?.text, let cell = row[3] else {
                 throw layout("row \(row.number) is not a country, a currency, its code and \(columns - 3) figures")
             }
             let currency = try PublishedText.currency(code, day: day)
             guard let decimal = cell.decimalText else { throw .invalidRate(currency: currency, day: day, text: cell.text ?? "\(cell.value)") }
-            return PublishedQuote(currency: currency, value: try PublishedText.rate(decimal, currency: currency, day: day), direction: .pivotPerUnits)
+            return try .reading(decimal, of: currency, direction: .pivotPerUnits, day: day)
         }
 
         let official = try block(under: Self.officialHeader)
-        guard official.count == 1, official[0][2]?.text == "USD", let dollar = try quote(official[0], columns: 4) else {
-            throw layout("the official rate is not one row of USD")
-        }
-        var quotes = [dollar]
+        guard official.count == 1, official[0][2]?.text == "USD" else { throw layout("the official rate is not one row of USD") }
+        let dollar = try quote(official[0], columns: 4)
         let currencies = try block(under: Self.currenciesHeader)
         guard !currencies.isEmpty else { throw layout("no currency under the header \(Self.currenciesHeader.joined(separator: " | "))") }
-        for row in currencies {
-            if let quote = try quote(row, columns: 5) { quotes.append(quote) }
-        }
-        return ProviderPublication(day: day, quotes: quotes)
+        return try ProviderPublication(day: day, quotes: [dollar] + currencies.map { row throws(UpstreamDataError) in try quote(row, columns: 5) })
     }
 
     /// The day a table's title names: `TABLA DE COTIZACIONES DEL 13 DE JULIO      DE 2026`.

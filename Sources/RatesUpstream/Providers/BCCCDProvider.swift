@@ -57,8 +57,7 @@ public struct BCCCDProvider: RatesProvider {
             guard term.hasSuffix(suffix), let currency = CurrencyCode(String(term.dropLast(suffix.count))) else {
                 throw .layout("the term \(UpstreamDataError.quoted(term)) is not \"XXX (cours moyen)\"")
             }
-            guard let value = ProviderValidation.rateText(figure) else { throw .invalidRate(currency: currency, day: day, text: figure) }
-            return PublishedQuote(currency: currency, value: value, direction: .pivotPerUnits)
+            return try .reading(figure, of: currency, direction: .pivotPerUnits, day: day)
         }
     }
 
@@ -67,13 +66,12 @@ public struct BCCCDProvider: RatesProvider {
         guard !body.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else { throw .empty }
         var histories: [ProviderJSON] = []
         for line in body.split(separator: UInt8(ascii: "\n")) {
-            // `ID:` then the value: a JSON array or object holds data; module references and text chunks do not.
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                line[..<colon].allSatisfy({ Self.isHexDigit($0) }), colon + 1 < line.endIndex,
+            // `ID:` (lower-case hex digits) then the value: a JSON array or object holds data; module references and text chunks do not.
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex, colon + 1 < line.endIndex,
+                line[..<colon].allSatisfy({ $0.isASCIIDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }),
                 line[colon + 1] == UInt8(ascii: "[") || line[colon + 1] == UInt8(ascii: "{")
             else { continue }
-            let value = try ProviderJSON(answer: Array(line[(colon + 1)...]))
-            Self.collectHistories(in: value, into: &histories)
+            histories += try Self.histories(in: ProviderJSON(answer: Array(line[(colon + 1)...])))
         }
         guard !histories.isEmpty else { throw .layout("no \"history\" of rates in the payload") }
         var days: [Day: [CurrencyCode: PublishedQuote]] = [:]
@@ -81,8 +79,7 @@ public struct BCCCDProvider: RatesProvider {
             for member in try history.members("the history") {
                 for (index, record) in try member.value.array("the history of \(member.key)").enumerated() {
                     let what = "\(member.key) record \(index + 1)"
-                    let dayText = try record.field("date", of: what).string("the date of \(what)")
-                    let day = try Day(parsing: dayText, .iso)
+                    let day = try Day(parsing: record.field("date", of: what).string("the date of \(what)"), .iso)
                     let average = try record.field("average", of: what)
                     if average == .null { continue }
                     let unit = try record.field("unit", of: what).integer("the unit of \(what)")
@@ -95,21 +92,12 @@ public struct BCCCDProvider: RatesProvider {
         return days.map { day, quotes in ProviderPublication(day: day, quotes: quotes.values.sorted { $0.currency < $1.currency }) }
     }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-    }
-
     /// The values of every member named `history` in `value`, depth first.
-    private static func collectHistories(in value: ProviderJSON, into histories: inout [ProviderJSON]) {
+    private static func histories(in value: ProviderJSON) -> [ProviderJSON] {
         switch value {
-        case .object(let members):
-            for member in members {
-                if member.key == "history" { histories.append(member.value) } else { collectHistories(in: member.value, into: &histories) }
-            }
-        case .array(let elements):
-            for element in elements { collectHistories(in: element, into: &histories) }
-        default:
-            break
+        case .object(let members): members.flatMap { $0.key == "history" ? [$0.value] : histories(in: $0.value) }
+        case .array(let elements): elements.flatMap(histories(in:))
+        default: []
         }
     }
 }

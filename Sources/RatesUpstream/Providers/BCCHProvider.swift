@@ -46,8 +46,7 @@ public struct BCCHProvider: RatesProvider {
         let document = try ProviderJSON(answer: body)
         let status = try document.field("Codigo", of: "the answer")
         guard status == .number("0") else {
-            let description = document["Descripcion"]?.shown ?? "no description"
-            throw .layout("the API answers code \(status.shown): \(UpstreamDataError.quoted(description))")
+            throw .layout("the API answers code \(status.shown): \(UpstreamDataError.quoted(document["Descripcion"]?.shown ?? "no description"))")
         }
         let series = try document.field("Series", of: "the answer")
         let id = try series.field("seriesId", of: "\"Series\"").string("\"seriesId\"")
@@ -72,11 +71,9 @@ public struct BCCHProvider: RatesProvider {
         return publications
     }
 
-    /// `text` percent-encoded for a query value: every byte but letters, digits and `-._~`.
+    /// `text` percent-encoded for a query value: every byte but letters, digits and `-._~` (RFC 3986's unreserved characters).
     static func queryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
-
-    /// The characters a query value keeps as they are (RFC 3986's unreserved ones).
-    static var unreserved: CharacterSet { CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~") }
 }

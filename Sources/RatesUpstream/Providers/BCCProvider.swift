@@ -37,11 +37,9 @@ public struct BCCProvider: RatesProvider {
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let subject = try request.subjectCurrency(among: Self.currencies, none: "none of the bank's currencies").rawValue
         let direction: PublishedQuote.Direction = Self.quotedPerPeso.contains(subject) ? .unitsPerPivot : .pivotPerUnits
-        let document = try ProviderJSON(answer: body)
         var publications: [ProviderPublication] = []
-        for (index, record) in try document.array("the answer").enumerated() {
-            let what = "\(subject) record \(index + 1)"
-            let day = try Day(parsing: try record.string("fecha", of: what), .iso)
+        for (index, record) in try ProviderJSON(answer: body).array("the answer").enumerated() {
+            let day = try Day(parsing: try record.string("fecha", of: "\(subject) record \(index + 1)"), .iso)
             let value = try record.field("tasaEspecial", of: "\(subject) on \(day)")
             if value.isNull { continue }
             guard case .number = value else {

@@ -98,9 +98,7 @@ public struct BCCRProvider: RatesProvider {
                 throw .layout("a column named \(UpstreamDataError.quoted(field))")
             }
             let day = try Self.day(title)
-            let buy = try figure(buyingSeries, field, day: day)
-            let sell = try figure(sellingSeries, field, day: day)
-            switch (buy, sell) {
+            switch (try figure(buyingSeries, field, day: day), try figure(sellingSeries, field, day: day)) {
             case (nil, nil):
                 continue
             case (let buy?, let sell?):

@@ -65,8 +65,7 @@ public struct BCPProvider: RatesProvider, EmptyAnswerIsNoPublication {
             for month in 1...12 where cells[month] != "ND" {
                 guard let day = Day(year: year, month: month, day: index + 1) else { throw .invalidDay("\(year)-\(month)-\(index + 1)") }
                 let value = try GroupedDecimal.rate(cells[month], of: currency, day: day, decimalMark: ",", groupMark: ".")
-                let quote = PublishedQuote(currency: currency, value: value, unit: 1, direction: .pivotPerUnits)
-                publications.append(ProviderPublication(day: day, quotes: [quote]))
+                publications.append(ProviderPublication(day: day, currency: currency, value: value, direction: .pivotPerUnits))
             }
         }
         return publications

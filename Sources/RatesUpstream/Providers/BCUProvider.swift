@@ -79,15 +79,13 @@ public struct BCUProvider: RatesProvider, EmptyAnswerIsNoPublication {
         }
         let statusText = try XMLFields.text(status, "status", in: "<respuestastatus>")
         guard statusText == "1" else {
-            let message = status.child("mensaje")?.text ?? ""
-            throw .layout("status \(UpstreamDataError.quoted(statusText)): \(UpstreamDataError.quoted(message))")
+            throw .layout("status \(UpstreamDataError.quoted(statusText)): \(UpstreamDataError.quoted(status.child("mensaje")?.text ?? ""))")
         }
         let tables = output.children("datoscotizaciones")
         guard tables.count <= 1 else { throw .layout("<Salida> has \(tables.count) <datoscotizaciones>") }
         guard let table = tables.first, !table.children.isEmpty else { return [] }
         try XMLFields.expectOnly(["datoscotizaciones.dato"], in: table)
-        var days: [Day: [PublishedQuote]] = [:]
-        for row in table.children {
+        return try ProviderPublication.byDay(table.children.map { row throws(UpstreamDataError) in
             let day = try Day(parsing: XMLFields.text(row, "Fecha", in: "<datoscotizaciones.dato>"), .iso)
             let place = "<datoscotizaciones.dato> of \(day)"
             let numberText = try XMLFields.text(row, "Moneda", in: place)
@@ -105,9 +103,7 @@ public struct BCUProvider: RatesProvider, EmptyAnswerIsNoPublication {
             let code = CurrencyCode(currency.code)!
             let buying = try PublishedText.rate(XMLFields.text(row, "TCC", in: place), currency: code, day: day)
             let selling = try PublishedText.rate(XMLFields.text(row, "TCV", in: place), currency: code, day: day)
-            let value = try PublishedText.midpoint(buying: buying, selling: selling, currency: code, day: day)
-            days[day, default: []].append(PublishedQuote(currency: code, value: value, direction: .pivotPerUnits))
-        }
-        return days.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+            return (day, try PublishedQuote.midpoint(buying: buying, selling: selling, of: code, direction: .pivotPerUnits, day: day))
+        })
     }
 }

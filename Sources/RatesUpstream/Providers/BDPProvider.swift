@@ -95,20 +95,16 @@ public struct BDPProvider: RatesProvider {
             counts.append(size)
             switch id {
             case "12":
-                var codes: [CurrencyCode] = []
-                for key in keys {
+                currencyAxis = (position, try keys.map { key throws(UpstreamDataError) in
                     let label = try category.field("label", of: "dimension 12").field(key, of: "dimension 12's labels")
                         .string("the label of currency \(key)")
                     guard let code = Self.codes[label].flatMap(CurrencyCode.init) else {
                         throw .layout("the currency \(UpstreamDataError.quoted(label)) is not in the adapter's table")
                     }
-                    codes.append(code)
-                }
-                currencyAxis = (position, codes)
+                    return code
+                })
             case "reference_date":
-                var days: [Day] = []
-                for key in keys { days.append(try Day(parsing: key, .iso)) }
-                dayAxis = (position, days)
+                dayAxis = (position, try keys.map { key throws(UpstreamDataError) in try Day(parsing: key, .iso) })
             default:
                 guard size == 1 else { throw .layout("dimension \(id) has \(size) categories, not one") }
                 if let wanted = Self.fixedLabels[id] {

@@ -72,11 +72,10 @@ public struct BFMProvider: RatesProvider, EmptyAnswerIsNoPublication {
         let data = try outer.field("data", of: "\"data\"")
         let rates = try data.field("coursMid", of: "\"data\".\"data\"")
         if rates == .array([]) { return [] }
-        let chart = data["grapheData"].flatMap { try? $0.members("") } ?? []
         return try rates.members("\"coursMid\"").map { member throws(UpstreamDataError) in
             let day = try Day(parsing: member.key, .iso)
             let quote = try PublishedQuote.reading(code: subject, value: member.value, direction: .pivotPerUnits, day: day)
-            if let dotted = chart.first(where: { $0.key == member.key })?.value,
+            if let dotted = data["grapheData"]?[member.key],
                 dotted.publishedDecimal.map(Self.trimmed) != Self.trimmed(quote.value)
             {
                 throw .invalidRate(currency: currency, day: day, text: "\(member.value.shown) (the chart: \(dotted.shown))")

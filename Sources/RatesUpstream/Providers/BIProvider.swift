@@ -77,23 +77,18 @@ public struct BIProvider: RatesProvider, EmptyAnswerIsNoPublication {
             }
         }
         guard !currencies.isEmpty else { throw .layout("the currency list has no options") }
-        var headers = FormBody.contentType
-        headers["Referer"] = pageURL
-        if let cookie = session.cookieHeader { headers["Cookie"] = cookie }
-        // The form state is the same in every search: encoded once.
-        let stateBody = FormBody.encode(state)
         return currencies.map { currency in
-            let search: [(name: String, value: String)] = [
+            var request = ProviderRequest.formPost(url: pageURL, cookie: session.cookieHeader, fields: state + [
                 (prefix + "ddlmatauang1", currency),
                 (prefix + "txtFrom", first.text(.dayMonthNameYear(separator: "-"))),
                 (prefix + "txtTo", last.text(.dayMonthNameYear(separator: "-"))),
                 (prefix + "txtTanggal", ""),
                 (prefix + "btnSearch1", "Search"),
                 (prefix + "hidSourceID", buttonID),
-            ]
-            return ProviderRequest(
-                url: pageURL, method: .post, headers: headers, body: stateBody + "&" + FormBody.encode(search),
-                subject: currency.trimmingCharacters(in: .whitespaces))
+            ])
+            request.headers["Referer"] = pageURL
+            request.subject = currency.trimmingCharacters(in: .whitespaces)
+            return request
         }
     }
 
@@ -106,13 +101,12 @@ public struct BIProvider: RatesProvider, EmptyAnswerIsNoPublication {
     func latest(_ page: HTMLDocument) throws(UpstreamDataError) -> [ProviderPublication] {
         let (_, rows) = try page.table(withHeader: Self.latestHeader)
         // `Last Update&nbsp;<span>2 April 2026</span>`: the text, then the day in a span of its own.
-        var updates: [String] = []
-        for index in page.tokens.indices.dropLast(3) {
+        let updates = page.tokens.indices.dropLast(3).compactMap { index -> String? in
             guard case .text(let label) = page.tokens[index], HTMLText.collapsed(label) == "Last Update",
                 case .start(let tag) = page.tokens[index + 1], tag.name == "span",
                 case .text(let date) = page.tokens[index + 2], page.tokens[index + 3] == .end("span")
-            else { continue }
-            updates.append(HTMLText.collapsed(date))
+            else { return nil }
+            return HTMLText.collapsed(date)
         }
         guard updates.count == 1, let update = updates.first else {
             throw .layout("\(updates.count) \"Last Update\" dates on the page, expected one")

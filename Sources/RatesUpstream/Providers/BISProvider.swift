@@ -104,24 +104,20 @@ public struct BISProvider: RatesProvider, EmptyAnswerIsNoPublication {
     /// The dataflow's URL.
     var endpoint: String { baseURL + "/api/v2/data/dataflow/BIS/WS_XRU/1.0/M...E" }
 
+    /// The request for the months of the range's first through its last day, or of the last four months.
     public func requests(for window: FetchWindow) -> [ProviderRequest] {
         let today = today()
         guard case let (first, last)? = window.map(latest: (today.addingMonths(-3), today), range: { ($0, $1) }) else { return [] }
-        return [request(from: first, through: last)]
-    }
-
-    /// The request for the months of `first` through `last`.
-    func request(from first: Day, through last: Day) -> ProviderRequest {
-        ProviderRequest(url: endpoint + "?c%5BTIME_PERIOD%5D=ge:\(first.yearMonth)%2Ble:\(last.yearMonth)")
+        return [ProviderRequest(url: endpoint + "?c%5BTIME_PERIOD%5D=ge:\(first.yearMonth)%2Ble:\(last.yearMonth)")]
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let (lines, header) = try DelimitedText.header(body, separator: ",")
         let index = try DelimitedText.positions(of: Self.columns, in: header, line: lines[0])
+        let records = try DelimitedText.rows(after: lines, separator: ",", count: header.count)
+        guard !records.isEmpty else { throw .empty }
         var rows: [(day: Day, economy: String, quote: PublishedQuote)] = []
-        var rowCount = 0
-        for (line, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count) {
-            rowCount += 1
+        for (line, fields) in records {
             func field(_ column: String) -> String { fields[index[column]!] }
             guard field("FREQ") == "M", field("COLLECTION") == "E", field("UNIT_MULT") == "0" else {
                 throw .layout("a row that is not a monthly end-of-period rate: \(DelimitedText.shown(line))")
@@ -140,12 +136,8 @@ public struct BISProvider: RatesProvider, EmptyAnswerIsNoPublication {
             guard period >= Self.firstMonth, let currency = Self.currency(listed, of: economy, in: period), currency != pivot else { continue }
             rows.append((day, economy, PublishedQuote(currency: currency, value: value, unit: 1, direction: .unitsPerPivot)))
         }
-        guard rowCount > 0 else { throw .empty }
         // The days on which each currency's issuer has a row of its own.
-        var issued = Set<String>()
-        for row in rows where Self.issuers[row.quote.currency.rawValue] == row.economy {
-            issued.insert("\(row.day) \(row.quote.currency)")
-        }
+        let issued = Set(rows.filter { Self.issuers[$0.quote.currency.rawValue] == $0.economy }.map { "\($0.day) \($0.quote.currency)" })
         var quotes = RepeatedQuotes()
         for row in rows {
             if let issuer = Self.issuers[row.quote.currency.rawValue], issuer != row.economy, issued.contains("\(row.day) \(row.quote.currency)") {

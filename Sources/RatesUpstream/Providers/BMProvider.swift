@@ -85,11 +85,7 @@ public struct BMProvider: IndexPageProvider {
             }
             if let per = folded.range(of: "meticais por ") {
                 let next = folded[per.upperBound...].split(separator: " ").first ?? ""
-                if next.hasPrefix("unidade") {
-                    unit = 1
-                } else {
-                    unit = try PublishedText.unit(String(next), of: CurrencyCode("XXX")!, day: day)
-                }
+                unit = next.hasPrefix("unidade") ? 1 : try PublishedText.unit(String(next), of: CurrencyCode("XXX")!, day: day)
                 continue
             }
             // A currency's row: its label (the words before the first that starts with a digit), then three figures.

@@ -65,9 +65,8 @@ public struct BNAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let document = try ProviderJSON(answer: body)
         guard try document.field("success", of: "the answer") == .bool(true) else { throw .layout("the answer reports no success") }
-        let records = try document.field("genericResponse", of: "the answer").array("\"genericResponse\"")
         var rows: [(day: Day, quote: PublishedQuote)] = []
-        for (index, record) in records.enumerated() {
+        for (index, record) in try document.field("genericResponse", of: "the answer").array("\"genericResponse\"").enumerated() {
             let what = "record \(index + 1)"
             let day = try Day(parsing: try record.string("data", of: what), .iso)
             let code = try record.string("codigoMoeda", of: what)

@@ -63,8 +63,7 @@ public struct BNMProvider: RatesProvider, EmptyAnswerIsNoPublication {
         }
         var days: [Day: [PublishedQuote]] = [:]
         for (index, entry) in entries.enumerated() {
-            let what = "currency \(index + 1)"
-            var code = try entry.string("currency_code", of: what)
+            var code = try entry.string("currency_code", of: "currency \(index + 1)")
             if code == "SDR" { code = "XDR" }
             let unit = try entry.integer("unit", of: code)
             let rates = try entry.field("rate", of: code)

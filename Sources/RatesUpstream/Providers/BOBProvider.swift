@@ -44,11 +44,10 @@ public struct BOBProvider: RatesProvider {
         var conflicting = Set<Day>()
         for (_, fields) in try DelimitedText.rows(after: lines, separator: ",", count: header.count) {
             let day = try Day(parsing: fields[0], .dayMonthNameYear(separator: " "))
-            var quotes: [PublishedQuote] = []
-            for (currency, text) in zip(currencies, fields.dropFirst()) {
-                guard RateText.isValid(text) || ProviderValidation.isZero(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
-                guard !ProviderValidation.isZero(text) else { continue }
-                quotes.append(PublishedQuote(currency: currency, value: text, unit: 1, direction: .unitsPerPivot))
+            let figures = zip(currencies, fields.dropFirst()).filter { !ProviderValidation.isZero($1) }
+            let quotes = try figures.map { currency, text throws(UpstreamDataError) in
+                guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
+                return PublishedQuote(currency: currency, value: text, unit: 1, direction: .unitsPerPivot)
             }
             if let earlier = days[day], earlier != quotes { conflicting.insert(day) }
             days[day] = quotes

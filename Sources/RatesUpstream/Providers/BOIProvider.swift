@@ -23,16 +23,13 @@ public struct BOIProvider: RatesProvider, EmptyAnswerIsNoPublication {
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
         let table = try SDMXCSV(body, columns: Self.columns)
-        var quotesByDay: [Day: [PublishedQuote]] = [:]
-        for row in table.rows {
+        // The header alone: no representative rate in the range.
+        return try ProviderPublication.byDay(table.rows.map { row throws(UpstreamDataError) in
             let day = try Day(parsing: row[3], .iso)
             guard row[1] == pivot.rawValue, row[5] == "OF00" else {
                 throw .layout("a row of \(DelimitedText.shown(row[5])) in \(DelimitedText.shown(row[1])), not OF00 in ILS")
             }
-            let quote = try table.quote(base: row[0], unitMultiplier: row[2], value: row[4], day: day)
-            quotesByDay[day, default: []].append(quote)
-        }
-        // The header alone: no representative rate in the range.
-        return quotesByDay.map { ProviderPublication(day: $0.key, quotes: $0.value) }
+            return (day, try table.quote(base: row[0], unitMultiplier: row[2], value: row[4], day: day))
+        })
     }
 }

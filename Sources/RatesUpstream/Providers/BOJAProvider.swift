@@ -64,15 +64,13 @@ public struct BOJAProvider: RatesProvider, EmptyAnswerIsNoPublication {
         else {
             throw .layout("the counter-rates page has no nonce for table 134")
         }
-        var request = tableRequest(nonce: nonce)
-        if let cookie = session.cookieHeader { request.headers["Cookie"] = cookie }
-        return [request]
+        return [tableRequest(nonce: nonce, cookie: session.cookieHeader)]
     }
 
-    private func tableRequest(nonce: String) -> ProviderRequest {
-        ProviderRequest(
-            url: "\(baseURL)/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134", method: .post,
-            headers: FormBody.contentType, body: "draw=1&start=0&length=-1&wdtNonce=\(nonce)")
+    private func tableRequest(nonce: String, cookie: String? = nil) -> ProviderRequest {
+        .formPost(
+            url: "\(baseURL)/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134", cookie: cookie,
+            fields: [("draw", "1"), ("start", "0"), ("length", "-1"), ("wdtNonce", nonce)])
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {

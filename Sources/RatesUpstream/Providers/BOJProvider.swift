@@ -49,7 +49,6 @@ public struct BOJProvider: RatesProvider, EmptyAnswerIsNoPublication {
                 let day = try Day(parsing: dateText, .compact)
                 if value == .null { continue }
                 guard let text = value.numberText else { throw .layout("a value of \(id) on \(day) that is neither a number nor null") }
-                guard RateText.isValid(text) else { throw .invalidRate(currency: currency, day: day, text: text) }
                 rows.append((day, PublishedQuote(currency: currency, value: text, direction: series.direction)))
             }
         }

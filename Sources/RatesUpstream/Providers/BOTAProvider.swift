@@ -61,8 +61,7 @@ public struct BOTAProvider: RatesProvider, EmptyAnswerIsNoPublication {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let page = try HTMLDocument(parsing: body)
-        let (_, rows) = try page.table(withHeader: Self.header)
+        let (_, rows) = try HTMLDocument(parsing: body).table(withHeader: Self.header)
         var days: [Day: [PublishedQuote]] = [:]
         for row in rows {
             let cells = try row.texts(count: Self.header.count)

@@ -26,9 +26,8 @@ public struct BOTProvider: RatesProvider {
     }
 
     public func read(_ body: [UInt8], of request: ProviderRequest) throws(UpstreamDataError) -> [ProviderPublication] {
-        let detail = try ProviderJSON(answer: body).field(at: "result", "data", "data_detail")
         var rows: [(day: Day, quote: PublishedQuote)] = []
-        for (index, row) in try detail.array("\"data_detail\"").enumerated() {
+        for (index, row) in try ProviderJSON(answer: body).field(at: "result", "data", "data_detail").array("\"data_detail\"").enumerated() {
             let what = "row \(index + 1)"
             let day = try Day(parsing: row.string("period", of: what), .iso)
             let currency = try PublishedText.currency(row.string("currency_id", of: what), day: day)

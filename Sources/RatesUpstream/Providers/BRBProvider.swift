@@ -86,8 +86,7 @@ public struct BRBProvider: IndexPageProvider {
             for figure in cells.suffix(3) where ProviderValidation.rateText(figure) == nil {
                 throw .invalidRate(currency: currency, day: day, text: figure)
             }
-            let middle = try PublishedText.rate(cells[cells.count - 2], currency: currency, day: day)
-            quotes.append(PublishedQuote(currency: currency, value: middle, unit: unit, direction: .pivotPerUnits))
+            quotes.append(try .reading(cells[cells.count - 2], of: currency, unit: unit, direction: .pivotPerUnits, day: day))
         }
         guard !quotes.isEmpty else { throw .layout("the table of official rates has no row") }
         return [ProviderPublication(day: day, quotes: quotes)]
