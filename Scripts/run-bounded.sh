@@ -19,6 +19,7 @@ runner=$!
 
 (
     sleep "$limit"
+    kill -0 "$runner" 2>/dev/null || exit 0
     touch "$expired"
     echo "== $* still runs after $limit s: the tests that started and never ended" >&2
     python3 - "$log" >&2 <<'EOF'
@@ -43,8 +44,10 @@ watchdog=$!
 
 wait "$runner"
 status=$?
-pkill -P "$watchdog" 2>/dev/null
+# The watchdog first, then its sleep: a sleep ended first would let it go on as if the time were up.
+sleeping=$(pgrep -P "$watchdog")
 kill "$watchdog" 2>/dev/null
+kill $sleeping 2>/dev/null
 wait "$watchdog" 2>/dev/null
 if [ -e "$expired" ]; then
     echo "== stopped after $limit s" >&2
